@@ -1,0 +1,21 @@
+import type { Command } from 'commander';
+import { registerInit } from './commands/init/index.js';
+import type { CliIO } from './context.js';
+
+/** Shared by commands to set the process exit code without exiting. */
+export interface CliState {
+  exitCode: number;
+}
+
+export type RegisterCommand = (program: Command, io: CliIO, state: CliState) => void;
+
+/**
+ * The command table. Each command lives in its own folder under commands/, registers its flags
+ * here and imports its implementation only when run, so `baton --help` stays fast. Errors thrown
+ * by an action reach program.ts, which maps them to exit codes (2 bad input, 1 failure).
+ */
+const COMMANDS: RegisterCommand[] = [registerInit];
+
+export function registerCommands(program: Command, io: CliIO, state: CliState): void {
+  for (const register of COMMANDS) register(program, io, state);
+}

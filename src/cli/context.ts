@@ -1,0 +1,78 @@
+import { type Command, Option } from 'commander';
+import { BatonError, errorMessage, isBatonError } from '../errors/index.js';
+import { type Ledger, openLedger } from '../ledger/index.js';
+
+/** Where a command reads and writes; tests pass their own. */
+export interface CliIO {
+  stdout: (text: string) => void;
+  stderr: (text: string) => void;
+  cwd: string;
+  env: NodeJS.ProcessEnv;
+  /** Whether stdout is a terminal (live progress displays only then). */
+  isTTY: boolean;
+}
+
+/** Options every command accepts. */
+export interface CommonOptions {
+  json?: boolean;
+  ledger?: string;
+  config?: string;
+}
+
+export function processIO(): CliIO {
+  return {
+    stdout: (text) => process.stdout.write(text),
+    stderr: (text) => process.stderr.write(text),
+    cwd: process.cwd(),
+    env: process.env,
+    isTTY: Boolean(process.stdout.isTTY),
+  };
+}
+
+/** Adds --json, --ledger and --config to a command. */
+export function withCommonOptions(command: Command): Command {
+  return command
+    .addOption(new Option('--json', 'print machine-readable JSON instead of text'))
+    .addOption(new Option('--ledger <spec>', 'ledger: sqlite:PATH | redis://HOST:PORT/DB | memory (env BATON_LEDGER)'))
+    .addOption(new Option('--config <file>', 'configuration file (default: .baton/baton.config.json)'));
+}
+
+/** Opens the ledger the options name, relative to the IO's cwd. */
+export function openCliLedger(io: CliIO, options: CommonOptions): Promise<Ledger> {
+  return openLedger({ spec: options.ledger ?? io.env.BATON_LEDGER, cwd: io.cwd });
+}
+
+/** Prints a result: JSON when --json, else the rendered text. */
+export function printResult(io: CliIO, options: CommonOptions, value: unknown, render: () => string): void {
+  if (options.json) io.stdout(`${JSON.stringify(value, null, 2)}\n`);
+  else {
+    const text = render();
+    if (text) io.stdout(text.endsWith('\n') ? text : `${text}\n`);
+  }
+}
+
+/** Exit codes: 0 ok, 1 the command's own failure, 2 bad input. */
+export const EXIT_OK = 0;
+export const EXIT_FAILURE = 1;
+export const EXIT_BAD_INPUT = 2;
+
+/** Maps an error to an exit code and prints it (JSON on stdout when --json, else stderr). */
+export function reportError(io: CliIO, json: boolean, error: unknown): number {
+  const code = isBatonError(error) ? error.code : 'INTERNAL';
+  const exit = isBatonError(error) && error.isUserError ? EXIT_BAD_INPUT : EXIT_FAILURE;
+  const details = isBatonError(error) ? error.details : {};
+  if (json) io.stdout(`${JSON.stringify({ error: { code, message: errorMessage(error), ...details } }, null, 2)}\n`);
+  else io.stderr(`baton: ${errorMessage(error)}\n`);
+  return exit;
+}
+
+/** Throws INPUT_INVALID for a flag value that is not a positive integer. */
+export function parsePositiveInt(value: string, flag: string): number {
+  const n = Number(value);
+  if (!Number.isInteger(n) || n <= 0) {
+    throw new BatonError('INPUT_INVALID', `${flag} must be a positive integer, got "${value}"`, {
+      details: { field: flag, value },
+    });
+  }
+  return n;
+}

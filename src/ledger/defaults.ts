@@ -1,0 +1,76 @@
+import { BatonError } from '../errors/index.js';
+import type { Breaker, BreakerWrite, Dispatch, NewDispatch, NewTask, Task, TaskStatus } from './types.js';
+import { TASK_STATUSES } from './types.js';
+import { newId } from './ids.js';
+
+/** Fills a new task's defaults. Shared by every backend so they agree field for field. */
+export function materializeTask(input: NewTask, now: number): Task {
+  return {
+    instructions: '',
+    intent: '',
+    acceptanceCriteria: [],
+    status: 'pending',
+    priority: 0,
+    dependsOn: [],
+    options: {},
+    links: {},
+    ...stripUndefined(input),
+    createdAt: now,
+    updatedAt: now,
+  } as Task;
+}
+
+/** Fills a new dispatch's defaults; `seq` is the backend's to assign. */
+export function materializeDispatch(input: NewDispatch, seq: number, now: number): Dispatch {
+  return {
+    id: input.id ?? newId('d'),
+    status: 'running',
+    filesCreated: [],
+    filesUpdated: [],
+    filesDeleted: [],
+    validationErrors: [],
+    startedAt: now,
+    ...stripUndefined(input),
+    seq,
+  } as Dispatch;
+}
+
+export function materializeBreaker(provider: string, generation: number, next: BreakerWrite, now: number): Breaker {
+  return { ...stripUndefined(next), provider, generation, updatedAt: now } as Breaker;
+}
+
+export function emptyStatusCounts(): Record<TaskStatus, number> {
+  return Object.fromEntries(TASK_STATUSES.map((s) => [s, 0])) as Record<TaskStatus, number>;
+}
+
+/** Drops keys whose value is undefined, so a patch never erases a field by accident. */
+export function stripUndefined<T extends object>(value: T): T {
+  const out: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(value)) if (v !== undefined) out[k] = v;
+  return out as T;
+}
+
+/** Applies a task status change's side fields (completedAt on completion). */
+export function applyTaskPatch(task: Task, patch: Partial<Task>, now: number): Task {
+  const next = { ...task, ...stripUndefined(patch), id: task.id, createdAt: task.createdAt, updatedAt: now };
+  if (patch.status === 'completed' && task.status !== 'completed' && patch.completedAt === undefined) {
+    next.completedAt = now;
+  }
+  return next;
+}
+
+/** Encodes a cursor (opaque to callers). */
+export function encodeCursor(parts: readonly (string | number)[]): string {
+  return Buffer.from(JSON.stringify(parts)).toString('base64url');
+}
+
+/** Decodes a cursor made by encodeCursor; throws INPUT_INVALID on garbage. */
+export function decodeCursor(cursor: string): (string | number)[] {
+  try {
+    const parsed: unknown = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8'));
+    if (Array.isArray(parsed)) return parsed as (string | number)[];
+  } catch {
+    // fall through to the error below
+  }
+  throw new BatonError('INPUT_INVALID', `Invalid cursor: ${JSON.stringify(cursor)}`);
+}

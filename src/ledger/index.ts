@@ -1,0 +1,14 @@
+export { materializeDispatch, materializeTask } from './defaults.js';
+export { newId } from './ids.js';
+export { MemoryLedger } from './memory/index.js';
+export {
+  DEFAULT_CONNECT_TIMEOUT_MS,
+  DEFAULT_REDIS_NAMESPACE,
+  DEFAULT_SQLITE_PATH,
+  openLedger,
+  parseLedgerSpec,
+} from './open-ledger.js';
+export { RECORD_COLLECTIONS, TASK_STATUSES } from './types.js';
+export type { Ledger } from './ledger.js';
+export type { LedgerSpec, OpenLedgerOptions } from './open-ledger.js';
+export type * from './types.js';

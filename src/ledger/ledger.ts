@@ -1,0 +1,109 @@
+import type {
+  Breaker,
+  BreakerWrite,
+  Claim,
+  ClaimResult,
+  Dispatch,
+  DispatchPatch,
+  DispatchQuery,
+  LedgerLine,
+  LedgerRecord,
+  NewDispatch,
+  NewTask,
+  Page,
+  RecordCollection,
+  RecordQuery,
+  Task,
+  TaskPatch,
+  TaskQuery,
+  TaskStatus,
+} from './types.js';
+
+/**
+ * The durable record of agent work. Every backend (memory, SQLite, Redis) passes the same
+ * contract suite (test/ledger/contract.ts); callers never need to know which one they hold.
+ *
+ * Errors: unknown ids on update throw BatonError('NOT_FOUND'); creating an existing id throws
+ * BatonError('LEDGER_CONFLICT'); a backend that cannot be reached throws 'LEDGER_UNAVAILABLE'.
+ */
+export interface Ledger {
+  readonly backend: 'memory' | 'sqlite' | 'redis';
+  /** Where it lives, for messages: a file path, a redis URL without password, or ':memory:'. */
+  readonly location: string;
+
+  /** Creates a task. Throws LEDGER_CONFLICT when the id exists. */
+  createTask(input: NewTask): Promise<Task>;
+  /** Creates the task, or returns the existing one unchanged (idempotent for plan loading). */
+  upsertTask(input: NewTask): Promise<Task>;
+  /** Applies a patch and bumps updatedAt. Throws NOT_FOUND. */
+  updateTask(id: string, patch: TaskPatch): Promise<Task>;
+  getTask(id: string): Promise<Task | undefined>;
+  /** Tasks by status (any when omitted), oldest first, paginated by cursor. */
+  listTasks(query?: TaskQuery): Promise<Page<Task>>;
+  countTasksByStatus(): Promise<Record<TaskStatus, number>>;
+  /** The most recently completed tasks, newest first (seed 001's recent_history). */
+  recentCompletedTasks(limit: number): Promise<Task[]>;
+
+  /** Appends a dispatch; the ledger assigns `seq` (and `id` when absent). */
+  appendDispatch(input: NewDispatch): Promise<Dispatch>;
+  /** Applies a patch to a dispatch. Throws NOT_FOUND. */
+  updateDispatch(id: string, patch: DispatchPatch): Promise<Dispatch>;
+  getDispatch(id: string): Promise<Dispatch | undefined>;
+  /** A task's last `limit` dispatches, newest first. */
+  lastDispatches(taskId: string, limit: number): Promise<Dispatch[]>;
+  /** The newest `limit` dispatches across all tasks, newest first. */
+  recentDispatches(limit: number): Promise<Dispatch[]>;
+  /** Dispatches newest first, filtered, paginated by cursor. */
+  listDispatches(query?: DispatchQuery): Promise<Page<Dispatch>>;
+  countDispatches(): Promise<number>;
+  /**
+   * Marks every `running` dispatch (of one task when given) as `interrupted`, with outcome
+   * 'interrupted' and finishedAt now. Returns the dispatches it changed.
+   */
+  markInterrupted(filter?: { taskId?: string }): Promise<Dispatch[]>;
+
+  /**
+   * Atomically claims a task for `owner` for `leaseMs`. Succeeds when nobody holds it, the lease
+   * lapsed, or `owner` already holds it (which renews the lease). Two callers racing on one
+   * ledger never both succeed while a lease is live.
+   */
+  claimTask(taskId: string, owner: string, leaseMs: number): Promise<ClaimResult>;
+  /** Releases the claim if `owner` holds it; returns whether it did. */
+  releaseTask(taskId: string, owner: string): Promise<boolean>;
+  /** The live claim on a task, if any (lapsed leases are not returned). */
+  getClaim(taskId: string): Promise<Claim | undefined>;
+
+  getBreaker(provider: string): Promise<Breaker | undefined>;
+  listBreakers(): Promise<Breaker[]>;
+  /**
+   * Writes the breaker only if its current generation is `expectedGeneration` (0 when it does not
+   * exist yet); the stored generation becomes expectedGeneration + 1. Returns the new breaker, or
+   * undefined when another writer got there first.
+   */
+  compareAndSetBreaker(provider: string, expectedGeneration: number, next: BreakerWrite): Promise<Breaker | undefined>;
+
+  /** Creates a plain record (tech debt, research, recon, session, snapshot, audit). */
+  createRecord<T>(
+    collection: RecordCollection,
+    input: Omit<LedgerRecord<T>, 'id' | 'createdAt' | 'updatedAt'> & { id?: string },
+  ): Promise<LedgerRecord<T>>;
+  /** Patches status/taskId and shallow-merges `data`. Throws NOT_FOUND. */
+  updateRecord<T>(
+    collection: RecordCollection,
+    id: string,
+    patch: { status?: string; taskId?: string; data?: Partial<T> },
+  ): Promise<LedgerRecord<T>>;
+  getRecord<T>(collection: RecordCollection, id: string): Promise<LedgerRecord<T> | undefined>;
+  /** Records newest first (by updatedAt), filtered, paginated by cursor. */
+  listRecords<T>(collection: RecordCollection, query?: RecordQuery): Promise<Page<LedgerRecord<T>>>;
+
+  /** Every record of every kind, one line each, in a stable order. */
+  exportLines(): AsyncIterable<LedgerLine>;
+  /**
+   * Writes already-validated lines. All or nothing where the backend allows (SQLite: one
+   * transaction; Redis: one MULTI per batch after validation). Existing ids are overwritten.
+   */
+  importLines(lines: readonly LedgerLine[]): Promise<number>;
+
+  close(): Promise<void>;
+}

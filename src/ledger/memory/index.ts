@@ -1,0 +1,1 @@
+export { MemoryLedger } from './memory-ledger.js';

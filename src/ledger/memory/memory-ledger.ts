@@ -1,0 +1,306 @@
+import { BatonError } from '../../errors/index.js';
+import {
+  applyTaskPatch,
+  decodeCursor,
+  emptyStatusCounts,
+  encodeCursor,
+  materializeBreaker,
+  materializeDispatch,
+  materializeTask,
+  stripUndefined,
+} from '../defaults.js';
+import { newId } from '../ids.js';
+import { conflict, notFound } from '../ledger-errors.js';
+import type { Ledger } from '../ledger.js';
+import type {
+  Breaker,
+  BreakerWrite,
+  Claim,
+  ClaimResult,
+  Dispatch,
+  DispatchPatch,
+  DispatchQuery,
+  LedgerLine,
+  LedgerRecord,
+  NewDispatch,
+  NewTask,
+  Page,
+  RecordCollection,
+  RecordQuery,
+  Task,
+  TaskPatch,
+  TaskQuery,
+  TaskStatus,
+} from '../types.js';
+import { RECORD_COLLECTIONS } from '../types.js';
+
+const DEFAULT_PAGE = 50;
+
+/** In-process ledger for tests and examples: the reference behaviour of the contract. */
+export class MemoryLedger implements Ledger {
+  readonly backend = 'memory' as const;
+  readonly location = ':memory:';
+  private readonly tasks = new Map<string, Task>();
+  private readonly dispatches: Dispatch[] = [];
+  private readonly dispatchIndex = new Map<string, Dispatch>();
+  private readonly claims = new Map<string, Claim>();
+  private readonly breakers = new Map<string, Breaker>();
+  private readonly records = new Map<RecordCollection, Map<string, LedgerRecord>>(
+    RECORD_COLLECTIONS.map((c) => [c, new Map()]),
+  );
+  private seq = 0;
+
+  constructor(private readonly now: () => number = Date.now) {}
+
+  async createTask(input: NewTask): Promise<Task> {
+    if (this.tasks.has(input.id)) throw conflict('task', input.id);
+    const task = materializeTask(input, this.now());
+    this.tasks.set(task.id, task);
+    return structuredClone(task);
+  }
+
+  async upsertTask(input: NewTask): Promise<Task> {
+    const existing = this.tasks.get(input.id);
+    return existing ? structuredClone(existing) : this.createTask(input);
+  }
+
+  async updateTask(id: string, patch: TaskPatch): Promise<Task> {
+    const task = this.tasks.get(id);
+    if (!task) throw notFound('task', id);
+    const next = applyTaskPatch(task, patch, this.now());
+    this.tasks.set(id, next);
+    return structuredClone(next);
+  }
+
+  async getTask(id: string): Promise<Task | undefined> {
+    const task = this.tasks.get(id);
+    return task ? structuredClone(task) : undefined;
+  }
+
+  async listTasks(query: TaskQuery = {}): Promise<Page<Task>> {
+    const statuses = query.status === undefined ? undefined : ([] as TaskStatus[]).concat(query.status);
+    const sorted = [...this.tasks.values()]
+      .filter((t) => !statuses || statuses.includes(t.status))
+      .sort((a, b) => a.createdAt - b.createdAt || cmp(a.id, b.id));
+    const after = query.cursor ? decodeCursor(query.cursor) : undefined;
+    const start = after
+      ? sorted.findIndex((t) => t.createdAt > Number(after[0]) || (t.createdAt === Number(after[0]) && t.id > String(after[1])))
+      : 0;
+    return paginate(start < 0 ? [] : sorted.slice(start), query.limit, (t) => [t.createdAt, t.id]);
+  }
+
+  async countTasksByStatus(): Promise<Record<TaskStatus, number>> {
+    const counts = emptyStatusCounts();
+    for (const t of this.tasks.values()) counts[t.status] += 1;
+    return counts;
+  }
+
+  async recentCompletedTasks(limit: number): Promise<Task[]> {
+    return [...this.tasks.values()]
+      .filter((t) => t.status === 'completed')
+      .sort((a, b) => (b.completedAt ?? 0) - (a.completedAt ?? 0) || cmp(b.id, a.id))
+      .slice(0, limit)
+      .map((t) => structuredClone(t));
+  }
+
+  async appendDispatch(input: NewDispatch): Promise<Dispatch> {
+    if (input.id && this.dispatchIndex.has(input.id)) throw conflict('dispatch', input.id);
+    this.seq += 1;
+    const dispatch = materializeDispatch(input, this.seq, this.now());
+    this.dispatches.push(dispatch);
+    this.dispatchIndex.set(dispatch.id, dispatch);
+    return structuredClone(dispatch);
+  }
+
+  async updateDispatch(id: string, patch: DispatchPatch): Promise<Dispatch> {
+    const dispatch = this.dispatchIndex.get(id);
+    if (!dispatch) throw notFound('dispatch', id);
+    Object.assign(dispatch, stripUndefined(patch));
+    return structuredClone(dispatch);
+  }
+
+  async getDispatch(id: string): Promise<Dispatch | undefined> {
+    const d = this.dispatchIndex.get(id);
+    return d ? structuredClone(d) : undefined;
+  }
+
+  async lastDispatches(taskId: string, limit: number): Promise<Dispatch[]> {
+    return (await this.listDispatches({ taskId, limit })).items;
+  }
+
+  async recentDispatches(limit: number): Promise<Dispatch[]> {
+    return (await this.listDispatches({ limit })).items;
+  }
+
+  async listDispatches(query: DispatchQuery = {}): Promise<Page<Dispatch>> {
+    const before = query.cursor ? Number(decodeCursor(query.cursor)[0]) : Number.POSITIVE_INFINITY;
+    const items = [...this.dispatches]
+      .reverse()
+      .filter((d) => d.seq < before)
+      .filter((d) => (query.taskId === undefined || d.taskId === query.taskId) && (query.status === undefined || d.status === query.status));
+    return paginate(items, query.limit, (d) => [d.seq]);
+  }
+
+  async countDispatches(): Promise<number> {
+    return this.dispatches.length;
+  }
+
+  async markInterrupted(filter: { taskId?: string } = {}): Promise<Dispatch[]> {
+    const now = this.now();
+    const changed: Dispatch[] = [];
+    for (const d of this.dispatches) {
+      if (d.status !== 'running' || (filter.taskId !== undefined && d.taskId !== filter.taskId)) continue;
+      Object.assign(d, { status: 'interrupted', outcome: 'interrupted', finishedAt: now, durationMs: now - d.startedAt });
+      changed.push(structuredClone(d));
+    }
+    return changed;
+  }
+
+  async claimTask(taskId: string, owner: string, leaseMs: number): Promise<ClaimResult> {
+    const now = this.now();
+    const current = this.claims.get(taskId);
+    if (current && current.leaseUntil > now && current.owner !== owner) return { ok: false, holder: { ...current } };
+    const claim = { taskId, owner, leaseUntil: now + leaseMs };
+    this.claims.set(taskId, claim);
+    return { ok: true, claim: { ...claim } };
+  }
+
+  async releaseTask(taskId: string, owner: string): Promise<boolean> {
+    const current = this.claims.get(taskId);
+    if (!current || current.owner !== owner) return false;
+    this.claims.delete(taskId);
+    return true;
+  }
+
+  async getClaim(taskId: string): Promise<Claim | undefined> {
+    const current = this.claims.get(taskId);
+    return current && current.leaseUntil > this.now() ? { ...current } : undefined;
+  }
+
+  async getBreaker(provider: string): Promise<Breaker | undefined> {
+    const b = this.breakers.get(provider);
+    return b ? { ...b } : undefined;
+  }
+
+  async listBreakers(): Promise<Breaker[]> {
+    return [...this.breakers.values()].map((b) => ({ ...b })).sort((a, b) => cmp(a.provider, b.provider));
+  }
+
+  async compareAndSetBreaker(provider: string, expectedGeneration: number, next: BreakerWrite): Promise<Breaker | undefined> {
+    const current = this.breakers.get(provider)?.generation ?? 0;
+    if (current !== expectedGeneration) return undefined;
+    const breaker = materializeBreaker(provider, current + 1, next, this.now());
+    this.breakers.set(provider, breaker);
+    return { ...breaker };
+  }
+
+  async createRecord<T>(
+    collection: RecordCollection,
+    input: Omit<LedgerRecord<T>, 'id' | 'createdAt' | 'updatedAt'> & { id?: string },
+  ): Promise<LedgerRecord<T>> {
+    const store = this.store(collection);
+    const id = input.id ?? newId(collection.slice(0, 2));
+    if (store.has(id)) throw conflict(collection, id);
+    const now = this.now();
+    const record = stripUndefined({ ...input, id, createdAt: now, updatedAt: now }) as LedgerRecord<T>;
+    store.set(id, structuredClone(record) as LedgerRecord);
+    return record;
+  }
+
+  async updateRecord<T>(
+    collection: RecordCollection,
+    id: string,
+    patch: { status?: string; taskId?: string; data?: Partial<T> },
+  ): Promise<LedgerRecord<T>> {
+    const store = this.store(collection);
+    const current = store.get(id);
+    if (!current) throw notFound(collection, id);
+    const next: LedgerRecord = {
+      ...current,
+      ...stripUndefined({ status: patch.status, taskId: patch.taskId }),
+      data: { ...current.data, ...(patch.data ?? {}) },
+      updatedAt: this.now(),
+    };
+    store.set(id, next);
+    return structuredClone(next) as LedgerRecord<T>;
+  }
+
+  async getRecord<T>(collection: RecordCollection, id: string): Promise<LedgerRecord<T> | undefined> {
+    const r = this.store(collection).get(id);
+    return r ? (structuredClone(r) as LedgerRecord<T>) : undefined;
+  }
+
+  async listRecords<T>(collection: RecordCollection, query: RecordQuery = {}): Promise<Page<LedgerRecord<T>>> {
+    const after = query.cursor ? decodeCursor(query.cursor) : undefined;
+    const items = [...this.store(collection).values()]
+      .filter((r) => query.status === undefined || r.status === query.status)
+      .filter((r) => query.taskId === undefined || r.taskId === query.taskId)
+      .filter((r) => query.since === undefined || r.updatedAt >= query.since)
+      .sort((a, b) => b.updatedAt - a.updatedAt || cmp(b.id, a.id))
+      .filter((r) => !after || r.updatedAt < Number(after[0]) || (r.updatedAt === Number(after[0]) && r.id < String(after[1])));
+    return paginate(items, query.limit, (r) => [r.updatedAt, r.id]) as Page<LedgerRecord<T>>;
+  }
+
+  async *exportLines(): AsyncIterable<LedgerLine> {
+    for (const t of [...this.tasks.values()].sort((a, b) => cmp(a.id, b.id))) yield { kind: 'task', record: structuredClone(t) };
+    for (const d of this.dispatches) yield { kind: 'dispatch', record: structuredClone(d) };
+    for (const b of await this.listBreakers()) yield { kind: 'breaker', record: b };
+    for (const c of [...this.claims.values()].sort((a, b) => cmp(a.taskId, b.taskId))) yield { kind: 'claim', record: { ...c } };
+    for (const collection of RECORD_COLLECTIONS) {
+      for (const r of [...this.store(collection).values()].sort((a, b) => cmp(a.id, b.id))) {
+        yield { kind: 'record', collection, record: structuredClone(r) };
+      }
+    }
+  }
+
+  async importLines(lines: readonly LedgerLine[]): Promise<number> {
+    for (const line of lines) {
+      switch (line.kind) {
+        case 'task':
+          this.tasks.set(line.record.id, structuredClone(line.record));
+          break;
+        case 'dispatch': {
+          const existing = this.dispatchIndex.get(line.record.id);
+          const d = structuredClone(line.record);
+          if (existing) Object.assign(existing, d);
+          else {
+            this.dispatches.push(d);
+            this.dispatchIndex.set(d.id, d);
+          }
+          this.seq = Math.max(this.seq, d.seq);
+          break;
+        }
+        case 'breaker':
+          this.breakers.set(line.record.provider, { ...line.record });
+          break;
+        case 'claim':
+          this.claims.set(line.record.taskId, { ...line.record });
+          break;
+        case 'record':
+          this.store(line.collection).set(line.record.id, structuredClone(line.record));
+          break;
+      }
+    }
+    this.dispatches.sort((a, b) => a.seq - b.seq);
+    return lines.length;
+  }
+
+  async close(): Promise<void> {}
+
+  private store(collection: RecordCollection): Map<string, LedgerRecord> {
+    const store = this.records.get(collection);
+    if (!store) throw new BatonError('INPUT_INVALID', `Unknown record collection "${collection}"`);
+    return store;
+  }
+}
+
+function paginate<T>(items: T[], limit: number | undefined, key: (item: T) => (string | number)[]): Page<T> {
+  const size = Math.max(1, limit ?? DEFAULT_PAGE);
+  const page = items.slice(0, size).map((item) => structuredClone(item));
+  const last = page[page.length - 1];
+  return items.length > size && last !== undefined ? { items: page, nextCursor: encodeCursor(key(last)) } : { items: page };
+}
+
+function cmp(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}

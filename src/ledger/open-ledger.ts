@@ -1,0 +1,75 @@
+import path from 'node:path';
+import { BatonError } from '../errors/index.js';
+import type { Ledger } from './ledger.js';
+import { MemoryLedger } from './memory/index.js';
+
+/** @default '.baton/agent.db' (relative to cwd) */
+export const DEFAULT_SQLITE_PATH = path.join('.baton', 'agent.db');
+/** @default 2000: how long to wait for Redis before failing with LEDGER_UNAVAILABLE. */
+export const DEFAULT_CONNECT_TIMEOUT_MS = 2_000;
+/** @default 'default' */
+export const DEFAULT_REDIS_NAMESPACE = 'default';
+
+export interface OpenLedgerOptions {
+  /**
+   * `memory`, `sqlite:PATH` (or a bare path ending in .db), or `redis://[:PASSWORD@]HOST:PORT/DB`
+   * (also `rediss://`). @default process.env.BATON_LEDGER, else `sqlite:.baton/agent.db`
+   */
+  spec?: string;
+  /** Base for relative SQLite paths. @default process.cwd() */
+  cwd?: string;
+  /** Redis connection and command timeout. @default DEFAULT_CONNECT_TIMEOUT_MS or BATON_REDIS_TIMEOUT_MS */
+  connectTimeoutMs?: number;
+  /** Redis key namespace: keys live under `baton:<namespace>:`. @default BATON_NAMESPACE or 'default' */
+  namespace?: string;
+  /** SQLite: create the file (and its folder) when missing. @default true */
+  create?: boolean;
+  /** Clock, for tests. @default Date.now */
+  now?: () => number;
+}
+
+export type LedgerSpec =
+  | { backend: 'memory' }
+  | { backend: 'sqlite'; path: string }
+  | { backend: 'redis'; url: string };
+
+/** Parses a ledger spec; throws INPUT_INVALID naming the value when it is none of the forms. */
+export function parseLedgerSpec(spec: string, cwd: string = process.cwd()): LedgerSpec {
+  const value = spec.trim();
+  if (value === 'memory' || value === 'memory:') return { backend: 'memory' };
+  if (value.startsWith('redis://') || value.startsWith('rediss://')) return { backend: 'redis', url: value };
+  if (value.startsWith('sqlite:')) {
+    const file = value.slice('sqlite:'.length).replace(/^\/\/(?=\/)/, '');
+    if (!file) throw new BatonError('INPUT_INVALID', `Ledger spec "${spec}" names no file: use sqlite:PATH`);
+    return { backend: 'sqlite', path: path.resolve(cwd, file) };
+  }
+  if (/\.(db|sqlite3?)$/.test(value)) return { backend: 'sqlite', path: path.resolve(cwd, value) };
+  throw new BatonError(
+    'INPUT_INVALID',
+    `Unknown ledger "${spec}": use memory, sqlite:PATH or redis://HOST:PORT/DB (--ledger or BATON_LEDGER)`,
+    { details: { field: 'ledger', value: spec } },
+  );
+}
+
+/** Opens the ledger named by options.spec, BATON_LEDGER, or the default SQLite file. */
+export async function openLedger(options: OpenLedgerOptions = {}): Promise<Ledger> {
+  const cwd = options.cwd ?? process.cwd();
+  const spec = parseLedgerSpec(options.spec ?? process.env.BATON_LEDGER ?? `sqlite:${DEFAULT_SQLITE_PATH}`, cwd);
+  switch (spec.backend) {
+    case 'memory':
+      return new MemoryLedger(options.now);
+    case 'sqlite': {
+      const { openSqliteLedger } = await import('./sqlite/index.js');
+      return openSqliteLedger(spec.path, { create: options.create ?? true, now: options.now });
+    }
+    case 'redis': {
+      const { openRedisLedger } = await import('./redis/index.js');
+      const envTimeout = Number(process.env.BATON_REDIS_TIMEOUT_MS);
+      return openRedisLedger(spec.url, {
+        connectTimeoutMs: options.connectTimeoutMs ?? (envTimeout > 0 ? envTimeout : DEFAULT_CONNECT_TIMEOUT_MS),
+        namespace: options.namespace ?? process.env.BATON_NAMESPACE ?? DEFAULT_REDIS_NAMESPACE,
+        now: options.now,
+      });
+    }
+  }
+}

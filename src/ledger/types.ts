@@ -1,0 +1,222 @@
+/** Record types of the ledger. Timestamps are epoch milliseconds. */
+
+export type TaskStatus = 'pending' | 'in_progress' | 'completed' | 'blocked' | 'archived';
+export const TASK_STATUSES: readonly TaskStatus[] = ['pending', 'in_progress', 'completed', 'blocked', 'archived'];
+
+export interface AcceptanceCriterion {
+  description: string;
+  /** Shell command whose exit 0 means the criterion holds. */
+  check?: string;
+}
+
+export interface Task {
+  id: string;
+  title: string;
+  instructions: string;
+  intent: string;
+  acceptanceCriteria: AcceptanceCriterion[];
+  status: TaskStatus;
+  /** Higher runs first among ready tasks. */
+  priority: number;
+  difficulty?: string;
+  /** Agent mode (e.g. 'coder', 'researcher'). */
+  mode?: string;
+  dependsOn: string[];
+  resultSummary?: string;
+  blockReason?: string;
+  /** Per-task options, e.g. `{ enable_pre_context: false }`. */
+  options: Record<string, unknown>;
+  /** Associations named by seed 002: skills, research ids, workflow and its current phase. */
+  links: TaskLinks;
+  createdAt: number;
+  updatedAt: number;
+  completedAt?: number;
+}
+
+export interface TaskLinks {
+  skills?: string[];
+  research?: string[];
+  workflow?: string;
+  workflowPhase?: string;
+  agents?: string[];
+}
+
+/** Fields a caller supplies to create a task; the rest default. */
+export type NewTask = Pick<Task, 'id' | 'title'> & Partial<Omit<Task, 'id' | 'title' | 'createdAt' | 'updatedAt'>>;
+export type TaskPatch = Partial<Omit<Task, 'id' | 'createdAt'>>;
+
+export type DispatchStatus = 'running' | 'completed' | 'failed' | 'interrupted';
+
+/** Outcome kinds of one provider try (REFERENCE.md's table). */
+export type OutcomeKind =
+  | 'ok'
+  | 'rate_limited'
+  | 'quota_exhausted'
+  | 'auth_failed'
+  | 'overloaded'
+  | 'timeout'
+  | 'context_window'
+  | 'config_error'
+  | 'agent_error'
+  | 'validation_failed'
+  | 'interrupted';
+
+/** One provider try of one attempt of one task. */
+export interface Dispatch {
+  id: string;
+  /** Monotonic order of appends within the ledger; assigned by the ledger. */
+  seq: number;
+  taskId: string;
+  attempt: number;
+  provider: string;
+  /** The model that actually ran, when the agent reported it. */
+  model?: string;
+  mode?: string;
+  status: DispatchStatus;
+  outcome?: OutcomeKind;
+  exitCode?: number;
+  filesCreated: string[];
+  filesUpdated: string[];
+  filesDeleted: string[];
+  validationErrors: string[];
+  /** Pre-context injected into this try's prompt, and its kind. */
+  injectedContext?: string;
+  contextType?: 'circuit_breaker' | 'retry' | 'helper';
+  promptDigest?: string;
+  promptPreview?: string;
+  /** Short result or error text (already redacted by the writer). */
+  result?: string;
+  tokensIn?: number;
+  tokensOut?: number;
+  claimedBy?: string;
+  resetAt?: number;
+  startedAt: number;
+  finishedAt?: number;
+  durationMs?: number;
+}
+
+export type NewDispatch = Pick<Dispatch, 'taskId' | 'attempt' | 'provider'> &
+  Partial<Omit<Dispatch, 'seq' | 'taskId' | 'attempt' | 'provider'>>;
+export type DispatchPatch = Partial<Omit<Dispatch, 'id' | 'seq' | 'taskId'>>;
+
+/** A lease on a task: while `leaseUntil` is in the future only `owner` may run it. */
+export interface Claim {
+  taskId: string;
+  owner: string;
+  leaseUntil: number;
+}
+
+export type ClaimResult = { ok: true; claim: Claim } | { ok: false; holder: Claim };
+
+export type BreakerState = 'closed' | 'open' | 'half_open';
+
+/**
+ * A provider's circuit breaker. `generation` increases on every write, so compare-and-set on it
+ * lets exactly one process move the breaker (e.g. open -> half_open to claim the single probe).
+ */
+export interface Breaker {
+  provider: string;
+  state: BreakerState;
+  /** When open: the time it may move to half-open. When half-open: when the probe's claim lapses. */
+  until?: number;
+  failureCount: number;
+  reason?: string;
+  /** Who holds the half-open probe. */
+  probeOwner?: string;
+  generation: number;
+  updatedAt: number;
+}
+
+export type BreakerWrite = Omit<Breaker, 'provider' | 'generation' | 'updatedAt'>;
+
+/** Collections of plain records that share one storage shape. */
+export type RecordCollection = 'debt' | 'research' | 'recon' | 'sessions' | 'snapshots' | 'audit';
+export const RECORD_COLLECTIONS: readonly RecordCollection[] = [
+  'debt',
+  'research',
+  'recon',
+  'sessions',
+  'snapshots',
+  'audit',
+];
+
+/** Common indexed fields of every plain record; the rest lives in `data`. */
+export interface LedgerRecord<T = Record<string, unknown>> {
+  id: string;
+  /** Indexed: e.g. debt 'open'|'resolved', session 'active'|'ended'. */
+  status?: string;
+  /** Indexed: the task this record belongs to. */
+  taskId?: string;
+  createdAt: number;
+  updatedAt: number;
+  data: T;
+}
+
+export interface TechDebtData {
+  title: string;
+  category?: string;
+  description?: string;
+  impact?: string;
+  proposedSolution?: string;
+  severity?: 'low' | 'medium' | 'high' | 'critical';
+}
+export interface ResearchData {
+  topic: string;
+  summary: string;
+  findings?: unknown;
+  sources?: unknown;
+  recommendations?: unknown;
+}
+export interface ReconData {
+  target: string;
+  summary: string;
+  findings?: unknown;
+}
+export interface SessionData {
+  agent?: string;
+  mode?: string;
+  model?: string;
+  workspace?: string;
+  tokensUsed?: number;
+  endedAt?: number;
+  lastHead?: string;
+  lastRefreshAt?: number;
+  [key: string]: unknown;
+}
+
+export interface RecordQuery {
+  status?: string;
+  taskId?: string;
+  /** Only records updated at or after this time. */
+  since?: number;
+  limit?: number;
+  cursor?: string;
+}
+
+export interface TaskQuery {
+  status?: TaskStatus | TaskStatus[];
+  limit?: number;
+  cursor?: string;
+}
+
+export interface DispatchQuery {
+  taskId?: string;
+  status?: DispatchStatus;
+  limit?: number;
+  /** Opaque cursor from a previous page (newest first). */
+  cursor?: string;
+}
+
+/** A page of results; `nextCursor` is absent on the last page. */
+export interface Page<T> {
+  items: T[];
+  nextCursor?: string;
+}
+
+/** One line of an export: every record of every kind, self-describing. */
+export type LedgerLine =
+  | { kind: 'task'; record: Task }
+  | { kind: 'dispatch'; record: Dispatch }
+  | { kind: 'breaker'; record: Breaker }
+  | { kind: 'claim'; record: Claim }
+  | { kind: 'record'; collection: RecordCollection; record: LedgerRecord };

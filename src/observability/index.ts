@@ -1,0 +1,3 @@
+export { createLogger, getLogger, silentLogger } from './logger.js';
+export { counter, gauge, histogram, metricsRegistry, renderMetrics } from './metrics.js';
+export type { Logger } from './logger.js';

@@ -1,0 +1,1 @@
+export type { Outcome, Provider, ProviderResult, ProviderRunRequest, TokenUsage } from './types.js';
