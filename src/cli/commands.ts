@@ -1,5 +1,10 @@
 import type { Command } from 'commander';
+import { registerDebt } from './commands/debt/index.js';
+import { registerExport } from './commands/export/index.js';
+import { registerImport } from './commands/import/index.js';
 import { registerInit } from './commands/init/index.js';
+import { registerStatus } from './commands/status/index.js';
+import { registerTask } from './commands/task/index.js';
 import type { CliIO } from './context.js';
 
 /** Shared by commands to set the process exit code without exiting. */
@@ -14,7 +19,14 @@ export type RegisterCommand = (program: Command, io: CliIO, state: CliState) => 
  * here and imports its implementation only when run, so `baton --help` stays fast. Errors thrown
  * by an action reach program.ts, which maps them to exit codes (2 bad input, 1 failure).
  */
-const COMMANDS: RegisterCommand[] = [registerInit];
+const COMMANDS: RegisterCommand[] = [
+  registerInit,
+  registerStatus,
+  registerTask,
+  registerDebt,
+  registerExport,
+  registerImport,
+];
 
 export function registerCommands(program: Command, io: CliIO, state: CliState): void {
   for (const register of COMMANDS) register(program, io, state);

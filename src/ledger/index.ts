@@ -12,3 +12,4 @@ export { RECORD_COLLECTIONS, TASK_STATUSES } from './types.js';
 export type { Ledger } from './ledger.js';
 export type { LedgerSpec, OpenLedgerOptions } from './open-ledger.js';
 export type * from './types.js';
+export { formatLedgerLine, parseLedgerLines } from './ledger-lines.js';

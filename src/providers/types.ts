@@ -25,6 +25,10 @@ export interface ProviderRunRequest {
   model?: string;
   /** Extra environment for the agent process. */
   env?: Record<string, string>;
+  /** Task this try belongs to; command providers see it as BATON_TASK_ID. */
+  taskId?: string;
+  /** Attempt number (1-based); command providers see it as BATON_ATTEMPT. */
+  attempt?: number;
 }
 
 export interface ProviderResult {
@@ -48,3 +52,57 @@ export interface Provider {
   readonly type: string;
   run(request: ProviderRunRequest): Promise<ProviderResult>;
 }
+
+/** The agent CLIs Baton knows how to drive headless (REFERENCE.md's table). */
+export type AgentCliType = 'gemini' | 'copilot' | 'cursor' | 'codex' | 'claude';
+
+/** Every provider type a config may declare. */
+export type ProviderType = AgentCliType | 'http' | 'command';
+
+/** Settings every provider type accepts. */
+export interface BaseProviderConfig {
+  /** Model to request; the model that actually ran is reported in the result. */
+  model?: string;
+  /** Extra environment for the agent process (CLI and command providers). */
+  env?: Record<string, string>;
+  /** Per-provider wall-clock limit, overriding the run's timeout when smaller. */
+  timeoutMs?: number;
+}
+
+/** One of the five agent CLIs. */
+export interface AgentCliProviderConfig extends BaseProviderConfig {
+  type: AgentCliType;
+  /** Executable to run. @default the CLI's usual name (gemini, copilot, cursor-agent, codex, claude) */
+  binary?: string;
+  /** Extra arguments appended after Baton's own. @default [] */
+  args?: string[];
+}
+
+/** Any executable used as an agent: prompt on stdin and in BATON_PROMPT_FILE. */
+export interface CommandProviderConfig extends BaseProviderConfig {
+  type: 'command';
+  /** argv: the executable then its arguments (relative paths already resolved by loadConfig). */
+  command: string[];
+}
+
+/** Where an API key comes from: the literal value, or an environment variable read at run time. */
+export type SecretRef = string | { env: string };
+
+/** An HTTP LLM API through AI SDK 6. */
+export interface HttpProviderConfig extends BaseProviderConfig {
+  type: 'http';
+  /** Which wire protocol. @default 'openai-compatible' */
+  api?: 'openai-compatible' | 'anthropic' | 'google';
+  /** API base URL, e.g. http://127.0.0.1:11434/v1. Required for openai-compatible. */
+  baseURL?: string;
+  /** Model id; required because an HTTP API has no default. */
+  model: string;
+  apiKey?: SecretRef;
+  /** Extra request headers. */
+  headers?: Record<string, string>;
+  /** Cap on generated tokens. */
+  maxOutputTokens?: number;
+}
+
+/** A provider as declared in baton.config.json, after validation. */
+export type ProviderConfig = AgentCliProviderConfig | CommandProviderConfig | HttpProviderConfig;

@@ -1,0 +1,38 @@
+import type { RegisterCommand } from '../../commands.js';
+import { type CommonOptions, withCommonOptions } from '../../context.js';
+
+export interface DebtAddOptions extends CommonOptions {
+  category?: string;
+  description?: string;
+  impact?: string;
+  solution?: string;
+  task?: string;
+  severity?: string;
+}
+
+/** `baton debt add|list`: known issues and gotchas agents must not trip over again. */
+export const registerDebt: RegisterCommand = (program, io, state) => {
+  const debt = program.command('debt').description('record and list tech debt (known issues agents should know about)');
+  withCommonOptions(debt.command('add <title>'))
+    .description('record a tech debt item')
+    .option('--category <category>', 'e.g. schema, tooling, architecture')
+    .option('--description <text>', 'what is wrong')
+    .option('--impact <text>', 'what it blocks or breaks')
+    .option('--solution <text>', 'proposed solution')
+    .option('--task <id>', 'related task id')
+    .option('--severity <level>', 'low | medium | high | critical', 'medium')
+    .action(async (title: string, options: DebtAddOptions) => {
+      const { runDebtAdd } = await import('./action.js');
+      state.exitCode = await runDebtAdd(io, title, options);
+    });
+  withCommonOptions(debt.command('list'))
+    .description('list tech debt, newest first')
+    .option('--status <status>', 'open | resolved | all', 'open')
+    .option('--task <id>', 'only items related to this task')
+    .option('--limit <n>', 'page size', '50')
+    .option('--cursor <cursor>', 'continue from a previous page')
+    .action(async (options: CommonOptions & { status: string; task?: string; limit: string; cursor?: string }) => {
+      const { runDebtList } = await import('./action.js');
+      state.exitCode = await runDebtList(io, options);
+    });
+};

@@ -1,0 +1,32 @@
+import { createWriteStream } from 'node:fs';
+import { once } from 'node:events';
+import path from 'node:path';
+import { formatLedgerLine } from '../../../ledger/index.js';
+import { type CliIO, type CommonOptions, EXIT_OK, openCliLedger } from '../../context.js';
+
+/** Streams the export so a million dispatches never sit in memory at once. */
+export async function runExport(io: CliIO, options: CommonOptions & { out?: string }): Promise<number> {
+  const ledger = await openCliLedger(io, options);
+  const counts: Record<string, number> = {};
+  try {
+    const file = options.out ? path.resolve(io.cwd, options.out) : undefined;
+    const stream = file ? createWriteStream(file) : undefined;
+    for await (const line of ledger.exportLines()) {
+      counts[line.kind] = (counts[line.kind] ?? 0) + 1;
+      const text = `${formatLedgerLine(line)}\n`;
+      if (stream) {
+        if (!stream.write(text)) await once(stream, 'drain');
+      } else io.stdout(text);
+    }
+    if (stream) {
+      stream.end();
+      await once(stream, 'finish');
+      const summary = { file, lines: Object.values(counts).reduce((a, b) => a + b, 0), counts };
+      if (options.json) io.stdout(`${JSON.stringify(summary, null, 2)}\n`);
+      else io.stderr(`Exported ${summary.lines} lines to ${file}\n`);
+    }
+    return EXIT_OK;
+  } finally {
+    await ledger.close();
+  }
+}

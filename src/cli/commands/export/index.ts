@@ -1,0 +1,13 @@
+import type { RegisterCommand } from '../../commands.js';
+import { type CommonOptions, withCommonOptions } from '../../context.js';
+
+/** `baton export [--out FILE]`: every record as JSON Lines. */
+export const registerExport: RegisterCommand = (program, io, state) => {
+  withCommonOptions(program.command('export'))
+    .description('write every ledger record as JSON Lines (stdout, or --out FILE)')
+    .option('-o, --out <file>', 'write to this file instead of stdout')
+    .action(async (options: CommonOptions & { out?: string }) => {
+      const { runExport } = await import('./action.js');
+      state.exitCode = await runExport(io, options);
+    });
+};

@@ -1,0 +1,52 @@
+import type { Breaker, Dispatch, Ledger, TaskStatus } from '../../../ledger/index.js';
+
+export interface StatusReport {
+  ledger: { backend: string; location: string };
+  tasks: Record<TaskStatus, number> & { total: number };
+  dispatches: number;
+  openBreakers: Breaker[];
+  recentDispatches: Dispatch[];
+}
+
+/** Reads what `baton status` shows; breakers still open at `now` count as open. */
+export async function gatherStatus(ledger: Ledger, options: { dispatchLimit: number; now: number }): Promise<StatusReport> {
+  const [counts, total, breakers, recent] = await Promise.all([
+    ledger.countTasksByStatus(),
+    ledger.countDispatches(),
+    ledger.listBreakers(),
+    ledger.recentDispatches(options.dispatchLimit),
+  ]);
+  const taskTotal = Object.values(counts).reduce((a, b) => a + b, 0);
+  return {
+    ledger: { backend: ledger.backend, location: ledger.location },
+    tasks: { ...counts, total: taskTotal },
+    dispatches: total,
+    openBreakers: breakers.filter((b) => b.state !== 'closed'),
+    recentDispatches: recent,
+  };
+}
+
+export function renderStatus(status: StatusReport): string {
+  const { tasks } = status;
+  const lines = [
+    `Ledger: ${status.ledger.backend} ${status.ledger.location}`,
+    `Tasks: ${tasks.total} (pending ${tasks.pending}, in progress ${tasks.in_progress}, completed ${tasks.completed}, blocked ${tasks.blocked}, archived ${tasks.archived})`,
+    `Dispatches: ${status.dispatches}`,
+  ];
+  if (status.openBreakers.length === 0) lines.push('Circuit breakers: all closed');
+  else {
+    lines.push('Circuit breakers:');
+    for (const b of status.openBreakers) {
+      const until = b.until ? ` until ${new Date(b.until).toISOString()}` : '';
+      lines.push(`  ${b.provider}: ${b.state}${until}${b.reason ? ` (${b.reason})` : ''}`);
+    }
+  }
+  if (status.recentDispatches.length > 0) {
+    lines.push('Last dispatches:');
+    for (const d of status.recentDispatches) {
+      const when = new Date(d.startedAt).toISOString();
+      lines.push(`  ${when} ${d.taskId} #${d.attempt} ${d.provider} ${d.status}${d.outcome ? ` ${d.outcome}` : ''}`);
+    }
+  }
+  return lines.join('\n');
+}

@@ -1,0 +1,177 @@
+import { readFile } from 'node:fs/promises';
+import path from 'node:path';
+import { BatonError, errorMessage } from '../errors/index.js';
+import type { AgentCliType, ProviderConfig } from '../providers/index.js';
+import { type ConfigFile, configFileSchema } from './config-schema.js';
+import {
+  DEFAULT_AGENT_TIMEOUT_MS,
+  DEFAULT_AUTH_COOL_DOWN_MS,
+  DEFAULT_CHECK_TIMEOUT_MS,
+  DEFAULT_CONFIG_PATH,
+  DEFAULT_COOL_DOWN_MS,
+  DEFAULT_FAILURE_THRESHOLD,
+  DEFAULT_HELPER_MAX_ATTEMPTS,
+  DEFAULT_PRE_CONTEXT_ENABLED,
+  DEFAULT_PRE_CONTEXT_MAX_FILES,
+  DEFAULT_PRE_CONTEXT_MAX_LINES,
+  DEFAULT_PRE_CONTEXT_TYPES,
+  DEFAULT_PRIORITY,
+  DEFAULT_PROBE_LEASE_MS,
+  DEFAULT_QUOTA_COOL_DOWN_MS,
+  DEFAULT_RECENT_HISTORY_WINDOW,
+} from './defaults.js';
+import { applyPreContextEnv } from './pre-context-env.js';
+import type { BatonConfig } from './types.js';
+
+const BUILT_IN: ReadonlySet<string> = new Set<AgentCliType>(['gemini', 'copilot', 'cursor', 'codex', 'claude']);
+
+export interface LoadConfigOptions {
+  /** Workspace folder; the default file is looked up under it. */
+  cwd: string;
+  /** Explicit config file (`--config`), relative to cwd. It must exist. @default '.baton/baton.config.json' (optional) */
+  file?: string;
+  /** Environment for seed 000's pre-context variables. @default {} */
+  env?: Readonly<Record<string, string | undefined>>;
+}
+
+/**
+ * Reads and validates baton.config.json, applies defaults and seed 000's environment
+ * overrides, and returns a plain resolved object. A missing default file means "all defaults";
+ * a missing explicit file is an error. Keys starting with "//" are comments and are ignored.
+ * Relative command paths resolve against the config file's folder.
+ * @throws BatonError CONFIG_INVALID naming the file and each bad field path.
+ * @example
+ * const config = await loadConfig({ cwd: process.cwd(), env: process.env });
+ */
+export async function loadConfig(options: LoadConfigOptions): Promise<BatonConfig> {
+  const explicit = options.file !== undefined;
+  const file = path.resolve(options.cwd, options.file ?? DEFAULT_CONFIG_PATH);
+  const raw = await readConfigText(file, explicit);
+  const parsed = raw === undefined ? {} : parseConfigText(raw, file);
+  return resolveConfig(parsed, {
+    file: raw === undefined ? undefined : file,
+    baseDir: raw === undefined ? options.cwd : path.dirname(file),
+    env: options.env ?? {},
+  });
+}
+
+async function readConfigText(file: string, explicit: boolean): Promise<string | undefined> {
+  try {
+    return await readFile(file, 'utf8');
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT' && !explicit) return undefined;
+    throw new BatonError('CONFIG_INVALID', `Cannot read config file ${file}: ${errorMessage(error)}`, {
+      cause: error,
+      details: { file },
+    });
+  }
+}
+
+function parseConfigText(text: string, file: string): ConfigFile {
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch (error) {
+    throw new BatonError('CONFIG_INVALID', `Config file ${file} is not valid JSON: ${errorMessage(error)}`, {
+      cause: error,
+      details: { file },
+    });
+  }
+  const result = configFileSchema.safeParse(stripComments(json));
+  if (result.success) return result.data;
+  const problems = result.error.issues.map((issue) => {
+    const field = issue.path.length === 0 ? '(root)' : issue.path.map(String).join('.');
+    return { field, message: issue.message };
+  });
+  const list = problems.map((p) => `  ${p.field}: ${p.message}`).join('\n');
+  throw new BatonError('CONFIG_INVALID', `Config file ${file} is invalid:\n${list}`, { details: { file, problems } });
+}
+
+/** Drops "//" keys at every depth, so comments may sit next to any setting. */
+function stripComments(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(stripComments);
+  if (typeof value !== 'object' || value === null) return value;
+  const out: Record<string, unknown> = {};
+  for (const [key, v] of Object.entries(value)) {
+    if (!key.startsWith('//')) out[key] = stripComments(v);
+  }
+  return out;
+}
+
+interface ResolveContext {
+  file: string | undefined;
+  baseDir: string;
+  env: Readonly<Record<string, string | undefined>>;
+}
+
+function resolveConfig(parsed: ConfigFile, ctx: ResolveContext): BatonConfig {
+  const where = ctx.file ?? 'the default configuration';
+  const providers: Record<string, ProviderConfig> = {};
+  for (const [name, declared] of Object.entries(parsed.providers ?? {})) {
+    providers[name] = resolveProvider(declared, ctx.baseDir);
+  }
+  const priority = parsed.priority ?? [...DEFAULT_PRIORITY];
+  const needed = parsed.helper === undefined ? priority : [...priority, parsed.helper];
+  for (const [index, name] of needed.entries()) {
+    if (providers[name] !== undefined) continue;
+    if (BUILT_IN.has(name)) {
+      providers[name] = { type: name as AgentCliType };
+      continue;
+    }
+    const field = index < priority.length ? `priority.${index}` : 'helper';
+    throw new BatonError(
+      'CONFIG_INVALID',
+      `Config ${where}: ${field} names provider "${name}", which is neither declared under "providers" nor built in (${[...BUILT_IN].join(', ')})`,
+      { details: { file: ctx.file, field, value: name } },
+    );
+  }
+  const preContext = applyPreContextEnv(
+    {
+      enabled: parsed.preContext?.enabled ?? DEFAULT_PRE_CONTEXT_ENABLED,
+      maxLines: parsed.preContext?.maxLines ?? DEFAULT_PRE_CONTEXT_MAX_LINES,
+      types: parsed.preContext?.types ?? [...DEFAULT_PRE_CONTEXT_TYPES],
+      maxFiles: parsed.preContext?.maxFiles ?? DEFAULT_PRE_CONTEXT_MAX_FILES,
+      helperMaxAttempts: parsed.preContext?.helperMaxAttempts ?? DEFAULT_HELPER_MAX_ATTEMPTS,
+    },
+    ctx.env,
+  );
+  const config: BatonConfig = {
+    providers,
+    priority,
+    preContext,
+    recentHistoryWindow: parsed.recentHistoryWindow ?? DEFAULT_RECENT_HISTORY_WINDOW,
+    breaker: {
+      coolDownMs: parsed.breaker?.coolDownMs ?? DEFAULT_COOL_DOWN_MS,
+      quotaCoolDownMs: parsed.breaker?.quotaCoolDownMs ?? DEFAULT_QUOTA_COOL_DOWN_MS,
+      authCoolDownMs: parsed.breaker?.authCoolDownMs ?? DEFAULT_AUTH_COOL_DOWN_MS,
+      failureThreshold: parsed.breaker?.failureThreshold ?? DEFAULT_FAILURE_THRESHOLD,
+      probeLeaseMs: parsed.breaker?.probeLeaseMs ?? DEFAULT_PROBE_LEASE_MS,
+    },
+    timeouts: {
+      agentMs: parsed.timeouts?.agentMs ?? DEFAULT_AGENT_TIMEOUT_MS,
+      checkMs: parsed.timeouts?.checkMs ?? DEFAULT_CHECK_TIMEOUT_MS,
+    },
+  };
+  if (ctx.file !== undefined) config.file = ctx.file;
+  if (parsed.ledger !== undefined) config.ledger = parsed.ledger;
+  if (parsed.helper !== undefined) config.helper = parsed.helper;
+  return config;
+}
+
+function resolveProvider(declared: ProviderConfig, baseDir: string): ProviderConfig {
+  if (declared.type === 'command') {
+    const [program, ...args] = declared.command;
+    return { ...declared, command: [resolveProgram(program!, baseDir), ...args] };
+  }
+  if (declared.type !== 'http' && declared.binary !== undefined) {
+    return { ...declared, binary: resolveProgram(declared.binary, baseDir) };
+  }
+  return declared;
+}
+
+/** A bare name ("node") is looked up on PATH; anything with a slash is a path from the config's folder. */
+function resolveProgram(program: string, baseDir: string): string {
+  if (path.isAbsolute(program) || !program.includes('/')) return program;
+  return path.resolve(baseDir, program);
+}

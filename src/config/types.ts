@@ -1,0 +1,51 @@
+import type { ProviderConfig } from '../providers/index.js';
+
+/** The three seams where seed 000 injects pre-context. */
+export type PreContextType = 'circuit_breaker' | 'retry' | 'helper';
+
+/** Seed 000's pre-context settings, after env overrides. */
+export interface PreContextConfig {
+  enabled: boolean;
+  maxLines: number;
+  types: PreContextType[];
+  maxFiles: number;
+  helperMaxAttempts: number;
+}
+
+/** Circuit-breaker timings and thresholds (REFERENCE.md's outcome table). */
+export interface BreakerConfig {
+  /** Cool-down after a rate limit without a reset time. */
+  coolDownMs: number;
+  /** Cool-down after quota exhaustion without a reset time. */
+  quotaCoolDownMs: number;
+  /** Cool-down after an auth failure (an operator usually has to act). */
+  authCoolDownMs: number;
+  /** Consecutive overloaded/timeout outcomes that open the breaker. */
+  failureThreshold: number;
+  /** How long a half-open probe holds its lease before another process may probe. */
+  probeLeaseMs: number;
+}
+
+export interface TimeoutsConfig {
+  /** Baton's wall-clock limit for one agent run, above the CLI's own retries. */
+  agentMs: number;
+  /** Limit for one acceptance-criterion check command. */
+  checkMs: number;
+}
+
+/** Baton's resolved configuration: every default applied, every path absolute. */
+export interface BatonConfig {
+  /** The config file read, when one was. */
+  file?: string;
+  /** Ledger spec (sqlite:PATH, redis://..., memory) when the file names one. */
+  ledger?: string;
+  /** Declared providers plus built-in defaults for undeclared names used in priority or helper. */
+  providers: Record<string, ProviderConfig>;
+  priority: string[];
+  preContext: PreContextConfig;
+  recentHistoryWindow: number;
+  breaker: BreakerConfig;
+  timeouts: TimeoutsConfig;
+  /** Provider name for the helper (verifier) agent. */
+  helper?: string;
+}

@@ -1,0 +1,113 @@
+import { z } from 'zod';
+import { BatonError } from '../errors/index.js';
+import type { LedgerLine } from './types.js';
+import { RECORD_COLLECTIONS, TASK_STATUSES } from './types.js';
+
+const ms = z.number().int().nonnegative();
+const strings = z.array(z.string());
+
+const taskSchema = z.object({
+  id: z.string().min(1),
+  title: z.string(),
+  instructions: z.string(),
+  intent: z.string(),
+  acceptanceCriteria: z.array(z.object({ description: z.string(), check: z.string().optional() })),
+  status: z.enum(TASK_STATUSES as [string, ...string[]]),
+  priority: z.number(),
+  difficulty: z.string().optional(),
+  mode: z.string().optional(),
+  dependsOn: strings,
+  resultSummary: z.string().optional(),
+  blockReason: z.string().optional(),
+  options: z.record(z.string(), z.unknown()),
+  links: z.record(z.string(), z.unknown()),
+  createdAt: ms,
+  updatedAt: ms,
+  completedAt: ms.optional(),
+});
+
+const dispatchSchema = z.looseObject({
+  id: z.string().min(1),
+  seq: z.number().int().positive(),
+  taskId: z.string().min(1),
+  attempt: z.number().int().nonnegative(),
+  provider: z.string().min(1),
+  status: z.enum(['running', 'completed', 'failed', 'interrupted']),
+  filesCreated: strings,
+  filesUpdated: strings,
+  filesDeleted: strings,
+  validationErrors: strings,
+  startedAt: ms,
+});
+
+const breakerSchema = z.looseObject({
+  provider: z.string().min(1),
+  state: z.enum(['closed', 'open', 'half_open']),
+  failureCount: z.number().int().nonnegative(),
+  generation: z.number().int().nonnegative(),
+  updatedAt: ms,
+});
+
+const claimSchema = z.object({ taskId: z.string().min(1), owner: z.string().min(1), leaseUntil: ms });
+
+const recordSchema = z.object({
+  id: z.string().min(1),
+  status: z.string().optional(),
+  taskId: z.string().optional(),
+  createdAt: ms,
+  updatedAt: ms,
+  data: z.record(z.string(), z.unknown()),
+});
+
+const lineSchema = z.discriminatedUnion('kind', [
+  z.object({ kind: z.literal('task'), record: taskSchema }),
+  z.object({ kind: z.literal('dispatch'), record: dispatchSchema }),
+  z.object({ kind: z.literal('breaker'), record: breakerSchema }),
+  z.object({ kind: z.literal('claim'), record: claimSchema }),
+  z.object({
+    kind: z.literal('record'),
+    collection: z.enum(RECORD_COLLECTIONS as [string, ...string[]]),
+    record: recordSchema,
+  }),
+]);
+
+/**
+ * Parses and validates a JSON Lines export. All lines are checked before any is returned, so an
+ * import built on it writes nothing when one line is bad.
+ *
+ * @throws BatonError('IMPORT_INVALID') naming the source, the 1-based line number and the field path.
+ */
+export function parseLedgerLines(text: string, source = 'input'): LedgerLine[] {
+  const lines: LedgerLine[] = [];
+  const rows = text.split('\n');
+  for (let i = 0; i < rows.length; i++) {
+    const row = rows[i]?.trim();
+    if (!row) continue;
+    const lineNo = i + 1;
+    let json: unknown;
+    try {
+      json = JSON.parse(row);
+    } catch (error) {
+      throw invalid(source, lineNo, '(line)', `not valid JSON (${(error as Error).message})`);
+    }
+    const parsed = lineSchema.safeParse(json);
+    if (!parsed.success) {
+      const issue = parsed.error.issues[0];
+      const field = issue && issue.path.length > 0 ? issue.path.join('.') : 'kind';
+      throw invalid(source, lineNo, field, issue?.message ?? 'invalid');
+    }
+    lines.push(parsed.data as LedgerLine);
+  }
+  return lines;
+}
+
+/** One export line as text (no trailing newline). */
+export function formatLedgerLine(line: LedgerLine): string {
+  return JSON.stringify(line);
+}
+
+function invalid(source: string, line: number, field: string, problem: string): BatonError {
+  return new BatonError('IMPORT_INVALID', `${source}:${line}: field "${field}": ${problem}. Nothing was imported.`, {
+    details: { file: source, line, field },
+  });
+}

@@ -1,0 +1,147 @@
+import type { Dispatch, Ledger, LedgerRecord, ReconData, ResearchData, Task, TechDebtData } from '../ledger/index.js';
+
+/** How much a refresh says, and for whom. */
+export type RefreshFormat = 'minimal' | 'standard' | 'detailed' | 'narrative';
+export const REFRESH_FORMATS: readonly RefreshFormat[] = ['minimal', 'standard', 'detailed', 'narrative'];
+
+/** Which source a piece of the snapshot came from (reported in metadata and the audit). */
+export type SourceName = 'ledger' | 'git' | 'task_artifacts' | 'workflows' | 'environment' | 'research';
+
+/** One changed file in the working tree. */
+export interface ChangedFile {
+  path: string;
+  /** Two-letter porcelain status, e.g. 'M.', '.M', 'A.', '??'. */
+  status: string;
+  staged: boolean;
+  added?: number;
+  deleted?: number;
+}
+
+export interface GitCommit {
+  sha: string;
+  subject: string;
+  author: string;
+  /** Epoch milliseconds. */
+  at: number;
+}
+
+/** What git says about the working tree, as cached. */
+export interface GitState {
+  head: string | undefined;
+  branch: string | undefined;
+  uncommitted: number;
+  staged: number;
+  untracked: number;
+  changedFiles: ChangedFile[];
+  /** `git diff --stat`-like summary: "+120 -30 in 5 files". */
+  diffSummary: string;
+  recentCommits: GitCommit[];
+  /** Full diff of tracked changes (only gathered for `detailed`), already cut to a size limit. */
+  diff?: string;
+}
+
+export interface TaskArtifacts {
+  dir: string;
+  readme?: string;
+  trackingLogs: Array<{ name: string; content?: string }>;
+  artifacts: Array<{ name: string; bytes: number; content?: string }>;
+}
+
+export interface WorkflowContext {
+  available: string[];
+  active?: string;
+  phase?: string;
+  content?: string;
+}
+
+export interface EnvironmentState {
+  cwd: string;
+  /** Names only; values never leave the process. */
+  variables: string[];
+}
+
+/** Everything gathered for one refresh, before any format is applied. */
+export interface ContextSnapshot {
+  workspace: string;
+  generatedAt: number;
+  task?: Task;
+  /** The task's dependencies, with their status. */
+  dependencies: Array<Pick<Task, 'id' | 'title' | 'status'>>;
+  /** Other active tasks, newest first (for orientation when no task is chosen). */
+  activeTasks: Array<Pick<Task, 'id' | 'title' | 'status' | 'priority' | 'updatedAt'>>;
+  dispatches: Dispatch[];
+  debt: Array<LedgerRecord<TechDebtData>>;
+  research: Array<LedgerRecord<ResearchData>>;
+  recon: Array<LedgerRecord<ReconData>>;
+  git?: GitState;
+  artifacts?: TaskArtifacts;
+  workflow?: WorkflowContext;
+  environment: EnvironmentState;
+  sources: SourceName[];
+  warnings: string[];
+}
+
+/** Caller's choices for one refresh (seed 002 §4.2, plus delta and snapshot options). */
+export interface RefreshOptions {
+  /** The workspace root: git, `.agent/` and `.baton/` are read relative to it. */
+  workspace: string;
+  ledger: Ledger;
+  /** Task to focus on. @default the most recently active task */
+  taskId?: string;
+  /** @default 'standard' */
+  format?: RefreshFormat;
+  /** @default true */
+  includeGit?: boolean;
+  /** @default true */
+  includeTechDebt?: boolean;
+  /** @default true */
+  includeDispatches?: boolean;
+  /** @default true only for 'detailed' */
+  includeTaskArtifacts?: boolean;
+  /** @default true only for 'detailed' */
+  includeResearch?: boolean;
+  /** @default 5 */
+  dispatchLimit?: number;
+  /** @default 5 */
+  commitLimit?: number;
+  /** @default true */
+  generateContinuationPrompt?: boolean;
+  /** Session whose last refresh is compared for staleness. @default 'default' */
+  sessionId?: string;
+  /** Shared git cache (keyed by HEAD and index state). @default a process-wide cache */
+  gitCache?: import('./git-cache.js').GitCache;
+  /** Clock. @default Date.now */
+  now?: () => number;
+  /** Environment whose variable NAMES are reported. @default process.env */
+  env?: NodeJS.ProcessEnv;
+  /** Write an audit record to the ledger. @default true */
+  audit?: boolean;
+}
+
+export interface RefreshMetadata {
+  generated_at: string;
+  format: RefreshFormat;
+  /** Format asked for, when it differs (detailed fell back to standard). */
+  requested_format?: RefreshFormat;
+  /** Real o200k token count of `text`. */
+  token_estimate: number;
+  token_budget: number;
+  sources: SourceName[];
+  warnings: string[];
+  redactions: number;
+  cache: { git: 'hit' | 'miss' | 'off'; hits: number; misses: number };
+  /** Sections dropped or trimmed to stay within the budget. */
+  dropped: string[];
+  trimmed: string[];
+  snapshot_id?: string;
+}
+
+/** The result of `refreshContext`: structured fields plus the exact text that was budgeted. */
+export interface RefreshResult {
+  /** JSON-ready context for the format (the seed's §4.3 fields). */
+  context: Record<string, unknown>;
+  /** The text an agent reads: JSON for minimal/standard/detailed, markdown for narrative. */
+  text: string;
+  continuation_prompt?: string;
+  metadata: RefreshMetadata;
+}

@@ -1,0 +1,26 @@
+/**
+ * The one contract every Ledger backend passes. A backend's test file calls
+ * `describeLedgerContract(name, factory)`; each test gets a fresh, empty ledger from `factory`
+ * and calls its `cleanup` afterwards. Timing-sensitive guarantees (lease expiry) use short real
+ * waits instead of a fake clock, so the same tests run against Redis.
+ */
+import { describe } from 'vitest';
+import { describeClaimAndBreakerContract } from './fixtures/contract-claims.js';
+import { describeDispatchContract } from './fixtures/contract-dispatches.js';
+import { describeExportContract } from './fixtures/contract-export.js';
+import { describeRecordContract } from './fixtures/contract-records.js';
+import { type LedgerFactory, useLedgerContext } from './fixtures/ledger-context.js';
+import { describeTaskContract } from './fixtures/contract-tasks.js';
+
+export type { LedgerFactory } from './fixtures/ledger-context.js';
+
+export function describeLedgerContract(name: string, factory: LedgerFactory): void {
+  describe(`Ledger contract: ${name}`, () => {
+    const ctx = useLedgerContext(factory);
+    describeTaskContract(ctx);
+    describeDispatchContract(ctx);
+    describeClaimAndBreakerContract(ctx);
+    describeRecordContract(ctx);
+    describeExportContract(ctx);
+  });
+}

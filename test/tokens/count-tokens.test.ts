@@ -1,0 +1,52 @@
+import { describe, expect, it } from 'vitest';
+import { contextLimitFor, countTokens, DEFAULT_CONTEXT_LIMIT, truncateToTokens } from '../../src/tokens/index.js';
+
+describe('countTokens', () => {
+  it('counts with o200k_base, not a character heuristic', () => {
+    expect(countTokens('')).toBe(0);
+    expect(countTokens('hello world')).toBe(2);
+    // 400 characters of a repeated word compress far below length/4.
+    expect(countTokens('abc '.repeat(100))).toBeLessThan(400 / 4 + 5);
+  });
+});
+
+describe('truncateToTokens', () => {
+  const text = Array.from({ length: 200 }, (_, i) => `line ${i}`).join('\n');
+
+  it('keeps the head within the limit', () => {
+    const out = truncateToTokens(text, 50, 'head');
+    expect(countTokens(out)).toBeLessThanOrEqual(50);
+    expect(out.startsWith('line 0')).toBe(true);
+  });
+
+  it('keeps the tail within the limit', () => {
+    const out = truncateToTokens(text, 50, 'tail');
+    expect(countTokens(out)).toBeLessThanOrEqual(50);
+    expect(out.endsWith('line 199')).toBe(true);
+  });
+
+  it('never splits a multi-byte character into a replacement char that overflows', () => {
+    const emoji = '🙂é漢字'.repeat(300);
+    for (const limit of [1, 7, 33, 100]) {
+      const out = truncateToTokens(emoji, limit);
+      expect(countTokens(out)).toBeLessThanOrEqual(limit);
+    }
+  });
+
+  it('returns the text unchanged when it fits', () => {
+    expect(truncateToTokens('short', 10)).toBe('short');
+  });
+});
+
+describe('contextLimitFor', () => {
+  it('uses the longest matching prefix', () => {
+    expect(contextLimitFor('gpt-4o-mini')).toBe(128_000);
+    expect(contextLimitFor('gpt-4-0613')).toBe(8_192);
+    expect(contextLimitFor('claude-sonnet-4')).toBe(200_000);
+  });
+
+  it('falls back for unknown models and honours overrides', () => {
+    expect(contextLimitFor('mystery-model')).toBe(DEFAULT_CONTEXT_LIMIT);
+    expect(contextLimitFor('mystery-model', { mystery: 1234 })).toBe(1234);
+  });
+});
