@@ -1,0 +1,49 @@
+import type { Logger } from '../observability/index.js';
+
+/** The three seams where seed 000 injects pre-context. */
+export type PreContextType = 'circuit_breaker' | 'retry' | 'helper';
+
+/** Size limits of every pre-context block (seed 000's configuration variables). */
+export interface PreContextLimits {
+  /** Hard limit on the block's lines, delimiters included (PRE_CONTEXT_MAX_LINES). @default 10 */
+  maxLines: number;
+  /** Hard limit on the block's tokens (o200k_base). @default 100 */
+  maxTokens: number;
+  /** Files listed per list (PRE_CONTEXT_MAX_FILES). @default 3 */
+  maxFiles: number;
+  /** Validation errors listed in the retry context. @default 3 */
+  maxErrors: number;
+  /** Attempts listed in the helper context (HELPER_CONTEXT_MAX_ATTEMPTS). @default 2 */
+  helperMaxAttempts: number;
+}
+
+/** Options every builder takes. Builders never read the clock, the environment or the disk. */
+export interface PreContextBuildOptions {
+  /** Overrides of DEFAULT_PRE_CONTEXT_LIMITS. */
+  limits?: Partial<PreContextLimits>;
+  /** Where the warning about a missing or corrupt record goes. @default getLogger() */
+  logger?: Pick<Logger, 'warn'>;
+}
+
+/** What one attempt did, folded from its dispatches (helper tries excluded). */
+export interface AttemptSummary {
+  attempt: number;
+  /** Providers tried, in order. */
+  providers: string[];
+  filesCreated: string[];
+  filesUpdated: string[];
+  validationErrors: string[];
+  /** Outcome of the attempt's last try. */
+  outcome?: string;
+  /** Short result text of the attempt's last try (e.g. "All providers circuit-broken"). */
+  result?: string;
+}
+
+/** Seed 000's switches, resolved from env, config and (per task) options.enable_pre_context. */
+export interface PreContextSettings {
+  /** ENABLE_PRE_CONTEXT_INJECTION. @default true */
+  enabled: boolean;
+  /** PRE_CONTEXT_TYPES. @default all three */
+  types: readonly PreContextType[];
+  limits: PreContextLimits;
+}

@@ -1,0 +1,59 @@
+import { readFile, stat } from 'node:fs/promises';
+import path from 'node:path';
+
+/** Where a workspace's git data lives, found without spawning git. */
+export interface GitLocation {
+  /** The `.git` directory (for worktrees: the worktree's own git dir). */
+  gitDir: string;
+  /** Shared dir holding refs and packed-refs (differs from gitDir in linked worktrees). */
+  commonDir: string;
+}
+
+/** Walks up from `start` to the nearest `.git` (directory or `gitdir:` file). */
+export async function findGitLocation(start: string): Promise<GitLocation | undefined> {
+  let dir = path.resolve(start);
+  for (;;) {
+    const candidate = path.join(dir, '.git');
+    const info = await stat(candidate).catch(() => undefined);
+    if (info?.isDirectory()) return { gitDir: candidate, commonDir: candidate };
+    if (info?.isFile()) {
+      const text = await readFile(candidate, 'utf8').catch(() => '');
+      const match = /^gitdir:\s*(.+)$/m.exec(text);
+      if (match?.[1]) {
+        const gitDir = path.resolve(dir, match[1].trim());
+        const common = await readFile(path.join(gitDir, 'commondir'), 'utf8').catch(() => undefined);
+        return { gitDir, commonDir: common ? path.resolve(gitDir, common.trim()) : gitDir };
+      }
+    }
+    const parent = path.dirname(dir);
+    if (parent === dir) return undefined;
+    dir = parent;
+  }
+}
+
+/** The commit HEAD points to, read from files: '' for an unborn branch. */
+export async function readHead(location: GitLocation): Promise<{ head: string; ref?: string }> {
+  const raw = (await readFile(path.join(location.gitDir, 'HEAD'), 'utf8')).trim();
+  if (!raw.startsWith('ref:')) return { head: raw };
+  const ref = raw.slice(4).trim();
+  const loose = await readFile(path.join(location.commonDir, ref), 'utf8').catch(() => undefined);
+  if (loose) return { head: loose.trim(), ref };
+  const packed = await readFile(path.join(location.commonDir, 'packed-refs'), 'utf8').catch(() => '');
+  for (const line of packed.split('\n')) {
+    const [sha, name] = line.split(' ');
+    if (name === ref && sha) return { head: sha, ref };
+  }
+  return { head: '', ref };
+}
+
+/**
+ * Cache key for git results: HEAD (ref and commit) plus the index's mtime and size, so a commit,
+ * a checkout, or `git add` all change it. Costs a few stat/read calls, no process.
+ */
+export async function readGitKey(location: GitLocation): Promise<string> {
+  const [{ head, ref }, index] = await Promise.all([
+    readHead(location),
+    stat(path.join(location.gitDir, 'index')).catch(() => undefined),
+  ]);
+  return `${ref ?? '-'}@${head}|${index ? `${index.mtimeMs}:${index.size}` : 'noindex'}`;
+}
