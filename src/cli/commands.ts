@@ -1,8 +1,15 @@
 import type { Command } from 'commander';
+import { registerBench } from './commands/bench/index.js';
 import { registerDebt } from './commands/debt/index.js';
+import { registerDemo } from './commands/demo/index.js';
 import { registerExport } from './commands/export/index.js';
 import { registerImport } from './commands/import/index.js';
 import { registerInit } from './commands/init/index.js';
+import { registerMcp } from './commands/mcp/index.js';
+import { registerRefresh } from './commands/refresh/index.js';
+import { registerRun } from './commands/run/index.js';
+import { registerPanel } from './commands/panel/index.js';
+import { registerServe } from './commands/serve/index.js';
 import { registerStatus } from './commands/status/index.js';
 import { registerTask } from './commands/task/index.js';
 import type { CliIO } from './context.js';
@@ -26,6 +33,13 @@ const COMMANDS: RegisterCommand[] = [
   registerDebt,
   registerExport,
   registerImport,
+  registerRefresh,
+  registerMcp,
+  registerPanel,
+  registerServe,
+  registerRun,
+  registerDemo,
+  registerBench,
 ];
 
 export function registerCommands(program: Command, io: CliIO, state: CliState): void {

@@ -28,11 +28,11 @@ const http = z.strictObject({
   type: z.literal('http'),
   api: z.enum(['openai-compatible', 'anthropic', 'google']).optional(),
   baseURL: z.url().optional(),
-  model: z.string().min(1),
+  ...base,
+  model: z.string().min(1).describe('Model id (required: an HTTP API has no default)'),
   apiKey: secretRef.optional(),
   headers: stringMap.optional(),
   maxOutputTokens: positiveInt.optional(),
-  ...base,
 });
 
 /** One provider declaration; `type` picks the shape. */

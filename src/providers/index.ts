@@ -1,1 +1,37 @@
-export type { Outcome, Provider, ProviderResult, ProviderRunRequest, TokenUsage } from './types.js';
+export { AGENT_CLI_SPECS } from './agents/index.js';
+export { parseCodexOutput } from './agents/codex.js';
+export { parseCopilotOutput } from './agents/copilot.js';
+export { parseGeminiOutput } from './agents/gemini.js';
+export { parseResultJson } from './agents/result-json.js';
+export { classifyHttpError } from './classify/classify-http-error.js';
+export { classifyOutcome } from './classify/classify-outcome.js';
+export { matchKnownPhrase, PHRASE_RULES } from './classify/known-phrases.js';
+export { parseEpochOrDate, parseResetAt } from './classify/parse-reset-at.js';
+export { createAgentCliProvider } from './cli-provider.js';
+export { parseCommandOutput } from './command-outcome-line.js';
+export { createCommandProvider } from './command-provider.js';
+export { createProvider, createProviders } from './create-provider.js';
+export { createHttpProvider } from './http-provider.js';
+export { CappedOutput, DEFAULT_OUTPUT_CAP_BYTES } from './process/capped-output.js';
+export { DEFAULT_KILL_GRACE_MS, runProcess } from './process/run-process.js';
+export type { AgentArgsOptions, AgentCliSpec, ParsedAgentOutput } from './agents/types.js';
+export type { ClassifyOutcomeInput } from './classify/classify-outcome.js';
+export type { PhraseRule } from './classify/known-phrases.js';
+export type { ProcessProviderOptions } from './command-provider.js';
+export type { HttpProviderOptions } from './http-provider.js';
+export type { RunProcessOptions, RunProcessResult } from './process/run-process.js';
+export type {
+  AgentCliProviderConfig,
+  AgentCliType,
+  BaseProviderConfig,
+  CommandProviderConfig,
+  HttpProviderConfig,
+  Outcome,
+  Provider,
+  ProviderConfig,
+  ProviderResult,
+  ProviderRunRequest,
+  ProviderType,
+  SecretRef,
+  TokenUsage,
+} from './types.js';

@@ -116,6 +116,12 @@ export interface RefreshOptions {
   env?: NodeJS.ProcessEnv;
   /** Write an audit record to the ledger. @default true */
   audit?: boolean;
+  /** Return only what changed since this ISO time, epoch ms, or snapshot id (§8.2). */
+  since?: string;
+  /** Save the snapshot under `.baton/snapshots/` and index it in the ledger (§8.4). @default false */
+  saveSnapshot?: boolean;
+  /** Tighter cap than the format's own (used to share a budget between tasks). */
+  maxTokens?: number;
 }
 
 export interface RefreshMetadata {
@@ -144,4 +150,6 @@ export interface RefreshResult {
   text: string;
   continuation_prompt?: string;
   metadata: RefreshMetadata;
+  /** The redacted snapshot the text was rendered from. */
+  snapshot: ContextSnapshot;
 }

@@ -16,6 +16,7 @@ interface Unit {
   text: string;
   /** Starts a new line in the output (headings, list items, paragraph starts). */
   breakBefore: boolean;
+  heading: boolean;
   score: number;
   tokens: number;
 }
@@ -66,21 +67,25 @@ export function createExtractiveSummarizer(options: { counter?: TokenCounter } =
 function splitUnits(text: string, counter: TokenCounter): Unit[] {
   const units: Unit[] = [];
   for (const paragraph of text.split(/\n\s*\n/)) {
-    let first = true;
+    // The first sentence of a paragraph, or right after a heading, usually states its point.
+    let opening = true;
     for (const line of paragraph.split('\n')) {
       const trimmed = line.trim();
       if (!trimmed) continue;
-      const structural = /^(#{1,6}\s|[-*+]\s|\d+[.)]\s)/.test(trimmed);
+      const heading = /^#{1,6}\s/.test(trimmed);
+      const structural = heading || /^([-*+]\s|\d+[.)]\s)/.test(trimmed);
       const sentences = structural ? [trimmed] : trimmed.split(/(?<=[.!?])\s+(?=[A-Z0-9"'(])/);
+      const afterHeading = units.at(-1)?.heading === true;
       sentences.forEach((sentence, i) => {
         units.push({
           index: units.length,
           text: sentence,
-          breakBefore: first || (structural && i === 0),
-          score: (first ? 2 : 0) + (/^#{1,6}\s/.test(sentence) ? 3 : 0) + (structural ? 1 : 0),
+          breakBefore: opening || afterHeading || (structural && i === 0),
+          heading,
+          score: (opening ? 2 : 0) + (heading ? 3 : 0) + (structural ? 1 : 0),
           tokens: counter.count(sentence),
         });
-        first = false;
+        opening = heading;
       });
     }
   }

@@ -54,7 +54,8 @@ export class MemoryLedger implements Ledger {
 
   async createTask(input: NewTask): Promise<Task> {
     if (this.tasks.has(input.id)) throw conflict('task', input.id);
-    const task = materializeTask(input, this.now());
+    // Clone on the way in as well as out: a caller reusing its input must not reach into the store.
+    const task = materializeTask(structuredClone(input), this.now());
     this.tasks.set(task.id, task);
     return structuredClone(task);
   }
@@ -67,7 +68,7 @@ export class MemoryLedger implements Ledger {
   async updateTask(id: string, patch: TaskPatch): Promise<Task> {
     const task = this.tasks.get(id);
     if (!task) throw notFound('task', id);
-    const next = applyTaskPatch(task, patch, this.now());
+    const next = applyTaskPatch(task, structuredClone(patch), this.now());
     this.tasks.set(id, next);
     return structuredClone(next);
   }
@@ -106,7 +107,7 @@ export class MemoryLedger implements Ledger {
   async appendDispatch(input: NewDispatch): Promise<Dispatch> {
     if (input.id && this.dispatchIndex.has(input.id)) throw conflict('dispatch', input.id);
     this.seq += 1;
-    const dispatch = materializeDispatch(input, this.seq, this.now());
+    const dispatch = materializeDispatch(structuredClone(input), this.seq, this.now());
     this.dispatches.push(dispatch);
     this.dispatchIndex.set(dispatch.id, dispatch);
     return structuredClone(dispatch);
@@ -115,7 +116,7 @@ export class MemoryLedger implements Ledger {
   async updateDispatch(id: string, patch: DispatchPatch): Promise<Dispatch> {
     const dispatch = this.dispatchIndex.get(id);
     if (!dispatch) throw notFound('dispatch', id);
-    Object.assign(dispatch, stripUndefined(patch));
+    Object.assign(dispatch, stripUndefined(structuredClone(patch)));
     return structuredClone(dispatch);
   }
 
@@ -189,7 +190,7 @@ export class MemoryLedger implements Ledger {
   async compareAndSetBreaker(provider: string, expectedGeneration: number, next: BreakerWrite): Promise<Breaker | undefined> {
     const current = this.breakers.get(provider)?.generation ?? 0;
     if (current !== expectedGeneration) return undefined;
-    const breaker = materializeBreaker(provider, current + 1, next, this.now());
+    const breaker = materializeBreaker(provider, current + 1, structuredClone(next), this.now());
     this.breakers.set(provider, breaker);
     return { ...breaker };
   }
@@ -204,7 +205,7 @@ export class MemoryLedger implements Ledger {
     const now = this.now();
     const record = stripUndefined({ ...input, id, createdAt: now, updatedAt: now }) as LedgerRecord<T>;
     store.set(id, structuredClone(record) as LedgerRecord);
-    return record;
+    return structuredClone(record);
   }
 
   async updateRecord<T>(
@@ -218,7 +219,7 @@ export class MemoryLedger implements Ledger {
     const next: LedgerRecord = {
       ...current,
       ...stripUndefined({ status: patch.status, taskId: patch.taskId }),
-      data: { ...current.data, ...(patch.data ?? {}) },
+      data: { ...current.data, ...structuredClone(patch.data ?? {}) },
       updatedAt: this.now(),
     };
     store.set(id, next);

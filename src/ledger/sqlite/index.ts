@@ -1,12 +1,6 @@
-import { BatonError } from '../../errors/index.js';
-import type { Ledger } from '../ledger.js';
-
-export interface SqliteLedgerOptions {
-  create?: boolean;
-  now?: () => number;
-}
-
-/** Placeholder until the SQLite backend lands. */
-export async function openSqliteLedger(file: string, _options: SqliteLedgerOptions = {}): Promise<Ledger> {
-  throw new BatonError('INTERNAL', `SQLite ledger not implemented yet (${file})`);
-}
+export { DEFAULT_BUSY_TIMEOUT_MS, openSqliteLedger } from './open-sqlite-ledger.js';
+export { MIGRATIONS, migrateSchema, readSchemaVersion, SCHEMA_VERSION } from './migrations.js';
+export { DEFAULT_PAGE_SIZE } from './paging.js';
+export { SqliteLedger } from './sqlite-ledger.js';
+export type { Migration } from './migrations.js';
+export type { SqliteLedgerOptions } from './open-sqlite-ledger.js';

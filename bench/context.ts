@@ -1,0 +1,29 @@
+/**
+ * Context replay benchmark (issue 5): `npm run bench -- context [--traj FILE...] [--budget 4096,8192,16384]`.
+ * With no --traj it replays every trajectory in ../shared/fixtures/swe-agent-trajectories/.
+ * Writes bench/results/context.json with the same code `baton bench context` runs.
+ */
+import { mkdir, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { defaultTrajectoryFiles, parseBudgets, readTrajectory, runContextBench } from '../src/loop/index.js';
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+
+export default async function run(args: string[]): Promise<void> {
+  const files: string[] = [];
+  let budgets: number[] | undefined;
+  for (let i = 0; i < args.length; i += 1) {
+    if (args[i] === '--traj') {
+      while (args[i + 1] !== undefined && !args[i + 1]?.startsWith('--')) files.push(args[++i] as string);
+    } else if (args[i] === '--budget') budgets = parseBudgets(args[++i] ?? '');
+  }
+  const chosen = files.length > 0 ? files : await defaultTrajectoryFiles(path.join(here, '..'));
+  const trajectories = await Promise.all(chosen.map((f) => readTrajectory(f)));
+  const report = await runContextBench(trajectories, budgets ? { budgets } : {});
+  await mkdir(path.join(here, 'results'), { recursive: true });
+  const out = path.join(here, 'results', 'context.json');
+  await writeFile(out, `${JSON.stringify(report, null, 2)}\n`);
+  console.log(JSON.stringify(report, null, 2));
+  console.error(`wrote ${out}`);
+}

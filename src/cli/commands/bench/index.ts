@@ -1,0 +1,25 @@
+import type { Command } from 'commander';
+import type { RegisterCommand } from '../../commands.js';
+import { type CommonOptions, withCommonOptions } from '../../context.js';
+
+export interface BenchContextOptions extends CommonOptions {
+  traj?: string[];
+  budget: string;
+  out?: string;
+  latencyRuns?: string;
+}
+
+/** `baton bench context`: replays agent trajectories through four context strategies. */
+export const registerBench: RegisterCommand = (program: Command, io, state) => {
+  const bench = program.command('bench').description('benchmarks of Baton mechanisms');
+  withCommonOptions(bench.command('context'))
+    .description('replay SWE-agent .traj / OpenHands .jsonl trajectories and score context strategies per budget')
+    .option('--traj <paths...>', 'trajectory files (default: ../shared/fixtures/swe-agent-trajectories/*.traj)')
+    .option('--budget <list>', 'comma-separated token budgets', '4096,8192,16384')
+    .option('--out <file>', 'also write the JSON report to this file')
+    .option('--latency-runs <n>', 'time each build n times and keep the fastest', '3')
+    .action(async (options: BenchContextOptions) => {
+      const { runBenchContext } = await import('./action.js');
+      state.exitCode = await runBenchContext(io, options);
+    });
+};

@@ -1,0 +1,92 @@
+import { execFileSync } from 'node:child_process';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { MemoryLedger } from '../../../ledger/index.js';
+import { silentLogger } from '../../../observability/index.js';
+import { createCommandProvider, type Provider } from '../../../providers/index.js';
+import { loadPlan, type RunReport, runPlan, type SupervisorEvent, workspaceOps } from '../../../supervisor/index.js';
+import { type CliIO, type CommonOptions, EXIT_FAILURE, EXIT_OK, printResult } from '../../context.js';
+import { describeDemoEvent } from './describe-demo-event.js';
+
+export interface DemoOptions extends CommonOptions {
+  keep?: boolean;
+}
+
+/** One pre-context block the demo injected, for the printout and the JSON. */
+export interface InjectedSeam {
+  task: string;
+  attempt: number;
+  seam: 'circuit_breaker' | 'retry' | 'helper';
+  context: string;
+}
+
+export interface DemoResult {
+  /** Present when --keep kept it. */
+  workspace?: string;
+  injected: InjectedSeam[];
+  tasks: RunReport['tasks'];
+}
+
+/** Package root: this file sits in src/cli/commands/demo/ (or dist/cli/commands/demo/). */
+const PACKAGE_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../..');
+
+/**
+ * Runs examples/demo-plan.yaml with the example agents of examples/agents/ (plain node scripts:
+ * no network, no credentials) in a temporary git workspace, on an in-memory ledger.
+ */
+export async function runDemo(io: CliIO, options: DemoOptions): Promise<number> {
+  const examples = path.join(PACKAGE_ROOT, 'examples');
+  const dir = await mkdtemp(path.join(tmpdir(), 'baton-demo-'));
+  const agent = (name: string, script: string): Provider =>
+    createCommandProvider(name, { type: 'command', command: [process.execPath, path.join(examples, 'agents', script)] });
+  const injected: InjectedSeam[] = [];
+  const print = (text: string) => {
+    if (!options.json) io.stdout(`${text}\n`);
+  };
+  try {
+    initGit(dir);
+    print(`Baton demo: example plan in ${dir}${options.keep ? '' : ' (removed afterwards; --keep keeps it)'}`);
+    print('Providers in priority order: quota (always rate-limited), builder; helper agent: verifier\n');
+    const plan = await loadPlan(path.join(examples, 'demo-plan.yaml'));
+    const ledger = new MemoryLedger();
+    const report = await runPlan(plan, {
+      ledger,
+      providers: [agent('quota', 'rate-limited.mjs'), agent('builder', 'builder.mjs')],
+      helperProviders: [agent('verifier', 'verifier.mjs')],
+      workspace: workspaceOps(dir),
+      workspaceDir: dir,
+      agentTimeoutMs: 60_000,
+      checkTimeoutMs: 30_000,
+      logger: silentLogger,
+      onEvent: (event: SupervisorEvent) => {
+        if (event.type === 'context') {
+          injected.push({ task: event.taskId, attempt: event.attempt, seam: event.kind, context: event.text });
+        }
+        const text = describeDemoEvent(event);
+        if (text) print(text);
+      },
+    });
+    await ledger.close();
+    const result: DemoResult = { ...(options.keep ? { workspace: dir } : {}), injected, tasks: report.tasks };
+    printResult(io, options, result, () => summary(report, injected));
+    return report.tasks.every((t) => t.status === 'completed') ? EXIT_OK : EXIT_FAILURE;
+  } finally {
+    if (!options.keep) await rm(dir, { recursive: true, force: true });
+  }
+}
+
+function initGit(dir: string): void {
+  try {
+    execFileSync('git', ['init', '-q'], { cwd: dir, stdio: 'ignore' });
+  } catch {
+    // Without git the workspace is measured by a plain folder walk; the demo still works.
+  }
+}
+
+function summary(report: RunReport, injected: readonly InjectedSeam[]): string {
+  const seams = new Set(injected.map((i) => i.seam));
+  const tasks = report.tasks.map((t) => `${t.id} ${t.status} after ${new Set(t.attempts.map((a) => a.attempt)).size} attempt(s)`);
+  return `\nResult: ${tasks.join(', ')}.\nSeams with injected context: ${[...seams].join(', ') || 'none'}.`;
+}

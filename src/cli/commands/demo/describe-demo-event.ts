@@ -1,0 +1,38 @@
+import type { SupervisorEvent } from '../../../supervisor/index.js';
+
+const SEAM_TITLE = {
+  circuit_breaker: 'provider switch',
+  retry: 'retry',
+  helper: 'helper agent',
+} as const;
+
+/** The demo's narration of one supervisor event; undefined for events it does not show. */
+export function describeDemoEvent(event: SupervisorEvent): string | undefined {
+  switch (event.type) {
+    case 'attempt-start':
+      return `[${event.taskId}] attempt ${event.attempt}`;
+    case 'breaker-skip':
+      return `  ${event.provider}: skipped, its circuit breaker is open`;
+    case 'dispatch-end':
+      return `  ${event.provider}${event.mode === 'helper' ? ' (helper)' : ''} -> ${event.outcome}`;
+    case 'context':
+      return `  injected at the ${SEAM_TITLE[event.kind]} seam:\n${indent(event.text.trimEnd())}`;
+    case 'helper-checks':
+      return event.checks.map((c) => `  helper wrote a check for "${c.criterion}": ${c.command} (${c.ok ? 'passes' : 'fails'})`).join('\n');
+    case 'validation':
+      return event.passed
+        ? '  validation passed'
+        : `  validation failed:\n${event.errors.map((e) => `    - ${e}`).join('\n')}`;
+    case 'task-end':
+      return `[${event.taskId}] ${event.status}${event.reason ? `: ${event.reason}` : ''}\n`;
+    default:
+      return undefined;
+  }
+}
+
+function indent(text: string): string {
+  return text
+    .split('\n')
+    .map((l) => `    | ${l}`)
+    .join('\n');
+}

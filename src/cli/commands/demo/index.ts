@@ -1,0 +1,17 @@
+import type { Command } from 'commander';
+import type { RegisterCommand } from '../../commands.js';
+import { withCommonOptions } from '../../context.js';
+import type { DemoOptions } from './action.js';
+
+/** `baton demo`: the bundled example plan, showing what is injected at each seam. */
+export const registerDemo: RegisterCommand = (program: Command, io, state) => {
+  withCommonOptions(program.command('demo'))
+    .description(
+      'run the bundled example plan with example agents in a temporary git workspace and show the context injected at each seam (uses an in-memory ledger: --ledger and --config are ignored)',
+    )
+    .option('--keep', 'keep the temporary workspace and print its path')
+    .action(async (options: DemoOptions) => {
+      const { runDemo } = await import('./action.js');
+      state.exitCode = await runDemo(io, options);
+    });
+};

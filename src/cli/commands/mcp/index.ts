@@ -1,0 +1,29 @@
+import type { RegisterCommand } from '../../commands.js';
+import { type CommonOptions, withCommonOptions } from '../../context.js';
+
+export interface McpCliOptions extends CommonOptions {
+  http?: boolean;
+  port?: string;
+  host?: string;
+  token?: string;
+  workspace?: string;
+  allowedHost?: string[];
+}
+
+const collect = (value: string, previous: string[]) => [...previous, value];
+
+/** `baton mcp`: the Baton MCP server over stdio, or Streamable HTTP with --http. */
+export const registerMcp: RegisterCommand = (program, io, state) => {
+  withCommonOptions(program.command('mcp'))
+    .description('serve the Baton MCP tools (refresh_context, task, dispatch, debt, …) over stdio or --http')
+    .option('--http', 'serve Streamable HTTP instead of stdio')
+    .option('--port <n>', 'HTTP port (0 picks a free one)', '8765')
+    .option('--host <host>', 'HTTP bind address', '127.0.0.1')
+    .option('--token <token>', 'bearer token HTTP clients must send (env BATON_MCP_TOKEN)')
+    .option('--allowed-host <host:port>', 'extra Host header accepted over HTTP, repeatable', collect, [])
+    .option('--workspace <dir>', 'activate this workspace at start (clients may still call workspace_handshake)')
+    .action(async (options: McpCliOptions) => {
+      const { runMcp } = await import('./action.js');
+      state.exitCode = await runMcp(io, options);
+    });
+};

@@ -1,0 +1,35 @@
+import { BatonError } from '../../../errors/index.js';
+import { REFRESH_FORMATS, type RefreshFormat, refreshContext } from '../../../refresh/index.js';
+import { type CliIO, EXIT_OK, openCliLedger, parsePositiveInt, printResult } from '../../context.js';
+import type { RefreshCliOptions } from './index.js';
+
+export async function runRefresh(io: CliIO, taskId: string | undefined, options: RefreshCliOptions): Promise<number> {
+  const format = options.format ?? 'standard';
+  if (!(REFRESH_FORMATS as readonly string[]).includes(format)) {
+    throw new BatonError('INPUT_INVALID', `--format must be one of ${REFRESH_FORMATS.join(', ')}; got "${format}"`, {
+      details: { field: '--format', value: format },
+    });
+  }
+  const ledger = await openCliLedger(io, options);
+  try {
+    const result = await refreshContext({
+      workspace: io.cwd,
+      ledger,
+      taskId,
+      format: format as RefreshFormat,
+      since: options.since,
+      saveSnapshot: options.save,
+      sessionId: options.session,
+      includeGit: options.git,
+      generateContinuationPrompt: options.prompt,
+      dispatchLimit: options.dispatchLimit ? parsePositiveInt(options.dispatchLimit, '--dispatch-limit') : undefined,
+      commitLimit: options.commitLimit ? parsePositiveInt(options.commitLimit, '--commit-limit') : undefined,
+      env: io.env,
+    });
+    printResult(io, options, { ...result.context, continuation_prompt: result.continuation_prompt, metadata: result.metadata }, () => result.text);
+    for (const warning of result.metadata.warnings) if (!options.json) io.stderr(`baton: warning: ${warning}\n`);
+    return EXIT_OK;
+  } finally {
+    await ledger.close();
+  }
+}

@@ -1,0 +1,31 @@
+import type { RegisterCommand } from '../../commands.js';
+import { type CommonOptions, withCommonOptions } from '../../context.js';
+
+export interface RefreshCliOptions extends CommonOptions {
+  format?: string;
+  since?: string;
+  save?: boolean;
+  session?: string;
+  git?: boolean;
+  prompt?: boolean;
+  dispatchLimit?: string;
+  commitLimit?: string;
+}
+
+/** `baton refresh [TASK]`: the session-recovery context of seed 002, as refresh_context returns it. */
+export const registerRefresh: RegisterCommand = (program, io, state) => {
+  withCommonOptions(program.command('refresh [task]'))
+    .description('summarize where work stands and print a continuation prompt (session recovery)')
+    .option('--format <format>', 'minimal | standard | detailed | narrative', 'standard')
+    .option('--since <when>', 'only what changed since an ISO time, epoch ms or snapshot id (snap-…)')
+    .option('--save', 'save the snapshot under .baton/snapshots/')
+    .option('--session <id>', 'session whose last refresh is compared for staleness', 'cli')
+    .option('--no-git', 'leave git out')
+    .option('--no-prompt', 'leave the continuation prompt out')
+    .option('--dispatch-limit <n>', 'recent dispatches to include')
+    .option('--commit-limit <n>', 'recent commits to include')
+    .action(async (task: string | undefined, options: RefreshCliOptions) => {
+      const { runRefresh } = await import('./action.js');
+      state.exitCode = await runRefresh(io, task, options);
+    });
+};

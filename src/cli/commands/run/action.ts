@@ -1,0 +1,112 @@
+import path from 'node:path';
+import { type BatonConfig, loadConfig } from '../../../config/index.js';
+import { BatonError } from '../../../errors/index.js';
+import { openLedger } from '../../../ledger/index.js';
+import { createProviders, type Provider } from '../../../providers/index.js';
+import { DEFAULT_LEASE_MS, loadPlan, type RunReport, runPlan, workspaceOps } from '../../../supervisor/index.js';
+import { type CliIO, type CommonOptions, EXIT_FAILURE, EXIT_OK, parsePositiveInt, printResult } from '../../context.js';
+import { startMetricsServer } from './metrics-server.js';
+import { createProgress } from './progress.js';
+import { toPreContextSettings } from './to-pre-context-settings.js';
+
+export interface RunOptions extends CommonOptions {
+  providers?: string;
+  maxRetries?: string;
+  workspace?: string;
+  metricsPort?: string;
+  maxWait?: string;
+}
+
+/** Runs a plan; exit 0 when every task completed, 1 when any did not, 2 on bad input. */
+export async function runRun(io: CliIO, planFile: string, options: RunOptions): Promise<number> {
+  const maxRetries = options.maxRetries === undefined ? undefined : parsePositiveInt(options.maxRetries, '--max-retries');
+  const metricsPort = options.metricsPort === undefined ? undefined : parsePort(options.metricsPort);
+  const maxWaitMs = options.maxWait === undefined ? 0 : parseNonNegative(options.maxWait, '--max-wait');
+  const config = await loadConfig({ cwd: io.cwd, ...(options.config ? { file: options.config } : {}), env: io.env });
+  const plan = await loadPlan(planFile, { cwd: io.cwd });
+  const { providers, helperProviders } = selectProviders(config, options.providers);
+  const workspaceDir = path.resolve(io.cwd, options.workspace ?? '.');
+  const ledger = await openLedger({ spec: options.ledger ?? io.env.BATON_LEDGER ?? config.ledger, cwd: io.cwd });
+  const metrics = metricsPort === undefined ? undefined : await startMetricsServer(metricsPort);
+  const progress = createProgress(io, { json: Boolean(options.json) });
+  const abort = new AbortController();
+  const onSignal = () => abort.abort();
+  process.once('SIGINT', onSignal);
+  process.once('SIGTERM', onSignal);
+  let report: RunReport;
+  try {
+    const leaseMs = Number(io.env.BATON_LEASE_MS);
+    report = await runPlan(plan, {
+      ledger,
+      providers,
+      helperProviders,
+      workspace: workspaceOps(workspaceDir),
+      workspaceDir,
+      preContext: toPreContextSettings(config.preContext),
+      breaker: config.breaker,
+      recentHistoryWindow: config.recentHistoryWindow,
+      agentTimeoutMs: config.timeouts.agentMs,
+      checkTimeoutMs: config.timeouts.checkMs,
+      maxWaitMs,
+      leaseMs: leaseMs > 0 ? leaseMs : DEFAULT_LEASE_MS,
+      onEvent: progress.onEvent,
+      signal: abort.signal,
+      ...(maxRetries === undefined ? {} : { maxRetries }),
+    });
+  } finally {
+    process.off('SIGINT', onSignal);
+    process.off('SIGTERM', onSignal);
+    progress.finish();
+    await metrics?.close();
+    await ledger.close();
+  }
+  printResult(io, options, report, () => renderReport(report));
+  return report.tasks.every((t) => t.status === 'completed') ? EXIT_OK : EXIT_FAILURE;
+}
+
+function selectProviders(config: BatonConfig, list: string | undefined): { providers: Provider[]; helperProviders: Provider[] } {
+  const priority = list === undefined ? config.priority : list.split(',').map((s) => s.trim()).filter(Boolean);
+  if (priority.length === 0) {
+    throw new BatonError('INPUT_INVALID', '--providers names no provider', { details: { field: '--providers', value: list } });
+  }
+  const names = config.helper ? [...priority, config.helper] : priority;
+  let created: Record<string, Provider>;
+  try {
+    created = createProviders({ providers: config.providers, priority: names });
+  } catch (error) {
+    const known = Object.keys(config.providers).join(', ');
+    throw new BatonError('INPUT_INVALID', `${(error as Error).message} (declared: ${known || 'none'}; built-in: gemini, copilot, cursor, codex, claude)`, {
+      cause: error,
+      details: { field: '--providers', value: list },
+    });
+  }
+  const providers = priority.map((name) => created[name] as Provider);
+  return { providers, helperProviders: config.helper ? [created[config.helper] as Provider] : providers };
+}
+
+function parsePort(value: string): number {
+  const port = Number(value);
+  if (!Number.isInteger(port) || port < 0 || port > 65_535) {
+    throw new BatonError('INPUT_INVALID', `--metrics-port must be a port number (0-65535), got "${value}"`, {
+      details: { field: '--metrics-port', value },
+    });
+  }
+  return port;
+}
+
+function parseNonNegative(value: string, flag: string): number {
+  const n = Number(value);
+  if (!Number.isFinite(n) || n < 0) {
+    throw new BatonError('INPUT_INVALID', `${flag} must be a number of milliseconds >= 0, got "${value}"`, { details: { field: flag, value } });
+  }
+  return n;
+}
+
+function renderReport(report: RunReport): string {
+  const lines = report.tasks.map((t) => {
+    const attempts = new Set(t.attempts.map((a) => a.attempt)).size;
+    return `${t.status === 'completed' ? '✓' : '✗'} ${t.id}: ${t.status} (${attempts} attempt${attempts === 1 ? '' : 's'}, ${t.attempts.length} provider tr${t.attempts.length === 1 ? 'y' : 'ies'})`;
+  });
+  const done = report.tasks.filter((t) => t.status === 'completed').length;
+  return [...lines, `${done}/${report.tasks.length} tasks completed`].join('\n');
+}

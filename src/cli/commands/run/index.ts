@@ -1,0 +1,20 @@
+import type { Command } from 'commander';
+import type { RegisterCommand } from '../../commands.js';
+import { withCommonOptions } from '../../context.js';
+import type { RunOptions } from './action.js';
+
+/** `baton run PLAN`: the supervisor's control loop over a plan file. */
+export const registerRun: RegisterCommand = (program: Command, io, state) => {
+  withCommonOptions(program.command('run'))
+    .description('run a plan (JSON or YAML) through the provider chain with retries, validation and pre-context')
+    .argument('<plan>', 'plan file: { tasks: [{ id, instructions, acceptance_criteria, depends_on, ... }] }')
+    .option('--providers <list>', 'comma-separated provider names in priority order (default: config priority)')
+    .option('--max-retries <n>', 'attempts per task without its own retry_policy.max_retries (default 3)')
+    .option('--workspace <dir>', 'folder the agents work in and checks run in (default: current folder)')
+    .option('--metrics-port <port>', 'serve Prometheus /metrics on this port while running')
+    .option('--max-wait <ms>', 'wait up to this long for a breaker reset when every provider is open (default 0)')
+    .action(async (plan: string, options: RunOptions) => {
+      const { runRun } = await import('./action.js');
+      state.exitCode = await runRun(io, plan, options);
+    });
+};

@@ -1,0 +1,57 @@
+import path from 'node:path';
+import { BatonError } from '../../../errors/index.js';
+import { loadPanelConfig } from '../../../panel/index.js';
+import { startPanelServer } from '../../../serve/index.js';
+import { DEFAULT_SUMMARY_CACHE_DIR, DiskSummaryCache, MemorySummaryCache } from '../../../summarize/index.js';
+import { type CliIO, type CommonOptions, EXIT_OK, openCliLedger, printResult } from '../../context.js';
+import { loadPanelProviders } from '../panel/load-panel-providers.js';
+
+export interface ServeCommandOptions extends CommonOptions {
+  port?: string;
+  host?: string;
+  providersConfig?: string;
+}
+
+/**
+ * Serves the panel until SIGINT or SIGTERM (or until `stop` resolves, for tests), then closes
+ * the server and the ledger. Port 0 picks a free port; the URL is printed either way.
+ */
+export async function runServeCommand(io: CliIO, options: ServeCommandOptions, stop?: Promise<void>): Promise<number> {
+  if (!options.config) {
+    throw new BatonError('INPUT_INVALID', 'baton serve needs the panel file: --config panel.json', { details: { field: '--config' } });
+  }
+  const port = Number(options.port ?? '8787');
+  if (!Number.isInteger(port) || port < 0 || port > 65_535) {
+    throw new BatonError('INPUT_INVALID', `--port must be an integer from 0 to 65535, got "${options.port}"`, {
+      details: { field: '--port', value: options.port },
+    });
+  }
+  const config = await loadPanelConfig(options.config, { cwd: io.cwd, env: io.env });
+  const providers = await loadPanelProviders(config, { cwd: io.cwd, env: io.env, file: options.providersConfig });
+  const ledger = await openCliLedger(io, options);
+  const summaryCache = new MemorySummaryCache({ backing: new DiskSummaryCache(path.join(io.cwd, DEFAULT_SUMMARY_CACHE_DIR)) });
+  try {
+    const running = await startPanelServer({ config, runOptions: { ledger, summaryCache, providers, cwd: io.cwd }, host: options.host, port });
+    const agents = config.agents.map((agent) => agent.name);
+    printResult(io, options, { url: running.url, endpoint: `${running.url}/panel`, agents, ledger: ledger.location }, () =>
+      `Panel (${agents.join(', ')}) listening on ${running.url}: POST /panel {"question": "…"}; Ctrl-C stops`,
+    );
+    await (stop ?? untilSignal());
+    await running.close();
+  } finally {
+    await ledger.close();
+  }
+  return EXIT_OK;
+}
+
+function untilSignal(): Promise<void> {
+  return new Promise((resolve) => {
+    const done = () => {
+      process.off('SIGINT', done);
+      process.off('SIGTERM', done);
+      resolve();
+    };
+    process.once('SIGINT', done);
+    process.once('SIGTERM', done);
+  });
+}

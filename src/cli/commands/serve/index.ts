@@ -1,0 +1,20 @@
+import type { Command } from 'commander';
+import type { RegisterCommand } from '../../commands.js';
+import { withCommonOptions } from '../../context.js';
+import { describePanelConfigOption } from '../panel/describe-config-option.js';
+import type { ServeCommandOptions } from './action.js';
+
+/** `baton serve --config panel.json`: the panel over HTTP (POST /panel), loopback by default. */
+export const registerServe: RegisterCommand = (program: Command, io, state) => {
+  describePanelConfigOption(withCommonOptions(program.command('serve')))
+    .description('serve the panel over HTTP: POST /panel {"question"} (JSON, or SSE with Accept: text/event-stream)')
+    // Literals, not the serve module's DEFAULT_* constants: importing it here would load the HTTP
+    // stack on every `baton --help`.
+    .option('--port <n>', 'port to listen on', '8787')
+    .option('--host <host>', 'address to bind (keep the default unless the network is trusted)', '127.0.0.1')
+    .option('--providers-config <file>', 'baton.config.json declaring the providers of "baton" agents (default .baton/baton.config.json)')
+    .action(async (options: ServeCommandOptions) => {
+      const { runServeCommand } = await import('./action.js');
+      state.exitCode = await runServeCommand(io, options);
+    });
+};

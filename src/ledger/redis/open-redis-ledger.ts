@@ -1,0 +1,139 @@
+import { Redis } from 'ioredis';
+import { BatonError } from '../../errors/index.js';
+import { getLogger } from '../../observability/index.js';
+import type { Ledger } from '../ledger.js';
+import { redactRedisUrl } from './redact-redis-url.js';
+import { createRedisKeys } from './redis-keys.js';
+import { RedisLedger } from './redis-ledger.js';
+import { defineLedgerScripts } from './redis-scripts.js';
+
+export interface RedisLedgerOptions {
+  /**
+   * How long to wait for the connection (and later for each command) before failing with
+   * LEDGER_UNAVAILABLE. openLedger passes DEFAULT_CONNECT_TIMEOUT_MS (2000) unless told otherwise.
+   */
+  connectTimeoutMs: number;
+  /** Keys live under `baton:<namespace>:`. Letters, digits, `_`, `-` and `.` only. */
+  namespace: string;
+  /** Clock for timestamps and lease ends. @default Date.now */
+  now?: () => number;
+}
+
+const NAMESPACE_PATTERN = /^[A-Za-z0-9_.-]+$/;
+/** Longest pause between reconnection tries once a connection has worked. */
+const MAX_RECONNECT_DELAY_MS = 2_000;
+
+/**
+ * Connects to Redis or DragonflyDB and returns the ledger stored there.
+ *
+ * Never hangs: when the server does not answer, refuses the connection or rejects the password,
+ * it rejects within `connectTimeoutMs` with BatonError('LEDGER_UNAVAILABLE') naming the URL
+ * without its password, and leaves no socket or timer behind. Later command failures are
+ * LEDGER_UNAVAILABLE too (commands fail fast while disconnected instead of queueing).
+ *
+ * @example
+ * const ledger = await openRedisLedger('redis://127.0.0.1:6379/0', { connectTimeoutMs: 2000, namespace: 'default' });
+ */
+export async function openRedisLedger(url: string, options: RedisLedgerOptions): Promise<Ledger> {
+  const location = redactRedisUrl(url);
+  checkRedisUrl(url, location);
+  const { connectTimeoutMs: timeoutMs, namespace } = options;
+  if (!NAMESPACE_PATTERN.test(namespace)) {
+    throw new BatonError('INPUT_INVALID', `Invalid Redis namespace ${JSON.stringify(namespace)}: use letters, digits, _, - and . only`, {
+      details: { field: 'namespace', value: namespace },
+    });
+  }
+  if (!(timeoutMs > 0)) {
+    throw new BatonError('INPUT_INVALID', `Invalid Redis timeout ${timeoutMs}: use a positive number of milliseconds`, {
+      details: { field: 'connectTimeoutMs', value: timeoutMs },
+    });
+  }
+
+  let connected = false;
+  let lastError: Error | undefined;
+  const redis = new Redis(url, {
+    lazyConnect: true,
+    connectTimeout: timeoutMs,
+    commandTimeout: timeoutMs,
+    maxRetriesPerRequest: 1,
+    enableOfflineQueue: false,
+    // Before the first success, a failure is final (the caller gets an error, not a retry loop);
+    // afterwards, a restarted server is reconnected to with a capped backoff.
+    retryStrategy: (times) => (connected ? Math.min(times * 100, MAX_RECONNECT_DELAY_MS) : null),
+  });
+  // One warning per outage, not one per reconnection attempt.
+  let warned = false;
+  redis.on('error', (error: Error) => {
+    lastError = error;
+    if (connected && !warned) getLogger().warn({ err: error, location }, 'redis ledger connection lost; reconnecting');
+    warned = connected;
+  });
+  redis.on('ready', () => {
+    warned = false;
+  });
+
+  let timer: NodeJS.Timeout | undefined;
+  let badDb: Error | undefined;
+  try {
+    await Promise.race([
+      connectAndSelect(redis).catch((error: Error) => {
+        if (!/DB index/i.test(error.message)) throw error;
+        badDb = error;
+      }),
+      new Promise((_, reject) => {
+        timer = setTimeout(() => reject(new Error(`no answer within ${timeoutMs} ms`)), timeoutMs);
+      }),
+    ]);
+    connected = true;
+  } catch (error) {
+    redis.disconnect();
+    throw unavailable(location, timeoutMs, lastError ?? error);
+  } finally {
+    clearTimeout(timer);
+  }
+  if (badDb) {
+    redis.disconnect();
+    throw new BatonError('INPUT_INVALID', `Redis at ${location} has no database ${redis.options.db}: ${badDb.message}`, {
+      cause: badDb,
+      details: { field: 'ledger', value: location },
+    });
+  }
+  return new RedisLedger({
+    redis: defineLedgerScripts(redis),
+    keys: createRedisKeys(namespace),
+    now: options.now ?? Date.now,
+    location,
+  });
+}
+
+/** Catches URLs ioredis would misread (a database "abc" becomes NaN) before any connection. */
+function checkRedisUrl(url: string, location: string): void {
+  const bad = (why: string): never => {
+    throw new BatonError('INPUT_INVALID', `Invalid Redis URL ${location}: ${why} (use redis://[:PASSWORD@]HOST:PORT/DB)`, {
+      details: { field: 'ledger', value: location },
+    });
+  };
+  const parsed = URL.canParse(url) ? new URL(url) : bad('not a URL');
+  if (parsed.protocol !== 'redis:' && parsed.protocol !== 'rediss:') bad(`unknown scheme "${parsed.protocol}"`);
+  const db = parsed.pathname.replace(/^\//, '');
+  if (db !== '' && !/^\d+$/.test(db)) bad(`database "${db}" is not a number`);
+}
+
+/**
+ * ioredis selects the URL's database on its own but only reports a failure as an event and then
+ * carries on in DB 0, so the database is selected again here, where a failure can stop the open.
+ */
+async function connectAndSelect(redis: Redis): Promise<void> {
+  await redis.connect();
+  const db = redis.options.db ?? 0;
+  if (db !== 0) await redis.select(db);
+}
+
+function unavailable(location: string, timeoutMs: number, cause: unknown): BatonError {
+  const reason = cause instanceof Error ? cause.message : String(cause);
+  const refusedPassword = /WRONGPASS|NOAUTH|invalid password|invalid username-password/i.test(reason);
+  const message = refusedPassword
+    ? `Redis ledger at ${location} refused the credentials (check the password in the URL): ${reason}`
+    : `Cannot reach the Redis ledger at ${location} within ${timeoutMs} ms: ${reason}`;
+  return new BatonError('LEDGER_UNAVAILABLE', message, { cause, details: { location, timeoutMs } });
+}

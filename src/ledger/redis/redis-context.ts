@@ -1,0 +1,70 @@
+import { BatonError, isBatonError } from '../../errors/index.js';
+import type { RedisKeys } from './redis-keys.js';
+import type { ScriptedRedis } from './redis-scripts.js';
+
+/** What every Redis ledger operation needs: the connection, key names, clock and location. */
+export interface RedisContext {
+  readonly redis: ScriptedRedis;
+  readonly keys: RedisKeys;
+  readonly now: () => number;
+  /** The URL without its password, for messages. */
+  readonly location: string;
+}
+
+/** How many times a read-modify-write retries when another writer changed the row under it. */
+export const MAX_CAS_ATTEMPTS = 20;
+/** Cap of the random pause between two attempts, which breaks up writers retrying in lockstep. */
+const MAX_CAS_BACKOFF_MS = 20;
+
+/**
+ * Runs a read-modify-write until its compare-and-set lands. `tryOnce` returns `{ value }` when it
+ * wrote (or decided not to), undefined when another writer got in first. Throws LEDGER_CONFLICT
+ * after MAX_CAS_ATTEMPTS.
+ */
+export async function retryCompareAndSet<T>(kind: string, id: string, tryOnce: () => Promise<{ value: T } | undefined>): Promise<T> {
+  for (let attempt = 1; attempt <= MAX_CAS_ATTEMPTS; attempt += 1) {
+    const result = await tryOnce();
+    if (result) return result.value;
+    await new Promise((resolve) => setTimeout(resolve, Math.random() * Math.min(2 ** attempt, MAX_CAS_BACKOFF_MS)));
+  }
+  throw new BatonError('LEDGER_CONFLICT', `${kind} "${id}" kept changing under ${MAX_CAS_ATTEMPTS} update attempts`, {
+    details: { kind, id },
+  });
+}
+
+/**
+ * Turns a failure of a Redis call into the ledger's error: BatonErrors pass through, a WRONGTYPE
+ * reply means a foreign key sits where the ledger expects its own (LEDGER_CORRUPT), and anything
+ * else (refused, closed, timed out, NOAUTH, OOM...) means the ledger is unavailable.
+ */
+export function toLedgerError(error: unknown, location: string, operation: string): BatonError {
+  if (isBatonError(error)) return error;
+  const message = error instanceof Error ? error.message : String(error);
+  if (message.startsWith('WRONGTYPE')) {
+    return new BatonError('LEDGER_CORRUPT', `Redis ledger at ${location}: ${operation} met a key of the wrong type (${message})`, {
+      cause: error,
+      details: { location, operation },
+    });
+  }
+  return new BatonError('LEDGER_UNAVAILABLE', `Redis ledger at ${location} is unavailable (${operation}): ${message}`, {
+    cause: error,
+    details: { location, operation },
+  });
+}
+
+/** Splits a list into chunks of at most `size`. */
+export function chunk<T>(items: readonly T[], size: number): T[][] {
+  const out: T[][] = [];
+  for (let i = 0; i < items.length; i += size) out.push(items.slice(i, i + size));
+  return out;
+}
+
+/** Runs a pipeline and returns its replies, throwing the first command error. */
+export async function execAll(pipeline: { exec(): Promise<[Error | null, unknown][] | null> }): Promise<unknown[]> {
+  const results = await pipeline.exec();
+  if (results === null) throw new Error('Redis transaction was aborted');
+  return results.map(([error, value]) => {
+    if (error) throw error;
+    return value;
+  });
+}

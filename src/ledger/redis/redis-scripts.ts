@@ -1,0 +1,169 @@
+import type { ChainableCommander, Redis } from 'ioredis';
+
+/*
+ * Every script receives every key it touches in KEYS and never builds a key name itself:
+ * DragonflyDB refuses undeclared keys, and Redis Cluster would route them wrongly.
+ */
+
+/**
+ * Writes one record hash and adjusts its indexes atomically.
+ * KEYS[1]: the record hash; KEYS[2..]: one index key per index op.
+ * ARGV: mode ('create' | 'cas' | 'put'), the expected `v` for cas, N, N field/value pairs,
+ * then per index key: op ('zadd' | 'zrem'), score, member.
+ * Returns 1, or 0 when create found the hash or cas found another value (nothing written).
+ */
+const WRITE = `
+local mode = ARGV[1]
+if mode == 'create' then
+  if redis.call('EXISTS', KEYS[1]) == 1 then return 0 end
+elseif mode == 'cas' then
+  if redis.call('HGET', KEYS[1], 'v') ~= ARGV[2] then return 0 end
+end
+local n = tonumber(ARGV[3])
+local i = 4
+if n > 0 then redis.call('HSET', KEYS[1], unpack(ARGV, i, i + 2 * n - 1)) end
+i = i + 2 * n
+for k = 2, #KEYS do
+  local op = ARGV[i]
+  if op == 'zadd' then
+    redis.call('ZADD', KEYS[k], ARGV[i + 1], ARGV[i + 2])
+  elseif op == 'zrem' then
+    redis.call('ZREM', KEYS[k], ARGV[i + 2])
+  end
+  i = i + 3
+end
+return 1
+`;
+
+/**
+ * Appends a dispatch in one round trip: takes the next seq and indexes the dispatch by it.
+ * KEYS[1]: seq counter; KEYS[2]: dispatch hash; KEYS[3..]: zsets that get (seq, id).
+ * ARGV: JSON without seq, taskId, status, id. Returns the seq, or -1 when the id exists.
+ */
+const APPEND = `
+if redis.call('EXISTS', KEYS[2]) == 1 then return -1 end
+local seq = redis.call('INCR', KEYS[1])
+redis.call('HSET', KEYS[2], 'v', ARGV[1], 'seq', seq, 'taskId', ARGV[2], 'status', ARGV[3])
+for k = 3, #KEYS do redis.call('ZADD', KEYS[k], seq, ARGV[4]) end
+return seq
+`;
+
+/**
+ * Claims or renews a task lease. KEYS[1]: claim hash; KEYS[2]: set of claimed task ids.
+ * ARGV: taskId, owner, leaseMs, leaseUntil. Returns {1} or {0, holder, holderLeaseUntil}. A lease
+ * of 0 wins only a free task and lapses at once, as in the memory ledger.
+ * Expiry is Redis's own PEXPIRE, so a lapsed lease frees itself even if its owner died.
+ */
+const CLAIM = `
+local holder = redis.call('HGET', KEYS[1], 'owner')
+if holder and holder ~= ARGV[2] then
+  return {0, holder, redis.call('HGET', KEYS[1], 'until')}
+end
+if tonumber(ARGV[3]) <= 0 then
+  redis.call('DEL', KEYS[1])
+  redis.call('SREM', KEYS[2], ARGV[1])
+  return {1}
+end
+redis.call('HSET', KEYS[1], 'owner', ARGV[2], 'until', ARGV[4])
+redis.call('PEXPIRE', KEYS[1], ARGV[3])
+redis.call('SADD', KEYS[2], ARGV[1])
+return {1}
+`;
+
+/** Releases a claim held by ARGV[2]. KEYS as CLAIM. Returns 1 when it released. */
+const RELEASE = `
+if redis.call('HGET', KEYS[1], 'owner') == ARGV[2] then
+  redis.call('DEL', KEYS[1])
+  redis.call('SREM', KEYS[2], ARGV[1])
+  return 1
+end
+return 0
+`;
+
+/**
+ * Compare-and-set of one breaker. KEYS[1]: breakers hash; KEYS[2]: generations hash.
+ * ARGV: provider, expected generation, new JSON (already carrying expected + 1).
+ * Returns 1 when written, 0 when the generation moved.
+ */
+const BREAKER_CAS = `
+local current = tonumber(redis.call('HGET', KEYS[2], ARGV[1]) or '0')
+if current ~= tonumber(ARGV[2]) then return 0 end
+redis.call('HSET', KEYS[1], ARGV[1], ARGV[3])
+redis.call('HSET', KEYS[2], ARGV[1], current + 1)
+return 1
+`;
+
+/**
+ * Imports many dispatches whose seq is known (bulk load and `baton import`), overwriting any with
+ * the same id. KEYS[1]: seq counter; KEYS[2]: all-dispatches zset; KEYS[3..6]: the zsets of
+ * running, completed, failed, interrupted; then per dispatch its hash and its task's zset.
+ * ARGV per dispatch: JSON without seq, seq, taskId, status, id. Moves the counter past the
+ * highest seq. Returns how many it wrote.
+ */
+const PUT_DISPATCHES = `
+local statusKey = {running = 3, completed = 4, failed = 5, interrupted = 6}
+local n = (#KEYS - 6) / 2
+local maxSeq = 0
+for i = 0, n - 1 do
+  local a = i * 5
+  local seq, status, id = ARGV[a + 2], ARGV[a + 4], ARGV[a + 5]
+  redis.call('HSET', KEYS[7 + 2 * i], 'v', ARGV[a + 1], 'seq', seq, 'taskId', ARGV[a + 3], 'status', status)
+  redis.call('ZADD', KEYS[2], seq, id)
+  redis.call('ZADD', KEYS[8 + 2 * i], seq, id)
+  for name, k in pairs(statusKey) do
+    if name == status then redis.call('ZADD', KEYS[k], seq, id) else redis.call('ZREM', KEYS[k], id) end
+  end
+  if tonumber(seq) > maxSeq then maxSeq = tonumber(seq) end
+end
+if maxSeq > tonumber(redis.call('GET', KEYS[1]) or '0') then redis.call('SET', KEYS[1], maxSeq) end
+return n
+`;
+
+type Arg = string | number;
+
+/** The custom commands registered on a connection (and usable in its pipelines). */
+export interface LedgerScripts<R> {
+  batonWrite(numKeys: number, ...keysAndArgs: Arg[]): R;
+  batonAppend(numKeys: number, ...keysAndArgs: Arg[]): R;
+  batonClaim(numKeys: number, ...keysAndArgs: Arg[]): R;
+  batonRelease(numKeys: number, ...keysAndArgs: Arg[]): R;
+  batonBreakerCas(numKeys: number, ...keysAndArgs: Arg[]): R;
+  batonPutDispatches(numKeys: number, ...keysAndArgs: Arg[]): R;
+}
+
+export type ScriptedRedis = Redis & LedgerScripts<Promise<unknown>>;
+export type ScriptedPipeline = ChainableCommander & LedgerScripts<ChainableCommander>;
+
+/** Registers the ledger's Lua scripts (EVALSHA, loaded on first use). */
+export function defineLedgerScripts(redis: Redis): ScriptedRedis {
+  redis.defineCommand('batonWrite', { lua: WRITE });
+  redis.defineCommand('batonAppend', { lua: APPEND });
+  redis.defineCommand('batonClaim', { lua: CLAIM });
+  redis.defineCommand('batonRelease', { lua: RELEASE });
+  redis.defineCommand('batonBreakerCas', { lua: BREAKER_CAS });
+  redis.defineCommand('batonPutDispatches', { lua: PUT_DISPATCHES });
+  return redis as ScriptedRedis;
+}
+
+/** One index change applied by the write script. */
+export interface IndexOp {
+  key: string;
+  op: 'zadd' | 'zrem';
+  score: number;
+  member: string;
+}
+
+export type WriteMode = 'create' | 'cas' | 'put';
+
+/** Flattens a write into the script's KEYS and ARGV. */
+export function writeArgs(
+  hashKey: string,
+  mode: WriteMode,
+  expected: string,
+  fields: Record<string, string | number>,
+  ops: readonly IndexOp[],
+): [number, ...Arg[]] {
+  const pairs = Object.entries(fields).flat();
+  const opArgs = ops.flatMap((o) => [o.op, o.score, o.member]);
+  return [1 + ops.length, hashKey, ...ops.map((o) => o.key), mode, expected, pairs.length / 2, ...pairs, ...opArgs];
+}

@@ -1,0 +1,117 @@
+import { closeSync, existsSync, mkdirSync, openSync, readSync, statSync } from 'node:fs';
+import path from 'node:path';
+import Database from 'better-sqlite3';
+import { BatonError, errorMessage, isBatonError } from '../../errors/index.js';
+import type { Ledger } from '../ledger.js';
+import { migrateSchema, readSchemaVersion, SCHEMA_VERSION } from './migrations.js';
+import { SqliteLedger } from './sqlite-ledger.js';
+import { translateLockErrors } from './translate-lock-errors.js';
+
+/** @default 5000: how long a writer waits for another process's lock before failing. */
+export const DEFAULT_BUSY_TIMEOUT_MS = 5_000;
+
+export interface SqliteLedgerOptions {
+  /** Create the file and its folder when missing. @default true */
+  create?: boolean;
+  /** Clock, for tests. @default Date.now */
+  now?: () => number;
+  /** @default DEFAULT_BUSY_TIMEOUT_MS */
+  busyTimeoutMs?: number;
+}
+
+const SQLITE_HEADER = Buffer.from('SQLite format 3\0', 'latin1');
+
+/**
+ * Opens (and creates or migrates) the SQLite ledger at `file`.
+ *
+ * Throws NOT_FOUND when the file is missing and `create` is false; LEDGER_CORRUPT when the file is
+ * not a SQLite database or not a Baton ledger; LEDGER_TOO_NEW when a newer Baton wrote its schema.
+ * In those three cases nothing is written: the checks run before any pragma or migration.
+ *
+ * @example
+ * const ledger = await openSqliteLedger('.baton/agent.db');
+ */
+export async function openSqliteLedger(file: string, options: SqliteLedgerOptions = {}): Promise<Ledger> {
+  const create = options.create ?? true;
+  if (!existsSync(file)) {
+    if (!create) {
+      throw new BatonError('NOT_FOUND', `No ledger database at ${file}: run \`baton init\` first or pass another --ledger`, {
+        details: { file },
+      });
+    }
+    try {
+      mkdirSync(path.dirname(file), { recursive: true });
+    } catch (error) {
+      throw unavailable(file, error);
+    }
+  } else {
+    assertSqliteHeader(file);
+  }
+
+  let db: Database.Database;
+  try {
+    db = new Database(file);
+  } catch (error) {
+    throw unavailable(file, error);
+  }
+  const busyTimeoutMs = Math.max(0, Math.floor(options.busyTimeoutMs ?? DEFAULT_BUSY_TIMEOUT_MS));
+  try {
+    db.pragma(`busy_timeout = ${busyTimeoutMs}`);
+    const version = readVersion(db, file);
+    if (version > SCHEMA_VERSION) {
+      throw new BatonError(
+        'LEDGER_TOO_NEW',
+        `Ledger ${file} has schema version ${version}, newer than this Baton understands (${SCHEMA_VERSION}): upgrade Baton`,
+        { details: { file, version, supported: SCHEMA_VERSION } },
+      );
+    }
+    // WAL lets readers run beside the writer; NORMAL sync in WAL keeps every committed
+    // transaction through a process crash (only an OS crash can lose the last few).
+    db.pragma('journal_mode = WAL');
+    db.pragma('synchronous = NORMAL');
+    db.pragma('foreign_keys = OFF');
+    migrateSchema(db, { now: options.now });
+    return translateLockErrors(new SqliteLedger(db, file, options.now), busyTimeoutMs);
+  } catch (error) {
+    db.close();
+    throw isBatonError(error) ? error : unavailable(file, error);
+  }
+}
+
+/** A non-empty file must start with the SQLite magic; an empty one is a new database. */
+function assertSqliteHeader(file: string): void {
+  const stat = statSync(file);
+  if (!stat.isFile()) throw notALedger(file, 'it is not a regular file');
+  if (stat.size === 0) return;
+  const header = Buffer.alloc(SQLITE_HEADER.length);
+  const fd = openSync(file, 'r');
+  try {
+    readSync(fd, header, 0, header.length, 0);
+  } finally {
+    closeSync(fd);
+  }
+  if (!header.equals(SQLITE_HEADER)) throw notALedger(file, 'it is not a SQLite database');
+}
+
+function readVersion(db: Database.Database, file: string): number {
+  let version: number | undefined;
+  try {
+    version = readSchemaVersion(db);
+  } catch (error) {
+    throw notALedger(file, `SQLite cannot read it (${errorMessage(error)})`, error);
+  }
+  if (version === undefined) throw notALedger(file, 'it is a SQLite database without a Baton schema_version table');
+  return version;
+}
+
+function notALedger(file: string, why: string, cause?: unknown): BatonError {
+  return new BatonError('LEDGER_CORRUPT', `Ledger ${file} cannot be opened: ${why}. It was left untouched; move it aside or pass another --ledger`, {
+    cause,
+    details: { file },
+  });
+}
+
+/** Anything else that stops the open (permissions, a full disk, a lock held too long). */
+function unavailable(file: string, cause: unknown): BatonError {
+  return new BatonError('LEDGER_UNAVAILABLE', `Cannot open ledger ${file}: ${errorMessage(cause)}`, { cause, details: { file } });
+}

@@ -1,0 +1,16 @@
+import { encodeCursor } from '../defaults.js';
+import type { Page } from '../types.js';
+
+/** Page size when a query names none; the same as the memory ledger's. */
+export const DEFAULT_PAGE_SIZE = 50;
+
+export function pageSize(limit: number | undefined): number {
+  return Math.max(1, Math.floor(limit ?? DEFAULT_PAGE_SIZE));
+}
+
+/** Rows were fetched with limit + 1, so an extra row means another page exists. */
+export function toPage<T>(items: T[], limit: number, key: (item: T) => (string | number)[]): Page<T> {
+  if (items.length <= limit) return { items };
+  const page = items.slice(0, limit);
+  return { items: page, nextCursor: encodeCursor(key(page[page.length - 1] as T)) };
+}

@@ -1,0 +1,300 @@
+import type Database from 'better-sqlite3';
+import {
+  applyTaskPatch,
+  decodeCursor,
+  emptyStatusCounts,
+  materializeBreaker,
+  materializeDispatch,
+  materializeTask,
+  stripUndefined,
+} from '../defaults.js';
+import { conflict, notFound } from '../ledger-errors.js';
+import type { Ledger } from '../ledger.js';
+import type {
+  Breaker,
+  BreakerWrite,
+  Claim,
+  ClaimResult,
+  Dispatch,
+  DispatchPatch,
+  DispatchQuery,
+  LedgerLine,
+  LedgerRecord,
+  NewDispatch,
+  NewTask,
+  Page,
+  RecordCollection,
+  RecordQuery,
+  Task,
+  TaskPatch,
+  TaskQuery,
+  TaskStatus,
+} from '../types.js';
+import {
+  breakerFromRow,
+  breakerSql,
+  breakerToRow,
+  claimFromRow,
+  dispatchFromRow,
+  dispatchFromValues,
+  dispatchSql,
+  dispatchToRow,
+  taskFromRow,
+  taskSql,
+  taskToRow,
+} from './columns.js';
+import { pageSize, toPage } from './paging.js';
+import { isUniqueViolation, StatementCache } from './statement-cache.js';
+import { createSqliteRecord, getSqliteRecord, listSqliteRecords, updateSqliteRecord } from './sqlite-records.js';
+import { exportSqliteLines, importSqliteLines } from './sqlite-transfer.js';
+
+type Row = Record<string, unknown>;
+
+const INSERT_TASK = `INSERT INTO tasks (${taskSql.names}) VALUES (${taskSql.params})`;
+const REPLACE_TASK = `INSERT OR REPLACE INTO tasks (${taskSql.names}) VALUES (${taskSql.params})`;
+const INSERT_DISPATCH = `INSERT INTO dispatches (${dispatchSql.names}) VALUES (${dispatchSql.params})`;
+const REPLACE_DISPATCH = `INSERT OR REPLACE INTO dispatches (${dispatchSql.names}) VALUES (${dispatchSql.params})`;
+/** Dispatch reads select columns by name and run raw, the hot read path (see dispatchFromValues). */
+const SELECT_DISPATCHES = `SELECT ${dispatchSql.names} FROM dispatches`;
+const MAX_SEQ = Number.MAX_SAFE_INTEGER;
+
+/**
+ * The embedded ledger over one better-sqlite3 connection (open it with openSqliteLedger).
+ * Methods are async to match the Ledger interface, but each runs synchronously; read-modify-write
+ * steps run in IMMEDIATE transactions so that other processes on the same file never interleave.
+ */
+export class SqliteLedger implements Ledger {
+  readonly backend = 'sqlite' as const;
+  private readonly sql: StatementCache;
+
+  constructor(
+    private readonly db: Database.Database,
+    readonly location: string,
+    private readonly now: () => number = Date.now,
+  ) {
+    this.sql = new StatementCache(db);
+  }
+
+  async createTask(input: NewTask): Promise<Task> {
+    const task = materializeTask(structuredClone(input), this.now());
+    try {
+      this.sql.get(INSERT_TASK).run(taskToRow(task));
+    } catch (error) {
+      if (isUniqueViolation(error)) throw conflict('task', input.id);
+      throw error;
+    }
+    return task;
+  }
+
+  async upsertTask(input: NewTask): Promise<Task> {
+    const task = materializeTask(structuredClone(input), this.now());
+    const { changes } = this.sql.get(`${INSERT_TASK} ON CONFLICT (id) DO NOTHING`).run(taskToRow(task));
+    return changes === 1 ? task : ((await this.getTask(input.id)) as Task);
+  }
+
+  async updateTask(id: string, patch: TaskPatch): Promise<Task> {
+    return this.db
+      .transaction(() => {
+        const row = this.sql.get('SELECT * FROM tasks WHERE id = ?').get(id) as Row | undefined;
+        if (!row) throw notFound('task', id);
+        const next = applyTaskPatch(taskFromRow(row), structuredClone(patch), this.now());
+        this.sql.get(REPLACE_TASK).run(taskToRow(next));
+        return next;
+      })
+      .immediate();
+  }
+
+  async getTask(id: string): Promise<Task | undefined> {
+    const row = this.sql.get('SELECT * FROM tasks WHERE id = ?').get(id) as Row | undefined;
+    return row ? taskFromRow(row) : undefined;
+  }
+
+  async listTasks(query: TaskQuery = {}): Promise<Page<Task>> {
+    const limit = pageSize(query.limit);
+    const [createdAt, id] = query.cursor ? decodeCursor(query.cursor) : [-Number.MAX_SAFE_INTEGER, ''];
+    const params = { created_at: Number(createdAt), id: String(id), limit: limit + 1 };
+    const after = '(created_at, id) > (@created_at, @id) ORDER BY created_at, id LIMIT @limit';
+    const statuses = query.status === undefined ? [] : ([] as TaskStatus[]).concat(query.status);
+    // One status reads the (status, created_at, id) index in order; several need a sort.
+    const rows =
+      query.status === undefined
+        ? this.sql.get(`SELECT * FROM tasks WHERE ${after}`).all(params)
+        : statuses.length === 1
+          ? this.sql.get(`SELECT * FROM tasks WHERE status = @status AND ${after}`).all({ ...params, status: statuses[0] })
+          : this.sql
+              .get(`SELECT * FROM tasks WHERE status IN (SELECT value FROM json_each(@statuses)) AND ${after}`)
+              .all({ ...params, statuses: JSON.stringify(statuses) });
+    return toPage((rows as Row[]).map(taskFromRow), limit, (t) => [t.createdAt, t.id]);
+  }
+
+  async countTasksByStatus(): Promise<Record<TaskStatus, number>> {
+    const counts = emptyStatusCounts();
+    const rows = this.sql.get('SELECT status, count(*) AS n FROM tasks GROUP BY status').all() as { status: TaskStatus; n: number }[];
+    for (const { status, n } of rows) counts[status] = n;
+    return counts;
+  }
+
+  async recentCompletedTasks(limit: number): Promise<Task[]> {
+    const rows = this.sql
+      .get("SELECT * FROM tasks WHERE status = 'completed' ORDER BY completed_at DESC, id DESC LIMIT ?")
+      .all(limit) as Row[];
+    return rows.map(taskFromRow);
+  }
+
+  async appendDispatch(input: NewDispatch): Promise<Dispatch> {
+    const draft = materializeDispatch(structuredClone(input), 0, this.now());
+    try {
+      // A NULL seq lets SQLite assign max(seq) + 1 inside the write lock, so seqs from many
+      // processes never collide.
+      const { lastInsertRowid } = this.sql.get(INSERT_DISPATCH).run({ ...dispatchToRow(draft), seq: null });
+      return { ...draft, seq: Number(lastInsertRowid) };
+    } catch (error) {
+      if (isUniqueViolation(error)) throw conflict('dispatch', draft.id);
+      throw error;
+    }
+  }
+
+  async updateDispatch(id: string, patch: DispatchPatch): Promise<Dispatch> {
+    return this.db
+      .transaction(() => {
+        const row = this.sql.get('SELECT * FROM dispatches WHERE id = ?').get(id) as Row | undefined;
+        if (!row) throw notFound('dispatch', id);
+        const current = dispatchFromRow(row);
+        const next = { ...current, ...stripUndefined(structuredClone(patch)), id, seq: current.seq, taskId: current.taskId };
+        this.sql.get(REPLACE_DISPATCH).run(dispatchToRow(next));
+        return next;
+      })
+      .immediate();
+  }
+
+  async getDispatch(id: string): Promise<Dispatch | undefined> {
+    const row = this.sql.get('SELECT * FROM dispatches WHERE id = ?').get(id) as Row | undefined;
+    return row ? dispatchFromRow(row) : undefined;
+  }
+
+  async lastDispatches(taskId: string, limit: number): Promise<Dispatch[]> {
+    const rows = this.sql.raw(`${SELECT_DISPATCHES} WHERE task_id = ? ORDER BY seq DESC LIMIT ?`).all(taskId, limit) as unknown[][];
+    return rows.map(dispatchFromValues);
+  }
+
+  async recentDispatches(limit: number): Promise<Dispatch[]> {
+    const rows = this.sql.raw(`${SELECT_DISPATCHES} ORDER BY seq DESC LIMIT ?`).all(limit) as unknown[][];
+    return rows.map(dispatchFromValues);
+  }
+
+  async listDispatches(query: DispatchQuery = {}): Promise<Page<Dispatch>> {
+    const limit = pageSize(query.limit);
+    const where = ['seq < @before'];
+    if (query.taskId !== undefined) where.push('task_id = @task_id');
+    if (query.status !== undefined) where.push('status = @status');
+    // Without ANALYZE statistics SQLite may pick the status index even when a task is named; a
+    // task's dispatches are few, so its index is always the better start.
+    const from = query.taskId === undefined ? SELECT_DISPATCHES : `${SELECT_DISPATCHES} INDEXED BY dispatches_task_seq`;
+    const rows = this.sql.raw(`${from} WHERE ${where.join(' AND ')} ORDER BY seq DESC LIMIT @limit`).all({
+      before: query.cursor ? Number(decodeCursor(query.cursor)[0]) : MAX_SEQ,
+      limit: limit + 1,
+      ...(query.taskId !== undefined && { task_id: query.taskId }),
+      ...(query.status !== undefined && { status: query.status }),
+    }) as unknown[][];
+    return toPage(rows.map(dispatchFromValues), limit, (d) => [d.seq]);
+  }
+
+  async countDispatches(): Promise<number> {
+    return this.sql.get('SELECT count(*) FROM dispatches').pluck().get() as number;
+  }
+
+  async markInterrupted(filter: { taskId?: string } = {}): Promise<Dispatch[]> {
+    const set = "status = 'interrupted', outcome = 'interrupted', finished_at = @now, duration_ms = @now - started_at";
+    const where = filter.taskId === undefined ? "status = 'running'" : "status = 'running' AND task_id = @task_id";
+    const rows = this.sql
+      .get(`UPDATE dispatches SET ${set} WHERE ${where} RETURNING *`)
+      .all({ now: this.now(), ...(filter.taskId !== undefined && { task_id: filter.taskId }) }) as Row[];
+    return rows.map(dispatchFromRow).sort((a, b) => a.seq - b.seq);
+  }
+
+  async claimTask(taskId: string, owner: string, leaseMs: number): Promise<ClaimResult> {
+    return this.db
+      .transaction((): ClaimResult => {
+        // Read the clock only once the write lock is held: a lease judged before waiting on the
+        // lock could already be stale.
+        const now = this.now();
+        const row = this.sql.get('SELECT * FROM claims WHERE task_id = ?').get(taskId) as Row | undefined;
+        const current = row ? claimFromRow(row) : undefined;
+        if (current && current.owner !== owner && current.leaseUntil > now) return { ok: false, holder: current };
+        const claim: Claim = { taskId, owner, leaseUntil: now + leaseMs };
+        this.sql.get('INSERT OR REPLACE INTO claims (task_id, owner, lease_until) VALUES (?, ?, ?)').run(taskId, owner, claim.leaseUntil);
+        return { ok: true, claim };
+      })
+      .immediate();
+  }
+
+  async releaseTask(taskId: string, owner: string): Promise<boolean> {
+    return this.sql.get('DELETE FROM claims WHERE task_id = ? AND owner = ?').run(taskId, owner).changes === 1;
+  }
+
+  async getClaim(taskId: string): Promise<Claim | undefined> {
+    const row = this.sql.get('SELECT * FROM claims WHERE task_id = ? AND lease_until > ?').get(taskId, this.now()) as Row | undefined;
+    return row ? claimFromRow(row) : undefined;
+  }
+
+  async getBreaker(provider: string): Promise<Breaker | undefined> {
+    const row = this.sql.get('SELECT * FROM breakers WHERE provider = ?').get(provider) as Row | undefined;
+    return row ? breakerFromRow(row) : undefined;
+  }
+
+  async listBreakers(): Promise<Breaker[]> {
+    return (this.sql.get('SELECT * FROM breakers ORDER BY provider').all() as Row[]).map(breakerFromRow);
+  }
+
+  async compareAndSetBreaker(provider: string, expectedGeneration: number, next: BreakerWrite): Promise<Breaker | undefined> {
+    const breaker = materializeBreaker(provider, expectedGeneration + 1, structuredClone(next), this.now());
+    const row = breakerToRow(breaker);
+    // One statement each way: the generation check and the write cannot be split by another writer.
+    const { changes } =
+      expectedGeneration === 0
+        ? this.sql.get(`INSERT INTO breakers (${breakerSql.names}) VALUES (${breakerSql.params}) ON CONFLICT (provider) DO NOTHING`).run(row)
+        : this.sql
+            .get(
+              `UPDATE breakers SET state = @state, until = @until, failure_count = @failure_count, reason = @reason,
+               probe_owner = @probe_owner, generation = @generation, updated_at = @updated_at
+               WHERE provider = @provider AND generation = @expected`,
+            )
+            .run({ ...row, expected: expectedGeneration });
+    return changes === 1 ? breaker : undefined;
+  }
+
+  async createRecord<T>(
+    collection: RecordCollection,
+    input: Omit<LedgerRecord<T>, 'id' | 'createdAt' | 'updatedAt'> & { id?: string },
+  ): Promise<LedgerRecord<T>> {
+    return createSqliteRecord(this.sql, collection, input, this.now());
+  }
+
+  async updateRecord<T>(
+    collection: RecordCollection,
+    id: string,
+    patch: { status?: string; taskId?: string; data?: Partial<T> },
+  ): Promise<LedgerRecord<T>> {
+    return this.db.transaction(() => updateSqliteRecord(this.sql, collection, id, patch, this.now())).immediate();
+  }
+
+  async getRecord<T>(collection: RecordCollection, id: string): Promise<LedgerRecord<T> | undefined> {
+    return getSqliteRecord<T>(this.sql, collection, id);
+  }
+
+  async listRecords<T>(collection: RecordCollection, query: RecordQuery = {}): Promise<Page<LedgerRecord<T>>> {
+    return listSqliteRecords<T>(this.sql, collection, query);
+  }
+
+  async *exportLines(): AsyncIterable<LedgerLine> {
+    yield* exportSqliteLines(this.sql);
+  }
+
+  async importLines(lines: readonly LedgerLine[]): Promise<number> {
+    return importSqliteLines(this.db, this.sql, lines);
+  }
+
+  async close(): Promise<void> {
+    if (this.db.open) this.db.close();
+  }
+}

@@ -1,0 +1,78 @@
+import type { ModelMessage, PrepareStepFunction, ToolSet } from 'ai';
+import type { ContextManager } from '../context-manager.js';
+import type { AssembleOptions, ContextMessage, LoopEvent } from '../types.js';
+
+/** Converts AI SDK model messages to loop events. Pure. */
+export function fromModelMessages(messages: readonly ModelMessage[]): LoopEvent[] {
+  const events: LoopEvent[] = [];
+  for (const m of messages) {
+    if (m.role === 'system') events.push({ kind: 'system', text: m.content });
+    else if (m.role === 'user') {
+      const text = typeof m.content === 'string' ? m.content : m.content.flatMap((p) => (p.type === 'text' ? [p.text] : [])).join('\n');
+      events.push({ kind: 'user', text });
+    } else if (m.role === 'assistant') {
+      const parts = typeof m.content === 'string' ? [{ type: 'text' as const, text: m.content }] : m.content;
+      const text = parts.flatMap((p) => (p.type === 'text' ? [p.text] : [])).join('\n');
+      const toolCalls = parts.flatMap((p) =>
+        p.type === 'tool-call' ? [{ id: p.toolCallId, name: p.toolName, args: asArgs(p.input) }] : [],
+      );
+      events.push({ kind: 'assistant', text, ...(toolCalls.length ? { toolCalls } : {}) });
+    } else {
+      for (const p of m.content) {
+        if (p.type !== 'tool-result') continue;
+        events.push({ kind: 'tool', callId: p.toolCallId, name: p.toolName, text: outputText(p.output) });
+      }
+    }
+  }
+  return events;
+}
+
+/** Converts assembled messages to AI SDK model messages; tool calls and results keep their ids. Pure. */
+export function toModelMessages(messages: readonly ContextMessage[]): ModelMessage[] {
+  return messages.map((m): ModelMessage => {
+    if (m.role === 'system' || m.role === 'user') return { role: m.role, content: m.content };
+    if (m.role === 'tool') {
+      return {
+        role: 'tool',
+        content: [{ type: 'tool-result', toolCallId: m.callId, toolName: m.name, output: { type: 'text', value: m.content } }],
+      };
+    }
+    return {
+      role: 'assistant',
+      content: [
+        ...(m.content ? [{ type: 'text' as const, text: m.content }] : []),
+        ...(m.toolCalls ?? []).map((c) => ({ type: 'tool-call' as const, toolCallId: c.id, toolName: c.name, input: c.args })),
+      ],
+    };
+  });
+}
+
+/**
+ * A `prepareStep` for AI SDK 6 `generateText`/`streamText` that records each step's new messages
+ * in the manager and replaces the step's messages with the managed context. One line of set-up:
+ *
+ * @example
+ * await generateText({ model, tools, prompt, stopWhen: stepCountIs(20), prepareStep: batonPrepareStep(manager) });
+ */
+export function batonPrepareStep<TOOLS extends ToolSet = ToolSet>(
+  manager: ContextManager,
+  options: AssembleOptions = {},
+): PrepareStepFunction<TOOLS> {
+  let seen = 0;
+  return ({ messages }) => {
+    // prepareStep sees the whole conversation each step; only the tail is new.
+    manager.recordAll(fromModelMessages(messages.slice(seen)));
+    seen = messages.length;
+    return { messages: toModelMessages(manager.assemble(options).messages) };
+  };
+}
+
+function asArgs(input: unknown): Record<string, unknown> {
+  return input && typeof input === 'object' && !Array.isArray(input) ? (input as Record<string, unknown>) : { input };
+}
+
+function outputText(output: unknown): string {
+  const o = output as { type?: string; value?: unknown };
+  if (typeof o?.value === 'string') return o.value;
+  return JSON.stringify(o?.value ?? output);
+}

@@ -1,0 +1,198 @@
+import type { TokenCounter } from '../tokens/index.js';
+import { contextLimitFor, o200kCounter } from '../tokens/index.js';
+import { assembleContext, type ManagerView } from './assemble-context.js';
+import { classifyTool } from './classify-tool.js';
+import * as D from './defaults.js';
+import { diffPaths } from './processors/edit-file.js';
+import { findErrorLines } from './processors/error-lines.js';
+import { processToolOutput } from './processors/process-tool-output.js';
+import { parseFileView } from './snippets/parse-file-view.js';
+import type { SnippetEntry } from './snippets/rank-snippets.js';
+import type { SnippetExtractor } from './snippets/snippet-extractor.js';
+import { extractDecisions } from './tracker/extract-decisions.js';
+import { LoopState } from './tracker/loop-state.js';
+import type { Turn } from './turn.js';
+import type { AssembledContext, AssembleOptions, CategoryShares, ContextManagerOptions, LoopEvent, ToolCall } from './types.js';
+import type { PlannedLevel } from './plan-turns.js';
+
+const CODE_TERM = /`([A-Za-z_][\w.]*)`|\b([A-Za-z]+_[\w]+|[a-z]+[A-Z]\w*|[A-Z][a-z]+[A-Z]\w*)\b/g;
+
+/** Resolved options: every default applied once. */
+export interface ResolvedManagerOptions {
+  budget: number;
+  recentTurns: number;
+  compactEveryTurns: number;
+  maskAfterTurns: number;
+  highWater: number;
+  lowWater: number;
+  maxSnippets: number;
+  shares: CategoryShares;
+  counter: TokenCounter;
+}
+
+/**
+ * Records an agent loop as it happens and assembles, before each model call, the best context
+ * that fits a token budget (see assembleContext for the rules). Raw tool outputs stay here and
+ * can be fetched back with `fetchRaw`. Not thread-safe; one manager per loop.
+ *
+ * @example
+ * const manager = await createContextManager({ model: 'gpt-4o' });
+ * manager.record({ kind: 'system', text: system });
+ * manager.record({ kind: 'user', text: task });
+ * const { messages } = manager.assemble();
+ */
+export class ContextManager {
+  readonly options: ResolvedManagerOptions;
+  readonly state = new LoopState();
+  private system: string | undefined;
+  private goal: string | undefined;
+  private readonly references: string[] = [];
+  private readonly turns: Turn[] = [];
+  private readonly raw = new Map<string, string>();
+  private readonly snippets = new Map<string, SnippetEntry>();
+  private readonly mentions = new Map<string, number>();
+  private readonly plans = new Map<number, PlannedLevel[]>();
+  private readonly memo: ManagerView['memo'] = new Map();
+
+  constructor(
+    options: ContextManagerOptions = {},
+    private readonly extractor?: SnippetExtractor,
+  ) {
+    const limit = options.limitTokens ?? (options.model ? contextLimitFor(options.model) : 128_000);
+    this.options = {
+      budget: limit - (options.reserveTokens ?? D.DEFAULT_RESERVE_TOKENS),
+      recentTurns: options.recentTurns ?? D.DEFAULT_RECENT_TURNS,
+      compactEveryTurns: options.compactEveryTurns ?? D.DEFAULT_COMPACT_EVERY_TURNS,
+      maskAfterTurns: options.maskAfterTurns ?? D.DEFAULT_MASK_AFTER_TURNS,
+      highWater: options.highWater ?? D.DEFAULT_HIGH_WATER,
+      lowWater: options.lowWater ?? D.DEFAULT_LOW_WATER,
+      maxSnippets: options.maxSnippets ?? D.DEFAULT_MAX_SNIPPETS,
+      shares: { ...D.DEFAULT_CATEGORY_SHARES, ...options.shares },
+      counter: options.counter ?? o200kCounter,
+    };
+  }
+
+  /** Records one event. Tool results attach to the turn whose call they answer. */
+  record(event: LoopEvent): void {
+    if (event.kind === 'system') this.system = event.text;
+    else if (event.kind === 'user') this.recordUser(event.text, event.reference === true);
+    else if (event.kind === 'assistant') this.recordAssistant(event.text, event.toolCalls ?? []);
+    else this.recordTool(event);
+  }
+
+  /** Records events in order. */
+  recordAll(events: Iterable<LoopEvent>): void {
+    for (const event of events) this.record(event);
+  }
+
+  /** The full output of a tool call that the prompt shows masked or summarized. */
+  fetchRaw(rawId: string): string | undefined {
+    return this.raw.get(rawId);
+  }
+
+  /** Number of turns recorded (model turns and user messages after the task). */
+  get turnCount(): number {
+    return this.turns.length;
+  }
+
+  /** Assembles the context for the next model call. See assembleContext. */
+  assemble(options: AssembleOptions = {}): AssembledContext {
+    const budget = options.budget ?? this.options.budget;
+    const persistent = options.keepTurns === undefined && options.recentTurns === undefined && options.toolResults === undefined;
+    const result = assembleContext(this.view(), { ...options, budget }, persistent ? this.plans.get(budget) : undefined);
+    if (persistent) this.plans.set(budget, result.plan);
+    return result.context;
+  }
+
+  private view(): ManagerView {
+    return {
+      options: this.options,
+      system: this.system,
+      goal: this.goal,
+      references: this.references,
+      turns: this.turns,
+      snippets: [...this.snippets.values()],
+      state: this.state,
+      mentions: (name) => this.mentions.get(name) ?? 0,
+      memo: this.memo,
+    };
+  }
+
+  private recordUser(text: string, reference: boolean): void {
+    if (reference) this.references.push(text);
+    else if (this.goal === undefined) this.goal = text;
+    else this.turns.push({ index: this.turns.length, kind: 'user', text, toolCalls: [], results: [], cache: {} });
+    this.countMentions(text);
+  }
+
+  private recordAssistant(text: string, toolCalls: ToolCall[]): void {
+    this.turns.push({ index: this.turns.length, kind: 'assistant', text, toolCalls, results: [], cache: {} });
+    this.state.turns += 1;
+    const first = toolCalls[0];
+    const action = typeof first?.args.command === 'string' ? first.args.command : first ? first.name : text;
+    this.state.lastAction = clipLine(action, 120);
+    this.state.recordDecisions(extractDecisions(text));
+    this.countMentions(text);
+  }
+
+  private recordTool(event: Extract<LoopEvent, { kind: 'tool' }>): void {
+    const turn = this.findTurn(event.callId) ?? this.turns.at(-1);
+    if (!turn || turn.kind !== 'assistant') {
+      // A result with no call to attach to still belongs in the history, as a user-visible note.
+      this.recordUser(`[tool ${event.name}]\n${event.text}`, false);
+      return;
+    }
+    const call = turn.toolCalls.find((c) => c.id === event.callId) ?? { id: event.callId, name: event.name, args: {} };
+    const intent = classifyTool(call);
+    if (!intent.path && event.openFile && event.openFile !== 'n/a' && (intent.kind === 'edit_file' || intent.kind === 'read_file')) {
+      intent.path = event.openFile;
+    }
+    const view = intent.kind === 'read_file' || intent.kind === 'edit_file' ? parseFileView(event.text, intent.kind === 'read_file' ? intent.path : undefined) : undefined;
+    if (view && this.extractor) {
+      this.state.files.recordOutline(view.path, this.extractor.outline(view.path, view.lines.join('\n'), view.startLine));
+      for (const snippet of this.extractor.extract(view)) {
+        this.snippets.set(`${snippet.path}#${snippet.kind}:${snippet.name}`, { snippet, turn: turn.index });
+      }
+    }
+    if (intent.kind === 'edit_file') {
+      const path = intent.path ?? view?.path;
+      if (path) this.state.files.recordEdit(path, turn.index, intent.lines);
+    }
+    for (const path of diffPaths(event.text)) this.state.files.recordEdit(path, turn.index);
+    const rawId = `r${this.raw.size + 1}`;
+    this.raw.set(rawId, event.text);
+    const extractor = this.extractor;
+    const processed = processToolOutput({
+      intent,
+      toolName: call.name,
+      args: call.args,
+      output: event.text,
+      ...(event.exitCode !== undefined ? { exitCode: event.exitCode } : {}),
+      relevantTerms: new Set(this.mentions.keys()),
+      ...(extractor ? { outline: extractor.outline } : {}),
+    });
+    this.state.recordErrors(turn.index, findErrorLines(event.text).slice(-2));
+    turn.results.push({ callId: event.callId, name: call.name, args: call.args, intent, raw: event.text, rawId, summary: processed.summary });
+    turn.cache = {};
+  }
+
+  private findTurn(callId: string): Turn | undefined {
+    for (let i = this.turns.length - 1; i >= Math.max(0, this.turns.length - 8); i -= 1) {
+      const turn = this.turns[i];
+      if (turn?.toolCalls.some((c) => c.id === callId)) return turn;
+    }
+    return undefined;
+  }
+
+  private countMentions(text: string): void {
+    for (const m of text.matchAll(CODE_TERM)) {
+      const term = m[1] ?? m[2];
+      if (term) this.mentions.set(term, (this.mentions.get(term) ?? 0) + 1);
+    }
+  }
+}
+
+function clipLine(text: string, max: number): string {
+  const line = text.replace(/\s+/g, ' ').trim();
+  return line.length > max ? `${line.slice(0, max)}…` : line;
+}

@@ -1,0 +1,26 @@
+import type { CategoryShares } from './types.js';
+
+/** @default 4096 */
+export const DEFAULT_RESERVE_TOKENS = 4096;
+/** @default 3 */
+export const DEFAULT_RECENT_TURNS = 3;
+/** @default 4 */
+export const DEFAULT_COMPACT_EVERY_TURNS = 2;
+/** @default 8 */
+export const DEFAULT_MASK_AFTER_TURNS = 6;
+/** @default 0.9 */
+export const DEFAULT_HIGH_WATER = 0.9;
+/** @default 0.7 */
+export const DEFAULT_LOW_WATER = 0.7;
+/** @default 8 */
+export const DEFAULT_MAX_SNIPPETS = 8;
+/** Tokens kept free for the small differences between counting parts and counting the whole. @default 16 */
+export const DEFAULT_SAFETY_TOKENS = 16;
+
+export const DEFAULT_CATEGORY_SHARES: CategoryShares = {
+  system: 0.35,
+  goal: 0.25,
+  state: 0.1,
+  snippets: 0.1,
+  reference: 0.05,
+};

@@ -1,0 +1,83 @@
+export { batonPrepareStep, fromModelMessages, toModelMessages } from './adapters/ai-sdk.js';
+export { fromAnthropicMessages, toAnthropicMessages } from './adapters/anthropic-messages.js';
+export { fromOpenAIMessages, toOpenAIMessages } from './adapters/openai-messages.js';
+export { classifyCommand, classifyTool } from './classify-tool.js';
+export { ContextManager } from './context-manager.js';
+export { createContextManager } from './create-context-manager.js';
+export {
+  DEFAULT_CATEGORY_SHARES,
+  DEFAULT_COMPACT_EVERY_TURNS,
+  DEFAULT_HIGH_WATER,
+  DEFAULT_LOW_WATER,
+  DEFAULT_MASK_AFTER_TURNS,
+  DEFAULT_MAX_SNIPPETS,
+  DEFAULT_RECENT_TURNS,
+  DEFAULT_RESERVE_TOKENS,
+  DEFAULT_SAFETY_TOKENS,
+} from './defaults.js';
+export { planTurns } from './plan-turns.js';
+export { diffPaths, diffStats, processEditFile } from './processors/edit-file.js';
+export { ERROR_LINE, findErrorLines, normalizeWhitespace } from './processors/error-lines.js';
+export { processGrep } from './processors/grep.js';
+export { processListDir } from './processors/list-dir.js';
+export { DEFAULT_PROCESSORS, processToolOutput } from './processors/process-tool-output.js';
+export { processReadFile } from './processors/read-file.js';
+export { processTerminal } from './processors/terminal.js';
+export { MESSAGE_SEPARATOR, renderMessage, renderToolCall } from './render-message.js';
+export { buildFull, buildRecency, MASK_KEEP_OUTPUTS, maskOldOutputs, splitHistory } from './replay/baseline-strategies.js';
+export { defaultTrajectoryFiles, parseBudgets, SHARED_TRAJECTORY_DIR } from './replay/default-trajectory-files.js';
+export { extractKeyFacts, FACT_ERROR_LINE, goalFact, scoreFacts } from './replay/key-facts.js';
+export { readOpenHandsEvents } from './replay/read-openhands-events.js';
+export { readSweAgentTrajectory } from './replay/read-swe-agent-trajectory.js';
+export { readTrajectory } from './replay/read-trajectory.js';
+export { DEFAULT_BENCH_BUDGETS, quantile, runContextBench, STRATEGIES } from './replay/run-context-bench.js';
+export { parseFileView } from './snippets/parse-file-view.js';
+export { callWithContextRetry, DEFAULT_RETRY_LADDER } from './retry/call-with-context-retry.js';
+export { classifyModelError, isRetryableModelError } from './retry/classify-model-error.js';
+export {
+  computeDelayMs,
+  DEFAULT_FACTOR,
+  DEFAULT_INITIAL_DELAY_MS,
+  DEFAULT_JITTER,
+  DEFAULT_MAX_DELAY_MS,
+  DEFAULT_MAX_RETRIES,
+  retry,
+} from './retry/retry.js';
+export { RetryError } from './retry/retry-error.js';
+export { rankSnippets, renderSnippet } from './snippets/rank-snippets.js';
+export { createSnippetExtractor, DEFAULT_SNIPPET_MAX_LINES, loadGrammars } from './snippets/snippet-extractor.js';
+export { extractDecisions } from './tracker/extract-decisions.js';
+export { FileTracker } from './tracker/file-tracker.js';
+export { LoopState } from './tracker/loop-state.js';
+export { maskedPlaceholder } from './turn.js';
+export type { AnthropicBlock, AnthropicMessage } from './adapters/anthropic-messages.js';
+export type { OpenAIChatMessage } from './adapters/openai-messages.js';
+export type { ToolIntent } from './classify-tool.js';
+export type { ResolvedManagerOptions } from './context-manager.js';
+export type { PlannedLevel, PlanTurnsOptions } from './plan-turns.js';
+export type { OutlineEntry, Outliner } from './processors/read-file.js';
+export type { ProcessedOutput, ProcessorInput, ToolProcessor } from './processors/types.js';
+export type { KeyFacts } from './replay/key-facts.js';
+export type { ContextRetryOptions } from './retry/call-with-context-retry.js';
+export type { ModelErrorInfo } from './retry/classify-model-error.js';
+export type { RetryOptions } from './retry/retry.js';
+export type { RetryStopReason } from './retry/retry-error.js';
+export type { ContextBenchOptions, ContextBenchReport, StrategyName, StrategyScore } from './replay/run-context-bench.js';
+export type { Trajectory } from './replay/types.js';
+export type { FileView } from './snippets/parse-file-view.js';
+export type { SnippetEntry } from './snippets/rank-snippets.js';
+export type { SnippetExtractor } from './snippets/snippet-extractor.js';
+export type { CodeSnippet, SnippetLanguage } from './snippets/types.js';
+export type { Rendered, ToolResultRecord, Turn } from './turn.js';
+export type {
+  AssembledContext,
+  AssembleOptions,
+  AssembleOverrides,
+  CategoryShares,
+  ContextManagerOptions,
+  ContextMessage,
+  LoopEvent,
+  ToolCall,
+  ToolKind,
+  TurnLevel,
+} from './types.js';

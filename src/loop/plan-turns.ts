@@ -1,0 +1,64 @@
+import type { TurnLevel } from './types.js';
+
+/** Share of the hard limit kept for older turns' one-line masks when recent turns fill the target. */
+const OLD_TURNS_BAND = 0.15;
+
+/** A turn's level in a plan; dropped turns are left out of the prompt. */
+export type PlannedLevel = TurnLevel | 'dropped';
+
+export interface PlanTurnsOptions {
+  /** Newest turns kept verbatim. */
+  recentTurns: number;
+  /** Turns older than this are masked; between recentTurns and this they show summaries. */
+  maskAfterTurns: number;
+  /** Tokens the turns should use together after a compaction; older turns are masked and dropped to get there. */
+  available: number;
+  /** Tokens the turns may use at most; recent turns are demoted only to stay under this. @default available */
+  hardAvailable?: number;
+  /** Token count of turn `i` at a level (cached by the caller). */
+  cost: (i: number, level: TurnLevel) => number;
+  /** Show no tool output verbatim (retry 2). @default false */
+  noVerbatim?: boolean;
+}
+
+/**
+ * Decides how each turn is shown after a compaction. Starts from recency levels (newest verbatim,
+ * then summaries, then one-line masks); while over `available` it masks the older summaries and
+ * then drops the oldest turns; only while over `hardAvailable` does it demote the recent turns,
+ * oldest first. The newest turn is always
+ * kept (the caller clips a huge one head-and-tail). Pure.
+ */
+export function planTurns(count: number, options: PlanTurnsOptions): PlannedLevel[] {
+  const { recentTurns, maskAfterTurns, available, cost } = options;
+  const levels: PlannedLevel[] = [];
+  for (let i = 0; i < count; i += 1) {
+    const age = count - 1 - i;
+    if (age < recentTurns) levels.push(options.noVerbatim ? 'summary' : 'verbatim');
+    else levels.push(age < maskAfterTurns ? 'summary' : 'masked');
+  }
+  let total = 0;
+  for (let i = 0; i < count; i += 1) total += levelCost(levels, i, cost);
+  const set = (i: number, level: PlannedLevel) => {
+    total -= levelCost(levels, i, cost);
+    levels[i] = level;
+    total += levelCost(levels, i, cost);
+  };
+  const hard = options.hardAvailable ?? available;
+  const recentStart = Math.max(0, count - recentTurns);
+  for (let i = 0; i < recentStart && total > available; i += 1) if (levels[i] === 'summary') set(i, 'masked');
+  // Recent turns can fill the target alone; older turns then keep a band of one-line masks.
+  let recentTotal = 0;
+  for (let i = recentStart; i < count; i += 1) recentTotal += levelCost(levels, i, cost);
+  const keepOld = Math.max(available, Math.min(hard, recentTotal + Math.floor(hard * OLD_TURNS_BAND)));
+  for (let i = 0; i < recentStart && total > keepOld; i += 1) set(i, 'dropped');
+  for (let i = 0; i < recentStart && total > hard; i += 1) set(i, 'dropped');
+  for (let i = recentStart; i < count - 1 && total > hard; i += 1) if (levels[i] === 'verbatim') set(i, 'summary');
+  for (let i = recentStart; i < count - 1 && total > hard; i += 1) set(i, 'masked');
+  for (let i = recentStart; i < count - 1 && total > hard; i += 1) set(i, 'dropped');
+  return levels;
+}
+
+function levelCost(levels: readonly PlannedLevel[], i: number, cost: (i: number, level: TurnLevel) => number): number {
+  const level = levels[i];
+  return level === undefined || level === 'dropped' ? 0 : cost(i, level);
+}

@@ -1,0 +1,24 @@
+/** Text of a message content that may be a string or a list of parts (`{type:'text', text}`). */
+export function contentText(content: unknown): string {
+  if (typeof content === 'string') return content;
+  if (Array.isArray(content)) {
+    return content
+      .map((part) => (typeof part === 'string' ? part : typeof part?.text === 'string' ? part.text : ''))
+      .filter((t) => t.length > 0)
+      .join('\n');
+  }
+  return content === undefined || content === null ? '' : JSON.stringify(content);
+}
+
+/** Parses tool-call arguments given as a JSON string or an object; anything else becomes `{ input }`. */
+export function parseArgs(value: unknown): Record<string, unknown> {
+  if (typeof value === 'string') {
+    try {
+      const parsed: unknown = JSON.parse(value);
+      return parsed && typeof parsed === 'object' && !Array.isArray(parsed) ? (parsed as Record<string, unknown>) : { input: parsed };
+    } catch {
+      return { input: value };
+    }
+  }
+  return value && typeof value === 'object' && !Array.isArray(value) ? (value as Record<string, unknown>) : {};
+}

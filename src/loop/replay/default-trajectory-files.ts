@@ -1,0 +1,34 @@
+import { readdir } from 'node:fs/promises';
+import path from 'node:path';
+import { BatonError } from '../../errors/index.js';
+
+/** Where the shared development trajectories live, relative to the project root. */
+export const SHARED_TRAJECTORY_DIR = '../shared/fixtures/swe-agent-trajectories';
+
+/**
+ * The shared fixture trajectories (SWE-agent `.traj`), sorted; they are never copied into the repository.
+ * @throws BatonError('NOT_FOUND') when the folder is absent (as in a user's clone).
+ */
+export async function defaultTrajectoryFiles(projectRoot: string): Promise<string[]> {
+  const dir = path.resolve(projectRoot, SHARED_TRAJECTORY_DIR);
+  try {
+    const names = await readdir(dir);
+    return names.filter((n) => /\.(traj|jsonl)$/.test(n)).sort().map((n) => path.join(dir, n));
+  } catch (cause) {
+    throw new BatonError('NOT_FOUND', `no --traj given and ${dir} does not exist; pass trajectory files with --traj`, {
+      cause,
+      details: { dir },
+    });
+  }
+}
+
+/** Parses `4096,8192,16384`. @throws BatonError('INPUT_INVALID') naming the bad value. */
+export function parseBudgets(value: string): number[] {
+  const budgets = value.split(',').map((v) => v.trim()).filter(Boolean).map(Number);
+  if (budgets.length === 0 || budgets.some((b) => !Number.isInteger(b) || b < 256)) {
+    throw new BatonError('INPUT_INVALID', `--budget must be a comma-separated list of integers >= 256, got "${value}"`, {
+      details: { field: '--budget', value },
+    });
+  }
+  return budgets;
+}

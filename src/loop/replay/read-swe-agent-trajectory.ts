@@ -1,0 +1,105 @@
+import { BatonError } from '../../errors/index.js';
+import { diffPaths } from '../processors/edit-file.js';
+import type { LoopEvent, ToolCall } from '../types.js';
+import { contentText, parseArgs } from './content-text.js';
+import type { Trajectory } from './types.js';
+
+interface HistoryMessage {
+  role?: string;
+  content?: unknown;
+  is_demo?: boolean;
+  action?: string;
+  tool_calls?: { id?: string; function?: { name?: string; arguments?: unknown } }[];
+  tool_call_ids?: string[];
+  message_type?: string;
+}
+
+interface TrajectoryStep {
+  action?: string;
+  observation?: string;
+  response?: string;
+  state?: unknown;
+}
+
+/**
+ * Reads a SWE-agent `.traj` (both schema generations: older files have `history` messages without
+ * `message_type` and observations as user messages; newer ones tag each message and may carry
+ * function `tool_calls` answered by `tool` messages). Demonstrations become reference material,
+ * the first other user message is the task, and each model turn is one step. Pure.
+ *
+ * @throws BatonError('INPUT_INVALID') when the JSON has neither `history` nor `trajectory`.
+ */
+export function readSweAgentTrajectory(json: unknown, id: string): Trajectory {
+  const doc = (json ?? {}) as { history?: HistoryMessage[]; trajectory?: TrajectoryStep[]; info?: { submission?: string } };
+  const history = Array.isArray(doc.history) ? doc.history : undefined;
+  const trajectory = Array.isArray(doc.trajectory) ? doc.trajectory : [];
+  if (!history && trajectory.length === 0) {
+    throw new BatonError('INPUT_INVALID', `${id}: not a SWE-agent trajectory (no "history" or "trajectory" array)`, {
+      details: { file: id },
+    });
+  }
+  const events: LoopEvent[] = [];
+  const steps: number[] = [];
+  let task: string | undefined;
+  let pending: ToolCall[] = [];
+  const messages = history ?? fromTrajectory(trajectory);
+  for (const m of messages) {
+    const text = contentText(m.content);
+    const role = m.role ?? 'user';
+    if (m.is_demo) {
+      events.push({ kind: 'user', text, reference: true });
+    } else if (role === 'system') {
+      events.push({ kind: 'system', text });
+    } else if (role === 'assistant') {
+      pending = toolCalls(m, steps.length);
+      steps.push(events.length);
+      events.push({ kind: 'assistant', text, toolCalls: pending });
+    } else if (role === 'tool' || (role === 'user' && task !== undefined && pending.length > 0)) {
+      const callId = m.tool_call_ids?.[0] ?? pending[0]?.id ?? `step-${steps.length}`;
+      const call = pending.find((c) => c.id === callId) ?? pending[0];
+      const openFile = openFileOf(trajectory[steps.length - 1]?.state) ?? /\(Open file: ([^)]+)\)/.exec(text)?.[1];
+      events.push({ kind: 'tool', callId, name: call?.name ?? 'tool', text, ...(openFile ? { openFile } : {}) });
+      pending = pending.filter((c) => c !== call);
+    } else if (task === undefined) {
+      task = text;
+      events.push({ kind: 'user', text });
+    } else {
+      events.push({ kind: 'user', text });
+    }
+  }
+  return { id, format: 'swe-agent', events, steps, task: task ?? '', patchPaths: diffPaths(doc.info?.submission ?? '') };
+}
+
+function toolCalls(m: HistoryMessage, step: number): ToolCall[] {
+  if (m.tool_calls?.length) {
+    return m.tool_calls.map((c, i) => ({
+      id: c.id ?? `step-${step}-${i}`,
+      name: c.function?.name ?? 'tool',
+      args: parseArgs(c.function?.arguments),
+    }));
+  }
+  const action = m.action?.trim();
+  if (!action) return [];
+  return [{ id: `step-${step}`, name: action.split(/\s+/)[0] ?? 'action', args: { command: action } }];
+}
+
+/** Older files store `state` as a JSON string, newer ones as a Python dict string or an object. */
+function openFileOf(state: unknown): string | undefined {
+  if (state && typeof state === 'object') {
+    const value = (state as { open_file?: unknown }).open_file;
+    return typeof value === 'string' && value !== 'n/a' ? value : undefined;
+  }
+  if (typeof state !== 'string') return undefined;
+  const m = /["']open_file["']\s*:\s*["']([^"']*)["']/.exec(state);
+  return m?.[1] && m[1] !== 'n/a' ? m[1] : undefined;
+}
+
+/** Files with only `trajectory` steps: rebuild the turns from responses and observations. */
+function fromTrajectory(steps: TrajectoryStep[]): HistoryMessage[] {
+  const out: HistoryMessage[] = [];
+  for (const s of steps) {
+    out.push({ role: 'assistant', content: s.response ?? '', ...(s.action ? { action: s.action } : {}) });
+    out.push({ role: 'user', content: s.observation ?? '' });
+  }
+  return out;
+}

@@ -1,0 +1,31 @@
+import { readFile } from 'node:fs/promises';
+import path from 'node:path';
+import { BatonError } from '../../errors/index.js';
+import { readOpenHandsEvents } from './read-openhands-events.js';
+import { readSweAgentTrajectory } from './read-swe-agent-trajectory.js';
+import type { Trajectory } from './types.js';
+
+/**
+ * Reads a trajectory file: SWE-agent `.traj`/`.json` with `history` or `trajectory`, or an
+ * OpenHands event stream (`.jsonl`, or a JSON array of events).
+ *
+ * @throws BatonError('NOT_FOUND') for a missing file, BatonError('INPUT_INVALID') for bad JSON.
+ */
+export async function readTrajectory(file: string): Promise<Trajectory> {
+  const id = path.basename(file);
+  let text: string;
+  try {
+    text = await readFile(file, 'utf8');
+  } catch (cause) {
+    throw new BatonError('NOT_FOUND', `trajectory file not found: ${file}`, { cause, details: { file } });
+  }
+  if (file.endsWith('.jsonl')) return readOpenHandsEvents(text, id);
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch (cause) {
+    throw new BatonError('INPUT_INVALID', `${file}: not valid JSON (${(cause as Error).message})`, { cause, details: { file } });
+  }
+  if (Array.isArray(json)) return readOpenHandsEvents(text, id);
+  return readSweAgentTrajectory(json, id);
+}

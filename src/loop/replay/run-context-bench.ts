@@ -1,0 +1,247 @@
+import { o200kCounter, type TokenCounter } from '../../tokens/index.js';
+import { ContextManager } from '../context-manager.js';
+import { createSnippetExtractor } from '../snippets/snippet-extractor.js';
+import { buildFull, buildRecency, maskOldOutputs, splitHistory } from './baseline-strategies.js';
+import { extractKeyFacts, scoreFacts } from './key-facts.js';
+import type { Trajectory } from './types.js';
+
+export const STRATEGIES = ['baton', 'recency', 'mask_m10', 'mask_m10_recency'] as const;
+export type StrategyName = (typeof STRATEGIES)[number];
+/** @default [4096, 8192, 16384] */
+export const DEFAULT_BENCH_BUDGETS = [4096, 8192, 16384];
+
+export interface StrategyScore {
+  over_budget_rate: number;
+  trr: number;
+  kfr: { goal: number; edited_paths: number; last_error: number; last3: number; macro: number };
+  /**
+   * Share of the previous context that the next one repeats as its exact prefix (what a prompt
+   * cache can reuse), averaged over builds that did not compact (re-plan or drop older parts).
+   */
+  prefix_stability: number;
+  /** Mean over all builds after the first of each trajectory. */
+  prefix_stability_all: number;
+  compaction_rate: number;
+}
+
+export interface ContextBenchReport {
+  tokenizer: string;
+  trajectories: number;
+  builds: number;
+  budgets: Record<string, Record<StrategyName, StrategyScore>>;
+  latency_ms: { cold_p50: number; cold_p95: number; incremental_p50: number; incremental_p95: number };
+}
+
+export interface ContextBenchOptions {
+  /** @default DEFAULT_BENCH_BUDGETS */
+  budgets?: number[];
+  /** @default o200kCounter */
+  counter?: TokenCounter;
+  /** Clock for latency, in ms. @default performance.now */
+  now?: () => number;
+  /**
+   * Times each build this many times (fresh managers each run) and keeps the fastest, so a
+   * shared, loaded machine's scheduling noise does not pose as assembly cost. @default 3
+   */
+  latencyRuns?: number;
+}
+
+type FactKey = 'goal' | 'edited_paths' | 'last_error' | 'last3';
+interface Acc {
+  builds: number;
+  over: number;
+  tokens: number;
+  full: number;
+  facts: Record<FactKey, { sum: number; n: number }>;
+  stable: { sum: number; n: number };
+  stableAll: { sum: number; n: number };
+  compactions: number;
+}
+
+/**
+ * Replays trajectories: for every model call, rebuilds the context each strategy would have sent
+ * from the events before it, with the same tokenizer, and scores over-budget builds, token
+ * reduction, key-fact recall and prefix stability; times Baton's assembly cold (a fresh manager
+ * over the whole log) and incremental (the new events, then assembly).
+ */
+export async function runContextBench(trajectories: readonly Trajectory[], options: ContextBenchOptions = {}): Promise<ContextBenchReport> {
+  const budgets = options.budgets ?? DEFAULT_BENCH_BUDGETS;
+  const counter = options.counter ?? o200kCounter;
+  const now = options.now ?? (() => performance.now());
+  const acc = new Map<string, Acc>();
+  const get = (budget: number, s: StrategyName) => {
+    const key = `${budget}/${s}`;
+    let a = acc.get(key);
+    if (!a) {
+      a = emptyAcc();
+      acc.set(key, a);
+    }
+    return a;
+  };
+  let builds = 0;
+  for (const traj of trajectories) {
+    const cache = new Map<string, number>();
+    const extractor = await createSnippetExtractor();
+    const managers = budgets.map(() => new ContextManager({ counter }, extractor));
+    const previous = new Map<string, string>();
+    let previousEnd = 0;
+    for (const end of traj.steps) {
+      builds += 1;
+      const events = traj.events.slice(0, end);
+      const history = splitHistory(events);
+      const full = counter.count(buildFull(history));
+      const facts = extractKeyFacts(traj, end);
+      const masked = maskOldOutputs(history);
+      for (const [b, budget] of budgets.entries()) {
+        const manager = managers[b] as ContextManager;
+        manager.recordAll(traj.events.slice(previousEnd, end));
+        const built = manager.assemble({ budget });
+        const recency = buildRecency(history, budget, counter, cache);
+        const maskedRecency = buildRecency(masked.history, budget, counter, cache);
+        const texts: Record<StrategyName, { text: string; compacted: boolean }> = {
+          baton: { text: built.text, compacted: built.compacted },
+          recency: { text: recency.text, compacted: recency.kept < history.units.length },
+          mask_m10: { text: buildFull(masked.history), compacted: masked.masked > 0 },
+          mask_m10_recency: { text: maskedRecency.text, compacted: masked.masked > 0 || maskedRecency.kept < history.units.length },
+        };
+        for (const s of STRATEGIES) {
+          const { text, compacted } = texts[s];
+          const a = get(budget, s);
+          const tokens = counter.count(text);
+          a.builds += 1;
+          if (tokens > budget) a.over += 1;
+          a.tokens += tokens;
+          a.full += full;
+          const score = scoreFacts(facts, text);
+          for (const k of ['goal', 'edited_paths', 'last_error', 'last3'] as const) {
+            const v = score[k];
+            if (v !== undefined) {
+              a.facts[k].sum += v;
+              a.facts[k].n += 1;
+            }
+          }
+          const key = `${budget}/${s}`;
+          const prev = previous.get(key);
+          if (prev !== undefined) {
+            const share = prev.length === 0 ? 1 : commonPrefix(prev, text) / prev.length;
+            a.stableAll.sum += share;
+            a.stableAll.n += 1;
+            if (compacted) a.compactions += 1;
+            else {
+              a.stable.sum += share;
+              a.stable.n += 1;
+            }
+          }
+          previous.set(key, text);
+        }
+      }
+      previousEnd = end;
+    }
+  }
+  const latency = await measureLatency(trajectories, budgets, counter, now, options.latencyRuns ?? 3);
+  const report: ContextBenchReport['budgets'] = {};
+  for (const budget of budgets) {
+    report[String(budget)] = Object.fromEntries(STRATEGIES.map((s) => [s, finish(get(budget, s))])) as Record<StrategyName, StrategyScore>;
+  }
+  return {
+    tokenizer: counter.name,
+    trajectories: trajectories.length,
+    builds,
+    budgets: report,
+    latency_ms: {
+      cold_p50: quantile(latency.cold, 0.5),
+      cold_p95: quantile(latency.cold, 0.95),
+      incremental_p50: quantile(latency.incremental, 0.5),
+      incremental_p95: quantile(latency.incremental, 0.95),
+    },
+  };
+}
+
+/**
+ * Cold: a fresh manager (and a fresh parse cache) records the whole log before the step and
+ * assembles. Incremental: a running manager records the events since the previous step and
+ * assembles; the first step of a run is cold by nature and is not counted as incremental.
+ */
+async function measureLatency(
+  trajectories: readonly Trajectory[],
+  budgets: readonly number[],
+  counter: TokenCounter,
+  now: () => number,
+  runs: number,
+): Promise<{ cold: number[]; incremental: number[] }> {
+  const cold: number[] = [];
+  const incremental: number[] = [];
+  for (let run = 0; run < runs; run += 1) {
+    let c = 0;
+    let n = 0;
+    for (const traj of trajectories) {
+      for (const budget of budgets) {
+        const manager = new ContextManager({ counter }, await createSnippetExtractor());
+        let fed = 0;
+        for (const end of traj.steps) {
+          const t0 = now();
+          manager.recordAll(traj.events.slice(fed, end));
+          manager.assemble({ budget });
+          const took = now() - t0;
+          if (fed > 0) {
+            incremental[n] = Math.min(incremental[n] ?? took, took);
+            n += 1;
+          }
+          fed = end;
+          const fresh = new ContextManager({ counter }, await createSnippetExtractor());
+          const c0 = now();
+          fresh.recordAll(traj.events.slice(0, end));
+          fresh.assemble({ budget });
+          const coldTook = now() - c0;
+          cold[c] = Math.min(cold[c] ?? coldTook, coldTook);
+          c += 1;
+        }
+      }
+    }
+  }
+  return { cold, incremental };
+}
+
+function emptyAcc(): Acc {
+  const z = () => ({ sum: 0, n: 0 });
+  return {
+    builds: 0, over: 0, tokens: 0, full: 0,
+    facts: { goal: z(), edited_paths: z(), last_error: z(), last3: z() },
+    stable: z(), stableAll: z(), compactions: 0,
+  };
+}
+
+function finish(a: Acc): StrategyScore {
+  const mean = (x: { sum: number; n: number }) => (x.n === 0 ? 1 : x.sum / x.n);
+  const goal = mean(a.facts.goal);
+  const edited = mean(a.facts.edited_paths);
+  const error = mean(a.facts.last_error);
+  const last3 = mean(a.facts.last3);
+  return {
+    over_budget_rate: round(a.builds === 0 ? 0 : a.over / a.builds),
+    trr: round(a.full === 0 ? 0 : 1 - a.tokens / a.full),
+    kfr: { goal: round(goal), edited_paths: round(edited), last_error: round(error), last3: round(last3), macro: round((goal + edited + error + last3) / 4) },
+    prefix_stability: round(mean(a.stable)),
+    prefix_stability_all: round(mean(a.stableAll)),
+    compaction_rate: round(a.stableAll.n === 0 ? 0 : a.compactions / a.stableAll.n),
+  };
+}
+
+function commonPrefix(a: string, b: string): number {
+  const n = Math.min(a.length, b.length);
+  let i = 0;
+  while (i < n && a.charCodeAt(i) === b.charCodeAt(i)) i += 1;
+  return i;
+}
+
+/** Nearest-rank quantile, rounded to 0.01 ms. */
+export function quantile(values: readonly number[], q: number): number {
+  if (values.length === 0) return 0;
+  const sorted = [...values].sort((x, y) => x - y);
+  const index = Math.min(sorted.length - 1, Math.max(0, Math.ceil(q * sorted.length) - 1));
+  return Math.round((sorted[index] as number) * 100) / 100;
+}
+
+function round(x: number): number {
+  return Math.round(x * 10000) / 10000;
+}

@@ -1,0 +1,61 @@
+import type { ContextManager } from '../context-manager.js';
+import type { AssembledContext, AssembleOptions, AssembleOverrides } from '../types.js';
+import { classifyModelError } from './classify-model-error.js';
+import { type RetryOptions, retry } from './retry.js';
+import { RetryError } from './retry-error.js';
+
+/**
+ * Seed 004's ladder: retry 1 keeps the last 2 turns and fewer snippets; retry 2 the last turn
+ * only, no snippets and no verbose tool results; each with the category limits lowered for that
+ * retry only (the manager's own plan is not touched).
+ */
+export const DEFAULT_RETRY_LADDER: readonly AssembleOverrides[] = [
+  {},
+  { keepTurns: 2, recentTurns: 2, maxSnippets: 3, shareFactor: 0.75 },
+  { keepTurns: 1, recentTurns: 1, maxSnippets: 0, toolResults: 'summary', shareFactor: 0.5 },
+];
+
+const LADDER_WORDS = [
+  'the full context',
+  'the last 2 turns with fewer code snippets',
+  'the last turn only, without code snippets or verbose tool output',
+];
+
+export interface ContextRetryOptions extends RetryOptions {
+  /** Assembly options for the first try (budget and so on). */
+  assemble?: AssembleOptions;
+  /** Overrides per attempt; the last entry repeats. @default DEFAULT_RETRY_LADDER */
+  ladder?: readonly AssembleOverrides[];
+}
+
+/**
+ * Calls the model with managed context and, on 429/RESOURCE_EXHAUSTED or 500/INTERNAL/ServerError,
+ * retries (2 retries, backoff from 1 s, Retry-After respected) with a smaller context per the ladder.
+ *
+ * @throws RetryError whose message is for the user: the error, and what was tried.
+ */
+export async function callWithContextRetry<T>(
+  manager: ContextManager,
+  call: (context: AssembledContext, info: { attempt: number; signal?: AbortSignal }) => Promise<T>,
+  options: ContextRetryOptions = {},
+): Promise<T> {
+  const { assemble, ladder = DEFAULT_RETRY_LADDER, ...retryOptions } = options;
+  try {
+    return await retry((info) => {
+      const step = ladder[Math.min(info.attempt, ladder.length - 1)] ?? {};
+      return call(manager.assemble({ ...assemble, ...step }), info);
+    }, retryOptions);
+  } catch (error) {
+    if (!(error instanceof RetryError)) throw error;
+    throw new RetryError(error.reason, error.errors, userMessage(error, ladder.length));
+  }
+}
+
+/** The message shown when every attempt failed: the error, and each context that was tried. */
+function userMessage(error: RetryError, ladderLength: number): string {
+  const info = classifyModelError(error.lastError);
+  const what = info.kind === 'rate_limited' ? 'rate limit or quota exhausted' : info.kind === 'server_error' ? 'server error' : 'error';
+  const status = info.status !== undefined ? ` ${info.status}` : '';
+  const tried = error.errors.map((_, i) => `attempt ${i + 1}: ${LADDER_WORDS[Math.min(i, ladderLength - 1, LADDER_WORDS.length - 1)]}`);
+  return `The model call failed (${what}${status}: ${info.message.slice(0, 200)}). Tried ${error.errors.length} times with a shrinking context (${tried.join('; ')}). Wait a moment and try again, or switch provider.`;
+}

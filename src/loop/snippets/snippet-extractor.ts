@@ -1,0 +1,150 @@
+import { createHash } from 'node:crypto';
+import { createRequire } from 'node:module';
+import { Language, type Node, Parser } from 'web-tree-sitter';
+import type { OutlineEntry } from '../processors/read-file.js';
+import { languageForPath } from './language-for-path.js';
+import type { FileView } from './parse-file-view.js';
+import type { CodeSnippet, SnippetLanguage } from './types.js';
+
+/** Longest snippet kept, in lines; longer definitions keep their first lines. @default 40 */
+export const DEFAULT_SNIPPET_MAX_LINES = 40;
+
+/** Cuts code at function/class boundaries. Parsing is synchronous once the grammars are loaded. */
+export interface SnippetExtractor {
+  /** Definitions in `code` (which starts at `startLine`), outermost first. */
+  outline(path: string, code: string, startLine: number): OutlineEntry[];
+  /** Complete definitions inside a file view, each with its own lines. */
+  extract(view: FileView): CodeSnippet[];
+  /** How many times code was actually parsed (cache misses). */
+  readonly parseCount: number;
+}
+
+const DEFINITIONS = new Set([
+  'function_definition', 'class_definition', 'decorated_definition',
+  'function_declaration', 'generator_function_declaration', 'class_declaration', 'abstract_class_declaration',
+  'method_definition', 'interface_declaration', 'enum_declaration', 'type_alias_declaration',
+  'method_declaration', 'constructor_declaration', 'record_declaration', 'type_declaration',
+]);
+const CONTAINERS = new Set(['class_body', 'block', 'declaration_list', 'export_statement', 'program', 'module', 'source_file', 'interface_body', 'enum_body']);
+const WASM: Record<SnippetLanguage, string> = {
+  typescript: 'tree-sitter-typescript.wasm', tsx: 'tree-sitter-tsx.wasm', javascript: 'tree-sitter-javascript.wasm',
+  python: 'tree-sitter-python.wasm', java: 'tree-sitter-java.wasm', go: 'tree-sitter-go.wasm',
+};
+
+let grammars: Promise<Map<SnippetLanguage, Language>> | undefined;
+
+/** Initialises web-tree-sitter and loads every bundled grammar, once per process. */
+export function loadGrammars(): Promise<Map<SnippetLanguage, Language>> {
+  grammars ??= (async () => {
+    await Parser.init();
+    const require = createRequire(import.meta.url);
+    const loaded = new Map<SnippetLanguage, Language>();
+    for (const [name, file] of Object.entries(WASM) as [SnippetLanguage, string][]) {
+      loaded.set(name, await Language.load(require.resolve(`tree-sitter-wasms/out/${file}`)));
+    }
+    return loaded;
+  })();
+  return grammars;
+}
+
+/**
+ * Loads the grammars (once per process) and returns an extractor with its own cache of parsed
+ * outlines keyed by a hash of the code, so a file seen twice is parsed once.
+ */
+export async function createSnippetExtractor(): Promise<SnippetExtractor> {
+  const languages = await loadGrammars();
+  const parser = new Parser();
+  const cache = new Map<string, OutlineEntry[]>();
+  let current: SnippetLanguage | undefined;
+  let parseCount = 0;
+
+  const outline = (path: string, code: string, startLine: number): OutlineEntry[] => {
+    const language = languageForPath(path);
+    const grammar = language ? languages.get(language) : undefined;
+    if (!language || !grammar) return [];
+    const key = createHash('sha1').update(language).update('\0').update(code).digest('base64');
+    let entries = cache.get(key);
+    if (!entries) {
+      if (current !== language) parser.setLanguage(grammar);
+      current = language;
+      const tree = parser.parse(language === 'python' ? dedent(code) : code);
+      parseCount += 1;
+      entries = [];
+      if (tree) {
+        collect(tree.rootNode, entries, 0);
+        tree.delete();
+      }
+      cache.set(key, entries);
+    }
+    return entries.map((e) => ({ ...e, startLine: e.startLine + startLine - 1, endLine: e.endLine + startLine - 1 }));
+  };
+
+  const extract = (view: FileView): CodeSnippet[] => {
+    const entries = outline(view.path, view.lines.join('\n'), view.startLine);
+    const snippets: CodeSnippet[] = [];
+    for (const entry of entries) {
+      // A long class is represented by its methods, which the outline also lists.
+      const span = entry.endLine - entry.startLine + 1;
+      if (/class|interface/.test(entry.kind) && span > DEFAULT_SNIPPET_MAX_LINES) continue;
+      if (snippets.some((s) => s.startLine <= entry.startLine && s.endLine >= entry.endLine)) continue;
+      const from = entry.startLine - view.startLine;
+      const to = Math.min(entry.endLine, entry.startLine + DEFAULT_SNIPPET_MAX_LINES - 1) - view.startLine + 1;
+      const text = view.lines.slice(from, to).join('\n');
+      snippets.push({ path: view.path, name: entry.name, kind: entry.kind, startLine: entry.startLine, endLine: view.startLine + to - 1, text });
+    }
+    return snippets;
+  };
+
+  return {
+    outline,
+    extract,
+    get parseCount() {
+      return parseCount;
+    },
+  };
+}
+
+/** Records definitions that parsed without errors, with 1-based lines relative to the code. */
+function collect(node: Node, out: OutlineEntry[], depth: number): void {
+  for (const child of node.namedChildren) {
+    if (!child) continue;
+    if (DEFINITIONS.has(child.type) || isArrowConst(child)) {
+      const target = child.type === 'decorated_definition' ? (child.childForFieldName('definition') ?? child) : child;
+      if (!child.hasError) {
+        out.push({ name: nameOf(target), kind: kindOf(target.type), startLine: child.startPosition.row + 1, endLine: child.endPosition.row + 1 });
+      }
+      if (depth < 2) collect(target.childForFieldName('body') ?? target, out, depth + 1);
+    } else if (CONTAINERS.has(child.type) || child.type === 'ERROR') {
+      collect(child, out, depth);
+    }
+  }
+}
+
+function isArrowConst(node: Node): boolean {
+  if (node.type !== 'lexical_declaration') return false;
+  const value = node.namedChildren[0]?.childForFieldName('value');
+  return value?.type === 'arrow_function' || value?.type === 'function_expression' || value?.type === 'function';
+}
+
+function nameOf(node: Node): string {
+  const direct = node.childForFieldName('name');
+  if (direct) return direct.text;
+  const declarator = node.namedChildren[0];
+  return declarator?.childForFieldName('name')?.text ?? '(anonymous)';
+}
+
+function kindOf(type: string): string {
+  if (type.includes('class')) return 'class';
+  if (type.includes('interface')) return 'interface';
+  if (type.includes('method') || type.includes('constructor')) return 'method';
+  if (type.includes('type') || type.includes('enum') || type.includes('record')) return 'type';
+  return 'function';
+}
+
+/** Python windows can start inside a block; removing the shared indent lets them parse. */
+function dedent(code: string): string {
+  const lines = code.split('\n');
+  let indent = Number.POSITIVE_INFINITY;
+  for (const line of lines) if (line.trim()) indent = Math.min(indent, line.length - line.trimStart().length);
+  return indent > 0 && Number.isFinite(indent) ? lines.map((l) => l.slice(indent)).join('\n') : code;
+}

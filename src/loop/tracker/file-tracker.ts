@@ -1,0 +1,59 @@
+import type { OutlineEntry } from '../processors/read-file.js';
+
+interface FileRecord {
+  path: string;
+  edits: number;
+  lastTurn: number;
+  functions: Set<string>;
+}
+
+/**
+ * Remembers which files and functions the loop modified, and the latest outline seen for each
+ * file, so edits by line range can be mapped to the functions they touched. Feeds snippet ranking.
+ */
+export class FileTracker {
+  private readonly files = new Map<string, FileRecord>();
+  private readonly outlines = new Map<string, OutlineEntry[]>();
+
+  /** Remembers the definitions last seen in a file (from a read or an edit's echo). */
+  recordOutline(path: string, outline: OutlineEntry[]): void {
+    if (outline.length > 0) this.outlines.set(path, outline);
+  }
+
+  /** Records an edit; with a line range, the functions overlapping it are marked modified. */
+  recordEdit(path: string, turn: number, lines?: { start: number; end: number }, functions: string[] = []): void {
+    const record = this.files.get(path) ?? { path, edits: 0, lastTurn: turn, functions: new Set<string>() };
+    record.edits += 1;
+    record.lastTurn = turn;
+    for (const name of functions) record.functions.add(name);
+    if (lines) {
+      for (const entry of this.outlines.get(path) ?? []) {
+        if (entry.startLine <= lines.end && entry.endLine >= lines.start && entry.kind !== 'class') record.functions.add(entry.name);
+      }
+    }
+    this.files.set(path, record);
+  }
+
+  isModified(path: string): boolean {
+    return this.files.has(path);
+  }
+
+  /** True when the function was edited in that file. */
+  isModifiedFunction(path: string, name: string): boolean {
+    return this.files.get(path)?.functions.has(name) ?? false;
+  }
+
+  /** Modified files, most recently edited first. */
+  modifiedFiles(): { path: string; edits: number; functions: string[] }[] {
+    return [...this.files.values()]
+      .sort((a, b) => b.lastTurn - a.lastTurn)
+      .map((f) => ({ path: f.path, edits: f.edits, functions: [...f.functions] }));
+  }
+
+  /** One line per modified file, for the state section. */
+  render(): string {
+    return this.modifiedFiles()
+      .map((f) => `- ${f.path} (${f.edits} edit${f.edits === 1 ? '' : 's'}${f.functions.length ? `; ${f.functions.join(', ')}` : ''})`)
+      .join('\n');
+  }
+}

@@ -1,0 +1,90 @@
+import { shrinkText } from '../budget/index.js';
+import type { TokenCounter } from '../tokens/index.js';
+import type { ToolIntent } from './classify-tool.js';
+import { MESSAGE_SEPARATOR, renderMessage, renderToolCall } from './render-message.js';
+import type { ContextMessage, ToolCall, TurnLevel } from './types.js';
+
+/** A tool result as the manager keeps it: the raw text stays here, the prompt gets a rendering. */
+export interface ToolResultRecord {
+  callId: string;
+  name: string;
+  args: Record<string, unknown>;
+  intent: ToolIntent;
+  raw: string;
+  rawId: string;
+  summary: string;
+}
+
+/** One model turn with its tool results, or one user message; the unit that is never split. */
+export interface Turn {
+  index: number;
+  kind: 'assistant' | 'user';
+  text: string;
+  toolCalls: ToolCall[];
+  results: ToolResultRecord[];
+  cache: Partial<Record<TurnLevel, Rendered>> & { clipped?: { maxTokens: number; rendered: Rendered } };
+}
+
+/** A turn rendered at one level: its messages, their joined text and its token count. */
+export interface Rendered {
+  messages: ContextMessage[];
+  text: string;
+  tokens: number;
+}
+
+/** The one-line stand-in for a masked tool output; names the tool, its arguments and how to fetch it. */
+export function maskedPlaceholder(result: ToolResultRecord): string {
+  const call = renderToolCall({ name: result.name, args: result.args }).replace(/\s+/g, ' ');
+  const shown = call.length > 120 ? `${call.slice(0, 120)}…` : call;
+  const lines = result.raw.split('\n').length;
+  return `[output of ${shown} masked: ${lines} lines; fetch_raw("${result.rawId}") returns it]`;
+}
+
+/** Renders a turn at a level, cached on the turn (the cache is cleared when the turn changes). */
+export function renderTurn(turn: Turn, level: TurnLevel, counter: TokenCounter): Rendered {
+  const cached = turn.cache[level];
+  if (cached) return cached;
+  const messages = turnMessages(turn, (r) => contentAt(r, level));
+  const rendered = measure(messages, counter);
+  turn.cache[level] = rendered;
+  return rendered;
+}
+
+/**
+ * The turn verbatim except that each tool output keeps only its head and tail around an omission
+ * marker, so the whole turn fits `maxTokens` (a single huge output). Not cached.
+ */
+export function renderTurnClipped(turn: Turn, maxTokens: number, counter: TokenCounter): Rendered {
+  const full = renderTurn(turn, 'verbatim', counter);
+  if (full.tokens <= maxTokens || turn.results.length === 0) return full;
+  const hit = turn.cache.clipped;
+  if (hit && hit.maxTokens === maxTokens) return hit.rendered;
+  const fixed = measure(turnMessages(turn, () => ''), counter).tokens;
+  const share = Math.max(16, Math.floor((maxTokens - fixed - 8) / turn.results.length));
+  const messages = turnMessages(turn, (r) => shrinkText(r.raw, share, 'head-tail', counter));
+  let rendered = measure(messages, counter);
+  if (rendered.tokens > maxTokens) rendered = renderTurn(turn, 'masked', counter);
+  turn.cache.clipped = { maxTokens, rendered };
+  return rendered;
+}
+
+function contentAt(result: ToolResultRecord, level: TurnLevel): string {
+  if (level === 'verbatim') return result.raw;
+  if (level === 'masked') return maskedPlaceholder(result);
+  return `${result.summary}\n[summary; fetch_raw("${result.rawId}") returns the full output]`;
+}
+
+function turnMessages(turn: Turn, content: (r: ToolResultRecord) => string): ContextMessage[] {
+  if (turn.kind === 'user') return [{ role: 'user', content: turn.text }];
+  const messages: ContextMessage[] = [
+    { role: 'assistant', content: turn.text, ...(turn.toolCalls.length ? { toolCalls: turn.toolCalls } : {}) },
+  ];
+  for (const r of turn.results) messages.push({ role: 'tool', callId: r.callId, name: r.name, content: content(r) });
+  return messages;
+}
+
+/** Renders messages and counts the joined text once. */
+export function measure(messages: ContextMessage[], counter: TokenCounter): Rendered {
+  const text = messages.map(renderMessage).join(MESSAGE_SEPARATOR);
+  return { messages, text, tokens: counter.count(text) };
+}

@@ -1,0 +1,112 @@
+import type { TokenCounter } from '../tokens/index.js';
+
+/** A tool invocation made by the model. `args` is the parsed argument object (or `{ command }` for text actions). */
+export interface ToolCall {
+  id: string;
+  name: string;
+  args: Record<string, unknown>;
+}
+
+/** One thing that happened in an agent loop, recorded in order. */
+export type LoopEvent =
+  | { kind: 'system'; text: string }
+  /** `reference` marks material the user attached that is not the task (e.g. a demonstration). */
+  | { kind: 'user'; text: string; reference?: boolean }
+  | { kind: 'assistant'; text: string; toolCalls?: ToolCall[] }
+  | {
+      kind: 'tool';
+      callId: string;
+      name: string;
+      text: string;
+      /** Process exit code, when the tool ran a command and reported one. */
+      exitCode?: number;
+      /** The file open in the agent's editor after the call (SWE-agent `state.open_file`). */
+      openFile?: string;
+    };
+
+/** What kind of work a tool did; selects its output processor. */
+export type ToolKind = 'read_file' | 'edit_file' | 'grep' | 'list_dir' | 'terminal' | 'other';
+
+/** A message of the assembled context, provider-neutral. */
+export type ContextMessage =
+  | { role: 'system'; content: string }
+  | { role: 'user'; content: string }
+  | { role: 'assistant'; content: string; toolCalls?: ToolCall[] }
+  | { role: 'tool'; callId: string; name: string; content: string };
+
+/** How a past turn is shown. */
+export type TurnLevel = 'verbatim' | 'summary' | 'masked';
+
+/** The context assembled for one model call. */
+export interface AssembledContext {
+  messages: ContextMessage[];
+  /** The messages rendered as one text (what the budget measures). */
+  text: string;
+  /** Token count of `text` as planned (sum of cached section counts plus separators). */
+  tokens: number;
+  /** The budget it was packed into. */
+  budget: number;
+  /** True when this build re-planned older turns (masking, dropping); prefixes change only then. */
+  compacted: boolean;
+  /** Per section id, how it ended up. */
+  sections: { id: string; tokens: number; action: 'kept' | 'trimmed' | 'summarized' }[];
+  dropped: string[];
+}
+
+/** Per-category ceilings, as shares of the budget. */
+export interface CategoryShares {
+  /** @default 0.35 */
+  system: number;
+  /** @default 0.25 */
+  goal: number;
+  /** Core state, key decisions and the file tracker. @default 0.1 */
+  state: number;
+  /** Relevant code snippets. @default 0.15 */
+  snippets: number;
+  /** Attached reference material such as demonstrations. @default 0.1 */
+  reference: number;
+}
+
+/** Limits that a retry may lower for one assembly only. */
+export interface AssembleOverrides {
+  /** Keep only the last N turns (older ones are left out, not masked). */
+  keepTurns?: number;
+  /** Turns shown verbatim at most. */
+  recentTurns?: number;
+  /** At most this many snippets. */
+  maxSnippets?: number;
+  /** 'masked' shows even recent tool outputs only as placeholders or processor summaries. */
+  toolResults?: 'verbose' | 'summary';
+  /** Multiplies every category share. */
+  shareFactor?: number;
+}
+
+export interface AssembleOptions extends AssembleOverrides {
+  /** Token budget for the prompt; defaults to the manager's limit minus its answer reserve. */
+  budget?: number;
+}
+
+export interface ContextManagerOptions {
+  /** The model's context window, in tokens. @default contextLimitFor(model) or 128000 */
+  limitTokens?: number;
+  /** Used to look up `limitTokens` when it is not given. */
+  model?: string;
+  /** Left free for the model's answer. @default 4096 */
+  reserveTokens?: number;
+  /** Turns kept verbatim after a compaction. @default 3 */
+  recentTurns?: number;
+  /** Extra verbatim turns allowed to accumulate before the next compaction. @default 4 */
+  compactEveryTurns?: number;
+  /** Turns older than this are masked to one line; younger ones show processor summaries. @default 8 */
+  maskAfterTurns?: number;
+  /** Compact when the planned context passes this share of the budget. @default 0.9 */
+  highWater?: number;
+  /** A compaction aims for this share of the budget. @default 0.7 */
+  lowWater?: number;
+  /** @default 8 */
+  maxSnippets?: number;
+  /** @default DEFAULT_CATEGORY_SHARES */
+  shares?: Partial<CategoryShares>;
+  /** @default o200kCounter */
+  counter?: TokenCounter;
+}

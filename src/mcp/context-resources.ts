@@ -1,0 +1,77 @@
+import { type McpServer, ResourceTemplate } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { SubscribeRequestSchema, UnsubscribeRequestSchema } from '@modelcontextprotocol/sdk/types.js';
+import { BatonError } from '../errors/index.js';
+import { REFRESH_FORMATS, type RefreshFormat, refreshContext } from '../refresh/index.js';
+import { ContextWatcher, taskIdOf } from './context-watcher.js';
+import type { WorkspaceState } from './workspace-state.js';
+
+export const CONTEXT_URI_TEMPLATE = 'baton://context/{task_id}{?format}';
+export const CURRENT_CONTEXT_URI = 'baton://context/current';
+
+/**
+ * Exposes each task's context as a resource (`baton://context/{task_id}` and
+ * `baton://context/current`, `?format=minimal|standard|detailed|narrative`) with subscriptions:
+ * a subscribed context gets `notifications/resources/updated` when git HEAD or the ledger moves.
+ * Must be called before the server connects (it registers the subscribe capability).
+ */
+export function registerContextResources(
+  server: McpServer,
+  state: WorkspaceState,
+  options: { sessionId: () => string; watchIntervalMs?: number },
+): ContextWatcher {
+  const watcher = new ContextWatcher(state, {
+    intervalMs: options.watchIntervalMs,
+    notify: (uri) => server.server.sendResourceUpdated({ uri }),
+  });
+  server.registerResource(
+    'context',
+    new ResourceTemplate(CONTEXT_URI_TEMPLATE, {
+      list: async () => ({
+        resources: [{ uri: CURRENT_CONTEXT_URI, name: 'current-context', title: 'Context of the current task', mimeType: 'application/json' }],
+      }),
+    }),
+    {
+      title: 'Task context',
+      description: 'refresh_context output for a task (or "current") in the format given by ?format=; subscribe to hear when it goes stale.',
+      mimeType: 'application/json',
+    },
+    async (uri) => {
+      const { root, ledger } = await state.require();
+      const format = formatOf(uri);
+      const result = await refreshContext({
+        workspace: root,
+        ledger,
+        gitCache: state.registry.gitCache,
+        sessionId: options.sessionId(),
+        taskId: taskIdOf(uri.href),
+        format,
+      });
+      return {
+        contents: [{ uri: uri.href, mimeType: format === 'narrative' ? 'text/markdown' : 'application/json', text: result.text }],
+      };
+    },
+  );
+  server.server.registerCapabilities({ resources: { subscribe: true, listChanged: true } });
+  server.server.setRequestHandler(SubscribeRequestSchema, async (request) => {
+    if (!request.params.uri.startsWith('baton://context/')) {
+      throw new BatonError('INPUT_INVALID', `Cannot subscribe to ${request.params.uri}: only baton://context/… resources are watched`);
+    }
+    await watcher.subscribe(request.params.uri);
+    return {};
+  });
+  server.server.setRequestHandler(UnsubscribeRequestSchema, async (request) => {
+    watcher.unsubscribe(request.params.uri);
+    return {};
+  });
+  return watcher;
+}
+
+function formatOf(uri: URL): RefreshFormat {
+  const format = uri.searchParams.get('format') ?? 'standard';
+  if (!(REFRESH_FORMATS as readonly string[]).includes(format)) {
+    throw new BatonError('INPUT_INVALID', `format must be one of ${REFRESH_FORMATS.join(', ')}; got "${format}"`, {
+      details: { field: 'format', value: format },
+    });
+  }
+  return format as RefreshFormat;
+}

@@ -1,0 +1,59 @@
+import { randomUUID } from 'node:crypto';
+import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { registerContextResources } from './context-resources.js';
+import type { ContextWatcher } from './context-watcher.js';
+import { registerContextSnapshots } from './tools/context-snapshots-tool.js';
+import { registerDebtTool } from './tools/debt-tool.js';
+import { registerDispatchTool } from './tools/dispatch-tool.js';
+import { registerPrepOrchestrator } from './tools/prep-orchestrator.js';
+import { registerRefreshContext } from './tools/refresh-context-tool.js';
+import { registerTaskTool } from './tools/task-tool.js';
+import { registerWorkspaceHandshake } from './tools/workspace-handshake.js';
+import { WorkspaceRegistry, WorkspaceState } from './workspace-state.js';
+
+export interface BatonMcpServerOptions {
+  /** Shared ledgers and git cache (one per process). @default a new registry */
+  registry?: WorkspaceRegistry;
+  /** Workspace active from the start, so clients may skip the handshake. @default none */
+  workspace?: string;
+  /** Session id used for freshness tracking. @default a random id per server */
+  sessionId?: () => string;
+  /** @default DEFAULT_WATCH_INTERVAL_MS */
+  watchIntervalMs?: number;
+  /** @default package version */
+  version?: string;
+}
+
+export interface BatonMcpServer {
+  server: McpServer;
+  state: WorkspaceState;
+  watcher: ContextWatcher;
+}
+
+/**
+ * Builds one MCP server (one per client session): the Baton tools, the context resources with
+ * subscriptions, and this session's workspace state. Connect it to a transport to serve.
+ */
+export function createBatonMcpServer(options: BatonMcpServerOptions = {}): BatonMcpServer {
+  const registry = options.registry ?? new WorkspaceRegistry();
+  const state = new WorkspaceState(registry, options.workspace);
+  const fallbackId = `mcp-${randomUUID()}`;
+  const sessionId = options.sessionId ?? (() => fallbackId);
+  const server = new McpServer(
+    { name: 'baton', title: 'Baton', version: options.version ?? '0.1.0' },
+    {
+      instructions:
+        'Baton keeps your context across sessions. Call workspace_handshake(project_root) first, then refresh_context to resume work; read metadata.warnings for staleness.',
+    },
+  );
+  registerWorkspaceHandshake(server, state);
+  registerRefreshContext(server, state, sessionId);
+  registerTaskTool(server, state);
+  registerDispatchTool(server, state);
+  registerDebtTool(server, state);
+  registerPrepOrchestrator(server, state);
+  registerContextSnapshots(server, state);
+  const watcher = registerContextResources(server, state, { sessionId, watchIntervalMs: options.watchIntervalMs });
+  server.server.onclose = () => watcher.stop();
+  return { server, state, watcher };
+}

@@ -1,0 +1,154 @@
+import { randomUUID, timingSafeEqual } from 'node:crypto';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
+import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
+import { errorMessage } from '../errors/index.js';
+import { getLogger } from '../observability/index.js';
+import { type BatonMcpServerOptions, createBatonMcpServer } from './create-mcp-server.js';
+import { WorkspaceRegistry } from './workspace-state.js';
+
+/** @default '127.0.0.1': never listen beyond the machine unless asked. */
+export const DEFAULT_HTTP_HOST = '127.0.0.1';
+/** @default '/mcp' */
+export const MCP_HTTP_PATH = '/mcp';
+const MAX_BODY_BYTES = 4 * 1024 * 1024;
+
+export interface ServeHttpOptions extends BatonMcpServerOptions {
+  /** 0 picks a free port. */
+  port: number;
+  /** @default DEFAULT_HTTP_HOST */
+  host?: string;
+  /** Bearer token every request must carry; none means no auth (only sensible on 127.0.0.1). */
+  token?: string;
+  /** Extra Host header values accepted (DNS rebinding protection), e.g. 'baton.internal:8080'. */
+  allowedHosts?: string[];
+  /** Extra Origin header values accepted. */
+  allowedOrigins?: string[];
+}
+
+export interface HttpMcpServer {
+  url: string;
+  port: number;
+  close(): Promise<void>;
+}
+
+interface Session {
+  transport: StreamableHTTPServerTransport;
+  stop: () => void;
+}
+
+/**
+ * Serves Baton over Streamable HTTP at `http://HOST:PORT/mcp`: one MCP server per client
+ * session, a bearer token check before anything else (401 without it), and DNS rebinding
+ * protection (Host and Origin must name this server).
+ */
+export async function serveHttp(options: ServeHttpOptions): Promise<HttpMcpServer> {
+  const host = options.host ?? DEFAULT_HTTP_HOST;
+  const registry = options.registry ?? new WorkspaceRegistry();
+  const sessions = new Map<string, Session>();
+  let port = options.port;
+  const log = getLogger();
+
+  const handle = async (req: IncomingMessage, res: ServerResponse) => {
+    const url = new URL(req.url ?? '/', 'http://localhost');
+    if (url.pathname !== MCP_HTTP_PATH) return sendJson(res, 404, { error: `Not found; the MCP endpoint is ${MCP_HTTP_PATH}`, code: 'NOT_FOUND' });
+    if (options.token && !authorized(req, options.token)) {
+      res.setHeader('WWW-Authenticate', 'Bearer realm="baton"');
+      return sendJson(res, 401, { error: 'Missing or wrong bearer token (Authorization: Bearer <BATON_MCP_TOKEN>).', code: 'UNAUTHORIZED' });
+    }
+    const sessionId = header(req, 'mcp-session-id');
+    const body = req.method === 'POST' ? await readJson(req) : undefined;
+    const existing = sessionId ? sessions.get(sessionId) : undefined;
+    if (existing) return existing.transport.handleRequest(req, res, body);
+    if (req.method !== 'POST' || sessionId || !isInitializeRequest(body)) {
+      return sendJson(res, sessionId ? 404 : 400, {
+        jsonrpc: '2.0',
+        error: { code: -32000, message: sessionId ? 'Unknown or expired session' : 'No session: send an initialize request first' },
+        id: null,
+      });
+    }
+    const local = [`127.0.0.1:${port}`, `localhost:${port}`, `[::1]:${port}`, `${host}:${port}`];
+    const transport: StreamableHTTPServerTransport = new StreamableHTTPServerTransport({
+      sessionIdGenerator: () => randomUUID(),
+      enableDnsRebindingProtection: true,
+      allowedHosts: [...local, ...(options.allowedHosts ?? [])],
+      allowedOrigins: [...local.map((h) => `http://${h}`), ...(options.allowedOrigins ?? [])],
+      onsessioninitialized: (id) => {
+        sessions.set(id, { transport, stop: () => watcher.stop() });
+      },
+    });
+    const { server, watcher } = createBatonMcpServer({ ...options, registry, sessionId: () => transport.sessionId ?? 'http' });
+    transport.onclose = () => {
+      if (transport.sessionId) sessions.delete(transport.sessionId);
+      watcher.stop();
+    };
+    await server.connect(transport);
+    await transport.handleRequest(req, res, body);
+  };
+
+  const http: Server = createServer((req, res) => {
+    handle(req, res).catch((error) => {
+      log.error({ err: errorMessage(error) }, 'baton mcp http: request failed');
+      if (!res.headersSent) sendJson(res, 500, { error: 'Internal error', code: 'INTERNAL' });
+      else res.end();
+    });
+  });
+  await new Promise<void>((resolve, reject) => {
+    http.once('error', reject);
+    http.listen(options.port, host, () => resolve());
+  });
+  port = (http.address() as AddressInfo).port;
+  const url = `http://${host.includes(':') ? `[${host}]` : host}:${port}${MCP_HTTP_PATH}`;
+  log.info({ url, auth: Boolean(options.token) }, 'baton mcp: serving Streamable HTTP');
+  return {
+    url,
+    port,
+    close: async () => {
+      for (const session of sessions.values()) {
+        session.stop();
+        await session.transport.close().catch(() => undefined);
+      }
+      sessions.clear();
+      http.closeAllConnections();
+      await new Promise<void>((resolve) => http.close(() => resolve()));
+      if (!options.registry) await registry.close();
+    },
+  };
+}
+
+function authorized(req: IncomingMessage, token: string): boolean {
+  const value = header(req, 'authorization') ?? '';
+  const match = /^Bearer\s+(.+)$/i.exec(value);
+  if (!match?.[1]) return false;
+  const given = Buffer.from(match[1].trim());
+  const expected = Buffer.from(token);
+  return given.length === expected.length && timingSafeEqual(given, expected);
+}
+
+function header(req: IncomingMessage, name: string): string | undefined {
+  const value = req.headers[name];
+  return Array.isArray(value) ? value[0] : value;
+}
+
+async function readJson(req: IncomingMessage): Promise<unknown> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of req) {
+    size += (chunk as Buffer).length;
+    if (size > MAX_BODY_BYTES) throw new Error(`request body over ${MAX_BODY_BYTES} bytes`);
+    chunks.push(chunk as Buffer);
+  }
+  const text = Buffer.concat(chunks).toString('utf8');
+  if (!text) return undefined;
+  try {
+    return JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+}
+
+function sendJson(res: ServerResponse, status: number, body: unknown): void {
+  res.writeHead(status, { 'content-type': 'application/json' });
+  res.end(JSON.stringify(body));
+}

@@ -1,0 +1,46 @@
+import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { z } from 'zod';
+import { guarded, okResult } from '../tool-result.js';
+import type { WorkspaceState } from '../workspace-state.js';
+import { DEFAULT_PAGE_SIZE, pageOutputShape, pageShape, recordSchema } from './shared-schemas.js';
+
+/** `prep_orchestrator`: all active tasks, recent dispatches and open debt for an orchestrator's start. */
+export function registerPrepOrchestrator(server: McpServer, state: WorkspaceState): void {
+  server.registerTool(
+    'prep_orchestrator',
+    {
+      title: 'Orchestrator overview',
+      description:
+        'Everything an orchestrator needs at session start: task counts, active tasks (in progress, blocked, pending; paginated), the 10 newest dispatches, open tech debt and provider breakers.',
+      inputSchema: { ...pageShape },
+      outputSchema: {
+        counts: z.record(z.string(), z.number()),
+        active_tasks: z.array(recordSchema),
+        recent_dispatches: z.array(recordSchema),
+        open_debt: z.array(recordSchema),
+        breakers: z.array(recordSchema),
+        ...pageOutputShape,
+      },
+      annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
+    },
+    (input) =>
+      guarded(async () => {
+        const { ledger } = await state.require();
+        const [counts, active, dispatches, debt, breakers] = await Promise.all([
+          ledger.countTasksByStatus(),
+          ledger.listTasks({ status: ['in_progress', 'blocked', 'pending'], limit: input.limit ?? DEFAULT_PAGE_SIZE, cursor: input.cursor }),
+          ledger.recentDispatches(10),
+          ledger.listRecords('debt', { status: 'open', limit: 20 }),
+          ledger.listBreakers(),
+        ]);
+        return okResult({
+          counts,
+          active_tasks: active.items.map((t) => ({ id: t.id, title: t.title, status: t.status, priority: t.priority, depends_on: t.dependsOn, updated_at: t.updatedAt })),
+          recent_dispatches: dispatches.map((d) => ({ id: d.id, task_id: d.taskId, attempt: d.attempt, provider: d.provider, status: d.status, outcome: d.outcome, started_at: d.startedAt })),
+          open_debt: debt.items.map((item) => ({ ...item })),
+          breakers: breakers.map((b) => ({ ...b })),
+          next_cursor: active.nextCursor,
+        });
+      }),
+  );
+}

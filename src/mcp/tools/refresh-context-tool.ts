@@ -1,0 +1,87 @@
+import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { z } from 'zod';
+import { BatonError } from '../../errors/index.js';
+import { REFRESH_FORMATS, refreshContext, refreshTasks } from '../../refresh/index.js';
+import { guarded, okResult } from '../tool-result.js';
+import type { WorkspaceState } from '../workspace-state.js';
+
+const inputShape = {
+  task_id: z.string().optional().describe('Task to focus on; defaults to the most recently active task.'),
+  task_ids: z.array(z.string()).min(1).max(10).optional().describe('Several tasks at once (instead of task_id): one context each plus their dependencies.'),
+  format: z.enum(REFRESH_FORMATS).optional().describe('minimal (<=1k tokens), standard (<=4k, default), detailed (<=10k), narrative (markdown for people, <=6k).'),
+  include_git: z.boolean().optional().describe('Include git status and commits (default true).'),
+  include_tech_debt: z.boolean().optional().describe('Include relevant open tech debt (default true).'),
+  include_dispatches: z.boolean().optional().describe('Include recent dispatches (default true).'),
+  include_task_artifacts: z.boolean().optional().describe('Include .agent/tasks/{id}_*/ README, tracking logs, artifacts (default: detailed only).'),
+  include_research: z.boolean().optional().describe('Include related research and recon (default: detailed only).'),
+  dispatch_limit: z.number().int().min(0).max(100).optional().describe('Recent dispatches to include (default 5; 20 in detailed).'),
+  commit_limit: z.number().int().min(0).max(100).optional().describe('Recent commits to include (default 5).'),
+  generate_continuation_prompt: z.boolean().optional().describe('Add a self-contained continuation prompt (default true).'),
+  since: z.string().optional().describe('Only what changed since this ISO time, epoch ms, or snapshot id (snap-…): returns delta {added, updated, removed}.'),
+  save_snapshot: z.boolean().optional().describe('Save this context under .baton/snapshots/ (its id is in metadata.snapshot_id).'),
+};
+
+// Loose: each format has its own fields (seed 002 §2); the common ones are pinned here.
+const outputSchema = z.looseObject({
+  metadata: z
+    .object({
+      generated_at: z.string().optional(),
+      format: z.string(),
+      token_estimate: z.number(),
+      warnings: z.array(z.string()),
+      redactions: z.number(),
+    })
+    .passthrough(),
+  continuation_prompt: z.string().optional(),
+  contexts: z.array(z.record(z.string(), z.unknown())).optional(),
+  dependencies: z.array(z.record(z.string(), z.unknown())).optional(),
+});
+
+/** `refresh_context`: session recovery context and continuation prompt (seed 002 §4). */
+export function registerRefreshContext(server: McpServer, state: WorkspaceState, sessionId: () => string): void {
+  server.registerTool(
+    'refresh_context',
+    {
+      title: 'Refresh session context',
+      description:
+        'Summarizes where work stands (task, dispatches, git, tech debt, task files) and returns a self-contained continuation prompt. Call after a timeout, a handoff or a task switch, and whenever metadata.warnings says the context is stale.',
+      inputSchema: inputShape,
+      outputSchema,
+      // Writes an audit record, the session's freshness state and, on request, a snapshot file.
+      annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
+    },
+    (input) =>
+      guarded(async () => {
+        const { root, ledger } = await state.require();
+        const common = {
+          workspace: root,
+          ledger,
+          gitCache: state.registry.gitCache,
+          sessionId: sessionId(),
+          format: input.format,
+          includeGit: input.include_git,
+          includeTechDebt: input.include_tech_debt,
+          includeDispatches: input.include_dispatches,
+          includeTaskArtifacts: input.include_task_artifacts,
+          includeResearch: input.include_research,
+          dispatchLimit: input.dispatch_limit,
+          commitLimit: input.commit_limit,
+          generateContinuationPrompt: input.generate_continuation_prompt,
+          since: input.since,
+          saveSnapshot: input.save_snapshot,
+        };
+        if (input.task_ids && input.task_id !== undefined) {
+          throw new BatonError('INPUT_INVALID', 'Pass task_id or task_ids, not both', { details: { field: 'task_ids' } });
+        }
+        if (input.task_ids) {
+          const result = await refreshTasks(input.task_ids, common);
+          return okResult({ ...result }, { redacted: true });
+        }
+        const result = await refreshContext({ ...common, taskId: input.task_id });
+        return okResult(
+          { ...result.context, continuation_prompt: result.continuation_prompt, metadata: { ...result.metadata } },
+          { text: result.text, redacted: true },
+        );
+      }),
+  );
+}

@@ -1,0 +1,39 @@
+import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { z } from 'zod';
+import { findGitLocation } from '../../refresh/index.js';
+import { guarded, okResult } from '../tool-result.js';
+import type { WorkspaceState } from '../workspace-state.js';
+
+/** `workspace_handshake(project_root)`: activates a workspace (its ledger and files) for this session. */
+export function registerWorkspaceHandshake(server: McpServer, state: WorkspaceState): void {
+  server.registerTool(
+    'workspace_handshake',
+    {
+      title: 'Set the active workspace',
+      description:
+        'Call first in every session. Sets the project root whose ledger (.baton/agent.db or BATON_LEDGER), git repository and .agent/ folder the other Baton tools use.',
+      inputSchema: {
+        project_root: z.string().min(1).describe('Absolute path of the project to work in.'),
+      },
+      outputSchema: {
+        workspace: z.string(),
+        ledger: z.object({ backend: z.string(), location: z.string(), error: z.string().optional() }),
+        git: z.boolean().describe('Whether the workspace is inside a git repository.'),
+        tasks: z.record(z.string(), z.number()).describe('Task counts by status.'),
+      },
+      annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false },
+    },
+    ({ project_root }) =>
+      guarded(async () => {
+        const { root, ledger, ledgerError } = await state.setRoot(project_root);
+        // A ledger that cannot be opened still leaves git and files usable (refresh degrades).
+        const [tasks, git] = await Promise.all([ledger.countTasksByStatus().catch(() => ({})), findGitLocation(root)]);
+        return okResult({
+          workspace: root,
+          ledger: { backend: ledgerError ? 'unavailable' : ledger.backend, location: ledger.location, error: ledgerError },
+          git: git !== undefined,
+          tasks,
+        });
+      }),
+  );
+}

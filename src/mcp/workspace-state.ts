@@ -1,0 +1,81 @@
+import { stat } from 'node:fs/promises';
+import path from 'node:path';
+import { BatonError, errorMessage } from '../errors/index.js';
+import { type Ledger, openLedger } from '../ledger/index.js';
+import { GitCache } from '../refresh/index.js';
+import { unavailableLedger } from './unavailable-ledger.js';
+
+/** Opens a workspace's ledger; injected so tests and the HTTP server can share or replace it. */
+export type LedgerOpener = (root: string) => Promise<Ledger>;
+
+/**
+ * Ledgers by workspace root, opened once and shared by every MCP session of the process, with
+ * one git cache. `close()` closes them all.
+ */
+export class WorkspaceRegistry {
+  readonly gitCache: GitCache;
+  private readonly ledgers = new Map<string, Promise<Ledger>>();
+
+  constructor(
+    private readonly openLedgerFor: LedgerOpener = (root) => openLedger({ cwd: root }),
+    gitCache: GitCache = new GitCache(),
+  ) {
+    this.gitCache = gitCache;
+  }
+
+  /** The root's ledger; one that cannot be opened comes back as a stand-in that rejects every call. */
+  async ledger(root: string): Promise<{ ledger: Ledger; error?: string }> {
+    let ledger = this.ledgers.get(root);
+    if (!ledger) {
+      ledger = this.openLedgerFor(root);
+      this.ledgers.set(root, ledger);
+    }
+    try {
+      return { ledger: await ledger };
+    } catch (error) {
+      // A failed open is not cached: the next call tries again.
+      this.ledgers.delete(root);
+      return { ledger: unavailableLedger(root, error), error: errorMessage(error) };
+    }
+  }
+
+  async close(): Promise<void> {
+    const all = [...this.ledgers.values()];
+    this.ledgers.clear();
+    await Promise.allSettled(all.map(async (ledger) => (await ledger).close()));
+  }
+}
+
+/** The active workspace of one MCP session (seed 002 §4.3: tools fail until a handshake). */
+export class WorkspaceState {
+  root: string | undefined;
+
+  constructor(
+    readonly registry: WorkspaceRegistry,
+    root?: string,
+  ) {
+    this.root = root;
+  }
+
+  /** Validates and activates a project root. Throws INPUT_INVALID when it is not a directory. */
+  async setRoot(projectRoot: string): Promise<{ root: string; ledger: Ledger; ledgerError?: string }> {
+    const root = path.resolve(projectRoot);
+    const info = await stat(root).catch(() => undefined);
+    if (!info?.isDirectory()) {
+      throw new BatonError('INPUT_INVALID', `project_root "${projectRoot}" is not a directory`, {
+        details: { field: 'project_root', value: projectRoot },
+      });
+    }
+    const { ledger, error } = await this.registry.ledger(root);
+    this.root = root;
+    return { root, ledger, ledgerError: error };
+  }
+
+  /** The active root and its ledger; throws WORKSPACE_NOT_SET before a handshake. */
+  async require(): Promise<{ root: string; ledger: Ledger }> {
+    if (!this.root) {
+      throw new BatonError('WORKSPACE_NOT_SET', 'No active workspace. Call workspace_handshake first.');
+    }
+    return { root: this.root, ledger: (await this.registry.ledger(this.root)).ledger };
+  }
+}

@@ -1,0 +1,228 @@
+import type { LanguageModel } from 'ai';
+import { BatonError } from '../errors/index.js';
+import type { Ledger } from '../ledger/index.js';
+import type { Provider } from '../providers/index.js';
+import {
+  createExtractiveSummarizer,
+  createLlmSummarizer,
+  MemorySummaryCache,
+  type Summarizer,
+  type SummaryCache,
+  withSummaryCache,
+} from '../summarize/index.js';
+import { contextLimitFor, o200kCounter, type TokenCounter } from '../tokens/index.js';
+import { buildAgentMessages } from './build-agent-messages.js';
+import { type AgentCallResult, callAgentModel } from './call-agent-model.js';
+import { callBatonProvider } from './call-baton-provider.js';
+import { createLanguageModel, describeModel } from './create-language-model.js';
+import { withDuplicatePrevention } from './duplicate-prevention.js';
+import { endPanelSession, finishAgentDispatch, panelTaskId, startAgentDispatch, startPanelSession } from './panel-ledger.js';
+import { recordAnswer, recordContextDecision } from './panel-metrics.js';
+import { preparePanelContext } from './prepare-panel-context.js';
+import type { Attribution, ContextMode, PanelAgent, PanelAnswer, PanelConfig, PanelHttpModelSpec, PanelResult, PriorAnswer } from './types.js';
+
+/** Reserved answer length when neither the agent nor the panel sets one. @default 1024 */
+export const DEFAULT_PANEL_MAX_OUTPUT_TOKENS = 1024;
+/** Wall-clock limit of one agent's answer. @default 120000 */
+export const DEFAULT_PANEL_AGENT_TIMEOUT_MS = 120_000;
+
+/** Summaries shared by every panel run in this process, so a repeat never summarizes twice. */
+const processSummaryCache = new MemorySummaryCache();
+
+/** Sent to `onAgentStart` once the agent's context is decided, before its call. */
+export interface AgentStartEvent {
+  agent: string;
+  index: number;
+  model: string;
+  contextMode: ContextMode;
+  contextFrom: string[];
+}
+
+export interface RunPanelOptions {
+  /** Where the session and one dispatch per answer are recorded. */
+  ledger: Ledger;
+  /** Cancels the panel: the running agent is recorded as interrupted and the rest are skipped. */
+  signal?: AbortSignal;
+  /** Streams answers (streamText) and receives each text delta. Without it answers are generated whole. */
+  onToken?: (event: { agent: string; index: number; text: string }) => void;
+  onAgentStart?: (event: AgentStartEvent) => void;
+  onAgentEnd?: (answer: PanelAnswer) => void;
+  /** Overrides the panel file's attribution. @default config.attribution */
+  attribution?: Attribution;
+  /** Where summaries are cached by content hash. @default a process-wide in-memory LRU */
+  summaryCache?: SummaryCache;
+  /** Writes summaries for an agent's context. @default an LLM summarizer on summaryModel, else the agent's model */
+  summarizerFor?: (agent: PanelAgent) => Summarizer;
+  /** Turns a model spec into an AI SDK model (tests, custom providers). @default createLanguageModel */
+  createModel?: (spec: PanelHttpModelSpec) => LanguageModel;
+  /** Baton providers by name, for agents whose model is `{"provider":"baton","name":…}`. @default {} */
+  providers?: Readonly<Record<string, Provider>>;
+  /** Working folder for Baton provider runs. @default process.cwd() */
+  cwd?: string;
+  /** @default o200kCounter */
+  counter?: TokenCounter;
+  /** @default Date.now */
+  now?: () => number;
+}
+
+/**
+ * Runs a panel (seed 003): each agent answers `question` in turn; each later agent receives the
+ * earlier successful answers (full, summarized on overflow, or none; see `fitPanelContext`) and
+ * duplicate-prevention instructions. Failed answers are recorded and never passed on; provider
+ * errors never throw. The exchange is recorded in the ledger: a 'sessions' record
+ * ({kind:'panel'}) and one dispatch per answer under task id `panel:<session>`.
+ *
+ * @throws BatonError('INPUT_INVALID') for an empty question; ledger errors propagate.
+ * @example
+ * const result = await runPanel(await loadPanelConfig('panel.json'), 'How do I improve my serve?', { ledger });
+ */
+export async function runPanel(config: PanelConfig, question: string, options: RunPanelOptions): Promise<PanelResult> {
+  const trimmed = question.trim();
+  if (!trimmed) throw new BatonError('INPUT_INVALID', 'The question is empty: ask the panel something', { details: { field: 'question' } });
+  const { ledger } = options;
+  const now = options.now ?? Date.now;
+  const counter = options.counter ?? o200kCounter;
+  const createModel = options.createModel ?? createLanguageModel;
+  const attribution = options.attribution ?? config.attribution;
+  const summarizerFor = options.summarizerFor ?? defaultSummarizers(config, createModel, options.summaryCache ?? processSummaryCache);
+  const providers = options.providers ?? {};
+  config.agents.forEach((agent, i) => {
+    if (agent.model.provider === 'baton' && !providers[agent.model.name]) {
+      throw new BatonError(
+        'CONFIG_INVALID',
+        `${config.file ?? 'panel'}: agents[${i}].model.name: no Baton provider "${agent.model.name}" (known: ${Object.keys(providers).join(', ') || 'none'}); declare it in baton.config.json`,
+        { details: { file: config.file, field: `agents[${i}].model.name`, value: agent.model.name } },
+      );
+    }
+  });
+
+  const session = await startPanelSession(ledger, {
+    question: trimmed,
+    agents: config.agents.map((agent) => agent.name),
+    attribution,
+    panelFile: config.file,
+  });
+  const taskId = panelTaskId(session.id);
+  const answers: PanelAnswer[] = [];
+  for (const [index, agent] of config.agents.entries()) {
+    if (options.signal?.aborted) break;
+    const answer = await answerOne({ agent, index, question: trimmed, attribution, taskId, prior: answers });
+    answers.push(answer);
+    options.onAgentEnd?.(answer);
+  }
+  await endPanelSession(ledger, session.id, answers, now());
+  return { session: session.id, taskId, question: trimmed, attribution, answers };
+
+  async function answerOne(step: {
+    agent: PanelAgent;
+    index: number;
+    question: string;
+    attribution: Attribution;
+    taskId: string;
+    prior: readonly PanelAnswer[];
+  }): Promise<PanelAnswer> {
+    const { agent, index } = step;
+    const earlier: PriorAnswer[] = step.prior.filter((a) => a.ok).map((a) => ({ agent: a.agent, text: a.text }));
+    const maxOutputTokens = agent.maxOutputTokens ?? config.maxOutputTokens ?? DEFAULT_PANEL_MAX_OUTPUT_TOKENS;
+    const fit = await preparePanelContext({
+      system: withDuplicatePrevention(agent.prompt.text, earlier.map((a) => a.agent)),
+      question: step.question,
+      answers: earlier,
+      attribution: step.attribution,
+      limitTokens: agent.maxContextTokens ?? config.maxContextTokens ?? contextLimitFor(agent.model.model),
+      reserveTokens: maxOutputTokens,
+      summarizer: summarizerFor(agent),
+      signal: options.signal,
+      counter,
+    });
+    if (earlier.length > 0) recordContextDecision(fit.mode, fit.fallback);
+    const call = buildAgentMessages({ systemPrompt: agent.prompt.text, question: step.question, context: fit.context, attribution: step.attribution });
+    const model = describeModel(agent.model);
+    const contextFrom = fit.context.map((a) => a.agent);
+    options.onAgentStart?.({ agent: agent.name, index, model, contextMode: fit.mode, contextFrom });
+
+    const startedAt = now();
+    const dispatch = await startAgentDispatch(ledger, {
+      taskId: step.taskId,
+      agent: agent.name,
+      model,
+      system: call.system,
+      context: call.messages.slice(0, -1).map((m) => m.content).join('\n\n'),
+      startedAt,
+    });
+    const onToken = options.onToken && ((text: string) => options.onToken?.({ agent: agent.name, index, text }));
+    const timeoutMs = agent.timeoutMs ?? config.timeoutMs ?? DEFAULT_PANEL_AGENT_TIMEOUT_MS;
+    const spec = agent.model;
+    const result: AgentCallResult =
+      spec.provider === 'baton'
+        ? await callBatonProvider({
+            provider: providers[spec.name]!,
+            model: spec.model,
+            system: call.system,
+            messages: call.messages,
+            timeoutMs,
+            cwd: options.cwd ?? process.cwd(),
+            taskId: step.taskId,
+            signal: options.signal,
+            onToken,
+          })
+        : await callAgentModel({
+            model: createModel(spec),
+            system: call.system,
+            messages: call.messages,
+            maxOutputTokens,
+            timeoutMs,
+            signal: options.signal,
+            onToken,
+          });
+    const finishedAt = now();
+    const promptTokens = counter.count(call.system) + call.messages.reduce((sum, m) => sum + counter.count(m.content), 0);
+    const answer: PanelAnswer = {
+      agent: agent.name,
+      index,
+      ok: result.ok,
+      text: result.text,
+      ...(result.error === undefined ? {} : { error: result.error }),
+      outcome: result.outcome,
+      contextMode: fit.mode,
+      contextFrom,
+      ...(fit.fallback === undefined ? {} : { contextFallback: fit.fallback }),
+      model,
+      promptVersion: agent.prompt.version,
+      tokens: {
+        input: result.usage.input ?? promptTokens,
+        output: result.usage.output ?? counter.count(result.text),
+        context: fit.contextTokens,
+      },
+      durationMs: finishedAt - startedAt,
+      dispatchId: dispatch.id,
+    };
+    await finishAgentDispatch(ledger, answer, finishedAt);
+    recordAnswer(answer.outcome);
+    return answer;
+  }
+}
+
+/**
+ * One cached summarizer per summary model, shared by the agents that use it. An agent on a Baton
+ * provider with no HTTP summary model falls back to the offline extractive summarizer: flattening
+ * a summary request through an agent CLI would be slow and could touch the workspace.
+ */
+function defaultSummarizers(
+  config: PanelConfig,
+  createModel: (spec: PanelHttpModelSpec) => LanguageModel,
+  cache: SummaryCache,
+): (agent: PanelAgent) => Summarizer {
+  const byModel = new Map<string, Summarizer>();
+  return (agent) => {
+    const spec = agent.summaryModel ?? config.summaryModel ?? (agent.model.provider === 'baton' ? undefined : agent.model);
+    const key = spec ? `${describeModel(spec)}@${spec.baseURL ?? ''}` : 'extractive';
+    let summarizer = byModel.get(key);
+    if (!summarizer) {
+      const inner = spec ? createLlmSummarizer({ model: createModel(spec), modelId: describeModel(spec) }) : createExtractiveSummarizer();
+      summarizer = withSummaryCache(inner, cache);
+      byModel.set(key, summarizer);
+    }
+    return summarizer;
+  };
+}

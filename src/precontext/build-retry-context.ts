@@ -1,0 +1,58 @@
+import { getLogger } from '../observability/index.js';
+import { resolvePreContextLimits } from './defaults.js';
+import { type ContextLine, cleanValue, END_LINE, fitContext, shortPath } from './fit-context.js';
+import { summarizeAttempts } from './summarize-attempts.js';
+import type { AttemptSummary, PreContextBuildOptions } from './types.js';
+
+export interface RetryContextInput extends PreContextBuildOptions {
+  /** The attempt about to start (2 or more). */
+  attempt: number;
+  /** This task's dispatches from earlier attempts, newest first (ledger.lastDispatches order). */
+  dispatches: readonly unknown[];
+}
+
+/**
+ * Builds seed 000's RETRY CONTEXT (at most 9 lines plus the trailing blank line): the previous
+ * attempt's validation failures (at most 3), the files earlier attempts already created and
+ * modified (at most 3 each), and the instruction to fix them. Returns '' with a logged warning
+ * when there is no readable earlier attempt; never throws.
+ */
+export function buildRetryContext(input: RetryContextInput): string {
+  const logger = input.logger ?? getLogger();
+  const { attempts, corrupt } = summarizeAttempts(input.dispatches);
+  const earlier = attempts.filter((a) => a.attempt < input.attempt);
+  const previous = earlier.at(-1);
+  if (!Number.isInteger(input.attempt) || input.attempt < 2 || !previous) {
+    logger.warn({ kind: 'retry', attempt: input.attempt, corrupt }, 'pre-context skipped: no readable earlier attempt');
+    return '';
+  }
+  const limits = resolvePreContextLimits(input.limits);
+  const errors = failuresOf(previous).slice(0, limits.maxErrors);
+  const created: string[] = [];
+  const updated: string[] = [];
+  for (const a of [...earlier].reverse()) {
+    for (const f of a.filesCreated) if (!created.includes(f)) created.push(f);
+    for (const f of a.filesUpdated) if (!updated.includes(f) && !created.includes(f)) updated.push(f);
+  }
+  const lines: ContextLine[] = [
+    { text: '--- RETRY CONTEXT ---', fixed: true, priority: 100 },
+    { text: `Attempt #${input.attempt} - Previous validation failures:`, fixed: true, priority: 100 },
+    ...errors.map((e, i) => ({ text: `- ${cleanValue(e)}`, priority: 80 - i * 20 })),
+  ];
+  const files = (list: string[]) => cleanValue(list.slice(0, limits.maxFiles).map(shortPath).join(', '));
+  if (created.length > 0 && limits.maxFiles > 0) lines.push({ text: `Already created: ${files(created)}`, priority: 65 });
+  if (updated.length > 0 && limits.maxFiles > 0) lines.push({ text: `Already modified: ${files(updated)}`, priority: 55 });
+  lines.push(
+    { text: 'Focus on fixing validation failures listed above.', fixed: true, priority: 100 },
+    { text: END_LINE, fixed: true, priority: 100 },
+  );
+  return fitContext(lines, limits);
+}
+
+/** The previous attempt's validation errors, or what stopped it before validation could run. */
+function failuresOf(attempt: AttemptSummary): string[] {
+  if (attempt.validationErrors.length > 0) return attempt.validationErrors;
+  if (attempt.outcome === 'interrupted') return ['previous attempt was interrupted before validation'];
+  const why = attempt.result ?? attempt.outcome ?? 'unknown failure';
+  return [`previous attempt ended before validation: ${why}`];
+}

@@ -1,0 +1,23 @@
+export { buildHelperContext } from './build-helper-context.js';
+export { buildProviderSwitchContext } from './build-provider-switch-context.js';
+export { buildRetryContext } from './build-retry-context.js';
+export {
+  DEFAULT_PRE_CONTEXT_LIMITS,
+  DEFAULT_PRE_CONTEXT_SETTINGS,
+  HELPER_CONTEXT_MAX_ATTEMPTS,
+  HELPER_MODE,
+  PRE_CONTEXT_MAX_ERRORS,
+  PRE_CONTEXT_MAX_FILES,
+  PRE_CONTEXT_MAX_LINES,
+  PRE_CONTEXT_MAX_TOKENS,
+  PRE_CONTEXT_TYPES,
+  resolvePreContextLimits,
+  TASK_LOOP_ATTEMPTS,
+} from './defaults.js';
+export { detectTaskLoop } from './detect-task-loop.js';
+export { isPreContextEnabled } from './is-pre-context-enabled.js';
+export { summarizeAttempts } from './summarize-attempts.js';
+export type { HelperContextInput } from './build-helper-context.js';
+export type { ProviderSwitchContextInput } from './build-provider-switch-context.js';
+export type { RetryContextInput } from './build-retry-context.js';
+export type { AttemptSummary, PreContextBuildOptions, PreContextLimits, PreContextSettings, PreContextType } from './types.js';

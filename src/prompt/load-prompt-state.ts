@@ -1,0 +1,30 @@
+import type { Ledger, Task } from '../ledger/index.js';
+import { DEFAULT_RESULT_TOKENS, toMinimalState } from './to-minimal-state.js';
+import type { MinimalState } from './types.js';
+
+/** Seed 001: the last 3-5 completed tasks. @default 5 */
+export const DEFAULT_RECENT_HISTORY_WINDOW = 5;
+/** Blocked tasks listed at most. @default 20 */
+export const DEFAULT_MAX_BLOCKERS = 20;
+
+export interface LoadPromptStateOptions {
+  /** How many completed tasks recent_history shows. @default DEFAULT_RECENT_HISTORY_WINDOW */
+  window?: number;
+  /** Blocked tasks listed at most. @default DEFAULT_MAX_BLOCKERS */
+  maxBlockers?: number;
+  /** Token cap of each result summary. @default DEFAULT_RESULT_TOKENS */
+  resultTokens?: number;
+}
+
+/**
+ * Derives the prompt's READ-ONLY CONTEXT from the ledger: recentCompletedTasks(window) and the
+ * blocked tasks. Two reads; no keyword trigger (seed 001 removed it).
+ */
+export async function loadPromptState(ledger: Ledger, options: LoadPromptStateOptions = {}): Promise<MinimalState> {
+  const window = options.window ?? DEFAULT_RECENT_HISTORY_WINDOW;
+  const [completed, blocked] = await Promise.all([
+    window > 0 ? ledger.recentCompletedTasks(window) : Promise.resolve([] as Task[]),
+    ledger.listTasks({ status: 'blocked', limit: options.maxBlockers ?? DEFAULT_MAX_BLOCKERS }),
+  ]);
+  return toMinimalState(completed, blocked.items, { resultTokens: options.resultTokens ?? DEFAULT_RESULT_TOKENS });
+}

@@ -1,0 +1,80 @@
+import type { TokenUsage } from '../types.js';
+import { asNumber, asRecord, asString, parseJsonObject } from './parse-json.js';
+import type { AgentCliSpec, ParsedAgentOutput } from './types.js';
+
+/**
+ * Gemini CLI: `gemini -p PROMPT -o json --approval-mode yolo --skip-trust`. In json mode an HTTP
+ * status becomes the exit code mod 256 (429 exits 173); a fresh folder is untrusted (exit 55)
+ * unless trusted by flag or GEMINI_CLI_TRUST_WORKSPACE.
+ */
+export const geminiSpec: AgentCliSpec = {
+  type: 'gemini',
+  defaultBinary: 'gemini',
+  buildArgs: ({ prompt, model }) => [
+    '-p',
+    prompt,
+    '-o',
+    'json',
+    '--approval-mode',
+    'yolo',
+    '--skip-trust',
+    ...(model === undefined ? [] : ['-m', model]),
+  ],
+  env: { GEMINI_CLI_TRUST_WORKSPACE: 'true' },
+  exitCodes: {
+    41: 'auth_failed',
+    42: 'config_error',
+    44: 'config_error',
+    52: 'config_error',
+    53: 'agent_error',
+    55: 'config_error',
+    // HTTP statuses mod 256: 401 -> 145, 403 -> 147, 429 -> 173, 500/502/503/504 -> 244/246/247/248.
+    145: 'auth_failed',
+    147: 'auth_failed',
+    173: 'rate_limited',
+    244: 'overloaded',
+    246: 'overloaded',
+    247: 'overloaded',
+    248: 'overloaded',
+  },
+  parseOutput: parseGeminiOutput,
+};
+
+/** Reads gemini's json result `{session_id, response, stats, error?}` from stdout or stderr. */
+export function parseGeminiOutput(stdout: string, stderr: string): ParsedAgentOutput {
+  const json = parseJsonObject(stdout) ?? parseJsonObject(stderr);
+  if (json === undefined || !('response' in json || 'error' in json || 'stats' in json)) return { structured: false };
+  const parsed: ParsedAgentOutput = { structured: true };
+  const response = asString(json.response);
+  if (response !== undefined) parsed.response = response;
+  const error = asRecord(json.error);
+  if (error !== undefined) {
+    parsed.isError = true;
+    const code = error.code === undefined ? '' : ` (code ${String(error.code)})`;
+    parsed.errorText = `${asString(error.type) ?? 'Error'}: ${asString(error.message) ?? ''}${code}`;
+  }
+  const models = asRecord(asRecord(json.stats)?.models);
+  if (models !== undefined) readModels(models, parsed);
+  return parsed;
+}
+
+/** The model with the most requests is the one that ran; gemini may fall back to a smaller one. */
+function readModels(models: Record<string, unknown>, parsed: ParsedAgentOutput): void {
+  let best: { name: string; requests: number } | undefined;
+  const usage: TokenUsage = {};
+  for (const [name, raw] of Object.entries(models)) {
+    const entry = asRecord(raw);
+    const requests = asNumber(asRecord(entry?.api)?.totalRequests) ?? 0;
+    if (best === undefined || requests > best.requests) best = { name, requests };
+    const tokens = asRecord(entry?.tokens);
+    add(usage, 'input', asNumber(tokens?.prompt) ?? asNumber(tokens?.input));
+    add(usage, 'output', asNumber(tokens?.candidates));
+    add(usage, 'total', asNumber(tokens?.total));
+  }
+  if (best !== undefined) parsed.model = best.name;
+  if (Object.keys(usage).length > 0) parsed.usage = usage;
+}
+
+function add(usage: TokenUsage, key: keyof TokenUsage, value: number | undefined): void {
+  if (value !== undefined) usage[key] = (usage[key] ?? 0) + value;
+}

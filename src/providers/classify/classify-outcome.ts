@@ -1,0 +1,100 @@
+import type { OutcomeKind } from '../../ledger/index.js';
+import type { ParsedAgentOutput } from '../agents/types.js';
+import type { Outcome } from '../types.js';
+import { matchKnownPhrase } from './known-phrases.js';
+import { parseResetAt } from './parse-reset-at.js';
+
+/** Exit codes shells and runtimes use for "could not run the program". */
+const NOT_RUNNABLE: Readonly<Record<number, OutcomeKind>> = { 126: 'config_error', 127: 'config_error' };
+/** Lines of stdout scanned after a clean exit: an answer that discusses rate limits must stay ok. */
+const CLEAN_EXIT_TAIL_LINES = 3;
+
+export interface ClassifyOutcomeInput {
+  /** Provider type (gemini, codex, claude, copilot, cursor, command, ...). */
+  provider: string;
+  exitCode?: number;
+  stdout: string;
+  stderr: string;
+  /** The CLI's structured output, already parsed. */
+  parsed?: ParsedAgentOutput;
+  /** Baton's wall clock stopped the run. */
+  timedOut: boolean;
+  /** The caller's abort signal stopped the run. @default false */
+  aborted?: boolean;
+  /** The process never started. */
+  spawnError?: { code: string; message: string };
+  /** The program that was run, for config_error messages. */
+  binary?: string;
+  /** Documented exit codes of this CLI. @default {} */
+  exitCodes?: Readonly<Record<number, OutcomeKind>>;
+  /** Clock for relative reset times ("try again in 2 hours"). */
+  now: number;
+}
+
+/**
+ * Decides what one agent run means (REFERENCE.md's outcome table). Reads, in order: Baton's own
+ * stop (timeout, abort, spawn failure), the structured output, the known failure phrases, then the
+ * exit code. Pure: the same input always gives the same outcome.
+ */
+export function classifyOutcome(input: ClassifyOutcomeInput): Outcome {
+  if (input.timedOut) return { kind: 'timeout', reason: `${input.provider} did not finish within Baton's time limit` };
+  if (input.aborted) return { kind: 'interrupted', reason: `${input.provider} run was aborted` };
+  if (input.spawnError !== undefined) return spawnOutcome(input);
+
+  const parsed = input.parsed;
+  const errorText = [parsed?.errorText, parsed?.isError ? parsed.response : undefined].filter(Boolean).join('\n');
+  if (parsed?.kind !== undefined) {
+    return withReset({ kind: parsed.kind, reason: firstLine(errorText) ?? `${input.provider} reported ${parsed.kind}` }, parsed, errorText, input.now);
+  }
+  const failed = parsed?.isError === true || (input.exitCode !== 0 && input.exitCode !== undefined);
+  if (parsed?.structured && !failed) return { kind: 'ok' };
+
+  const scanned = failed
+    ? [errorText, input.stderr, input.stdout].join('\n')
+    : [input.stderr, lastLines(input.stdout, CLEAN_EXIT_TAIL_LINES)].join('\n');
+  const phrase = matchKnownPhrase(scanned);
+  if (phrase !== undefined) return withReset({ kind: phrase.kind, reason: phrase.line }, parsed, scanned, input.now);
+
+  const byCode = input.exitCode === undefined ? undefined : (input.exitCodes?.[input.exitCode] ?? NOT_RUNNABLE[input.exitCode]);
+  if (byCode !== undefined) {
+    return withReset({ kind: byCode, reason: `${input.provider} exited with code ${input.exitCode}` }, parsed, scanned, input.now);
+  }
+  if (!failed) return { kind: 'ok' };
+  const reason =
+    firstLine(errorText) ??
+    firstLine(input.stderr) ??
+    (input.exitCode === undefined ? `${input.provider} was stopped by a signal` : `${input.provider} exited with code ${input.exitCode}`);
+  return { kind: 'agent_error', reason };
+}
+
+function spawnOutcome(input: ClassifyOutcomeInput): Outcome {
+  const what = input.binary ?? input.provider;
+  const error = input.spawnError!;
+  const reason =
+    error.code === 'ENOENT'
+      ? `${input.provider}: binary "${what}" not found (install it or set "binary" in baton.config.json)`
+      : error.code === 'EACCES'
+        ? `${input.provider}: "${what}" is not executable`
+        : `${input.provider}: could not start "${what}": ${error.message}`;
+  return { kind: 'config_error', reason };
+}
+
+function withReset(outcome: Outcome, parsed: ParsedAgentOutput | undefined, text: string, now: number): Outcome {
+  if (outcome.kind !== 'rate_limited' && outcome.kind !== 'quota_exhausted') return outcome;
+  const resetAt = parsed?.resetAt ?? parseResetAt(text, now);
+  return resetAt === undefined ? outcome : { ...outcome, resetAt };
+}
+
+function firstLine(text: string | undefined): string | undefined {
+  const line = text
+    ?.split('\n')
+    .map((l) => l.trim())
+    .find((l) => l !== '');
+  if (line === undefined) return undefined;
+  return line.length > 200 ? `${line.slice(0, 197)}...` : line;
+}
+
+function lastLines(text: string, count: number): string {
+  const lines = text.trimEnd().split('\n');
+  return lines.slice(-count).join('\n');
+}

@@ -1,0 +1,58 @@
+import { AGENT_CLI_SPECS } from './agents/index.js';
+import { classifyOutcome } from './classify/classify-outcome.js';
+import type { ProcessProviderOptions } from './command-provider.js';
+import { combineOutput } from './process/combine-output.js';
+import { runProcess } from './process/run-process.js';
+import type { AgentCliProviderConfig, Provider, ProviderResult, ProviderRunRequest } from './types.js';
+
+/**
+ * One of the five agent CLIs, run headless as REFERENCE.md says, in its own process group under
+ * Baton's wall clock. Structured output is read first, then the known phrases, then the exit code.
+ * A missing binary is a config_error naming it.
+ */
+export function createAgentCliProvider(
+  name: string,
+  config: AgentCliProviderConfig,
+  options: ProcessProviderOptions = {},
+): Provider {
+  const spec = AGENT_CLI_SPECS[config.type];
+  const binary = config.binary ?? spec.defaultBinary;
+  const now = options.now ?? Date.now;
+  return {
+    name,
+    type: config.type,
+    async run(request: ProviderRunRequest): Promise<ProviderResult> {
+      const model = request.model ?? config.model;
+      const args = spec.buildArgs({ prompt: request.prompt, cwd: request.cwd, ...(model === undefined ? {} : { model }) });
+      const run = await runProcess([binary, ...args, ...(config.args ?? [])], {
+        cwd: request.cwd,
+        env: { ...spec.env, ...config.env, ...request.env },
+        timeoutMs: Math.min(request.timeoutMs, config.timeoutMs ?? Number.POSITIVE_INFINITY),
+        ...(request.signal === undefined ? {} : { signal: request.signal }),
+        ...(options.outputCapBytes === undefined ? {} : { outputCapBytes: options.outputCapBytes }),
+        ...(options.killGraceMs === undefined ? {} : { killGraceMs: options.killGraceMs }),
+      });
+      const parsed = spec.parseOutput(run.stdout, run.stderr);
+      const outcome = classifyOutcome({
+        provider: name,
+        stdout: run.stdout,
+        stderr: run.stderr,
+        parsed,
+        timedOut: run.timedOut,
+        aborted: run.aborted,
+        binary,
+        now: now(),
+        ...(spec.exitCodes === undefined ? {} : { exitCodes: spec.exitCodes }),
+        ...(run.exitCode === undefined ? {} : { exitCode: run.exitCode }),
+        ...(run.spawnError === undefined ? {} : { spawnError: run.spawnError }),
+      });
+      const result: ProviderResult = { outcome, ...combineOutput(run), durationMs: run.durationMs };
+      if (run.exitCode !== undefined) result.exitCode = run.exitCode;
+      const ranModel = parsed.model ?? model;
+      if (ranModel !== undefined) result.model = ranModel;
+      if (parsed.usage !== undefined) result.usage = parsed.usage;
+      if (parsed.response !== undefined && parsed.response !== '') result.response = parsed.response;
+      return result;
+    },
+  };
+}

@@ -1,0 +1,60 @@
+import { z } from 'zod';
+import type { ParsedAgentOutput } from './agents/types.js';
+import { parseEpochOrDate } from './classify/parse-reset-at.js';
+
+const outcomeLineSchema = z.object({
+  outcome: z.enum([
+    'ok',
+    'rate_limited',
+    'quota_exhausted',
+    'auth_failed',
+    'overloaded',
+    'timeout',
+    'context_window',
+    'config_error',
+    'agent_error',
+    'validation_failed',
+    'interrupted',
+  ]),
+  resetAt: z.union([z.string(), z.number()]).optional(),
+  model: z.string().optional(),
+  response: z.string().optional(),
+  reason: z.string().optional(),
+  usage: z
+    .object({ input: z.number().optional(), output: z.number().optional(), total: z.number().optional() })
+    .optional(),
+});
+
+/**
+ * Reads a command agent's optional last stdout line `{"outcome":…,"resetAt":…}`. Without one, the
+ * result is unstructured and the rest of stdout is the response.
+ */
+export function parseCommandOutput(stdout: string): ParsedAgentOutput {
+  const trimmed = stdout.trimEnd();
+  const cut = trimmed.lastIndexOf('\n');
+  const last = trimmed.slice(cut + 1).trim();
+  const before = cut === -1 ? '' : trimmed.slice(0, cut);
+  const line = parseLine(last);
+  if (line === undefined) return { structured: false, response: trimmed };
+  const parsed: ParsedAgentOutput = { structured: true, kind: line.outcome };
+  const resetAt = parseEpochOrDate(line.resetAt);
+  if (resetAt !== undefined) parsed.resetAt = resetAt;
+  if (line.model !== undefined) parsed.model = line.model;
+  if (line.usage !== undefined) parsed.usage = line.usage;
+  parsed.response = line.response ?? before;
+  if (line.outcome !== 'ok') {
+    parsed.isError = true;
+    if (line.reason !== undefined) parsed.errorText = line.reason;
+  }
+  return parsed;
+}
+
+function parseLine(line: string): z.infer<typeof outcomeLineSchema> | undefined {
+  if (!line.startsWith('{')) return undefined;
+  try {
+    const result = outcomeLineSchema.safeParse(JSON.parse(line));
+    return result.success ? result.data : undefined;
+  } catch {
+    return undefined;
+  }
+}

@@ -1,0 +1,95 @@
+import { createAnthropic } from '@ai-sdk/anthropic';
+import { createGoogleGenerativeAI } from '@ai-sdk/google';
+import { createOpenAICompatible } from '@ai-sdk/openai-compatible';
+import { generateText, type LanguageModel } from 'ai';
+import { performance } from 'node:perf_hooks';
+import { classifyHttpError } from './classify/classify-http-error.js';
+import type { HttpProviderConfig, Provider, ProviderResult, ProviderRunRequest, SecretRef } from './types.js';
+
+export interface HttpProviderOptions {
+  /** Clock for Retry-After. @default Date.now */
+  now?: () => number;
+  /** Where {env: VAR} api keys are read at run time. @default process.env */
+  env?: Readonly<Record<string, string | undefined>>;
+}
+
+/**
+ * An HTTP LLM API through AI SDK 6 (OpenAI-compatible, Anthropic, Google). The SDK's own
+ * retries are off (maxRetries: 0): the provider chain and its breaker decide what happens after a
+ * 429 or a 5xx. The API key is read when the run starts, so rotating it needs no restart.
+ */
+export function createHttpProvider(name: string, config: HttpProviderConfig, options: HttpProviderOptions = {}): Provider {
+  const now = options.now ?? Date.now;
+  const env = options.env ?? process.env;
+  return {
+    name,
+    type: 'http',
+    async run(request: ProviderRunRequest): Promise<ProviderResult> {
+      const started = performance.now();
+      const done = (partial: Omit<ProviderResult, 'durationMs' | 'outputTruncated'>): ProviderResult => ({
+        ...partial,
+        outputTruncated: false,
+        durationMs: performance.now() - started,
+      });
+      const apiKey = resolveSecret(config.apiKey, env);
+      if (apiKey instanceof Error) return done({ outcome: { kind: 'config_error', reason: apiKey.message }, output: '' });
+      const modelId = request.model ?? config.model;
+      let timedOut = false;
+      const timeout = new AbortController();
+      const timer = setTimeout(() => {
+        timedOut = true;
+        timeout.abort();
+      }, Math.min(request.timeoutMs, config.timeoutMs ?? Number.POSITIVE_INFINITY));
+      const signal = request.signal === undefined ? timeout.signal : AbortSignal.any([timeout.signal, request.signal]);
+      try {
+        const result = await generateText({
+          model: buildModel(name, config, modelId, apiKey),
+          prompt: request.prompt,
+          maxRetries: 0,
+          abortSignal: signal,
+          ...(config.maxOutputTokens === undefined ? {} : { maxOutputTokens: config.maxOutputTokens }),
+          ...(config.headers === undefined ? {} : { headers: config.headers }),
+        });
+        const usage = {
+          ...(result.usage.inputTokens === undefined ? {} : { input: result.usage.inputTokens }),
+          ...(result.usage.outputTokens === undefined ? {} : { output: result.usage.outputTokens }),
+          ...(result.usage.totalTokens === undefined ? {} : { total: result.usage.totalTokens }),
+        };
+        return done({
+          outcome: { kind: 'ok' },
+          output: result.text,
+          response: result.text,
+          model: result.response.modelId ?? modelId,
+          usage,
+        });
+      } catch (error) {
+        if (timedOut) return done({ outcome: { kind: 'timeout', reason: `${name} did not answer within Baton's time limit` }, output: '', model: modelId });
+        if (request.signal?.aborted) return done({ outcome: { kind: 'interrupted', reason: `${name} run was aborted` }, output: '', model: modelId });
+        const outcome = classifyHttpError(error, now());
+        return done({ outcome, output: outcome.reason ?? '', model: modelId });
+      } finally {
+        clearTimeout(timer);
+      }
+    },
+  };
+}
+
+function buildModel(name: string, config: HttpProviderConfig, modelId: string, apiKey: string | undefined): LanguageModel {
+  const auth = apiKey === undefined ? {} : { apiKey };
+  const baseURL = config.baseURL === undefined ? {} : { baseURL: config.baseURL };
+  switch (config.api ?? 'openai-compatible') {
+    case 'anthropic':
+      return createAnthropic({ ...auth, ...baseURL })(modelId);
+    case 'google':
+      return createGoogleGenerativeAI({ ...auth, ...baseURL })(modelId);
+    default:
+      return createOpenAICompatible({ name, baseURL: config.baseURL ?? '', ...auth })(modelId);
+  }
+}
+
+function resolveSecret(ref: SecretRef | undefined, env: Readonly<Record<string, string | undefined>>): string | undefined | Error {
+  if (ref === undefined || typeof ref === 'string') return ref;
+  const value = env[ref.env];
+  if (value === undefined || value === '') return new Error(`environment variable ${ref.env} (apiKey) is not set`);
+  return value;
+}

@@ -1,0 +1,270 @@
+import { packSections, type Section } from '../budget/index.js';
+import type { TokenCounter } from '../tokens/index.js';
+import { blockers, detectContinuationState, formatAge, isFailure } from './continuation-state.js';
+import type { ContextSnapshot } from './types.js';
+
+export interface ContinuationPromptOptions {
+  /** Hard cap in tokens. */
+  maxTokens: number;
+  /** Reference time for "last activity … ago". */
+  now: number;
+  counter?: TokenCounter;
+}
+
+const MAX_LISTED_FILES = 20;
+
+/**
+ * Builds seed 002's self-contained continuation prompt (§3.1 template) with the §3.3 block that
+ * fits the task's state, ending with a verification checklist from the acceptance criteria. The
+ * optional parts (files, commits, README excerpt, workflow) shrink first; the header, the
+ * instructions and the checklist are required. Pure.
+ */
+export function buildContinuationPrompt(snapshot: ContextSnapshot, options: ContinuationPromptOptions): string {
+  const sections = continuationSections(snapshot, options.now);
+  return packSections(sections, { budget: options.maxTokens, counter: options.counter }).text;
+}
+
+function continuationSections(snapshot: ContextSnapshot, now: number): Section[] {
+  const task = snapshot.task;
+  const state = detectContinuationState(snapshot);
+  const git = snapshot.git;
+  const last = snapshot.dispatches[0];
+  const lastActivity = Math.max(task?.updatedAt ?? 0, last?.finishedAt ?? last?.startedAt ?? 0);
+  const sections: Section[] = [];
+  const add = (id: string, text: string, priority: number, extra: Partial<Section> = {}) => {
+    if (text.trim()) sections.push({ id, text, priority, ...extra });
+  };
+
+  if (!task) {
+    add('header', noTaskHeader(snapshot), 100, { required: true });
+  } else {
+    add(
+      'header',
+      [
+        '# Session Continuation',
+        '',
+        '## Context Restoration',
+        '',
+        `You are resuming work on **${task.title}** (Task ID: ${task.id}).`,
+        '',
+        '**Previous Session Summary**:',
+        previousSummary(snapshot),
+        '',
+        '**Current State**:',
+        `- Status: ${task.status}`,
+        `- Priority: ${task.priority}`,
+        `- Mode: ${task.mode ?? 'unspecified'}`,
+        `- Last Activity: ${lastActivity ? `${new Date(lastActivity).toISOString()} (${formatAge(now - lastActivity)})` : 'none recorded'}`,
+      ].join('\n'),
+      100,
+      { required: true, overflow: 'trim-tail', minTokens: 60 },
+    );
+  }
+  if (git) {
+    add(
+      'git',
+      [
+        '## Work In Progress',
+        '',
+        '**Git Status**:',
+        `- Branch: ${git.branch ?? '(detached HEAD)'}`,
+        `- Uncommitted Changes: ${git.uncommitted} files`,
+        `- Staged Files: ${git.staged} files`,
+        `- Diff: ${git.diffSummary}`,
+      ].join('\n'),
+      90,
+    );
+    if (git.changedFiles.length > 0) add('files', `**Modified Files**:\n${modifiedFiles(snapshot)}`, 50);
+    if (git.recentCommits.length > 0) {
+      add(
+        'commits',
+        `**Recent Commits**:\n${git.recentCommits
+          .slice(0, 5)
+          .map((c) => `- ${c.sha.slice(0, 7)} ${c.subject} (${formatAge(now - c.at)})`)
+          .join('\n')}`,
+        45,
+      );
+    }
+  }
+  if (task) {
+    add(
+      'task',
+      [
+        '## Task Context',
+        '',
+        `**Objective**: ${task.intent || task.title}`,
+        '',
+        '**Requirements** (from the task):',
+        task.instructions || '(no instructions recorded)',
+        '',
+        `**Expected Output**: ${task.acceptanceCriteria.length > 0 ? 'work that satisfies every item of the verification checklist below' : task.resultSummary ?? 'see the requirements above'}`,
+      ].join('\n'),
+      70,
+      { overflow: 'trim-tail', minTokens: 40 },
+    );
+    if (snapshot.artifacts?.readme) add('readme', `**Task README** (${snapshot.artifacts.dir}/README.md):\n${snapshot.artifacts.readme}`, 30);
+    if (snapshot.workflow?.active) {
+      add(
+        'workflow',
+        `**Workflow**: ${snapshot.workflow.active}${snapshot.workflow.phase ? `, current phase: ${snapshot.workflow.phase}` : ''}`,
+        60,
+      );
+    }
+    add('constraints', constraints(snapshot), 80, { overflow: 'trim-tail' });
+  }
+  add('instructions', `## Continuation Instructions\n\n${instructions(snapshot, state, now, lastActivity)}`, 95, {
+    required: true,
+    minTokens: 40,
+  });
+  add('checklist', `**Verification Checklist**:\n${checklist(snapshot)}`, 99, { required: true, overflow: 'trim-tail', minTokens: 30 });
+  return sections;
+}
+
+function noTaskHeader(snapshot: ContextSnapshot): string {
+  const lines = ['# Session Continuation', '', '## Context Restoration', '', 'No task is active in this workspace.'];
+  if (snapshot.activeTasks.length > 0) {
+    lines.push('', '**Open tasks**:');
+    for (const t of snapshot.activeTasks.slice(0, 5)) lines.push(`- ${t.id} (${t.status}, priority ${t.priority}): ${t.title}`);
+  }
+  return lines.join('\n');
+}
+
+function previousSummary(snapshot: ContextSnapshot): string {
+  const attempts = snapshot.dispatches;
+  if (attempts.length === 0) return 'No earlier attempt is recorded for this task.';
+  const failed = attempts.filter(isFailure).length;
+  const last = attempts[0];
+  const files = new Set(attempts.flatMap((d) => [...d.filesCreated, ...d.filesUpdated]));
+  return [
+    `${attempts.length} recent attempt(s), ${failed} failed.`,
+    last ? `Last: dispatch ${last.id} (attempt ${last.attempt}, ${last.provider}${last.model ? `/${last.model}` : ''}) ${last.status}${last.outcome ? ` [${last.outcome}]` : ''}${last.result ? `: ${oneLine(last.result, 300)}` : ''}` : '',
+    files.size > 0 ? `Files touched so far: ${[...files].slice(0, 10).join(', ')}${files.size > 10 ? ` and ${files.size - 10} more` : ''}` : '',
+  ]
+    .filter(Boolean)
+    .join('\n');
+}
+
+function modifiedFiles(snapshot: ContextSnapshot): string {
+  const git = snapshot.git;
+  if (!git) return '';
+  // §3.2: list files when fewer than 20, otherwise summarize.
+  if (git.uncommitted >= MAX_LISTED_FILES) {
+    const dirs = new Map<string, number>();
+    for (const file of git.changedFiles) {
+      const dir = file.path.includes('/') ? file.path.slice(0, file.path.indexOf('/')) : '.';
+      dirs.set(dir, (dirs.get(dir) ?? 0) + 1);
+    }
+    return `${git.uncommitted} files changed (${git.diffSummary}); by top folder: ${[...dirs]
+      .sort((a, b) => b[1] - a[1])
+      .slice(0, 8)
+      .map(([dir, n]) => `${dir} (${n})`)
+      .join(', ')}`;
+  }
+  return git.changedFiles
+    .map((f) => `- ${f.path} [${f.status}]${f.added !== undefined ? ` (+${f.added} -${f.deleted ?? 0})` : ''}`)
+    .join('\n');
+}
+
+function constraints(snapshot: ContextSnapshot): string {
+  const debt = snapshot.debt.slice(0, 5).map((d) => `- ${d.id}: ${d.data.title}${d.data.impact ? ` (impact: ${d.data.impact})` : ''}`);
+  const deps = snapshot.dependencies.map((d) => `- ${d.id} "${d.title}": ${d.status}`);
+  return [
+    '## Known Constraints',
+    '',
+    '**Tech Debt / Blockers**:',
+    debt.length > 0 ? debt.join('\n') : '- none recorded',
+    '',
+    '**Dependencies**:',
+    deps.length > 0 ? deps.join('\n') : '- none',
+  ].join('\n');
+}
+
+function instructions(snapshot: ContextSnapshot, state: ReturnType<typeof detectContinuationState>, now: number, lastActivity: number): string {
+  const title = snapshot.task?.title ?? '';
+  switch (state) {
+    case 'no_task':
+      return 'Pick the next task: take the highest-priority open task above, or create one, then call refresh_context with its task_id.';
+    case 'just_started':
+      return [
+        `You are starting work on ${title}. This is a fresh task with no prior progress.`,
+        '',
+        '**First Steps**:',
+        '1. Review the task requirements in detail',
+        '2. Check for related research or tech debt',
+        '3. Create a plan or outline',
+        '4. Begin implementation/research',
+      ].join('\n');
+    case 'blocked':
+      return [
+        `You are resuming work on ${title}, but there are blockers.`,
+        '',
+        '**Blockers**:',
+        ...blockers(snapshot).map((b) => `- ${b}`),
+        '',
+        '**Options**:',
+        '1. Work around the blocker (if possible)',
+        '2. Address the blocker first (if within scope)',
+        '3. Escalate to orchestrator (if blocker is external)',
+      ].join('\n');
+    case 'failed_attempt': {
+      const failed = snapshot.dispatches[0];
+      const touched = failed ? [...failed.filesCreated, ...failed.filesUpdated] : [];
+      return [
+        `You are resuming work on ${title} after a failed attempt.`,
+        '',
+        '**Previous Attempt**:',
+        `- Dispatch: ${failed?.id ?? 'unknown'} (attempt ${failed?.attempt ?? '?'}, ${failed?.provider ?? '?'})`,
+        `- Error: ${oneLine(failed?.validationErrors.join('; ') || failed?.result || failed?.outcome || failed?.status || 'unknown', 400)}`,
+        `- Attempted: ${touched.length > 0 ? `changed ${touched.slice(0, 8).join(', ')}` : 'no file changes recorded'}`,
+        '',
+        '**Recovery Strategy**:',
+        recovery(failed?.outcome),
+      ].join('\n');
+    }
+    case 'resumed_after_break':
+      return [
+        `You are resuming work on ${title} after a break. Last activity was ${lastActivity ? formatAge(now - lastActivity) : 'not recorded'}.`,
+        '',
+        '**Context Refresh**:',
+        `- Previous work: ${previousSummary(snapshot).split('\n')[0]}`,
+        `- Current state: ${snapshot.git ? `${snapshot.git.uncommitted} uncommitted file(s) on ${snapshot.git.branch ?? 'detached HEAD'}` : 'git state unknown'}`,
+        '',
+        '**Resume From**:',
+        snapshot.git && snapshot.git.uncommitted > 0
+          ? 'Review the uncommitted changes listed above, finish them, then run the checklist.'
+          : 'Continue from the last recorded step; verify with the checklist before reporting completion.',
+      ].join('\n');
+  }
+}
+
+function recovery(outcome: string | undefined): string {
+  switch (outcome) {
+    case 'validation_failed':
+      return 'Fix the failing acceptance criteria named in the error first; keep the parts that already pass.';
+    case 'timeout':
+      return 'Split the work into smaller steps and commit progress between them.';
+    case 'context_window':
+      return 'Work on fewer files at once; read only what the next step needs.';
+    case 'rate_limited':
+    case 'quota_exhausted':
+    case 'overloaded':
+      return 'The provider failed, not the approach: continue the same plan.';
+    default:
+      return 'Read the error, reproduce it locally, and change the approach that caused it before retrying.';
+  }
+}
+
+function checklist(snapshot: ContextSnapshot): string {
+  const criteria = snapshot.task?.acceptanceCriteria ?? [];
+  if (criteria.length === 0) {
+    return snapshot.task
+      ? '- [ ] The task\'s requirements above are met\n- [ ] Changes are committed or described in the dispatch result'
+      : '- [ ] A task is chosen and its context refreshed';
+  }
+  return criteria.map((c) => `- [ ] ${c.description}${c.check ? ` (check: \`${c.check}\`)` : ''}`).join('\n');
+}
+
+function oneLine(text: string, max: number): string {
+  const flat = text.replace(/\s+/g, ' ').trim();
+  return flat.length > max ? `${flat.slice(0, max - 1)}…` : flat;
+}

@@ -1,0 +1,273 @@
+import { countTokens } from '../tokens/index.js';
+import { blockers, detectContinuationState, formatAge } from './continuation-state.js';
+import { README_INCLUDE_MAX_TOKENS, WORKFLOW_INCLUDE_MAX_TOKENS } from './format-budgets.js';
+import type { ContextSnapshot, RefreshFormat } from './types.js';
+
+/**
+ * One piece of a rendered context competing for the budget. `json` fields are kept whole or
+ * dropped (a cut JSON value would be garbage); `text` fields may be trimmed. A field with a
+ * `group` is one item of the list named by the group.
+ */
+export interface ContextField {
+  id: string;
+  key: string;
+  group?: string;
+  kind: 'json' | 'text';
+  value: unknown;
+  priority: number;
+  required?: boolean;
+  overflow?: 'trim-tail' | 'trim-head' | 'head-tail' | 'drop';
+  /** Per-field cap, so one long text cannot crowd out the rest. */
+  maxTokens?: number;
+}
+
+/** Builds the JSON fields of minimal, standard and detailed (seed 002 §2.1-§2.3, §3.2). Pure. */
+export function buildContextFields(snapshot: ContextSnapshot, format: Exclude<RefreshFormat, 'narrative'>, now: number): ContextField[] {
+  const fields: ContextField[] = [];
+  const task = snapshot.task;
+  const git = snapshot.git;
+  const last = snapshot.dispatches[0];
+  const push = (field: ContextField) => fields.push(field);
+
+  if (format === 'minimal') {
+    push({ id: 'workspace', key: 'workspace', kind: 'json', value: snapshot.workspace, priority: 100, required: true });
+    push({
+      id: 'current_task',
+      key: 'current_task',
+      kind: 'json',
+      value: task ? { id: task.id, status: task.status, description: clip(task.title, 200) } : null,
+      priority: 100,
+      required: true,
+    });
+    push({
+      id: 'recent_activity',
+      key: 'recent_activity',
+      kind: 'json',
+      value: {
+        last_dispatch: last ? `${last.id} (${last.status}${last.outcome ? `, ${last.outcome}` : ''})` : null,
+        last_commit: git?.recentCommits[0] ? formatAge(now - git.recentCommits[0].at) : null,
+        uncommitted_changes: git?.uncommitted ?? null,
+        branch: git?.branch ?? null,
+      },
+      priority: 95,
+      required: true,
+    });
+    push({ id: 'blockers', key: 'blockers', kind: 'json', value: blockers(snapshot).map((b) => clip(b, 200)), priority: 90 });
+    push({ id: 'next_action', key: 'next_action', kind: 'json', value: nextAction(snapshot), priority: 92, required: true });
+    return fields;
+  }
+
+  push({
+    id: 'workspace',
+    key: 'workspace',
+    kind: 'json',
+    value: { path: snapshot.workspace, branch: git?.branch ?? null, head: git?.head?.slice(0, 12) ?? null },
+    priority: 100,
+    required: true,
+  });
+  push({ id: 'current_task', key: 'current_task', kind: 'json', value: task ? taskView(task, format) : null, priority: 100, required: true });
+  if (task?.instructions && format === 'standard' && countTokens(task.instructions) > 300) {
+    // Long instructions would crowd out everything else as a whole JSON field: trim as text.
+    push({ id: 'task_instructions', key: 'task_instructions', kind: 'text', value: task.instructions, priority: 75, overflow: 'trim-tail' });
+  }
+  if (snapshot.dependencies.length > 0) {
+    push({ id: 'dependencies', key: 'dependencies', kind: 'json', value: snapshot.dependencies, priority: 88 });
+  }
+  const blockerList = blockers(snapshot);
+  if (blockerList.length > 0) push({ id: 'blockers', key: 'blockers', kind: 'json', value: blockerList, priority: 92 });
+  if (!task && snapshot.activeTasks.length > 0) {
+    for (const [i, t] of snapshot.activeTasks.entries()) {
+      push({ id: `active_tasks.${i}`, key: t.id, group: 'active_tasks', kind: 'json', value: t, priority: 86 - i * 0.1, overflow: 'drop' });
+    }
+  }
+  for (const [i, d] of snapshot.dispatches.entries()) {
+    push({
+      id: `recent_dispatches.${i}`,
+      key: d.id,
+      group: 'recent_dispatches',
+      kind: 'json',
+      value: dispatchView(d, format),
+      // The last dispatch's status and result are always included (§3.2).
+      priority: i === 0 ? 94 : 80 - i * 0.1,
+      required: i === 0,
+      overflow: 'drop',
+    });
+  }
+  if (git) {
+    const listFiles = git.uncommitted < 20 || format === 'detailed';
+    push({
+      id: 'git_status',
+      key: 'git_status',
+      kind: 'json',
+      value: {
+        branch: git.branch ?? null,
+        uncommitted_changes: git.uncommitted,
+        staged_files: git.staged,
+        untracked_files: git.untracked,
+        diff_summary: git.diffSummary,
+        recent_commits: git.recentCommits.map((c) => `${c.sha.slice(0, 7)} ${clip(c.subject, 120)} (${formatAge(now - c.at)})`),
+      },
+      priority: 93,
+      required: true,
+    });
+    if (listFiles) {
+      for (const [i, f] of git.changedFiles.entries()) {
+        push({
+          id: `modified_files.${i}`,
+          key: f.path,
+          group: 'modified_files',
+          kind: 'json',
+          value: `${f.status} ${f.path}${f.added !== undefined ? ` +${f.added} -${f.deleted ?? 0}` : ''}`,
+          priority: 60 - i * 0.01,
+          overflow: 'drop',
+        });
+      }
+    }
+    if (format === 'detailed' && git.diff) {
+      push({ id: 'git_diff', key: 'git_diff', kind: 'text', value: git.diff, priority: 58, overflow: 'trim-tail', maxTokens: 4_000 });
+    }
+  }
+  for (const [i, item] of snapshot.debt.entries()) {
+    push({
+      id: `open_tech_debt.${i}`,
+      key: item.id,
+      group: 'open_tech_debt',
+      kind: 'json',
+      value:
+        format === 'detailed'
+          ? { id: item.id, task_id: item.taskId ?? null, ...item.data }
+          : { id: item.id, title: item.data.title, category: item.data.category, severity: item.data.severity, impact: item.data.impact },
+      priority: (item.taskId === task?.id && task ? 85 : 70) - i * 0.1,
+      overflow: 'drop',
+    });
+  }
+  const artifacts = snapshot.artifacts;
+  if (artifacts) {
+    const readmeFits = artifacts.readme !== undefined && (format === 'detailed' || countTokens(artifacts.readme) < README_INCLUDE_MAX_TOKENS);
+    if (readmeFits) push({ id: 'task_readme', key: 'task_readme', kind: 'text', value: artifacts.readme, priority: 45, overflow: 'trim-tail', maxTokens: 1_500 });
+    push({
+      id: 'task_artifacts',
+      key: 'task_artifacts',
+      kind: 'json',
+      value: {
+        dir: artifacts.dir,
+        tracking_logs: artifacts.trackingLogs.map((t) => t.name),
+        artifacts: artifacts.artifacts.map((a) => `${a.name} (${a.bytes} bytes)`),
+      },
+      priority: 55,
+      overflow: 'drop',
+    });
+    if (format === 'detailed') {
+      artifacts.trackingLogs.forEach((log, i) => {
+        if (log.content) {
+          push({ id: `tracking.${log.name}`, key: log.name, group: 'tracking_log_contents', kind: 'text', value: log.content, priority: 35 - i * 0.1, overflow: 'trim-head', maxTokens: 1_000 });
+        }
+      });
+      artifacts.artifacts.forEach((a, i) => {
+        if (a.content) {
+          push({ id: `artifact.${a.name}`, key: a.name, group: 'artifact_contents', kind: 'text', value: a.content, priority: 25 - i * 0.1, overflow: 'trim-tail', maxTokens: 800 });
+        }
+      });
+    }
+  }
+  const workflow = snapshot.workflow;
+  if (workflow) {
+    push({
+      id: 'workflow_context',
+      key: 'workflow_context',
+      kind: 'json',
+      value: { active_workflow: workflow.active ?? null, current_phase: workflow.phase ?? null, available: workflow.available.slice(0, 30) },
+      priority: 65,
+      overflow: 'drop',
+    });
+    const fits = workflow.content && (format === 'detailed' || countTokens(workflow.content) < WORKFLOW_INCLUDE_MAX_TOKENS);
+    if (fits) push({ id: 'workflow_content', key: 'workflow_content', kind: 'text', value: workflow.content, priority: 30, overflow: 'trim-tail', maxTokens: 1_500 });
+  }
+  for (const [i, r] of snapshot.research.entries()) {
+    push({
+      id: `related_research.${i}`,
+      key: r.id,
+      group: 'related_research',
+      kind: 'json',
+      // §3.2: never the complete findings outside detailed; summarize and point to the record.
+      value: format === 'detailed' ? { id: r.id, ...r.data } : { id: r.id, topic: r.data.topic, summary: clip(r.data.summary, 400) },
+      priority: 40 - i * 0.1,
+      overflow: 'drop',
+    });
+  }
+  for (const [i, r] of snapshot.recon.entries()) {
+    push({
+      id: `related_recon.${i}`,
+      key: r.id,
+      group: 'related_recon',
+      kind: 'json',
+      value: format === 'detailed' ? { id: r.id, ...r.data } : { id: r.id, target: r.data.target, summary: clip(r.data.summary, 300) },
+      priority: 38 - i * 0.1,
+      overflow: 'drop',
+    });
+  }
+  push({ id: 'environment', key: 'environment', kind: 'json', value: snapshot.environment, priority: 50, overflow: 'drop' });
+  return fields;
+}
+
+function taskView(task: NonNullable<ContextSnapshot['task']>, format: string) {
+  return {
+    id: task.id,
+    title: task.title,
+    status: task.status,
+    priority: task.priority,
+    difficulty: task.difficulty ?? null,
+    mode: task.mode ?? null,
+    description: clip(task.intent || task.title, 500),
+    instructions: format === 'detailed' || task.instructions.length < 1200 ? task.instructions : undefined,
+    acceptance_criteria: task.acceptanceCriteria,
+    depends_on: task.dependsOn,
+    block_reason: task.blockReason,
+    result_summary: task.resultSummary,
+    created_at: new Date(task.createdAt).toISOString(),
+    updated_at: new Date(task.updatedAt).toISOString(),
+    skills: task.links.skills ?? [],
+    research: task.links.research ?? [],
+    workflows: task.links.workflow ? [task.links.workflow] : [],
+  };
+}
+
+function dispatchView(d: ContextSnapshot['dispatches'][number], format: string) {
+  const long = format === 'detailed';
+  return {
+    id: d.id,
+    task_id: d.taskId,
+    attempt: d.attempt,
+    provider: d.provider,
+    model: d.model,
+    status: d.status,
+    outcome: d.outcome,
+    claimed_by: d.claimedBy,
+    started_at: new Date(d.startedAt).toISOString(),
+    finished_at: d.finishedAt ? new Date(d.finishedAt).toISOString() : undefined,
+    result: d.result ? clip(d.result, long ? 2000 : 300) : undefined,
+    validation_errors: d.validationErrors.length > 0 ? d.validationErrors.slice(0, long ? 20 : 3).map((e) => clip(e, 300)) : undefined,
+    files: [...d.filesCreated, ...d.filesUpdated].slice(0, long ? 50 : 10),
+    prompt_preview: long && d.promptPreview ? clip(d.promptPreview, 300) : undefined,
+  };
+}
+
+/** One line telling the agent what to do next, from the §3.3 state. */
+export function nextAction(snapshot: ContextSnapshot): string {
+  switch (detectContinuationState(snapshot)) {
+    case 'no_task':
+      return 'No active task: pick one from the open tasks or create one.';
+    case 'just_started':
+      return `Start task ${snapshot.task?.id}: review requirements, plan, implement.`;
+    case 'blocked':
+      return `Resolve or work around: ${clip(blockers(snapshot)[0] ?? 'blocker', 160)}`;
+    case 'failed_attempt':
+      return `Fix what failed in dispatch ${snapshot.dispatches[0]?.id}, then re-run the checks.`;
+    default:
+      return `Resume task ${snapshot.task?.id}${snapshot.git?.uncommitted ? ` (${snapshot.git.uncommitted} uncommitted files)` : ''}.`;
+  }
+}
+
+export function clip(text: string, max: number): string {
+  return text.length > max ? `${text.slice(0, max - 1)}…` : text;
+}

@@ -1,0 +1,119 @@
+import { errorMessage, isBatonError } from '../errors/index.js';
+import type { Ledger } from '../ledger/index.js';
+import type { GitCache } from './git-cache.js';
+import { readEnvironment } from './read-environment.js';
+import { type LedgerContext, readLedgerContext } from './read-ledger-context.js';
+import { readTaskArtifacts } from './read-task-artifacts.js';
+import { readWorkflow } from './read-workflow.js';
+import type { ContextSnapshot, SourceName } from './types.js';
+
+export interface GatherOptions {
+  workspace: string;
+  ledger: Ledger;
+  gitCache: GitCache;
+  taskId?: string;
+  includeGit: boolean;
+  includeGitDiff: boolean;
+  includeTechDebt: boolean;
+  includeDispatches: boolean;
+  includeTaskArtifacts: boolean;
+  includeArtifactContents: boolean;
+  includeResearch: boolean;
+  dispatchLimit: number;
+  commitLimit: number;
+  env: NodeJS.ProcessEnv;
+  now: number;
+}
+
+export interface GatherResult {
+  snapshot: ContextSnapshot;
+  gitCache: 'hit' | 'miss' | 'off';
+  gitKey?: string;
+}
+
+const EMPTY_LEDGER: LedgerContext = {
+  dependencies: [],
+  activeTasks: [],
+  dispatches: [],
+  debt: [],
+  research: [],
+  recon: [],
+};
+
+/**
+ * Queries every source in parallel and never fails as a whole: a source that throws (not a git
+ * repository, a ledger that is down, an unreadable folder) leaves a warning and an empty part.
+ * An unknown explicit task id is the one error that propagates (NOT_FOUND), since the caller asked
+ * for something that does not exist.
+ */
+export async function gatherSnapshot(options: GatherOptions): Promise<GatherResult> {
+  const warnings: string[] = [];
+  const sources: SourceName[] = ['environment'];
+  const ledgerPart = readLedgerContext(options.ledger, {
+    taskId: options.taskId,
+    dispatchLimit: options.dispatchLimit,
+    includeDispatches: options.includeDispatches,
+    includeTechDebt: options.includeTechDebt,
+    includeResearch: options.includeResearch,
+  });
+  const gitPart = options.includeGit
+    ? options.gitCache.get(options.workspace, { commitLimit: options.commitLimit, includeDiff: options.includeGitDiff })
+    : Promise.resolve(undefined);
+  const [ledgerResult, gitResult] = await Promise.allSettled([ledgerPart, gitPart]);
+
+  let ledger = EMPTY_LEDGER;
+  if (ledgerResult.status === 'fulfilled') {
+    ledger = ledgerResult.value;
+    sources.push('ledger');
+    if (options.includeResearch) sources.push('research');
+  } else {
+    if (isBatonError(ledgerResult.reason, 'NOT_FOUND')) throw ledgerResult.reason;
+    warnings.push(`Ledger unavailable: ${errorMessage(ledgerResult.reason)}`);
+  }
+
+  let git: ContextSnapshot['git'];
+  let gitCache: GatherResult['gitCache'] = 'off';
+  let gitKey: string | undefined;
+  if (gitResult.status === 'fulfilled' && gitResult.value) {
+    git = gitResult.value.state;
+    gitCache = gitResult.value.hit ? 'hit' : 'miss';
+    gitKey = gitResult.value.key;
+    sources.push('git');
+  } else if (gitResult.status === 'rejected') {
+    warnings.push(`Git status failed: ${errorMessage(gitResult.reason)}`);
+  }
+
+  const taskId = ledger.task?.id ?? options.taskId;
+  const [artifactsResult, workflowResult] = await Promise.allSettled([
+    options.includeTaskArtifacts && taskId
+      ? readTaskArtifacts(options.workspace, taskId, { includeContents: options.includeArtifactContents, warnings })
+      : Promise.resolve(undefined),
+    readWorkflow(options.workspace, ledger.task?.links, warnings),
+  ]);
+  const artifacts = settled(artifactsResult, 'Task artifacts', warnings);
+  const workflow = settled(workflowResult, 'Workflows', warnings);
+  if (artifacts) sources.push('task_artifacts');
+  if (workflow) sources.push('workflows');
+
+  return {
+    snapshot: {
+      workspace: options.workspace,
+      generatedAt: options.now,
+      ...ledger,
+      git,
+      artifacts,
+      workflow,
+      environment: readEnvironment(options.workspace, options.env),
+      sources,
+      warnings,
+    },
+    gitCache,
+    gitKey,
+  };
+}
+
+function settled<T>(result: PromiseSettledResult<T>, label: string, warnings: string[]): T | undefined {
+  if (result.status === 'fulfilled') return result.value;
+  warnings.push(`${label} unavailable: ${errorMessage(result.reason)}`);
+  return undefined;
+}

@@ -1,0 +1,85 @@
+import { findGitLocation, type GitLocation, readGitKey } from './git-key.js';
+import { type ReadGitStateOptions, readGitState } from './read-git-state.js';
+import type { GitState } from './types.js';
+
+/** @default 60_000: seed 002 §6.1 caches git status and commits for 60 seconds. */
+export const DEFAULT_GIT_CACHE_TTL_MS = 60_000;
+
+export interface GitCacheOptions {
+  /** @default DEFAULT_GIT_CACHE_TTL_MS */
+  ttlMs?: number;
+  /** @default Date.now */
+  now?: () => number;
+  /** Entries kept at most (one per workspace and option set). @default 64 */
+  maxEntries?: number;
+}
+
+export interface GitLookup {
+  state: GitState;
+  hit: boolean;
+  /** Cache key: HEAD and index state. */
+  key: string;
+}
+
+interface Entry {
+  key: string;
+  state: GitState;
+  storedAt: number;
+}
+
+/**
+ * Caches `readGitState` per workspace and option set, keyed by HEAD and the index's mtime/size and
+ * valid for `ttlMs`: a commit, checkout or `git add` misses at once; edits to unstaged files show
+ * up once the entry expires. Counts hits and misses for `metadata.cache`.
+ */
+export class GitCache {
+  hits = 0;
+  misses = 0;
+  private readonly entries = new Map<string, Entry>();
+  private readonly locations = new Map<string, GitLocation | null>();
+  private readonly ttlMs: number;
+  private readonly now: () => number;
+  private readonly maxEntries: number;
+
+  constructor(options: GitCacheOptions = {}) {
+    this.ttlMs = options.ttlMs ?? DEFAULT_GIT_CACHE_TTL_MS;
+    this.now = options.now ?? Date.now;
+    this.maxEntries = options.maxEntries ?? 64;
+  }
+
+  /** Finds the repository of `workspace` (remembered). Undefined when it is not in one. */
+  async locate(workspace: string): Promise<GitLocation | undefined> {
+    if (!this.locations.has(workspace)) this.locations.set(workspace, (await findGitLocation(workspace)) ?? null);
+    return this.locations.get(workspace) ?? undefined;
+  }
+
+  /** Returns cached state when HEAD and index are unchanged and the entry is fresh; else reads git. */
+  async get(workspace: string, options: ReadGitStateOptions = {}): Promise<GitLookup> {
+    const location = await this.locate(workspace);
+    if (!location) throw new Error('not a git repository (no .git found in the workspace or above it)');
+    const key = await readGitKey(location);
+    const slot = `${workspace}\0${options.commitLimit ?? 5}\0${options.includeDiff ? 'diff' : ''}`;
+    const entry = this.entries.get(slot);
+    if (entry && entry.key === key && this.now() - entry.storedAt < this.ttlMs) {
+      this.hits += 1;
+      return { state: entry.state, hit: true, key };
+    }
+    this.misses += 1;
+    const state = await readGitState(workspace, options);
+    // Key read again after git ran: `git status` may refresh the index and change its mtime.
+    const after = await readGitKey(location);
+    this.entries.delete(slot);
+    this.entries.set(slot, { key: after, state, storedAt: this.now() });
+    if (this.entries.size > this.maxEntries) {
+      const oldest = this.entries.keys().next().value;
+      if (oldest !== undefined) this.entries.delete(oldest);
+    }
+    return { state, hit: false, key: after };
+  }
+
+  /** Forgets every entry (the counters stay). */
+  clear(): void {
+    this.entries.clear();
+    this.locations.clear();
+  }
+}

@@ -1,0 +1,130 @@
+import { runGit } from './run-git.js';
+import type { ChangedFile, GitCommit, GitState } from './types.js';
+
+/** @default 200: changed files listed (and diffed) at most; the counts stay exact. */
+export const DEFAULT_MAX_CHANGED_FILES = 200;
+/** @default 200_000: characters of full diff read for `detailed` before cutting. */
+export const DEFAULT_MAX_DIFF_CHARS = 200_000;
+
+export interface ReadGitStateOptions {
+  /** @default 5 */
+  commitLimit?: number;
+  /** Also read the full diff of tracked changes. @default false */
+  includeDiff?: boolean;
+  /** @default DEFAULT_MAX_DIFF_CHARS */
+  maxDiffChars?: number;
+  /** @default DEFAULT_MAX_CHANGED_FILES */
+  maxChangedFiles?: number;
+}
+
+/**
+ * Reads branch, change counts, a diff summary, the last commits and (optionally) the full diff.
+ * Status and log run in parallel; the numstat diff is limited to the changed paths so a clean
+ * 50,000-file tree costs one `git status`. Throws when `cwd` is not inside a git repository.
+ */
+export async function readGitState(cwd: string, options: ReadGitStateOptions = {}): Promise<GitState> {
+  const commitLimit = options.commitLimit ?? 5;
+  const maxFiles = options.maxChangedFiles ?? DEFAULT_MAX_CHANGED_FILES;
+  const [status, log] = await Promise.all([
+    runGit(['status', '--porcelain=v2', '--branch', '-z', '--untracked-files=normal'], cwd),
+    commitLimit > 0
+      ? runGit(['log', `-n${commitLimit}`, '--format=%H%x1f%s%x1f%an%x1f%ct%x1e'], cwd).catch(() => ({
+          stdout: '',
+          truncated: false,
+        }))
+      : Promise.resolve({ stdout: '', truncated: false }),
+  ]);
+  const parsed = parseStatus(status.stdout);
+  // Baton's own state (.baton/: ledger, snapshots) is not the agent's work in progress.
+  parsed.files = parsed.files.filter((file) => !file.path.startsWith('.baton/'));
+  const tracked = parsed.files.filter((file) => file.status !== '??').slice(0, maxFiles);
+  const hasHead = parsed.head !== undefined;
+  // Status paths are relative to the repository root; pathspecs would be relative to cwd.
+  const diffTargets = tracked.map((file) => `:(top,literal)${file.path}`);
+  const [numstat, diff] = await Promise.all([
+    hasHead && diffTargets.length > 0
+      ? runGit(['diff', 'HEAD', '--numstat', '-z', '--', ...diffTargets], cwd).catch(() => undefined)
+      : Promise.resolve(undefined),
+    hasHead && options.includeDiff && diffTargets.length > 0
+      ? runGit(['diff', 'HEAD', '--', ...diffTargets], cwd, options.maxDiffChars ?? DEFAULT_MAX_DIFF_CHARS).catch(
+          () => undefined,
+        )
+      : Promise.resolve(undefined),
+  ]);
+  if (numstat) applyNumstat(parsed.files, numstat.stdout);
+  const added = parsed.files.reduce((sum, file) => sum + (file.added ?? 0), 0);
+  const deleted = parsed.files.reduce((sum, file) => sum + (file.deleted ?? 0), 0);
+  const changed = parsed.files.filter((file) => file.status !== '??').length;
+  return {
+    head: parsed.head,
+    branch: parsed.branch,
+    uncommitted: parsed.files.length,
+    staged: parsed.files.filter((file) => file.staged).length,
+    untracked: parsed.files.filter((file) => file.status === '??').length,
+    changedFiles: parsed.files.slice(0, maxFiles),
+    diffSummary:
+      parsed.files.length === 0 ? 'clean' : `+${added} -${deleted} in ${changed} tracked files, ${parsed.files.length - changed} untracked`,
+    recentCommits: parseLog(log.stdout),
+    diff: diff ? (diff.truncated ? `${diff.stdout}\n[diff cut at ${diff.stdout.length} characters]` : diff.stdout) : undefined,
+  };
+}
+
+function parseStatus(output: string): { head?: string; branch?: string; files: ChangedFile[] } {
+  const entries = output.split('\0');
+  const files: ChangedFile[] = [];
+  let head: string | undefined;
+  let branch: string | undefined;
+  for (let i = 0; i < entries.length; i += 1) {
+    const entry = entries[i] ?? '';
+    if (entry.startsWith('# branch.oid ')) {
+      const oid = entry.slice('# branch.oid '.length);
+      head = oid === '(initial)' ? undefined : oid;
+    } else if (entry.startsWith('# branch.head ')) {
+      const name = entry.slice('# branch.head '.length);
+      branch = name === '(detached)' ? undefined : name;
+    } else if (entry.startsWith('1 ') || entry.startsWith('u ')) {
+      const parts = entry.split(' ');
+      const xy = parts[1] ?? '..';
+      files.push({ path: parts.slice(entry.startsWith('1 ') ? 8 : 10).join(' '), status: xy, staged: xy[0] !== '.' });
+    } else if (entry.startsWith('2 ')) {
+      const parts = entry.split(' ');
+      const xy = parts[1] ?? '..';
+      files.push({ path: parts.slice(9).join(' '), status: xy, staged: xy[0] !== '.' });
+      i += 1; // the original path follows as its own NUL-separated entry
+    } else if (entry.startsWith('? ')) {
+      files.push({ path: entry.slice(2), status: '??', staged: false });
+    }
+  }
+  return { head, branch, files };
+}
+
+function applyNumstat(files: ChangedFile[], output: string): void {
+  const byPath = new Map(files.map((file) => [file.path, file]));
+  const entries = output.split('\0');
+  for (let i = 0; i < entries.length; i += 1) {
+    const entry = entries[i] ?? '';
+    const match = /^(-|\d+)\t(-|\d+)\t(.*)$/s.exec(entry);
+    if (!match) continue;
+    let file = match[3] ?? '';
+    if (file === '') {
+      // A rename: "added\tdeleted\t" then the old and the new path as separate entries.
+      file = entries[i + 2] ?? '';
+      i += 2;
+    }
+    const target = byPath.get(file);
+    if (!target) continue;
+    target.added = match[1] === '-' ? 0 : Number(match[1]);
+    target.deleted = match[2] === '-' ? 0 : Number(match[2]);
+  }
+}
+
+function parseLog(output: string): GitCommit[] {
+  return output
+    .split('\x1e')
+    .map((record) => record.trim())
+    .filter(Boolean)
+    .map((record) => {
+      const [sha = '', subject = '', author = '', at = '0'] = record.split('\x1f');
+      return { sha: sha.slice(0, 12), subject, author, at: Number(at) * 1000 };
+    });
+}

@@ -1,0 +1,223 @@
+import { BatonError, errorMessage } from '../errors/index.js';
+import { newId } from '../ledger/index.js';
+import { getLogger } from '../observability/index.js';
+import { redactValue } from '../redact/index.js';
+import { gatherSnapshot } from './gather-snapshot.js';
+import { GitCache } from './git-cache.js';
+import { type RenderedContext, renderContext } from './render-context.js';
+import { type ContextDelta, compareSnapshots, deltaSinceTime } from './snapshot-delta.js';
+import { findSnapshotBefore, loadSnapshot, saveSnapshot } from './snapshot-store.js';
+import { readSession, stalenessWarnings, touchSession } from './session-state.js';
+import { type ContextSnapshot, REFRESH_FORMATS, type RefreshFormat, type RefreshOptions, type RefreshResult } from './types.js';
+
+/** @default 5 (seed 002 §4.2) */
+export const DEFAULT_DISPATCH_LIMIT = 5;
+/** @default 5 (seed 002 §4.2) */
+export const DEFAULT_COMMIT_LIMIT = 5;
+/** @default 'default' */
+export const DEFAULT_SESSION_ID = 'default';
+const MAX_LIMIT = 100;
+
+// One cache per process unless the caller brings its own: the MCP server and CLI share it.
+const processGitCache = new GitCache();
+
+/**
+ * Session recovery (seed 002): gathers the ledger, git, task folder, workflow and environment in
+ * parallel, masks secrets in everything, renders the requested format inside its hard token cap
+ * with a continuation prompt, and records the call (session freshness state and an audit record
+ * without the content). Never fails because a source is missing: a partial context with
+ * `metadata.warnings` comes back instead, and `detailed` falls back to `standard`.
+ *
+ * @throws BatonError('INPUT_INVALID') for a bad format, limit or `since`; 'NOT_FOUND' for an
+ *   unknown explicit task id or snapshot.
+ * @example
+ * const { text, continuation_prompt } = await refreshContext({ workspace, ledger, format: 'standard' });
+ */
+export async function refreshContext(options: RefreshOptions): Promise<RefreshResult> {
+  const format = resolveFormat(options.format);
+  const now = (options.now ?? Date.now)();
+  const gitCache = options.gitCache ?? processGitCache;
+  const sessionId = options.sessionId ?? DEFAULT_SESSION_ID;
+  const detailed = format === 'detailed';
+  const includeTaskArtifacts = options.includeTaskArtifacts ?? detailed;
+  const sinceMs = options.since !== undefined ? parseSince(options.since) : undefined;
+
+  const sessionPromise = readSession(options.ledger, sessionId).catch(() => undefined);
+  const { snapshot: raw, gitCache: cacheState } = await gatherSnapshot({
+    workspace: options.workspace,
+    ledger: options.ledger,
+    gitCache,
+    taskId: options.taskId,
+    includeGit: options.includeGit ?? true,
+    includeGitDiff: detailed,
+    includeTechDebt: options.includeTechDebt ?? true,
+    includeDispatches: options.includeDispatches ?? true,
+    includeTaskArtifacts,
+    includeArtifactContents: detailed,
+    includeResearch: options.includeResearch ?? detailed,
+    dispatchLimit: limit(options.dispatchLimit ?? (detailed ? 20 : DEFAULT_DISPATCH_LIMIT), 'dispatch_limit'),
+    commitLimit: limit(options.commitLimit ?? DEFAULT_COMMIT_LIMIT, 'commit_limit'),
+    env: options.env ?? process.env,
+    now,
+  });
+  const session = await sessionPromise;
+  raw.warnings.push(...stalenessWarnings(session, { head: raw.git?.head, now }));
+
+  const { value: snapshot, count: redactions } = await redactValue(raw);
+  const delta = await computeDelta(options, snapshot, sinceMs);
+  const snapshotId = options.saveSnapshot ? newId('snap-') : undefined;
+  const rendered = renderWithFallback(snapshot, format, {
+    now,
+    generateContinuationPrompt: options.generateContinuationPrompt,
+    maxTokens: options.maxTokens,
+    delta,
+    metadata: {
+      generated_at: new Date(now).toISOString(),
+      format,
+      sources: snapshot.sources,
+      warnings: snapshot.warnings,
+      redactions,
+      cache: { git: cacheState, hits: gitCache.hits, misses: gitCache.misses },
+      snapshot_id: snapshotId,
+    },
+  });
+
+  await recordCall(options, {
+    snapshot,
+    rendered,
+    sessionId,
+    session,
+    snapshotId,
+    now,
+  });
+  return {
+    context: rendered.context,
+    text: rendered.text,
+    continuation_prompt: rendered.continuationPrompt,
+    metadata: rendered.metadata,
+    snapshot,
+  };
+}
+
+function renderWithFallback(
+  snapshot: ContextSnapshot,
+  format: RefreshFormat,
+  options: Omit<Parameters<typeof renderContext>[1], 'format'>,
+): RenderedContext {
+  try {
+    return renderContext(snapshot, { ...options, format });
+  } catch (error) {
+    if (format !== 'detailed') throw error;
+    // §6.5: a detailed render that fails still leaves the agent a standard one.
+    const warning = `Detailed format failed (${errorMessage(error)}); fell back to standard.`;
+    const metadata = { ...options.metadata, format: 'standard' as const, requested_format: 'detailed' as const, warnings: [...options.metadata.warnings, warning] };
+    return renderContext(snapshot, { ...options, maxTokens: undefined, metadata, format: 'standard' });
+  }
+}
+
+async function computeDelta(options: RefreshOptions, snapshot: ContextSnapshot, sinceMs: number | undefined): Promise<ContextDelta | undefined> {
+  const since = options.since;
+  if (since === undefined) return undefined;
+  if (sinceMs === undefined) {
+    const base = await loadSnapshot(options.workspace, options.ledger, since);
+    return compareSnapshots(base, snapshot, since, since);
+  }
+  const base = await findSnapshotBefore(options.workspace, options.ledger, sinceMs, snapshot.task?.id).catch(() => undefined);
+  if (base) {
+    const before = await loadSnapshot(options.workspace, options.ledger, base.id).catch(() => undefined);
+    if (before) return compareSnapshots(before, snapshot, since, base.id);
+  }
+  return deltaSinceTime(snapshot, sinceMs, since);
+}
+
+async function recordCall(
+  options: RefreshOptions,
+  call: {
+    snapshot: ContextSnapshot;
+    rendered: RenderedContext;
+    sessionId: string;
+    session: Awaited<ReturnType<typeof readSession>>;
+    snapshotId: string | undefined;
+    now: number;
+  },
+): Promise<void> {
+  const { snapshot, rendered } = call;
+  const log = getLogger();
+  const writes: Array<Promise<unknown>> = [
+    touchSession(options.ledger, call.sessionId, call.session, {
+      workspace: options.workspace,
+      head: snapshot.git?.head,
+      now: call.now,
+      taskId: snapshot.task?.id,
+    }),
+  ];
+  if (options.audit !== false) {
+    // §6.4: when, where, what was included and how big; never the content itself.
+    writes.push(
+      options.ledger.createRecord('audit', {
+        status: 'refresh_context',
+        taskId: snapshot.task?.id,
+        data: {
+          at: call.now,
+          workspace: options.workspace,
+          session: call.sessionId,
+          task: snapshot.task?.id ?? null,
+          format: rendered.metadata.format,
+          requestedFormat: rendered.metadata.requested_format ?? rendered.metadata.format,
+          sources: snapshot.sources,
+          warnings: rendered.metadata.warnings,
+          redactions: rendered.metadata.redactions,
+          tokens: rendered.metadata.token_estimate,
+          snapshotId: call.snapshotId ?? null,
+        },
+      }),
+    );
+  }
+  // A snapshot was asked for: failing to save it is an error; the bookkeeping writes only warn.
+  const saving = call.snapshotId
+    ? saveSnapshot(options.workspace, options.ledger, snapshot, {
+        format: rendered.metadata.format,
+        tokens: rendered.metadata.token_estimate,
+        id: call.snapshotId,
+      })
+    : Promise.resolve(undefined);
+  const [saved, ...results] = await Promise.allSettled([saving, ...writes]);
+  for (const result of results) {
+    if (result.status === 'rejected') {
+      log.warn({ err: errorMessage(result.reason) }, 'refresh_context: could not record the call in the ledger');
+    }
+  }
+  if (saved?.status === 'rejected') throw saved.reason;
+}
+
+function resolveFormat(format: string | undefined): RefreshFormat {
+  const value = format ?? 'standard';
+  if (!(REFRESH_FORMATS as readonly string[]).includes(value)) {
+    throw new BatonError('INPUT_INVALID', `format must be one of ${REFRESH_FORMATS.join(', ')}; got "${value}"`, {
+      details: { field: 'format', value },
+    });
+  }
+  return value as RefreshFormat;
+}
+
+function limit(value: number, field: string): number {
+  if (!Number.isInteger(value) || value < 0 || value > MAX_LIMIT) {
+    throw new BatonError('INPUT_INVALID', `${field} must be an integer from 0 to ${MAX_LIMIT}; got ${value}`, { details: { field, value } });
+  }
+  return value;
+}
+
+/** Epoch ms for a timestamp `since`; undefined when it names a snapshot instead. */
+export function parseSince(since: string): number | undefined {
+  const value = since.trim();
+  if (/^\d{10,}$/.test(value)) return Number(value);
+  if (/^\d{4}-\d{2}-\d{2}/.test(value)) {
+    const ms = Date.parse(value);
+    if (Number.isNaN(ms)) throw new BatonError('INPUT_INVALID', `since "${since}" is not a valid date`, { details: { field: 'since', value: since } });
+    return ms;
+  }
+  if (value.startsWith('snap-')) return undefined;
+  throw new BatonError('INPUT_INVALID', `since must be an ISO time, epoch milliseconds or a snapshot id (snap-…); got "${since}"`, {
+    details: { field: 'since', value: since },
+  });
+}

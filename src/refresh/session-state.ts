@@ -1,0 +1,45 @@
+import type { Ledger, LedgerRecord, SessionData } from '../ledger/index.js';
+import { formatAge } from './continuation-state.js';
+
+/** @default 3_600_000: §6.3 warns when the context is over an hour old. */
+export const DEFAULT_STALE_AFTER_MS = 60 * 60 * 1000;
+
+/** Reads a session's record; undefined when it does not exist yet. */
+export async function readSession(ledger: Ledger, sessionId: string): Promise<LedgerRecord<SessionData> | undefined> {
+  return ledger.getRecord<SessionData>('sessions', sessionId);
+}
+
+/**
+ * §6.3 freshness warnings for a session: HEAD moved since its last refresh, or its last refresh
+ * is over `staleAfterMs` old (the agent's picture of the workspace dates from then). Pure.
+ */
+export function stalenessWarnings(
+  session: LedgerRecord<SessionData> | undefined,
+  current: { head?: string; now: number; staleAfterMs?: number },
+): string[] {
+  if (!session) return [];
+  const warnings: string[] = [];
+  const lastHead = session.data.lastHead;
+  if (lastHead && current.head && lastHead !== current.head) {
+    warnings.push(
+      `Git HEAD moved since this session's last refresh (${lastHead.slice(0, 7)} -> ${current.head.slice(0, 7)}): files you read earlier may have changed; re-read before editing.`,
+    );
+  }
+  const last = session.data.lastRefreshAt;
+  if (last !== undefined && current.now - last > (current.staleAfterMs ?? DEFAULT_STALE_AFTER_MS)) {
+    warnings.push(`This session's previous context is from ${formatAge(current.now - last)} (over an hour old): trust this refresh, not earlier context.`);
+  }
+  return warnings;
+}
+
+/** Records this refresh on the session (created on first use). */
+export async function touchSession(
+  ledger: Ledger,
+  sessionId: string,
+  existing: LedgerRecord<SessionData> | undefined,
+  update: { workspace: string; head?: string; now: number; taskId?: string },
+): Promise<void> {
+  const data: Partial<SessionData> = { workspace: update.workspace, lastHead: update.head, lastRefreshAt: update.now };
+  if (existing) await ledger.updateRecord<SessionData>('sessions', sessionId, { data, taskId: update.taskId });
+  else await ledger.createRecord<SessionData>('sessions', { id: sessionId, status: 'active', taskId: update.taskId, data });
+}

@@ -1,0 +1,32 @@
+import { z } from 'zod';
+
+const criterionSchema = z.union([
+  z.string().min(1).describe('What must hold when the task is done'),
+  z.object({
+    description: z.string().min(1).describe('What must hold when the task is done'),
+    check: z.string().min(1).optional().describe('Shell command whose exit 0 proves the criterion'),
+  }),
+]);
+
+const taskSchema = z
+  .object({
+    id: z.string().min(1).optional().describe('Unique task id'),
+    task_id: z.string().min(1).optional().describe('Unique task id (seed 000 spelling)'),
+    title: z.string().optional(),
+    instructions: z.string().min(1).describe('What the agent must do'),
+    intent: z.string().optional().describe('Why the task exists'),
+    acceptance_criteria: z.array(criterionSchema).default([]),
+    depends_on: z.array(z.string().min(1)).default([]),
+    retry_policy: z.object({ max_retries: z.number().int().min(1).max(50) }).partial().optional(),
+    options: z.object({ enable_pre_context: z.boolean().optional() }).catchall(z.unknown()).default({}),
+    agent_mode: z.string().optional(),
+    priority: z.number().int().default(0),
+  })
+  .refine((t) => t.id !== undefined || t.task_id !== undefined, { message: 'a task needs an id (or task_id)', path: ['id'] });
+
+/** A plan file: `{ tasks: [...] }` in JSON or YAML. */
+export const planSchema = z.object({
+  tasks: z.array(taskSchema).min(1, 'a plan needs at least one task'),
+});
+
+export type PlanFile = z.infer<typeof planSchema>;

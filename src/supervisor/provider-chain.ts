@@ -1,0 +1,170 @@
+import { createHash } from 'node:crypto';
+import type { Dispatch } from '../ledger/index.js';
+import type { Logger } from '../observability/index.js';
+import { buildProviderSwitchContext, isPreContextEnabled, type PreContextSettings } from '../precontext/index.js';
+import type { Provider, ProviderResult } from '../providers/index.js';
+import { maskSecretsSync } from '../redact/index.js';
+import type { CircuitBreaker } from './circuit-breaker.js';
+import { ALL_PROVIDERS_OPEN } from './defaults.js';
+import { contextInjections, dispatchesTotal } from './metrics.js';
+import type { SupervisorDeps, WorkspaceOps } from './types.js';
+
+/** Outcomes after which the chain moves on to the next provider (REFERENCE.md). */
+const NEXT_PROVIDER = new Set(['rate_limited', 'quota_exhausted', 'auth_failed', 'overloaded', 'timeout', 'context_window', 'config_error', 'interrupted']);
+/** Dispatches read back to build a switch context. */
+const SWITCH_HISTORY = 6;
+/** Rounds of "wait for the earliest reset, then try again" before giving up. */
+const MAX_WAIT_ROUNDS = 5;
+
+export interface ProviderChainOptions extends SupervisorDeps {
+  /** Providers in priority order. */
+  providers: readonly Provider[];
+  breaker: CircuitBreaker;
+  workspace: WorkspaceOps;
+  cwd: string;
+  agentTimeoutMs: number;
+  preContext: PreContextSettings;
+  /** Wait at most this long for the earliest breaker reset when all are open. */
+  maxWaitMs: number;
+  logger: Logger;
+  signal?: AbortSignal;
+}
+
+export interface ChainRequest {
+  taskId: string;
+  attempt: number;
+  /** The prompt, with any retry/helper pre-context already at its start. */
+  prompt: string;
+  /** The pre-context already in `prompt`, recorded on each dispatch. */
+  injectedContext?: string;
+  contextType?: Dispatch['contextType'];
+  /** 'helper' for verifier runs; the task's agent mode otherwise. */
+  mode?: string;
+  taskOptions?: Readonly<Record<string, unknown>>;
+}
+
+export type ChainResult =
+  | { ok: true; dispatch: Dispatch; result: ProviderResult }
+  | { ok: false; failure: string; dispatch?: Dispatch; result?: ProviderResult };
+
+/**
+ * Seed 000's CLIAdapter.execute: tries providers in priority order, skipping open breakers; every
+ * try is a dispatch (appended as running before the run, completed after with the outcome, the
+ * measured files, duration, model, injected context and prompt digest). After a failed try the
+ * next provider's prompt starts with the PROVIDER SWITCH CONTEXT. When every breaker is open it
+ * waits for the earliest reset if that is within maxWaitMs, else fails with
+ * "All providers circuit-broken". Returns ok when a provider answered (ok or agent_error).
+ */
+export async function runProviderChain(request: ChainRequest, options: ProviderChainOptions): Promise<ChainResult> {
+  const { ledger, logger } = options;
+  let lastTry: { dispatch: Dispatch; result: ProviderResult } | undefined;
+  for (let round = 0; round <= MAX_WAIT_ROUNDS; round++) {
+    let earliest: number | undefined;
+    for (const provider of options.providers) {
+      if (options.signal?.aborted) return { ok: false, failure: 'aborted', ...lastTry };
+      const decision = await options.breaker.acquire(provider.name);
+      if (!decision.allowed) {
+        options.onEvent({ type: 'breaker-skip', taskId: request.taskId, provider: provider.name, until: decision.until });
+        if (decision.until !== undefined) earliest = Math.min(earliest ?? decision.until, decision.until);
+        continue;
+      }
+      let prompt = request.prompt;
+      let injected = request.injectedContext ?? '';
+      let contextType = request.contextType;
+      if (lastTry && isPreContextEnabled(options.preContext, 'circuit_breaker', request.taskOptions)) {
+        const history = await ledger.lastDispatches(request.taskId, SWITCH_HISTORY);
+        const block = buildProviderSwitchContext({ dispatches: history, limits: options.preContext.limits, logger });
+        if (block) {
+          prompt = block + prompt;
+          injected = block + injected;
+          contextType = 'circuit_breaker';
+          contextInjections().inc({ type: 'circuit_breaker' });
+          options.onEvent({ type: 'context', taskId: request.taskId, attempt: request.attempt, kind: 'circuit_breaker', text: block });
+          logger.info({ event: 'prompt.contextual', taskId: request.taskId, provider: provider.name, type: 'circuit_breaker', context: block }, 'provider switch context injected');
+        }
+      }
+      lastTry = await runOne(provider, request, { prompt, injected, contextType }, options);
+      const kind = lastTry.result.outcome.kind;
+      if (!NEXT_PROVIDER.has(kind)) return { ok: true, ...lastTry };
+    }
+    const now = options.now();
+    if (earliest === undefined || earliest - now > options.maxWaitMs || round === MAX_WAIT_ROUNDS) break;
+    options.onEvent({ type: 'waiting', taskId: request.taskId, untilMs: earliest });
+    await options.sleep(Math.max(0, earliest - now), options.signal);
+  }
+  const failure = lastTry ? `All providers failed (last: ${lastTry.result.outcome.kind})` : ALL_PROVIDERS_OPEN;
+  return { ok: false, failure, ...lastTry };
+}
+
+async function runOne(
+  provider: Provider,
+  request: ChainRequest,
+  prompt: { prompt: string; injected: string; contextType: Dispatch['contextType'] },
+  options: ProviderChainOptions,
+): Promise<{ dispatch: Dispatch; result: ProviderResult }> {
+  const { ledger } = options;
+  const before = await options.workspace.snapshot();
+  const started = await ledger.appendDispatch({
+    taskId: request.taskId,
+    attempt: request.attempt,
+    provider: provider.name,
+    mode: request.mode,
+    status: 'running',
+    injectedContext: prompt.injected || undefined,
+    contextType: prompt.injected ? prompt.contextType : undefined,
+    promptDigest: createHash('sha256').update(prompt.prompt).digest('hex').slice(0, 16),
+    claimedBy: options.owner,
+    startedAt: options.now(),
+  });
+  options.onEvent({ type: 'dispatch-start', taskId: request.taskId, attempt: request.attempt, provider: provider.name, mode: request.mode });
+  const result = await runSafely(provider, request, prompt.prompt, options);
+  const changes = await options.workspace.diff(before, await options.workspace.snapshot());
+  const finishedAt = options.now();
+  const kind = result.outcome.kind;
+  const dispatch = await ledger.updateDispatch(started.id, {
+    status: kind === 'ok' ? 'completed' : 'failed',
+    outcome: kind,
+    exitCode: result.exitCode,
+    model: result.model,
+    filesCreated: changes.created,
+    filesUpdated: changes.updated,
+    filesDeleted: changes.deleted,
+    result: summarize(result),
+    resetAt: result.outcome.resetAt,
+    tokensIn: result.usage?.input,
+    tokensOut: result.usage?.output,
+    finishedAt,
+    durationMs: result.durationMs,
+  });
+  await options.breaker.record(provider.name, result.outcome);
+  dispatchesTotal().inc({ provider: provider.name, outcome: kind });
+  options.onEvent({ type: 'dispatch-end', taskId: request.taskId, attempt: request.attempt, provider: provider.name, outcome: kind, mode: request.mode });
+  return { dispatch, result };
+}
+
+/** A provider that throws (a bug, not an outcome) counts as agent_error so the run goes on. */
+async function runSafely(provider: Provider, request: ChainRequest, prompt: string, options: ProviderChainOptions): Promise<ProviderResult> {
+  const started = options.now();
+  try {
+    return await provider.run({
+      prompt,
+      cwd: options.cwd,
+      timeoutMs: options.agentTimeoutMs,
+      taskId: request.taskId,
+      attempt: request.attempt,
+      ...(options.signal ? { signal: options.signal } : {}),
+    });
+  } catch (error) {
+    const reason = error instanceof Error ? error.message : String(error);
+    options.logger.error({ provider: provider.name, err: error }, 'provider threw');
+    return { outcome: { kind: 'agent_error', reason }, output: reason, outputTruncated: false, durationMs: options.now() - started };
+  }
+}
+
+/** One short, masked line for the dispatch's result field. */
+function summarize(result: ProviderResult): string | undefined {
+  const text = result.outcome.kind === 'ok' ? (result.response ?? '') : (result.outcome.reason ?? result.response ?? '');
+  const flat = text.replace(/\s+/g, ' ').trim();
+  if (!flat) return undefined;
+  return maskSecretsSync(flat.length > 300 ? `${flat.slice(0, 299)}…` : flat).text;
+}

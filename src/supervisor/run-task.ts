@@ -1,0 +1,149 @@
+import { createHash } from 'node:crypto';
+import type { Dispatch, Task } from '../ledger/index.js';
+import { buildRetryContext, isPreContextEnabled } from '../precontext/index.js';
+import { buildTaskPrompt, loadPromptState } from '../prompt/index.js';
+import { maskSecretsSync } from '../redact/index.js';
+import { ALL_PROVIDERS_OPEN, NO_PROVIDER } from './defaults.js';
+import { attemptsPerTask, contextInjections } from './metrics.js';
+import { type ProviderChainOptions, runProviderChain } from './provider-chain.js';
+import { runHelperAgent } from './run-helper-agent.js';
+import { runCriterionChecks } from './validate-attempt.js';
+
+/** Dispatches read back to build a retry context. */
+const RETRY_HISTORY = 30;
+
+export interface TaskRunOptions {
+  chain: ProviderChainOptions;
+  /** Providers for the helper agent (its own chain, same breakers). */
+  helperChain: ProviderChainOptions;
+  maxAttempts: number;
+  /** First attempt number: one past every attempt already in the ledger (resume). */
+  firstAttempt: number;
+  recentHistoryWindow: number;
+  checkTimeoutMs: number;
+}
+
+/**
+ * Runs one claimed task's attempts (seed 000's executeTaskWithRetries): prompt builder, then the
+ * RETRY CONTEXT from attempt 2 on, then the provider chain, then validation with the helper
+ * agent for unchecked criteria. Pass: the task completes with a result summary. Out of
+ * attempts: the task is blocked with the reason. Returns the final task.
+ */
+export async function runTask(task: Task, options: TaskRunOptions): Promise<Task> {
+  const { chain } = options;
+  const { ledger, logger } = chain;
+  let current = task;
+  let lastError = 'no attempt ran';
+  let attempt = options.firstAttempt;
+  chain.onEvent({ type: 'task-start', taskId: task.id, firstAttempt: attempt, maxAttempts: options.maxAttempts });
+  for (; attempt <= options.maxAttempts; attempt++) {
+    if (chain.signal?.aborted) break;
+    chain.onEvent({ type: 'attempt-start', taskId: task.id, attempt });
+    const state = await loadPromptState(ledger, { window: options.recentHistoryWindow });
+    const base = buildTaskPrompt(current, state, { workingDirectory: chain.cwd });
+    if (logger.isLevelEnabled('info')) {
+      logger.info({ event: 'prompt.original', taskId: task.id, attempt, digest: digest(base), prompt: maskSecretsSync(base).text }, 'task prompt');
+    }
+    let context = '';
+    if (attempt > 1 && isPreContextEnabled(chain.preContext, 'retry', current.options)) {
+      const history = await ledger.lastDispatches(task.id, RETRY_HISTORY);
+      context = buildRetryContext({ attempt, dispatches: history, limits: chain.preContext.limits, logger });
+      if (context) {
+        contextInjections().inc({ type: 'retry' });
+        chain.onEvent({ type: 'context', taskId: task.id, attempt, kind: 'retry', text: context });
+        logger.info({ event: 'prompt.contextual', taskId: task.id, attempt, type: 'retry', context }, 'retry context injected');
+      }
+    }
+    const run = await runProviderChain(
+      { taskId: task.id, attempt, prompt: context + base, injectedContext: context, contextType: context ? 'retry' : undefined, mode: current.mode, taskOptions: current.options },
+      chain,
+    );
+    if (!run.ok) {
+      lastError = run.failure;
+      if (!run.dispatch) await recordNoProvider(task.id, attempt, run.failure, context, chain);
+      continue;
+    }
+    const verdict = await validate(current, attempt, run.dispatch, run.result.response ?? run.result.output, options);
+    current = verdict.task;
+    if (verdict.errors.length === 0) {
+      attemptsPerTask().observe({ status: 'completed' }, attempt);
+      const summary = run.dispatch.result ?? `All ${current.acceptanceCriteria.length} acceptance criteria passed`;
+      const done = await ledger.updateTask(task.id, { status: 'completed', resultSummary: summary });
+      chain.onEvent({ type: 'task-end', taskId: task.id, status: 'completed' });
+      return done;
+    }
+    lastError = verdict.errors[0] ?? 'validation failed';
+  }
+  const used = Math.max(0, Math.min(attempt, options.maxAttempts + 1) - 1);
+  attemptsPerTask().observe({ status: 'blocked' }, used);
+  const reason = lastError === ALL_PROVIDERS_OPEN ? ALL_PROVIDERS_OPEN : `Failed after ${used} attempts: ${lastError}`;
+  const blocked = await ledger.updateTask(task.id, { status: 'blocked', blockReason: reason.slice(0, 500) });
+  chain.onEvent({ type: 'task-end', taskId: task.id, status: 'blocked', reason });
+  return blocked;
+}
+
+async function validate(
+  task: Task,
+  attempt: number,
+  dispatch: Dispatch,
+  response: string,
+  options: TaskRunOptions,
+): Promise<{ errors: string[]; task: Task }> {
+  const { chain } = options;
+  const failures = await runCriterionChecks(task.acceptanceCriteria, chain.workspace, options.checkTimeoutMs);
+  if (failures.length === 0) {
+    chain.onEvent({ type: 'validation', taskId: task.id, attempt, passed: true, errors: [] });
+    return { errors: [], task };
+  }
+  await markFailed(dispatch, failures.map((f) => f.error), chain);
+  let current = task;
+  const unchecked = task.acceptanceCriteria.flatMap((c, i) => (c.check ? [] : [i]));
+  if (unchecked.length > 0 && options.helperChain.providers.length > 0) {
+    const helper = await runHelperAgent(
+      { task, attempt, unchecked, agentResponse: response, codeFiles: [...dispatch.filesCreated, ...dispatch.filesUpdated], checkTimeoutMs: options.checkTimeoutMs },
+      options.helperChain,
+    );
+    failures.push(...helper.failures);
+    if (helper.written.length > 0) {
+      // The helper's commands become the criteria's checks, so later attempts run them directly.
+      const criteria = task.acceptanceCriteria.map((c, i) => {
+        const written = helper.written.find((w) => w.index === i);
+        return written ? { ...c, check: written.command } : c;
+      });
+      current = await chain.ledger.updateTask(task.id, { acceptanceCriteria: criteria });
+    }
+  }
+  failures.sort((a, b) => a.index - b.index);
+  const errors = failures.map((f) => f.error);
+  await markFailed(dispatch, errors, chain);
+  chain.onEvent({ type: 'validation', taskId: task.id, attempt, passed: false, errors });
+  return { errors, task: current };
+}
+
+async function markFailed(dispatch: Dispatch, errors: string[], chain: ProviderChainOptions): Promise<void> {
+  // validation_failed is a task outcome recorded on the try; the breaker already saw the provider's.
+  await chain.ledger.updateDispatch(dispatch.id, { status: 'failed', outcome: 'validation_failed', validationErrors: errors });
+}
+
+/** An attempt where no provider could run still leaves a record, so the next retry can say why. */
+async function recordNoProvider(taskId: string, attempt: number, failure: string, context: string, chain: ProviderChainOptions): Promise<void> {
+  const now = chain.now();
+  await chain.ledger.appendDispatch({
+    taskId,
+    attempt,
+    provider: NO_PROVIDER,
+    status: 'failed',
+    result: failure,
+    injectedContext: context || undefined,
+    contextType: context ? 'retry' : undefined,
+    claimedBy: chain.owner,
+    startedAt: now,
+    finishedAt: now,
+    durationMs: 0,
+  });
+}
+
+function digest(text: string): string {
+  return createHash('sha256').update(text).digest('hex').slice(0, 16);
+}
+

@@ -1,0 +1,64 @@
+import type { Ledger, OutcomeKind } from '../ledger/index.js';
+
+/** Files a run changed, measured from the workspace (never taken from the agent's word). */
+export interface FileChanges {
+  created: string[];
+  updated: string[];
+  deleted: string[];
+}
+
+/** Result of one acceptance-criterion check command. */
+export interface CheckRun {
+  /** Exit 0 within the timeout. */
+  ok: boolean;
+  exitCode?: number;
+  timedOut?: boolean;
+  /** Captured stdout+stderr (capped). */
+  output: string;
+}
+
+/** What the supervisor needs from a workspace: measure a run, run a check. */
+export interface WorkspaceOps {
+  snapshot(): Promise<unknown>;
+  diff(before: unknown, after: unknown): Promise<FileChanges> | FileChanges;
+  runCheck(command: string, options: { timeoutMs: number }): Promise<CheckRun>;
+}
+
+/** Breaker timings (REFERENCE.md's outcome table); config's BreakerConfig has the same shape. */
+export interface BreakerSettings {
+  /** Open time after a rate limit without a reset time. @default 60_000 */
+  coolDownMs: number;
+  /** Open time after quota exhaustion without a reset time. @default 3_600_000 */
+  quotaCoolDownMs: number;
+  /** Open time after an auth failure. @default 86_400_000 */
+  authCoolDownMs: number;
+  /** Consecutive overloaded/timeout outcomes that open the breaker. @default 3 */
+  failureThreshold: number;
+  /** How long a half-open probe holds its lease. @default 900_000 */
+  probeLeaseMs: number;
+}
+
+/** Progress events for displays (the CLI's live line, the demo's seam printout). */
+export type SupervisorEvent =
+  | { type: 'task-start'; taskId: string; firstAttempt: number; maxAttempts: number }
+  | { type: 'attempt-start'; taskId: string; attempt: number }
+  | { type: 'dispatch-start'; taskId: string; attempt: number; provider: string; mode?: string }
+  | { type: 'dispatch-end'; taskId: string; attempt: number; provider: string; outcome: OutcomeKind; mode?: string }
+  | { type: 'breaker-skip'; taskId: string; provider: string; until?: number }
+  | { type: 'waiting'; taskId: string; untilMs: number }
+  | { type: 'context'; taskId: string; attempt: number; kind: 'circuit_breaker' | 'retry' | 'helper'; text: string }
+  | { type: 'validation'; taskId: string; attempt: number; passed: boolean; errors: string[] }
+  | { type: 'helper-checks'; taskId: string; attempt: number; checks: { criterion: string; command: string; ok: boolean }[] }
+  | { type: 'task-end'; taskId: string; status: string; reason?: string };
+
+export type EventSink = (event: SupervisorEvent) => void;
+
+/** Shared plumbing every supervisor part receives. */
+export interface SupervisorDeps {
+  ledger: Ledger;
+  /** Identifies this process in claims, breaker probes and dispatches. */
+  owner: string;
+  now: () => number;
+  sleep: (ms: number, signal?: AbortSignal) => Promise<void>;
+  onEvent: EventSink;
+}

@@ -1,0 +1,11 @@
+import { diffSnapshots, runCheck, snapshotWorkspace, type WorkspaceSnapshot } from '../workspace/index.js';
+import type { WorkspaceOps } from './types.js';
+
+/** The real workspace: git-aware snapshots for measuring runs, check commands in `dir`. */
+export function workspaceOps(dir: string): WorkspaceOps {
+  return {
+    snapshot: () => snapshotWorkspace(dir),
+    diff: (before, after) => diffSnapshots(before as WorkspaceSnapshot, after as WorkspaceSnapshot),
+    runCheck: (command, options) => runCheck(command, { cwd: dir, timeoutMs: options.timeoutMs }),
+  };
+}

@@ -1,0 +1,96 @@
+import { execFile } from 'node:child_process';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import { hashFile, mapLimit } from './hash-file.js';
+
+const exec = promisify(execFile);
+/** Large enough for the index listing of a very big repository. */
+const MAX_GIT_OUTPUT_BYTES = 512 * 1024 * 1024;
+const HASH_CONCURRENCY = 16;
+
+async function git(cwd: string, args: string[]): Promise<string> {
+  // --no-optional-locks: never take index.lock while an agent may be running git itself.
+  const { stdout } = await exec('git', ['--no-optional-locks', ...args], {
+    cwd,
+    maxBuffer: MAX_GIT_OUTPUT_BYTES,
+    encoding: 'utf8',
+  });
+  return stdout;
+}
+
+/** The folder's path inside its git work tree ("" at the top, "sub/dir/" below), or undefined outside git. */
+export async function gitPrefix(dir: string): Promise<string | undefined> {
+  try {
+    const inside = (await git(dir, ['rev-parse', '--is-inside-work-tree'])).trim();
+    if (inside !== 'true') return undefined;
+    return (await git(dir, ['rev-parse', '--show-prefix'])).trim();
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Content of every non-ignored file under dir, from git: index blob ids for files git reports
+ * clean, and fresh content hashes for every path `git status --porcelain=v2` lists (modified,
+ * staged, renamed, untracked), so a file already dirty before a run and changed again still shows
+ * a new hash. Keys are relative to dir.
+ */
+export async function gitFiles(dir: string, prefix: string): Promise<Map<string, string>> {
+  const [indexText, statusText] = await Promise.all([
+    git(dir, ['ls-files', '-s', '-z', '--full-name', '--', '.']),
+    git(dir, ['status', '--porcelain=v2', '-z', '--untracked-files=all', '--', '.']),
+  ]);
+  const files = new Map<string, string>();
+  for (const record of indexText.split('\0')) {
+    const tab = record.indexOf('\t');
+    if (tab === -1) continue;
+    const [, sha] = record.slice(0, tab).split(' ');
+    const rel = relative(record.slice(tab + 1), prefix);
+    if (rel !== undefined && sha !== undefined) files.set(rel, sha);
+  }
+  const changed = parseStatusPaths(statusText)
+    .map((p) => relative(p, prefix))
+    .filter((p): p is string => p !== undefined);
+  const hashes = await mapLimit(changed, HASH_CONCURRENCY, (rel) => hashFile(path.join(dir, rel)));
+  changed.forEach((rel, i) => {
+    const hash = hashes[i];
+    if (hash === undefined) files.delete(rel);
+    else files.set(rel, hash);
+  });
+  return files;
+}
+
+/** Paths named by porcelain v2 -z records, including the old side of renames. */
+function parseStatusPaths(text: string): string[] {
+  const fields = text.split('\0');
+  const paths: string[] = [];
+  for (let i = 0; i < fields.length; i++) {
+    const record = fields[i]!;
+    const type = record[0];
+    if (type === '1') paths.push(afterSpaces(record, 8));
+    else if (type === '2') {
+      paths.push(afterSpaces(record, 9));
+      // The rename's original path is the next NUL field.
+      paths.push(fields[++i] ?? '');
+    } else if (type === 'u') paths.push(afterSpaces(record, 10));
+    else if (type === '?') paths.push(record.slice(2));
+  }
+  return paths.filter((p) => p !== '');
+}
+
+function afterSpaces(record: string, count: number): string {
+  let index = 0;
+  for (let n = 0; n < count; n++) {
+    index = record.indexOf(' ', index) + 1;
+    if (index === 0) return '';
+  }
+  return record.slice(index);
+}
+
+/** Repository-root path -> dir-relative path; Baton's own state folder is never measured. */
+function relative(repoPath: string, prefix: string): string | undefined {
+  if (!repoPath.startsWith(prefix)) return undefined;
+  const rel = repoPath.slice(prefix.length);
+  if (rel === '' || rel === '.baton' || rel.startsWith('.baton/')) return undefined;
+  return rel;
+}

@@ -1,0 +1,62 @@
+/** Folders never measured: dependencies, VCS data, Baton's own state, build output. */
+export const DEFAULT_IGNORED_DIRS: readonly string[] = ['node_modules', '.git', '.baton', 'dist'];
+
+interface Rule {
+  regex: RegExp;
+  dirOnly: boolean;
+  /** Matched against the whole relative path, else against the base name. */
+  anchored: boolean;
+}
+
+/**
+ * .gitignore-style matching for a plain folder: `name`, `*.log`, `dir/`, `/rooted`, `a/**\/b`.
+ * Negations (`!`) are not supported and are skipped; a git repository uses git's own rules.
+ */
+export class IgnoreRules {
+  private readonly rules: Rule[];
+
+  constructor(patterns: readonly string[]) {
+    this.rules = patterns.flatMap((line) => {
+      const rule = parsePattern(line);
+      return rule === undefined ? [] : [rule];
+    });
+  }
+
+  /** Whether a workspace-relative path (forward slashes) is ignored. */
+  ignores(relPath: string, isDir: boolean): boolean {
+    const base = relPath.slice(relPath.lastIndexOf('/') + 1);
+    if (isDir && DEFAULT_IGNORED_DIRS.includes(base)) return true;
+    return this.rules.some((rule) => (!rule.dirOnly || isDir) && rule.regex.test(rule.anchored ? relPath : base));
+  }
+}
+
+function parsePattern(line: string): Rule | undefined {
+  let pattern = line.trim();
+  if (pattern === '' || pattern.startsWith('#') || pattern.startsWith('!')) return undefined;
+  const dirOnly = pattern.endsWith('/');
+  if (dirOnly) pattern = pattern.slice(0, -1);
+  const anchored = pattern.includes('/');
+  if (pattern.startsWith('/')) pattern = pattern.slice(1);
+  if (pattern === '') return undefined;
+  return { regex: new RegExp(`^${globToRegex(pattern)}$`), dirOnly, anchored };
+}
+
+function globToRegex(glob: string): string {
+  let out = '';
+  for (let i = 0; i < glob.length; i++) {
+    const c = glob[i]!;
+    if (c === '*' && glob[i + 1] === '*') {
+      // "**/" matches zero or more folders; a trailing "**" matches everything below.
+      if (glob[i + 2] === '/') {
+        out += '(?:.*/)?';
+        i += 2;
+      } else {
+        out += '.*';
+        i += 1;
+      }
+    } else if (c === '*') out += '[^/]*';
+    else if (c === '?') out += '[^/]';
+    else out += c.replace(/[.+^${}()|[\]\\]/g, '\\$&');
+  }
+  return out;
+}

@@ -1,0 +1,153 @@
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { CONFIG_TEMPLATE } from '../../src/cli/commands/init/config-template.js';
+import { DEFAULT_PRIORITY, loadConfig } from '../../src/config/index.js';
+import { isBatonError } from '../../src/errors/index.js';
+
+let cwd: string;
+beforeEach(async () => {
+  cwd = await mkdtemp(path.join(tmpdir(), 'baton-config-'));
+});
+afterEach(async () => {
+  await rm(cwd, { recursive: true, force: true });
+});
+
+async function writeConfig(content: unknown, rel = '.baton/baton.config.json'): Promise<string> {
+  const file = path.join(cwd, rel);
+  await mkdir(path.dirname(file), { recursive: true });
+  await writeFile(file, typeof content === 'string' ? content : JSON.stringify(content));
+  return file;
+}
+
+async function loadError(options: Parameters<typeof loadConfig>[0]): Promise<Error & { code?: string; details?: Record<string, unknown> }> {
+  try {
+    await loadConfig(options);
+  } catch (error) {
+    return error as Error;
+  }
+  throw new Error('expected loadConfig to fail');
+}
+
+describe('loadConfig', () => {
+  it('gives every default when the default file is missing', async () => {
+    const config = await loadConfig({ cwd, env: {} });
+    expect(config.file).toBeUndefined();
+    expect(config.priority).toEqual([...DEFAULT_PRIORITY]);
+    expect(config.providers.gemini).toEqual({ type: 'gemini' });
+    expect(config.providers.claude).toEqual({ type: 'claude' });
+    expect(config.preContext).toEqual({
+      enabled: true,
+      maxLines: 10,
+      types: ['circuit_breaker', 'retry', 'helper'],
+      maxFiles: 3,
+      helperMaxAttempts: 2,
+    });
+    expect(config.recentHistoryWindow).toBe(5);
+    expect(config.breaker).toMatchObject({ coolDownMs: 60_000, quotaCoolDownMs: 3_600_000, authCoolDownMs: 86_400_000, failureThreshold: 3 });
+    expect(config.timeouts).toEqual({ agentMs: 900_000, checkMs: 120_000 });
+  });
+
+  it('reads the template baton init writes, ignoring "//" comment keys', async () => {
+    const file = await writeConfig(CONFIG_TEMPLATE);
+    const config = await loadConfig({ cwd, env: {} });
+    expect(config.file).toBe(file);
+    expect(config.ledger).toBe('sqlite:.baton/agent.db');
+    expect(config.priority).toEqual(['gemini', 'copilot', 'cursor', 'codex', 'claude']);
+  });
+
+  it('resolves the issue example: declared providers, relative commands from the config folder', async () => {
+    const file = await writeConfig({
+      providers: { fast: { type: 'command', command: ['./agents/fast.sh', '--quick'] }, gem: { type: 'gemini' } },
+      priority: ['gem', 'fast', 'claude'],
+    });
+    const config = await loadConfig({ cwd, env: {} });
+    expect(config.providers.fast).toEqual({ type: 'command', command: [path.join(path.dirname(file), 'agents/fast.sh'), '--quick'] });
+    expect(config.providers.gem).toEqual({ type: 'gemini' });
+    expect(config.providers.claude).toEqual({ type: 'claude' });
+    expect(config.priority).toEqual(['gem', 'fast', 'claude']);
+  });
+
+  it('keeps bare command names for PATH lookup', async () => {
+    await writeConfig({ providers: { n: { type: 'command', command: ['node', 'agent.js'] } }, priority: ['n'] });
+    const config = await loadConfig({ cwd, env: {} });
+    expect(config.providers.n).toEqual({ type: 'command', command: ['node', 'agent.js'] });
+  });
+
+  it('lets seed 000 environment variables override the file', async () => {
+    await writeConfig({ preContext: { enabled: true, maxLines: 8 } });
+    const config = await loadConfig({
+      cwd,
+      env: {
+        ENABLE_PRE_CONTEXT_INJECTION: 'false',
+        PRE_CONTEXT_MAX_LINES: '6',
+        PRE_CONTEXT_TYPES: 'retry, helper',
+        HELPER_CONTEXT_MAX_ATTEMPTS: '4',
+        PRE_CONTEXT_MAX_FILES: '2',
+      },
+    });
+    expect(config.preContext).toEqual({ enabled: false, maxLines: 6, types: ['retry', 'helper'], maxFiles: 2, helperMaxAttempts: 4 });
+  });
+
+  it('names the variable when an environment override is invalid', async () => {
+    const error = await loadError({ cwd, env: { PRE_CONTEXT_TYPES: 'retry,bogus' } });
+    expect(isBatonError(error, 'CONFIG_INVALID')).toBe(true);
+    expect(error.message).toContain('PRE_CONTEXT_TYPES');
+    expect(error.message).toContain('bogus');
+  });
+
+  it('reads an explicit --config file and fails when it is missing', async () => {
+    await writeConfig({ priority: ['codex'] }, 'custom/baton.json');
+    const config = await loadConfig({ cwd, file: 'custom/baton.json', env: {} });
+    expect(config.priority).toEqual(['codex']);
+    const error = await loadError({ cwd, file: 'nope.json', env: {} });
+    expect(isBatonError(error, 'CONFIG_INVALID')).toBe(true);
+    expect(error.message).toContain(path.join(cwd, 'nope.json'));
+  });
+
+  it('names the file and each bad field path', async () => {
+    const file = await writeConfig({
+      providers: { fast: { type: 'command', command: [] }, web: { type: 'http', baseURL: 'not a url' } },
+      recentHistoryWindow: -1,
+      priorty: ['x'],
+    });
+    const error = await loadError({ cwd, env: {} });
+    expect(isBatonError(error, 'CONFIG_INVALID')).toBe(true);
+    expect(error.message).toContain(file);
+    const fields = (error.details?.problems as { field: string }[]).map((p) => p.field);
+    expect(fields).toEqual(
+      expect.arrayContaining(['providers.fast.command', 'providers.web.baseURL', 'providers.web.model', 'recentHistoryWindow']),
+    );
+    expect(error.message).toMatch(/priorty/);
+  });
+
+  it('rejects an unknown provider type naming the field', async () => {
+    await writeConfig({ providers: { x: { type: 'gpt-cli' } } });
+    const error = await loadError({ cwd, env: {} });
+    expect(error.message).toContain('providers.x.type');
+  });
+
+  it('rejects a priority name that is neither declared nor built in', async () => {
+    await writeConfig({ priority: ['gemini', 'mystery'] });
+    const error = await loadError({ cwd, env: {} });
+    expect(isBatonError(error, 'CONFIG_INVALID')).toBe(true);
+    expect(error.message).toContain('priority.1');
+    expect(error.message).toContain('"mystery"');
+  });
+
+  it('reports invalid JSON with the file name', async () => {
+    const file = await writeConfig('{ "priority": [ }');
+    const error = await loadError({ cwd, env: {} });
+    expect(error.message).toContain(file);
+    expect(error.message).toContain('not valid JSON');
+  });
+
+  it('adds the helper provider to the providers map', async () => {
+    await writeConfig({ priority: ['gemini'], helper: 'claude', timeouts: { agentMs: 1000 } });
+    const config = await loadConfig({ cwd, env: {} });
+    expect(config.helper).toBe('claude');
+    expect(Object.keys(config.providers).sort()).toEqual(['claude', 'gemini']);
+    expect(config.timeouts).toEqual({ agentMs: 1000, checkMs: 120_000 });
+  });
+});

@@ -1,0 +1,171 @@
+import { describe, expect, it } from 'vitest';
+import { type ContextManager, type ContextMessage, createContextManager, type LoopEvent } from '../../src/loop/index.js';
+import { countTokens } from '../../src/tokens/index.js';
+
+const SYSTEM = 'You are a careful coding agent. Use the tools to read, edit and test code.';
+const TASK = 'Fix the bug: parseConfig() drops the "timeout" key when the config file has comments. Keep the public API unchanged.';
+
+function fileView(path: string, start: number, count: number): string {
+  const lines = [`[File: ${path} (400 lines total)]`];
+  for (let i = 0; i < count; i += 1) {
+    const n = start + i;
+    lines.push(i % 8 === 0 ? `${n}:def handler_${n}(value):` : `${n}:    value = value + ${n}  # keep the running total for step ${n}`);
+  }
+  return lines.join('\n');
+}
+
+/** A loop of `turns` read/run turns; every third turn runs a command that fails. */
+function loopEvents(turns: number): LoopEvent[] {
+  const events: LoopEvent[] = [{ kind: 'system', text: SYSTEM }, { kind: 'user', text: TASK }];
+  for (let t = 0; t < turns; t += 1) {
+    const id = `call-${t}`;
+    if (t % 3 === 2) {
+      events.push({ kind: 'assistant', text: `Run the tests again (turn ${t}).`, toolCalls: [{ id, name: 'bash', args: { command: 'pytest -q' } }] });
+      const out = Array.from({ length: 60 }, (_, i) => `tests/test_${i}.py .... ok`);
+      out.push(`FAILED tests/test_config.py::test_timeout_${t} - KeyError: 'timeout'`);
+      events.push({ kind: 'tool', callId: id, name: 'bash', text: out.join('\n'), exitCode: 1 });
+    } else {
+      events.push({ kind: 'assistant', text: `Read more of config.py (turn ${t}).`, toolCalls: [{ id, name: 'read_file', args: { path: 'src/config.py' } }] });
+      events.push({ kind: 'tool', callId: id, name: 'read_file', text: fileView('src/config.py', 1 + t * 40, 40) });
+    }
+  }
+  return events;
+}
+
+function assertPairsIntact(messages: ContextMessage[]): void {
+  for (let i = 0; i < messages.length; i += 1) {
+    const m = messages[i] as ContextMessage;
+    if (m.role === 'tool') {
+      // The result follows its call's assistant message, with only sibling results between.
+      let j = i - 1;
+      while (j >= 0 && messages[j]?.role === 'tool') j -= 1;
+      const call = messages[j];
+      expect(call?.role).toBe('assistant');
+      expect(call?.role === 'assistant' && call.toolCalls?.some((c) => c.id === m.callId)).toBe(true);
+    }
+    if (m.role === 'assistant') {
+      for (const c of m.toolCalls ?? []) {
+        const results = messages.slice(i + 1).filter((x) => x.role === 'tool' && x.callId === c.id);
+        expect(results.length).toBe(1);
+      }
+    }
+  }
+}
+
+async function managerWith(events: LoopEvent[]): Promise<ContextManager> {
+  const manager = await createContextManager({ limitTokens: 200_000 });
+  manager.recordAll(events);
+  return manager;
+}
+
+describe('context assembly', () => {
+  it('never exceeds the budget, measured by re-tokenizing the assembled text', async () => {
+    const events = loopEvents(40);
+    const manager = await createContextManager();
+    let step = 0;
+    for (const e of events) {
+      manager.record(e);
+      if (e.kind !== 'tool') continue;
+      step += 1;
+      for (const budget of [1024, 2048, 4096]) {
+        const ctx = manager.assemble({ budget });
+        expect(countTokens(ctx.text)).toBeLessThanOrEqual(budget);
+      }
+    }
+    expect(step).toBe(40);
+  });
+
+  it('keeps the system message first and never drops the goal, even at a tiny budget', async () => {
+    const manager = await managerWith(loopEvents(30));
+    for (const budget of [400, 1200, 8000]) {
+      const ctx = manager.assemble({ budget });
+      expect(ctx.messages[0]).toEqual({ role: 'system', content: SYSTEM });
+      expect(ctx.messages[1]?.role).toBe('user');
+      expect(ctx.text).toContain('Fix the bug: parseConfig() drops the "timeout" key');
+    }
+  });
+
+  it('never separates a tool call from its result', async () => {
+    const manager = await managerWith(loopEvents(25));
+    for (const budget of [700, 1500, 3000, 100_000]) assertPairsIntact(manager.assemble({ budget }).messages);
+  });
+
+  it('masks older tool outputs first, with a one-line placeholder naming the tool, its arguments and how to fetch it', async () => {
+    const manager = await managerWith(loopEvents(21));
+    const ctx = manager.assemble({ budget: 3000 });
+    const masked = ctx.messages.filter((m) => m.role === 'tool' && m.content.includes('masked'));
+    expect(masked.length).toBeGreaterThan(0);
+    const first = masked.find((m) => m.name === 'read_file') as Extract<ContextMessage, { role: 'tool' }>;
+    expect(first.content.split('\n')).toHaveLength(1);
+    expect(first.content).toMatch(/output of read_file \{"path":"src\/config\.py"\} masked: \d+ lines; fetch_raw\("r\d+"\)/);
+    const rawId = /fetch_raw\("(r\d+)"\)/.exec(first.content)?.[1] as string;
+    expect(manager.fetchRaw(rawId)).toContain('[File: src/config.py (400 lines total)]');
+    // The newest outputs are still verbatim.
+    const tools = ctx.messages.filter((m) => m.role === 'tool');
+    expect(tools.at(-1)?.content).toContain('FAILED tests/test_config.py');
+    expect(tools.at(-1)?.content).toContain('tests/test_0.py .... ok');
+  });
+
+  it('keeps head and tail of a single huge output around an omission marker', async () => {
+    const huge = Array.from({ length: 3000 }, (_, i) => `row ${i}: ${'x'.repeat(20)}`).join('\n');
+    const manager = await managerWith([
+      { kind: 'system', text: SYSTEM },
+      { kind: 'user', text: TASK },
+      { kind: 'assistant', text: 'Dump the table.', toolCalls: [{ id: 'c1', name: 'bash', args: { command: 'cat big.csv' } }] },
+      { kind: 'tool', callId: 'c1', name: 'bash', text: huge },
+    ]);
+    const ctx = manager.assemble({ budget: 2000 });
+    const tool = ctx.messages.find((m) => m.role === 'tool');
+    expect(tool?.content).toContain('row 0:');
+    expect(tool?.content).toContain('row 2999:');
+    expect(tool?.content).toMatch(/\[\.\.\. \d+ tokens omitted \.\.\.\]/);
+    expect(countTokens(ctx.text)).toBeLessThanOrEqual(2000);
+  });
+
+  it('puts the loop state last: recent errors, modified files and functions, key decisions', async () => {
+    const events = loopEvents(6);
+    events.push(
+      { kind: 'assistant', text: 'The issue is that comments are stripped before keys are parsed. We should strip them after.', toolCalls: [{ id: 'e1', name: 'edit', args: { command: 'edit 9:12\n    value = strip(value)\nend_of_edit' } }] },
+      { kind: 'tool', callId: 'e1', name: 'edit', text: fileView('src/config.py', 1, 40), openFile: 'src/config.py' },
+    );
+    const manager = await managerWith(events);
+    const ctx = manager.assemble({ budget: 6000 });
+    const last = ctx.messages.at(-1);
+    expect(last?.role).toBe('user');
+    expect(last?.content).toMatch(/^## Loop state/);
+    expect(last?.content).toContain("FAILED tests/test_config.py::test_timeout_5 - KeyError: 'timeout'");
+    expect(last?.content).toContain('src/config.py (1 edit; handler_9)');
+    expect(last?.content).toContain('The issue is that comments are stripped before keys are parsed.');
+  });
+
+  it('includes relevant code snippets marked path:start-end from summarized reads', async () => {
+    const manager = await managerWith(loopEvents(12));
+    const ctx = manager.assemble({ budget: 8000 });
+    expect(ctx.text).toContain('## Relevant code');
+    expect(ctx.text).toMatch(/```src\/config\.py:\d+-\d+\ndef handler_\d+\(value\):/);
+    const marks = [...ctx.text.matchAll(/```(src\/config\.py:\d+-\d+)/g)].map((m) => m[1]);
+    expect(new Set(marks).size).toBe(marks.length);
+  });
+
+  it('keeps the earlier context as an identical prefix between compactions', async () => {
+    const events = loopEvents(30);
+    const manager = await createContextManager();
+    let previous: string | undefined;
+    let stableSteps = 0;
+    for (const e of events) {
+      manager.record(e);
+      if (e.kind !== 'tool') continue;
+      const ctx = manager.assemble({ budget: 6000 });
+      if (previous !== undefined && !ctx.compacted) {
+        // Everything before the dynamic tail (snippets, state) is repeated verbatim.
+        const relevant = previous.indexOf('[user]\n## Relevant code');
+        const tail = relevant >= 0 ? relevant : previous.indexOf('[user]\n## Loop state');
+        expect(tail).toBeGreaterThan(0);
+        expect(ctx.text.startsWith(previous.slice(0, tail))).toBe(true);
+        stableSteps += 1;
+      }
+      previous = ctx.text;
+    }
+    expect(stableSteps).toBeGreaterThan(10);
+  });
+});
