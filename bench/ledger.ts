@@ -61,13 +61,22 @@ export default async function bench(args: string[]): Promise<void> {
       const result = await measure(opened.ledger, options);
       results[backend] = result;
       console.error(`ledger bench: ${backend}: ${JSON.stringify(result)}`);
+      // Written after each backend, so a later backend's failure never loses an earlier result.
+      await saveResults(results);
+    } catch (error) {
+      process.exitCode = 1;
+      console.error(`ledger bench: ${backend} failed, its earlier result is kept:`, error);
     } finally {
-      await opened.cleanup();
+      await opened.cleanup().catch((error: unknown) => console.error(`ledger bench: ${backend} cleanup failed: ${errorMessage(error)}`));
     }
   }
+  await saveResults(results);
+  console.log(JSON.stringify(results, null, 2));
+}
+
+async function saveResults(results: Record<string, unknown>): Promise<void> {
   await mkdir(path.dirname(RESULTS), { recursive: true });
   await writeFile(RESULTS, `${JSON.stringify(results, null, 2)}\n`);
-  console.log(JSON.stringify(results, null, 2));
 }
 
 function parseArgs(args: string[]): BenchOptions {

@@ -109,6 +109,12 @@ function resolveConfig(parsed: ConfigFile, ctx: ResolveContext): BatonConfig {
   const where = ctx.file ?? 'the default configuration';
   const providers: Record<string, ProviderConfig> = {};
   for (const [name, declared] of Object.entries(parsed.providers ?? {})) {
+    if (declared.type === 'http' && (declared.api ?? 'openai-compatible') === 'openai-compatible' && declared.baseURL === undefined) {
+      const field = `providers.${name}.baseURL`;
+      throw new BatonError('CONFIG_INVALID', `Config ${where}: ${field} is required for an openai-compatible http provider`, {
+        details: { file: ctx.file, field },
+      });
+    }
     providers[name] = resolveProvider(declared, ctx.baseDir);
   }
   const priority = parsed.priority ?? [...DEFAULT_PRIORITY];

@@ -137,7 +137,7 @@ export class ContextManager {
 
   private recordTool(event: Extract<LoopEvent, { kind: 'tool' }>): void {
     const turn = this.findTurn(event.callId) ?? this.turns.at(-1);
-    if (!turn || turn.kind !== 'assistant') {
+    if (turn?.kind !== 'assistant') {
       // A result with no call to attach to still belongs in the history, as a user-visible note.
       this.recordUser(`[tool ${event.name}]\n${event.text}`, false);
       return;

@@ -27,7 +27,10 @@ export function registerContextResources(
     'context',
     new ResourceTemplate(CONTEXT_URI_TEMPLATE, {
       list: async () => ({
-        resources: [{ uri: CURRENT_CONTEXT_URI, name: 'current-context', title: 'Context of the current task', mimeType: 'application/json' }],
+        resources: [
+          { uri: CURRENT_CONTEXT_URI, name: 'current-context', title: 'Context of the current task', mimeType: 'application/json' },
+          ...(await activeTaskResources(state)),
+        ],
       }),
     }),
     {
@@ -64,6 +67,23 @@ export function registerContextResources(
     return {};
   });
   return watcher;
+}
+
+/** One resource per in-progress or blocked task (first page), when a workspace is active. */
+async function activeTaskResources(state: WorkspaceState) {
+  if (!state.root) return [];
+  try {
+    const { ledger } = await state.require();
+    const page = await ledger.listTasks({ status: ['in_progress', 'blocked'], limit: 20 });
+    return page.items.map((task) => ({
+      uri: `baton://context/${encodeURIComponent(task.id)}`,
+      name: `context-${task.id}`,
+      title: `Context of task ${task.id}: ${task.title}`,
+      mimeType: 'application/json',
+    }));
+  } catch {
+    return [];
+  }
 }
 
 function formatOf(uri: URL): RefreshFormat {

@@ -19,7 +19,7 @@ const TRUNCATED_LINE = '--- CONTEXT TRUNCATED ---';
 /** Longest single value (error, file list) kept before token fitting; bounds tokenizer work. */
 const MAX_VALUE_CHARS = 240;
 /** Blocks up to this many bytes per budget token usually fit: count them whole first. */
-const LIKELY_FITS_BYTES_PER_TOKEN = 4;
+const LIKELY_FITS_BYTES_PER_TOKEN = 5;
 
 /** Shortens a long path to its last two segments, which name the file best. */
 export function shortPath(file: string): string {

@@ -1,7 +1,9 @@
 import type { Logger } from '../observability/index.js';
 
-/** The three seams where seed 000 injects pre-context. */
-export type PreContextType = 'circuit_breaker' | 'retry' | 'helper';
+import type { PreContextType } from '../config/index.js';
+
+/** The three seams where seed 000 injects pre-context (one type with the config's). */
+export type { PreContextType };
 
 /** Size limits of every pre-context block (seed 000's configuration variables). */
 export interface PreContextLimits {

@@ -1,9 +1,10 @@
+import { DEFAULT_RECENT_HISTORY_WINDOW } from '../config/index.js';
 import type { Ledger, Task } from '../ledger/index.js';
 import { DEFAULT_RESULT_TOKENS, toMinimalState } from './to-minimal-state.js';
 import type { MinimalState } from './types.js';
 
-/** Seed 001: the last 3-5 completed tasks. @default 5 */
-export const DEFAULT_RECENT_HISTORY_WINDOW = 5;
+// Seed 001's window (the last 3-5 completed tasks), shared with baton.config.json's default.
+export { DEFAULT_RECENT_HISTORY_WINDOW };
 /** Blocked tasks listed at most. @default 20 */
 export const DEFAULT_MAX_BLOCKERS = 20;
 

@@ -1,9 +1,16 @@
+import { getLogger } from '../observability/index.js';
 import { AGENT_CLI_SPECS } from './agents/index.js';
 import { classifyOutcome } from './classify/classify-outcome.js';
 import type { ProcessProviderOptions } from './command-provider.js';
 import { combineOutput } from './process/combine-output.js';
 import { runProcess } from './process/run-process.js';
 import type { AgentCliProviderConfig, Provider, ProviderResult, ProviderRunRequest } from './types.js';
+
+/**
+ * Prompts above this many bytes go on stdin where the CLI allows it: Linux refuses a single
+ * argument over 128 KiB (E2BIG).
+ */
+export const MAX_ARGV_PROMPT_BYTES = 100_000;
 
 /**
  * One of the five agent CLIs, run headless as REFERENCE.md says, in its own process group under
@@ -23,10 +30,17 @@ export function createAgentCliProvider(
     type: config.type,
     async run(request: ProviderRunRequest): Promise<ProviderResult> {
       const model = request.model ?? config.model;
-      const args = spec.buildArgs({ prompt: request.prompt, cwd: request.cwd, ...(model === undefined ? {} : { model }) });
+      const promptOnStdin = spec.stdinPrompt === true && Buffer.byteLength(request.prompt) > MAX_ARGV_PROMPT_BYTES;
+      const args = spec.buildArgs({
+        prompt: request.prompt,
+        promptOnStdin,
+        cwd: request.cwd,
+        ...(model === undefined ? {} : { model }),
+      });
       const run = await runProcess([binary, ...args, ...(config.args ?? [])], {
         cwd: request.cwd,
         env: { ...spec.env, ...config.env, ...request.env },
+        input: promptOnStdin ? request.prompt : '',
         timeoutMs: Math.min(request.timeoutMs, config.timeoutMs ?? Number.POSITIVE_INFINITY),
         ...(request.signal === undefined ? {} : { signal: request.signal }),
         ...(options.outputCapBytes === undefined ? {} : { outputCapBytes: options.outputCapBytes }),
@@ -49,6 +63,10 @@ export function createAgentCliProvider(
       const result: ProviderResult = { outcome, ...combineOutput(run), durationMs: run.durationMs };
       if (run.exitCode !== undefined) result.exitCode = run.exitCode;
       const ranModel = parsed.model ?? model;
+      if (model !== undefined && parsed.model !== undefined && parsed.model !== model) {
+        // REFERENCE.md: CLIs fall back to smaller models on their own; a silent downgrade is a signal.
+        getLogger().warn({ provider: name, requested: model, ran: parsed.model }, 'agent ran a different model than requested');
+      }
       if (ranModel !== undefined) result.model = ranModel;
       if (parsed.usage !== undefined) result.usage = parsed.usage;
       if (parsed.response !== undefined && parsed.response !== '') result.response = parsed.response;

@@ -33,6 +33,9 @@ export function createHttpProvider(name: string, config: HttpProviderConfig, opt
       });
       const apiKey = resolveSecret(config.apiKey, env);
       if (apiKey instanceof Error) return done({ outcome: { kind: 'config_error', reason: apiKey.message }, output: '' });
+      if ((config.api ?? 'openai-compatible') === 'openai-compatible' && !config.baseURL) {
+        return done({ outcome: { kind: 'config_error', reason: `${name}: baseURL is required for an openai-compatible API` }, output: '' });
+      }
       const modelId = request.model ?? config.model;
       let timedOut = false;
       const timeout = new AbortController();

@@ -7,7 +7,7 @@ export { classifyHttpError } from './classify/classify-http-error.js';
 export { classifyOutcome } from './classify/classify-outcome.js';
 export { matchKnownPhrase, PHRASE_RULES } from './classify/known-phrases.js';
 export { parseEpochOrDate, parseResetAt } from './classify/parse-reset-at.js';
-export { createAgentCliProvider } from './cli-provider.js';
+export { createAgentCliProvider, MAX_ARGV_PROMPT_BYTES } from './cli-provider.js';
 export { parseCommandOutput } from './command-outcome-line.js';
 export { createCommandProvider } from './command-provider.js';
 export { createProvider, createProviders } from './create-provider.js';

@@ -43,9 +43,7 @@ export async function readLedgerContext(ledger: Ledger, options: ReadLedgerConte
         ? ledger.lastDispatches(task.id, options.dispatchLimit)
         : ledger.recentDispatches(options.dispatchLimit)
       : Promise.resolve([] as Dispatch[]),
-    options.includeTechDebt
-      ? ledger.listRecords<TechDebtData>('debt', { status: 'open', limit: debtLimit }).then((page) => page.items)
-      : Promise.resolve([] as Array<LedgerRecord<TechDebtData>>),
+    options.includeTechDebt ? readDebt(ledger, task?.id, debtLimit) : Promise.resolve([] as Array<LedgerRecord<TechDebtData>>),
     options.includeResearch ? readResearch(ledger, task) : Promise.resolve([] as Array<LedgerRecord<ResearchData>>),
     options.includeResearch
       ? ledger.listRecords<ReconData>('recon', { limit: 5 }).then((page) => page.items)
@@ -57,6 +55,7 @@ export async function readLedgerContext(ledger: Ledger, options: ReadLedgerConte
     dependencies: dependencies
       .filter((dep): dep is Task => dep !== undefined)
       .map((dep) => ({ id: dep.id, title: dep.title, status: dep.status })),
+    // The ledger pages tasks oldest first; the newest of that first page is the best cheap view.
     activeTasks: [...active.items]
       .sort((a, b) => b.updatedAt - a.updatedAt)
       .slice(0, 10)
@@ -80,6 +79,16 @@ async function pickCurrentTask(ledger: Ledger, active: Task[], latest: Dispatch 
   if (blocked[0]) return blocked[0];
   const pending = await ledger.listTasks({ status: 'pending', limit: ACTIVE_PAGE });
   return [...pending.items].sort((a, b) => b.priority - a.priority || a.createdAt - b.createdAt)[0];
+}
+
+/** The task's own open debt (however old) plus the newest open items of the project. */
+async function readDebt(ledger: Ledger, taskId: string | undefined, limit: number): Promise<Array<LedgerRecord<TechDebtData>>> {
+  const [own, recent] = await Promise.all([
+    taskId ? ledger.listRecords<TechDebtData>('debt', { status: 'open', taskId, limit: 10 }) : Promise.resolve({ items: [] }),
+    ledger.listRecords<TechDebtData>('debt', { status: 'open', limit }),
+  ]);
+  const seen = new Set(own.items.map((item) => item.id));
+  return [...own.items, ...recent.items.filter((item) => !seen.has(item.id))];
 }
 
 async function readResearch(ledger: Ledger, task: Task | undefined): Promise<Array<LedgerRecord<ResearchData>>> {

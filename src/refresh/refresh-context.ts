@@ -1,6 +1,6 @@
 import { BatonError, errorMessage } from '../errors/index.js';
 import { newId } from '../ledger/index.js';
-import { getLogger } from '../observability/index.js';
+import { counter, getLogger, histogram } from '../observability/index.js';
 import { redactValue } from '../redact/index.js';
 import { gatherSnapshot } from './gather-snapshot.js';
 import { GitCache } from './git-cache.js';
@@ -34,6 +34,7 @@ const processGitCache = new GitCache();
  * const { text, continuation_prompt } = await refreshContext({ workspace, ledger, format: 'standard' });
  */
 export async function refreshContext(options: RefreshOptions): Promise<RefreshResult> {
+  const startedAt = performance.now();
   const format = resolveFormat(options.format);
   const now = (options.now ?? Date.now)();
   const gitCache = options.gitCache ?? processGitCache;
@@ -82,6 +83,7 @@ export async function refreshContext(options: RefreshOptions): Promise<RefreshRe
     },
   });
 
+  recordMetrics(rendered, performance.now() - startedAt);
   await recordCall(options, {
     snapshot,
     rendered,
@@ -188,6 +190,17 @@ async function recordCall(
     }
   }
   if (saved?.status === 'rejected') throw saved.reason;
+}
+
+function recordMetrics(rendered: RenderedContext, durationMs: number): void {
+  const { format, redactions, cache, token_estimate: tokens } = rendered.metadata;
+  counter('baton_refresh_total', 'refresh_context calls', ['format', 'git_cache']).inc({ format, git_cache: cache.git });
+  counter('baton_redactions_total', 'secrets masked in emitted context', ['source']).inc({ source: 'refresh' }, redactions);
+  histogram('baton_refresh_tokens', 'tokens of each rendered context', ['format'], [250, 500, 1000, 2000, 4000, 6000, 10000]).observe({ format }, tokens);
+  histogram('baton_refresh_duration_ms', 'refresh_context wall time (gather to render)', ['format'], [5, 10, 25, 50, 100, 150, 250, 400, 1000, 2000]).observe(
+    { format },
+    durationMs,
+  );
 }
 
 function resolveFormat(format: string | undefined): RefreshFormat {

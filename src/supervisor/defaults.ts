@@ -1,18 +1,30 @@
+import {
+  DEFAULT_AGENT_TIMEOUT_MS,
+  DEFAULT_AUTH_COOL_DOWN_MS,
+  DEFAULT_CHECK_TIMEOUT_MS,
+  DEFAULT_COOL_DOWN_MS,
+  DEFAULT_FAILURE_THRESHOLD,
+  DEFAULT_PROBE_LEASE_MS,
+  DEFAULT_QUOTA_COOL_DOWN_MS,
+} from '../config/index.js';
 import type { BreakerSettings } from './types.js';
 
-export const DEFAULT_COOL_DOWN_MS = 60_000;
-export const DEFAULT_QUOTA_COOL_DOWN_MS = 3_600_000;
-export const DEFAULT_AUTH_COOL_DOWN_MS = 86_400_000;
-export const DEFAULT_FAILURE_THRESHOLD = 3;
-export const DEFAULT_PROBE_LEASE_MS = 15 * 60_000;
+// One source for the defaults baton.config.json documents; re-exported for library callers.
+export {
+  DEFAULT_AGENT_TIMEOUT_MS,
+  DEFAULT_AUTH_COOL_DOWN_MS,
+  DEFAULT_CHECK_TIMEOUT_MS,
+  DEFAULT_COOL_DOWN_MS,
+  DEFAULT_FAILURE_THRESHOLD,
+  DEFAULT_PROBE_LEASE_MS,
+  DEFAULT_QUOTA_COOL_DOWN_MS,
+};
 /** Seed 000: `retry_policy.max_retries || 3` attempts per task. */
 export const DEFAULT_MAX_ATTEMPTS = 3;
 /** How long the chain waits for the earliest breaker reset before failing the attempt. @default 0 */
 export const DEFAULT_MAX_WAIT_MS = 0;
 /** Task claim lease; renewed every third of it while the task runs. @default 30_000 */
-export const DEFAULT_LEASE_MS = 30_000;
-export const DEFAULT_AGENT_TIMEOUT_MS = 15 * 60_000;
-export const DEFAULT_CHECK_TIMEOUT_MS = 2 * 60_000;
+export const DEFAULT_TASK_LEASE_MS = 30_000;
 /** The attempt's failure when every provider's breaker is open (seed 000's wording). */
 export const ALL_PROVIDERS_OPEN = 'All providers circuit-broken';
 /** Provider name recorded on a dispatch when no provider could run at all. */

@@ -60,6 +60,7 @@ export async function runProviderChain(request: ChainRequest, options: ProviderC
   let lastTry: { dispatch: Dispatch; result: ProviderResult } | undefined;
   for (let round = 0; round <= MAX_WAIT_ROUNDS; round++) {
     let earliest: number | undefined;
+    let ranThisRound = false;
     for (const provider of options.providers) {
       if (options.signal?.aborted) return { ok: false, failure: 'aborted', ...lastTry };
       const decision = await options.breaker.acquire(provider.name);
@@ -84,9 +85,12 @@ export async function runProviderChain(request: ChainRequest, options: ProviderC
         }
       }
       lastTry = await runOne(provider, request, { prompt, injected, contextType }, options);
+      ranThisRound = true;
       const kind = lastTry.result.outcome.kind;
       if (!NEXT_PROVIDER.has(kind)) return { ok: true, ...lastTry };
     }
+    // Breakers this round just opened are read (and waited for) on the next round.
+    if (earliest === undefined && ranThisRound && options.maxWaitMs > 0 && round < MAX_WAIT_ROUNDS) continue;
     const now = options.now();
     if (earliest === undefined || earliest - now > options.maxWaitMs || round === MAX_WAIT_ROUNDS) break;
     options.onEvent({ type: 'waiting', taskId: request.taskId, untilMs: earliest });

@@ -11,7 +11,7 @@ import { CircuitBreaker } from './circuit-breaker.js';
 import {
   DEFAULT_AGENT_TIMEOUT_MS,
   DEFAULT_CHECK_TIMEOUT_MS,
-  DEFAULT_LEASE_MS,
+  DEFAULT_TASK_LEASE_MS,
   DEFAULT_MAX_ATTEMPTS,
   DEFAULT_MAX_WAIT_MS,
 } from './defaults.js';
@@ -42,7 +42,7 @@ export interface RunPlanOptions {
   maxRetries?: number;
   /** @default DEFAULT_MAX_WAIT_MS */
   maxWaitMs?: number;
-  /** Task claim lease. @default DEFAULT_LEASE_MS */
+  /** Task claim lease. @default DEFAULT_TASK_LEASE_MS */
   leaseMs?: number;
   /** @default `<host>:<pid>:<random>` */
   owner?: string;
@@ -67,7 +67,7 @@ export async function runPlan(plan: Plan, options: RunPlanOptions): Promise<RunR
   const logger = options.logger ?? getLogger();
   const onEvent = options.onEvent ?? (() => {});
   const sleep = options.sleep ?? ((ms: number, signal?: AbortSignal) => delay(ms, undefined, signal ? { signal } : {}));
-  const leaseMs = options.leaseMs ?? DEFAULT_LEASE_MS;
+  const leaseMs = options.leaseMs ?? DEFAULT_TASK_LEASE_MS;
   const breaker = new CircuitBreaker({ ledger, owner, settings: options.breaker ?? {}, now });
   const chain: ProviderChainOptions = {
     ledger,

@@ -74,6 +74,11 @@ export async function runTask(task: Task, options: TaskRunOptions): Promise<Task
     }
     lastError = verdict.errors[0] ?? 'validation failed';
   }
+  if (chain.signal?.aborted) {
+    // Stopped by the operator: not a verdict on the task. It stays in_progress and resumes later.
+    chain.onEvent({ type: 'task-end', taskId: task.id, status: 'in_progress', reason: 'run stopped' });
+    return current;
+  }
   const used = Math.max(0, Math.min(attempt, options.maxAttempts + 1) - 1);
   attemptsPerTask().observe({ status: 'blocked' }, used);
   const reason = lastError === ALL_PROVIDERS_OPEN ? ALL_PROVIDERS_OPEN : `Failed after ${used} attempts: ${lastError}`;

@@ -18,14 +18,30 @@ async function git(cwd: string, args: string[]): Promise<string> {
   return stdout;
 }
 
-/** The folder's path inside its git work tree ("" at the top, "sub/dir/" below), or undefined outside git. */
+/**
+ * The folder's path inside its git work tree ("" at the top, "sub/dir/" below), or undefined
+ * outside git or in a folder git ignores.
+ */
 export async function gitPrefix(dir: string): Promise<string | undefined> {
   try {
     const inside = (await git(dir, ['rev-parse', '--is-inside-work-tree'])).trim();
     if (inside !== 'true') return undefined;
-    return (await git(dir, ['rev-parse', '--show-prefix'])).trim();
+    const prefix = (await git(dir, ['rev-parse', '--show-prefix'])).trim();
+    // An ignored folder inside a repository is invisible to git status: measure it as a plain folder.
+    if (prefix !== '' && (await isIgnored(dir))) return undefined;
+    return prefix;
   } catch {
     return undefined;
+  }
+}
+
+async function isIgnored(dir: string): Promise<boolean> {
+  try {
+    await git(dir, ['check-ignore', '-q', '.']);
+    return true;
+  } catch {
+    // Exit 1: not ignored.
+    return false;
   }
 }
 

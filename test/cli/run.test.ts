@@ -78,6 +78,17 @@ describe('baton run', () => {
     expect(metrics).toMatch(/baton_breaker_state\{provider="limited"\} 2/);
   });
 
+  it('redraws one status line on a TTY and prints a line per finished task', async () => {
+    const dir = project(PLAN, { fixer: 'fixer.mjs' });
+    const out: string[] = [];
+    const tty: CliIO = { stdout: (t) => out.push(t), stderr: () => {}, cwd: dir, env: {}, isTTY: true };
+    expect(await runCli(['node', 'baton', 'run', 'plan.yaml', '--config', 'baton.config.json', '--ledger', 'memory'], tty)).toBe(0);
+    const text = out.join('');
+    expect(text).toContain('\r\x1b[2Kdocs: attempt 2 · fixer · running');
+    expect(text).toContain('✓ docs completed\n');
+    expect(text.split('\n').filter((l) => l.includes('· running')).length).toBeLessThanOrEqual(2);
+  });
+
   it('exits 2 naming the problem on bad input', async () => {
     const dir = project('tasks: [{ id: a }]', { fixer: 'fixer.mjs' });
     const bad = io(dir);

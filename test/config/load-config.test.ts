@@ -115,11 +115,27 @@ describe('loadConfig', () => {
     const error = await loadError({ cwd, env: {} });
     expect(isBatonError(error, 'CONFIG_INVALID')).toBe(true);
     expect(error.message).toContain(file);
-    const fields = (error.details?.problems as { field: string }[]).map((p) => p.field);
+    const fields = ((error.details?.problems ?? []) as { field: string }[]).map((p) => p.field);
     expect(fields).toEqual(
       expect.arrayContaining(['providers.fast.command', 'providers.web.baseURL', 'providers.web.model', 'recentHistoryWindow']),
     );
     expect(error.message).toMatch(/priorty/);
+  });
+
+  it('requires a baseURL for an openai-compatible http provider', async () => {
+    await writeConfig({ providers: { local: { type: 'http', model: 'llama3' } }, priority: ['local'] });
+    const error = await loadError({ cwd, env: {} });
+    expect(isBatonError(error, 'CONFIG_INVALID')).toBe(true);
+    expect(error.message).toContain('providers.local.baseURL');
+  });
+
+  it('accepts an http provider with an env api key', async () => {
+    await writeConfig({
+      providers: { local: { type: 'http', baseURL: 'http://127.0.0.1:11434/v1', model: 'llama3', apiKey: { env: 'LOCAL_KEY' } } },
+      priority: ['local'],
+    });
+    const config = await loadConfig({ cwd, env: {} });
+    expect(config.providers.local).toEqual({ type: 'http', baseURL: 'http://127.0.0.1:11434/v1', model: 'llama3', apiKey: { env: 'LOCAL_KEY' } });
   });
 
   it('rejects an unknown provider type naming the field', async () => {

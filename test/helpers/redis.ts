@@ -114,6 +114,8 @@ export interface TestRedisServer {
   url: string;
   /** Kills the server (SIGKILL) and waits for it to exit. */
   stop(): Promise<void>;
+  /** Sends a signal, e.g. SIGSTOP to make it hang with its sockets open, SIGCONT to resume. */
+  signal(signal: NodeJS.Signals): void;
 }
 
 export function hasRedisServerBinary(): boolean {
@@ -128,7 +130,7 @@ export async function startRedisServer(options: { password?: string; port?: numb
   const auth = options.password ? `:${encodeURIComponent(options.password)}@` : '';
   const url = `redis://${auth}127.0.0.1:${port}/0`;
   await waitUntilAnswering(url, child);
-  return { port, url, stop: () => stop(child) };
+  return { port, url, stop: () => stop(child), signal: (signal) => child.kill(signal) };
 }
 
 async function waitUntilAnswering(url: string, child: ChildProcess): Promise<void> {

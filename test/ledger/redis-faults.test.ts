@@ -8,6 +8,7 @@ import { createServer, type Server, type Socket } from 'node:net';
 import { afterAll, describe, expect, it } from 'vitest';
 import { isBatonError } from '../../src/errors/index.js';
 import { openLedger } from '../../src/ledger/index.js';
+import { openRedisLedger } from '../../src/ledger/redis/index.js';
 import {
   deleteNamespace,
   describeWithRedis,
@@ -129,6 +130,22 @@ describe.skipIf(!canStartServers)('a password-protected Redis that goes away', (
     expect((error as Error).message).toContain('getTask');
     expect(elapsedMs).toBeLessThan(LOOSE_BOUND_MS);
     await ledger.close();
+  });
+
+  it('fails a command on a hung server after commandTimeoutMs instead of waiting forever', async () => {
+    const server = await startRedisServer();
+    stops.push(server.stop);
+    const ledger = await openRedisLedger(server.url, { connectTimeoutMs: 1_000, commandTimeoutMs: 300, namespace: 'hung' });
+    try {
+      server.signal('SIGSTOP');
+      const { error, elapsedMs } = await failureOf(ledger.appendDispatch({ taskId: 't1', attempt: 1, provider: 'p' }));
+      expect(isBatonError(error, 'LEDGER_UNAVAILABLE')).toBe(true);
+      expect((error as Error).message).toContain('timed out');
+      expect(elapsedMs).toBeLessThan(LOOSE_BOUND_MS);
+    } finally {
+      server.signal('SIGCONT');
+      await ledger.close();
+    }
   });
 
   it('reconnects by itself once a restarted server answers again', async () => {

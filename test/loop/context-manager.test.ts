@@ -95,7 +95,7 @@ describe('context assembly', () => {
     const ctx = manager.assemble({ budget: 3000 });
     const masked = ctx.messages.filter((m) => m.role === 'tool' && m.content.includes('masked'));
     expect(masked.length).toBeGreaterThan(0);
-    const first = masked.find((m) => m.name === 'read_file') as Extract<ContextMessage, { role: 'tool' }>;
+    const first = masked.find((m) => m.role === 'tool' && m.name === 'read_file') as Extract<ContextMessage, { role: 'tool' }>;
     expect(first.content.split('\n')).toHaveLength(1);
     expect(first.content).toMatch(/output of read_file \{"path":"src\/config\.py"\} masked: \d+ lines; fetch_raw\("r\d+"\)/);
     const rawId = /fetch_raw\("(r\d+)"\)/.exec(first.content)?.[1] as string;

@@ -70,6 +70,8 @@ describe('baton mcp --http (Streamable HTTP)', () => {
     expect(hs.isError).toBeFalsy();
     const result = await client.callTool({ name: 'refresh_context', arguments: { format: 'minimal' } });
     expect((result.structuredContent as Loose).current_task.id).toBe('web');
+    const { resources } = await client.listResources();
+    expect(resources.map((r) => r.uri)).toEqual(['baton://context/current', 'baton://context/web']);
   });
 
   it('answers 401 without the bearer token and serves with it', async () => {

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createProvider, createProviders } from '../../src/providers/index.js';
+import { createProvider, createProviders, MAX_ARGV_PROMPT_BYTES } from '../../src/providers/index.js';
 
 const BIN = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../fixtures/bin');
 const NOW = Date.parse('2026-11-22T12:00:00Z');
@@ -40,12 +40,24 @@ describe('agent CLI providers', () => {
       'gemini-2.5-pro',
       '--extra-flag',
       'trust=true',
+      'stdin_bytes=0',
     ]);
     expect(result.outcome.kind).toBe('ok');
     expect(result.response).toBe('done');
     // Requested pro, but the CLI reports flash ran: the result keeps what actually ran.
     expect(result.model).toBe('gemini-2.5-flash');
     expect(result.usage).toEqual({ input: 100, output: 7, total: 107 });
+  });
+
+  it('sends a prompt too big for one argument on stdin', async () => {
+    const argsFile = path.join(cwd, 'gemini-big-args.txt');
+    const gem = createProvider('gem', { type: 'gemini', binary: path.join(BIN, 'fake-gemini.sh'), env: { FAKE_ARGS_FILE: argsFile } });
+    const prompt = 'p'.repeat(MAX_ARGV_PROMPT_BYTES + 1);
+    const result = await gem.run({ prompt, cwd, timeoutMs: 10_000 });
+    expect(result.outcome.kind).toBe('ok');
+    const argv = (await readFile(argsFile, 'utf8')).trim().split('\n');
+    expect(argv.slice(0, 2)).toEqual(['-p', 'Follow the instructions above.']);
+    expect(argv).toContain(`stdin_bytes=${MAX_ARGV_PROMPT_BYTES + 1}`);
   });
 
   it('trusts claude’s is_error over its exit code 0 and reads the reset time', async () => {

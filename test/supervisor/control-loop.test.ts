@@ -120,6 +120,27 @@ tasks:
     expect(existsSync(path.join(dir, 'notes.md'))).toBe(true);
   });
 
+  it('injects nothing when the task turns pre-context off, overriding the global switch', async () => {
+    const { dir, log, ledger, env } = setup();
+    const report = await runPlan(
+      plan(`
+tasks:
+  - id: quiet
+    instructions: Write the docs.
+    retry_policy: { max_retries: 2 }
+    options: { enable_pre_context: false }
+    acceptance_criteria:
+      - description: the guide exists
+        check: test -f guide.md
+`),
+      { ledger, providers: [agent('fixer', 'fixer.mjs', env)], workspace: workspaceOps(dir), workspaceDir: dir, logger: silentLogger },
+    );
+    expect(report.tasks[0]?.status).toBe('blocked');
+    expect(report.tasks[0]?.attempts.map((a) => a.injected_context)).toEqual(['', '']);
+    expect(readAgentLog(log).every((p) => p.prompt.startsWith('## Task ID'))).toBe(true);
+    expect((await ledger.getTask('quiet'))?.blockReason).toContain('Failed after 2 attempts: the guide exists - check failed');
+  });
+
   it('fails the attempt with "All providers circuit-broken" and blocks the task when every breaker is open', async () => {
     const { dir, ledger, env } = setup();
     const breaker = new CircuitBreaker({ ledger, owner: 'other-process' });
@@ -142,6 +163,22 @@ tasks:
     expect(report.tasks[0]?.attempts[1]?.injected_context).toContain('- previous attempt ended before validation: All providers circuit-broken');
     expect((await ledger.getTask('t1'))?.blockReason).toBe('All providers circuit-broken');
     expect((await ledger.getTask('t2'))?.blockReason).toBe('Dependency "t1" is blocked');
+  });
+
+  it('waits for the reset of a breaker it just opened when that is within maxWaitMs', async () => {
+    const { dir, ledger, env } = setup();
+    const marker = path.join(dir, '..', `${path.basename(dir)}.once`);
+    const report = await runPlan(plan('tasks: [{ id: t1, instructions: Anything., retry_policy: { max_retries: 1 } }]'), {
+      ledger,
+      providers: [agent('once', 'limited-once.mjs', { ...env, ONCE_MARKER: marker, RESET_IN_MS: '300' })],
+      workspace: workspaceOps(dir),
+      workspaceDir: dir,
+      logger: silentLogger,
+      maxWaitMs: 10_000,
+    });
+    expect(report.tasks[0]?.status).toBe('completed');
+    expect(report.tasks[0]?.attempts.map((a) => `${a.attempt}:${a.outcome}`)).toEqual(['1:rate_limited', '1:ok']);
+    expect((await ledger.getBreaker('once'))?.state).toBe('closed');
   });
 
   it('waits for the earliest reset when it is within maxWaitMs, then runs', async () => {

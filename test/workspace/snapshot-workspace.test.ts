@@ -74,6 +74,16 @@ describe('snapshotWorkspace + diffSnapshots in a git repository', () => {
     expect(diff).toEqual({ created: [], updated: [], deleted: [] });
   });
 
+  it('walks a folder git ignores instead of trusting git status there', async () => {
+    await write('.gitignore', 'ignored.log\nscratch/\n');
+    await write('scratch/keep.txt', 'k');
+    const scratch = path.join(dir, 'scratch');
+    const before = await snapshotWorkspace(scratch);
+    expect(before.kind).toBe('plain');
+    await write('scratch/new.txt', 'n');
+    expect(diffSnapshots(before, await snapshotWorkspace(scratch)).created).toEqual(['new.txt']);
+  });
+
   it('measures relative to a subfolder of the repository', async () => {
     const sub = path.join(dir, 'src');
     const before = await snapshotWorkspace(sub);

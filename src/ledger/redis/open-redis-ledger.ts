@@ -7,12 +7,22 @@ import { createRedisKeys } from './redis-keys.js';
 import { RedisLedger } from './redis-ledger.js';
 import { defineLedgerScripts } from './redis-scripts.js';
 
+/** @default 10000: how long one command may wait for its reply before LEDGER_UNAVAILABLE. */
+export const DEFAULT_COMMAND_TIMEOUT_MS = 10_000;
+
 export interface RedisLedgerOptions {
   /**
-   * How long to wait for the connection (and later for each command) before failing with
-   * LEDGER_UNAVAILABLE. openLedger passes DEFAULT_CONNECT_TIMEOUT_MS (2000) unless told otherwise.
+   * How long to wait for the connection before failing with LEDGER_UNAVAILABLE. openLedger passes
+   * DEFAULT_CONNECT_TIMEOUT_MS (2000) unless told otherwise.
    */
   connectTimeoutMs: number;
+  /**
+   * How long a command may wait for its reply. Longer than the connect timeout because a busy
+   * shared server (a big import from another process) can delay a healthy reply by seconds,
+   * while a dead server fails commands at once through the closed socket.
+   * @default max(DEFAULT_COMMAND_TIMEOUT_MS, connectTimeoutMs)
+   */
+  commandTimeoutMs?: number;
   /** Keys live under `baton:<namespace>:`. Letters, digits, `_`, `-` and `.` only. */
   namespace: string;
   /** Clock for timestamps and lease ends. @default Date.now */
@@ -54,7 +64,7 @@ export async function openRedisLedger(url: string, options: RedisLedgerOptions):
   const redis = new Redis(url, {
     lazyConnect: true,
     connectTimeout: timeoutMs,
-    commandTimeout: timeoutMs,
+    commandTimeout: options.commandTimeoutMs ?? Math.max(DEFAULT_COMMAND_TIMEOUT_MS, timeoutMs),
     maxRetriesPerRequest: 1,
     enableOfflineQueue: false,
     // Before the first success, a failure is final (the caller gets an error, not a retry loop);

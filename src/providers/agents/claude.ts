@@ -9,9 +9,11 @@ import type { AgentCliSpec } from './types.js';
 export const claudeSpec: AgentCliSpec = {
   type: 'claude',
   defaultBinary: 'claude',
-  buildArgs: ({ prompt, model }) => [
+  // Without a prompt argument, claude -p reads the prompt from stdin.
+  stdinPrompt: true,
+  buildArgs: ({ prompt, promptOnStdin, model }) => [
     '-p',
-    prompt,
+    ...(promptOnStdin ? [] : [prompt]),
     '--output-format',
     'json',
     '--permission-mode',

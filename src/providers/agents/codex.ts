@@ -9,7 +9,9 @@ import type { AgentCliSpec, ParsedAgentOutput } from './types.js';
 export const codexSpec: AgentCliSpec = {
   type: 'codex',
   defaultBinary: 'codex',
-  buildArgs: ({ prompt, cwd, model }) => [
+  // A prompt of "-" is read from stdin.
+  stdinPrompt: true,
+  buildArgs: ({ prompt, promptOnStdin, cwd, model }) => [
     'exec',
     '--json',
     '--skip-git-repo-check',
@@ -21,7 +23,7 @@ export const codexSpec: AgentCliSpec = {
     ...(model === undefined ? [] : ['-m', model]),
     // "--" so a prompt starting with "-" is not read as a flag.
     '--',
-    prompt,
+    promptOnStdin ? '-' : prompt,
   ],
   parseOutput: parseCodexOutput,
 };

@@ -10,9 +10,11 @@ import type { AgentCliSpec, ParsedAgentOutput } from './types.js';
 export const geminiSpec: AgentCliSpec = {
   type: 'gemini',
   defaultBinary: 'gemini',
-  buildArgs: ({ prompt, model }) => [
+  // -p is appended to stdin, so a large prompt goes on stdin with a short -p after it.
+  stdinPrompt: true,
+  buildArgs: ({ prompt, promptOnStdin, model }) => [
     '-p',
-    prompt,
+    promptOnStdin ? 'Follow the instructions above.' : prompt,
     '-o',
     'json',
     '--approval-mode',

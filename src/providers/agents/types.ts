@@ -22,6 +22,8 @@ export interface ParsedAgentOutput {
 
 export interface AgentArgsOptions {
   prompt: string;
+  /** The prompt goes on stdin instead of argv (too big for one argument). */
+  promptOnStdin: boolean;
   cwd: string;
   model?: string;
 }
@@ -37,6 +39,8 @@ export interface AgentCliSpec {
   env?: Record<string, string>;
   /** Reads the CLI's structured output; must not throw on garbage. */
   parseOutput(stdout: string, stderr: string): ParsedAgentOutput;
+  /** The CLI can read its prompt from stdin, which large prompts need. @default false */
+  stdinPrompt?: boolean;
   /** Exit codes with a documented meaning. */
   exitCodes?: Readonly<Record<number, OutcomeKind>>;
 }

@@ -2,6 +2,7 @@ import path from 'node:path';
 import { BatonError } from '../../../errors/index.js';
 import { openLedger } from '../../../ledger/index.js';
 import { serveHttp, serveStdio, WorkspaceRegistry } from '../../../mcp/index.js';
+import { GitCache } from '../../../refresh/index.js';
 import { VERSION } from '../../program.js';
 import { type CliIO, EXIT_OK } from '../../context.js';
 import type { McpCliOptions } from './index.js';
@@ -9,7 +10,9 @@ import type { McpCliOptions } from './index.js';
 export async function runMcp(io: CliIO, options: McpCliOptions): Promise<number> {
   const spec = options.ledger ?? io.env.BATON_LEDGER;
   // The ledger follows the workspace a client hands over, unless one was named explicitly.
-  const registry = new WorkspaceRegistry((root) => openLedger({ spec, cwd: root }));
+  const ttl = Number(io.env.BATON_GIT_CACHE_TTL_MS);
+  const gitCache = new GitCache(Number.isFinite(ttl) && ttl >= 0 && io.env.BATON_GIT_CACHE_TTL_MS ? { ttlMs: ttl } : {});
+  const registry = new WorkspaceRegistry((root) => openLedger({ spec, cwd: root }), gitCache);
   const workspace = options.workspace ? path.resolve(io.cwd, options.workspace) : undefined;
   const common = { registry, workspace, version: VERSION };
   try {

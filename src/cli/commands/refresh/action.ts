@@ -1,4 +1,6 @@
-import { BatonError } from '../../../errors/index.js';
+import { BatonError, isBatonError } from '../../../errors/index.js';
+import type { Ledger } from '../../../ledger/index.js';
+import { maskSecretsSync } from '../../../redact/index.js';
 import { REFRESH_FORMATS, type RefreshFormat, refreshContext } from '../../../refresh/index.js';
 import { type CliIO, EXIT_OK, openCliLedger, parsePositiveInt, printResult } from '../../context.js';
 import type { RefreshCliOptions } from './index.js';
@@ -12,24 +14,40 @@ export async function runRefresh(io: CliIO, taskId: string | undefined, options:
   }
   const ledger = await openCliLedger(io, options);
   try {
-    const result = await refreshContext({
-      workspace: io.cwd,
-      ledger,
-      taskId,
-      format: format as RefreshFormat,
-      since: options.since,
-      saveSnapshot: options.save,
-      sessionId: options.session,
-      includeGit: options.git,
-      generateContinuationPrompt: options.prompt,
-      dispatchLimit: options.dispatchLimit ? parsePositiveInt(options.dispatchLimit, '--dispatch-limit') : undefined,
-      commitLimit: options.commitLimit ? parsePositiveInt(options.commitLimit, '--commit-limit') : undefined,
-      env: io.env,
-    });
-    printResult(io, options, { ...result.context, continuation_prompt: result.continuation_prompt, metadata: result.metadata }, () => result.text);
-    for (const warning of result.metadata.warnings) if (!options.json) io.stderr(`baton: warning: ${warning}\n`);
-    return EXIT_OK;
+    return await refreshAndPrint(io, ledger, taskId, format as RefreshFormat, options);
+  } catch (error) {
+    // Error text leaves the process too: mask it like everything else refresh emits.
+    if (isBatonError(error)) {
+      throw new BatonError(error.code, maskSecretsSync(error.message).text, { cause: error, details: error.details });
+    }
+    throw error;
   } finally {
     await ledger.close();
   }
+}
+
+async function refreshAndPrint(
+  io: CliIO,
+  ledger: Ledger,
+  taskId: string | undefined,
+  format: RefreshFormat,
+  options: RefreshCliOptions,
+): Promise<number> {
+  const result = await refreshContext({
+    workspace: io.cwd,
+    ledger,
+    taskId,
+    format,
+    since: options.since,
+    saveSnapshot: options.save,
+    sessionId: options.session,
+    includeGit: options.git,
+    generateContinuationPrompt: options.prompt,
+    dispatchLimit: options.dispatchLimit ? parsePositiveInt(options.dispatchLimit, '--dispatch-limit') : undefined,
+    commitLimit: options.commitLimit ? parsePositiveInt(options.commitLimit, '--commit-limit') : undefined,
+    env: io.env,
+  });
+  printResult(io, options, { ...result.context, continuation_prompt: result.continuation_prompt, metadata: result.metadata }, () => result.text);
+  for (const warning of result.metadata.warnings) if (!options.json) io.stderr(`baton: warning: ${warning}\n`);
+  return EXIT_OK;
 }

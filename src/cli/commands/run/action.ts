@@ -3,7 +3,7 @@ import { type BatonConfig, loadConfig } from '../../../config/index.js';
 import { BatonError } from '../../../errors/index.js';
 import { openLedger } from '../../../ledger/index.js';
 import { createProviders, type Provider } from '../../../providers/index.js';
-import { DEFAULT_LEASE_MS, loadPlan, type RunReport, runPlan, workspaceOps } from '../../../supervisor/index.js';
+import { DEFAULT_TASK_LEASE_MS, loadPlan, type RunReport, runPlan, workspaceOps } from '../../../supervisor/index.js';
 import { type CliIO, type CommonOptions, EXIT_FAILURE, EXIT_OK, parsePositiveInt, printResult } from '../../context.js';
 import { startMetricsServer } from './metrics-server.js';
 import { createProgress } from './progress.js';
@@ -48,7 +48,7 @@ export async function runRun(io: CliIO, planFile: string, options: RunOptions): 
       agentTimeoutMs: config.timeouts.agentMs,
       checkTimeoutMs: config.timeouts.checkMs,
       maxWaitMs,
-      leaseMs: leaseMs > 0 ? leaseMs : DEFAULT_LEASE_MS,
+      leaseMs: leaseMs > 0 ? leaseMs : DEFAULT_TASK_LEASE_MS,
       onEvent: progress.onEvent,
       signal: abort.signal,
       ...(maxRetries === undefined ? {} : { maxRetries }),

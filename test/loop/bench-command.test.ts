@@ -1,0 +1,47 @@
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+import { runCli as main } from '../../src/cli/index.js';
+
+const fixtures = path.join(path.dirname(fileURLToPath(import.meta.url)), '..', 'fixtures', 'loop');
+
+function io() {
+  const out: string[] = [];
+  const err: string[] = [];
+  return {
+    io: { stdout: (t: string) => out.push(t), stderr: (t: string) => err.push(t), cwd: fixtures, env: {}, isTTY: false },
+    out,
+    err,
+  };
+}
+
+describe('baton bench context', () => {
+  it('prints the report shape the issue defines, per budget and strategy', async () => {
+    const { io: cli, out } = io();
+    const code = await main(
+      ['node', 'baton', 'bench', 'context', '--traj', 'swe-agent-old.traj', 'swe-agent-new.traj', 'openhands-events.jsonl', '--budget', '512,4096', '--latency-runs', '1', '--json'],
+      cli,
+    );
+    expect(code).toBe(0);
+    const report = JSON.parse(out.join(''));
+    expect(report).toMatchObject({ tokenizer: 'o200k_base', trajectories: 3, builds: 10 });
+    expect(Object.keys(report.budgets)).toEqual(['512', '4096']);
+    for (const scores of Object.values(report.budgets) as Record<string, unknown>[]) {
+      expect(Object.keys(scores)).toEqual(['baton', 'recency', 'mask_m10', 'mask_m10_recency']);
+      expect(scores.baton).toMatchObject({
+        over_budget_rate: 0,
+        kfr: { goal: 1, edited_paths: expect.any(Number), last_error: expect.any(Number), last3: expect.any(Number), macro: expect.any(Number) },
+        trr: expect.any(Number),
+        prefix_stability: expect.any(Number),
+      });
+    }
+    expect(Object.keys(report.latency_ms)).toEqual(['cold_p50', 'cold_p95', 'incremental_p50', 'incremental_p95']);
+  });
+
+  it('rejects a bad budget list with exit 2 and names the flag', async () => {
+    const { io: cli, err } = io();
+    const code = await main(['node', 'baton', 'bench', 'context', '--traj', 'swe-agent-old.traj', '--budget', '4096,lots'], cli);
+    expect(code).toBe(2);
+    expect(err.join('')).toContain('--budget must be a comma-separated list');
+  });
+});
