@@ -89,6 +89,11 @@ export function assembleContext(
   const verbatim = plan?.filter((l) => l === 'verbatim').length ?? 0;
   const compacted = !plan || verbatim > recentTurns + o.compactEveryTurns || core + refTokens + sum(plan) > budget * o.highWater;
   if (compacted || !plan) {
+    for (const turn of turns) {
+      if (!turn.summaryStale) continue;
+      delete turn.cache.summary;
+      turn.summaryStale = false;
+    }
     plan = planTurns(turns.length, {
       recentTurns,
       maskAfterTurns: o.maskAfterTurns,

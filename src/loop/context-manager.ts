@@ -11,10 +11,14 @@ import type { SnippetEntry } from './snippets/rank-snippets.js';
 import type { SnippetExtractor } from './snippets/snippet-extractor.js';
 import { extractDecisions } from './tracker/extract-decisions.js';
 import { LoopState } from './tracker/loop-state.js';
-import type { Turn } from './turn.js';
+import type { Summarizer } from '../summarize/index.js';
+import type { ToolResultRecord, Turn } from './turn.js';
 import type { AssembledContext, AssembleOptions, CategoryShares, ContextManagerOptions, LoopEvent, ToolCall } from './types.js';
 import type { PlannedLevel } from './plan-turns.js';
 
+/** Outputs shorter than this are not worth an LLM call. */
+const LLM_SUMMARY_MIN_CHARS = 2000;
+const LLM_SUMMARY_TOKENS = 150;
 const CODE_TERM = /`([A-Za-z_][\w.]*)`|\b([A-Za-z]+_[\w]+|[a-z]+[A-Z]\w*|[A-Z][a-z]+[A-Z]\w*)\b/g;
 
 /** Resolved options: every default applied once. */
@@ -28,6 +32,7 @@ export interface ResolvedManagerOptions {
   maxSnippets: number;
   shares: CategoryShares;
   counter: TokenCounter;
+  summarizer: Summarizer | undefined;
 }
 
 /**
@@ -69,6 +74,7 @@ export class ContextManager {
       maxSnippets: options.maxSnippets ?? D.DEFAULT_MAX_SNIPPETS,
       shares: { ...D.DEFAULT_CATEGORY_SHARES, ...options.shares },
       counter: options.counter ?? o200kCounter,
+      summarizer: options.summarizer,
     };
   }
 
@@ -172,8 +178,25 @@ export class ContextManager {
       ...(extractor ? { outline: extractor.outline } : {}),
     });
     this.state.recordErrors(turn.index, findErrorLines(event.text).slice(-2));
-    turn.results.push({ callId: event.callId, name: call.name, args: call.args, intent, raw: event.text, rawId, summary: processed.summary });
+    const result: ToolResultRecord = { callId: event.callId, name: call.name, args: call.args, intent, raw: event.text, rawId, summary: processed.summary };
+    turn.results.push(result);
     turn.cache = {};
+    this.requestLlmSummary(turn, result);
+  }
+
+  /** Asks the optional summarizer in the background; a failure leaves the processor summary. */
+  private requestLlmSummary(turn: Turn, result: ToolResultRecord): void {
+    const summarizer = this.options.summarizer;
+    if (!summarizer || result.raw.length < LLM_SUMMARY_MIN_CHARS) return;
+    summarizer.summarize(result.raw, { targetTokens: LLM_SUMMARY_TOKENS }).then(
+      (text) => {
+        if (!text.trim()) return;
+        result.llmSummary = text.trim();
+        // A summary already in the prompt stays until the next compaction, keeping the prefix stable.
+        if (turn.cache.summary) turn.summaryStale = true;
+      },
+      () => undefined,
+    );
   }
 
   private findTurn(callId: string): Turn | undefined {

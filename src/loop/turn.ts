@@ -13,6 +13,8 @@ export interface ToolResultRecord {
   raw: string;
   rawId: string;
   summary: string;
+  /** A background LLM summary, used instead of `summary` once it has arrived. */
+  llmSummary?: string;
 }
 
 /** One model turn with its tool results, or one user message; the unit that is never split. */
@@ -23,6 +25,8 @@ export interface Turn {
   toolCalls: ToolCall[];
   results: ToolResultRecord[];
   cache: Partial<Record<TurnLevel, Rendered>> & { clipped?: { maxTokens: number; rendered: Rendered } };
+  /** An LLM summary arrived after the summary rendering was cached; refreshed at the next compaction. */
+  summaryStale?: boolean;
 }
 
 /** A turn rendered at one level: its messages, their joined text and its token count. */
@@ -71,7 +75,7 @@ export function renderTurnClipped(turn: Turn, maxTokens: number, counter: TokenC
 function contentAt(result: ToolResultRecord, level: TurnLevel): string {
   if (level === 'verbatim') return result.raw;
   if (level === 'masked') return maskedPlaceholder(result);
-  return `${result.summary}\n[summary; fetch_raw("${result.rawId}") returns the full output]`;
+  return `${result.llmSummary ?? result.summary}\n[summary; fetch_raw("${result.rawId}") returns the full output]`;
 }
 
 function turnMessages(turn: Turn, content: (r: ToolResultRecord) => string): ContextMessage[] {

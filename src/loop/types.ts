@@ -1,3 +1,4 @@
+import type { Summarizer } from '../summarize/index.js';
 import type { TokenCounter } from '../tokens/index.js';
 
 /** A tool invocation made by the model. `args` is the parsed argument object (or `{ command }` for text actions). */
@@ -109,4 +110,10 @@ export interface ContextManagerOptions {
   shares?: Partial<CategoryShares>;
   /** @default o200kCounter */
   counter?: TokenCounter;
+  /**
+   * Optional LLM summarizer for long tool outputs. Called in the background when the output is
+   * recorded and never awaited: until (unless) it answers, the deterministic processor summary
+   * is used, so assembly never waits on the network. @default none
+   */
+  summarizer?: Summarizer;
 }

@@ -1,6 +1,5 @@
-import type { Logger } from '../observability/index.js';
-
 import type { PreContextType } from '../config/index.js';
+import type { Logger } from '../observability/index.js';
 
 /** The three seams where seed 000 injects pre-context (one type with the config's). */
 export type { PreContextType };

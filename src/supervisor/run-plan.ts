@@ -18,7 +18,7 @@ import {
 import type { Plan, PlanTask } from './plan-types.js';
 import type { ProviderChainOptions } from './provider-chain.js';
 import { runTask } from './run-task.js';
-import type { BreakerSettings, EventSink, WorkspaceOps } from './types.js';
+import type { BreakerSettings, EventSink, SupervisorDeps, WorkspaceOps } from './types.js';
 
 export interface RunPlanOptions {
   ledger: Ledger;
@@ -99,7 +99,7 @@ export async function runPlan(plan: Plan, options: RunPlanOptions): Promise<RunR
       onEvent({ type: 'task-end', taskId: task.id, status: 'blocked', reason });
       continue;
     }
-    if (!(await claimWithWait(ledger, task.id, owner, leaseMs, now, sleep, options.signal))) {
+    if (!(await claimWithWait(ledger, task.id, owner, leaseMs, { now, sleep, onEvent, signal: options.signal }))) {
       logger.warn({ taskId: task.id }, 'task is claimed by another live runner; skipped');
       continue;
     }
@@ -149,23 +149,29 @@ async function firstUnfinishedDependency(ledger: Ledger, task: Task): Promise<Ta
   return undefined;
 }
 
-/** Claims the task; a live lease held by someone else is waited out once (a crashed run's lease). */
+/**
+ * Claims the task. A live lease held by someone else is waited out once, up to two leases long:
+ * after a crash the dead run's lease lapses; a live runner renews it and keeps the task.
+ */
 async function claimWithWait(
   ledger: Ledger,
   taskId: string,
   owner: string,
   leaseMs: number,
-  now: () => number,
-  sleep: (ms: number, signal?: AbortSignal) => Promise<void>,
-  signal?: AbortSignal,
+  deps: Pick<SupervisorDeps, 'now' | 'sleep' | 'onEvent'> & { signal?: AbortSignal | undefined },
 ): Promise<boolean> {
-  const deadline = now() + leaseMs * 2;
+  const deadline = deps.now() + leaseMs * 2;
+  let announced = false;
   for (;;) {
     const claim = await ledger.claimTask(taskId, owner, leaseMs);
     if (claim.ok) return true;
-    const wait = Math.min(claim.holder.leaseUntil - now() + 10, deadline - now());
-    if (wait <= 0 || signal?.aborted) return false;
-    await sleep(Math.min(wait, 1_000), signal);
+    const wait = Math.min(claim.holder.leaseUntil - deps.now() + 10, deadline - deps.now());
+    if (wait <= 0 || deps.signal?.aborted) return false;
+    if (!announced) {
+      deps.onEvent({ type: 'claim-wait', taskId, holder: claim.holder.owner, untilMs: claim.holder.leaseUntil });
+      announced = true;
+    }
+    await deps.sleep(Math.min(wait, 1_000), deps.signal);
   }
 }
 

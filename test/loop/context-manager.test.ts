@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { type ContextManager, type ContextMessage, createContextManager, type LoopEvent } from '../../src/loop/index.js';
+import type { Summarizer } from '../../src/summarize/index.js';
 import { countTokens } from '../../src/tokens/index.js';
 
 const SYSTEM = 'You are a careful coding agent. Use the tools to read, edit and test code.';
@@ -167,5 +168,31 @@ describe('context assembly', () => {
       previous = ctx.text;
     }
     expect(stableSteps).toBeGreaterThan(10);
+  });
+
+  it('uses an optional LLM summarizer in the background and falls back to the processor summary', async () => {
+    const pending: ((text: string) => void)[] = [];
+    const failing: ((error: Error) => void)[] = [];
+    // A real Summarizer implementation whose answers the test releases by hand.
+    const summarizer: Summarizer = {
+      id: 'test-llm',
+      summarize: () =>
+        new Promise<string>((resolve, reject) => {
+          pending.push(resolve);
+          failing.push(reject);
+        }),
+    };
+    const manager = await createContextManager({ summarizer, recentTurns: 1, compactEveryTurns: 0 });
+    manager.recordAll(loopEvents(2));
+    expect(pending).toHaveLength(2);
+    // Assembly is synchronous: it never waits for the summarizer.
+    expect(manager.assemble({ budget: 8000 }).text).not.toContain('LLM SUMMARY');
+    pending[0]?.('LLM SUMMARY: the first window shows handler definitions.');
+    failing[1]?.(new Error('model unavailable'));
+    await new Promise((resolve) => setImmediate(resolve));
+    manager.recordAll(loopEvents(3).slice(-2));
+    const text = manager.assemble({ budget: 8000 }).text;
+    expect(text).toContain('LLM SUMMARY: the first window shows handler definitions.');
+    expect(text).toContain('src/config.py lines 41-80 of 400');
   });
 });

@@ -57,6 +57,8 @@ describe('retry with smaller context against a real local server', () => {
     expect(thirdText).not.toContain('x = x * 5');
     expect(third?.[0]).toMatchObject({ role: 'system', content: 'You are a coding agent.' });
     expect(JSON.stringify(third)).toContain('Make the failing test in tests/test_math.py pass.');
+    // The lowered limits applied to those retries only.
+    expect(count(manager.assemble().messages, 'assistant')).toBe(6);
   });
 
   it('tells the user which error it was and what was tried when every attempt fails', async () => {

@@ -47,6 +47,8 @@ function describe(event: SupervisorEvent): string | undefined {
       return `${event.taskId}: ${event.provider} skipped (breaker open${event.until ? ` until ${new Date(event.until).toISOString()}` : ''})`;
     case 'waiting':
       return `${event.taskId}: all providers open, waiting until ${new Date(event.untilMs).toISOString()}`;
+    case 'claim-wait':
+      return `${event.taskId}: claimed by ${event.holder} until ${new Date(event.untilMs).toISOString()} (a crashed run's lease?), waiting`;
     case 'context':
       return `${event.taskId}: attempt ${event.attempt} · injected ${event.kind} context (${event.text.trimEnd().split('\n').length} lines)`;
     case 'validation':
