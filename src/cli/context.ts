@@ -1,4 +1,5 @@
 import { type Command, Option } from 'commander';
+import { loadConfig } from '../config/index.js';
 import { BatonError, errorMessage, isBatonError } from '../errors/index.js';
 import { type Ledger, openLedger } from '../ledger/index.js';
 
@@ -37,9 +38,20 @@ export function withCommonOptions(command: Command): Command {
     .addOption(new Option('--config <file>', 'configuration file (default: .baton/baton.config.json)'));
 }
 
-/** Opens the ledger the options name, relative to the IO's cwd. */
-export function openCliLedger(io: CliIO, options: CommonOptions): Promise<Ledger> {
-  return openLedger({ spec: options.ledger ?? io.env.BATON_LEDGER, cwd: io.cwd });
+/**
+ * Opens the ledger named by --ledger, else BATON_LEDGER, else the config file's `ledger`, else the
+ * default SQLite file; relative paths resolve against the IO's cwd (the project root).
+ */
+export async function openCliLedger(io: CliIO, options: CommonOptions): Promise<Ledger> {
+  return openLedger({ spec: await resolveLedgerSpec(io, options), cwd: io.cwd });
+}
+
+/** The ledger spec a command would use (see openCliLedger), or undefined for the default. */
+export async function resolveLedgerSpec(io: CliIO, options: CommonOptions): Promise<string | undefined> {
+  const explicit = options.ledger ?? io.env.BATON_LEDGER;
+  if (explicit) return explicit;
+  const config = await loadConfig({ cwd: io.cwd, file: options.config, env: io.env });
+  return config.ledger;
 }
 
 /** Prints a result: JSON when --json, else the rendered text. */

@@ -183,8 +183,12 @@ tasks:
 
   it('waits for the earliest reset when it is within maxWaitMs, then runs', async () => {
     const { dir, ledger, env } = setup();
-    const breaker = new CircuitBreaker({ ledger, owner: 'other-process' });
-    await breaker.record('a', { kind: 'rate_limited', resetAt: Date.now() + 200 });
+    // A fixed clock that the injected sleep advances: the wait is decided, not timed.
+    let clock = Date.now();
+    const now = () => clock;
+    const breaker = new CircuitBreaker({ ledger, owner: 'other-process', now });
+    const resetAt = clock + 60_000;
+    await breaker.record('a', { kind: 'rate_limited', resetAt });
     const waits: number[] = [];
     const report = await runPlan(plan('tasks: [{ id: t1, instructions: Anything. }]'), {
       ledger,
@@ -192,12 +196,16 @@ tasks:
       workspace: workspaceOps(dir),
       workspaceDir: dir,
       logger: silentLogger,
-      maxWaitMs: 10_000,
+      maxWaitMs: 120_000,
+      now,
+      sleep: async (ms) => {
+        clock += ms;
+      },
       onEvent: (e) => {
         if (e.type === 'waiting') waits.push(e.untilMs);
       },
     });
-    expect(waits).toHaveLength(1);
+    expect(waits).toEqual([resetAt]);
     expect(report.tasks[0]?.status).toBe('completed');
     expect((await ledger.getBreaker('a'))?.state).toBe('closed');
   });

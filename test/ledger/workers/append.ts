@@ -6,12 +6,12 @@
  * Prints `done COUNT` when every append returned. Redis: set BATON_NAMESPACE in its environment.
  */
 import { openLedger } from '../../../src/ledger/index.js';
-import { parseWorkerArgs, requirePositive, startBarrier } from './worker-args.js';
+import { fail, parseWorkerArgs, requirePositive, startBarrier } from './worker-args.js';
 
 const USAGE = 'usage: append.ts SPEC COUNT [--task ID] [--barrier]';
 const args = parseWorkerArgs();
 const [spec, countText] = args.positional;
-if (!spec) throw new Error(USAGE);
+if (!spec) fail(USAGE);
 const count = requirePositive(countText, 'COUNT', USAGE);
 const task = args.flags.get('task');
 const taskId = typeof task === 'string' ? task : `append-${process.pid}`;

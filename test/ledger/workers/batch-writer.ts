@@ -6,12 +6,12 @@
  *   node --import tsx test/ledger/workers/batch-writer.ts SPEC BATCH [--task ID] [--batches MAX]
  */
 import { type LedgerLine, newId, openLedger } from '../../../src/ledger/index.js';
-import { parseWorkerArgs, requirePositive } from './worker-args.js';
+import { fail, parseWorkerArgs, requirePositive } from './worker-args.js';
 
 const USAGE = 'usage: batch-writer.ts SPEC BATCH [--task ID] [--batches MAX]';
 const args = parseWorkerArgs();
 const [spec, batchText] = args.positional;
-if (!spec) throw new Error(USAGE);
+if (!spec) fail(USAGE);
 const batch = requirePositive(batchText, 'BATCH', USAGE);
 const maxText = args.flags.get('batches');
 const maxBatches = typeof maxText === 'string' ? requirePositive(maxText, '--batches', USAGE) : Number.POSITIVE_INFINITY;

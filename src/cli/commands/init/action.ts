@@ -1,7 +1,7 @@
 import { mkdir, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { parseLedgerSpec } from '../../../ledger/index.js';
-import { type CliIO, type CommonOptions, EXIT_OK, openCliLedger, printResult } from '../../context.js';
+import { type CliIO, type CommonOptions, EXIT_OK, openCliLedger, printResult, resolveLedgerSpec } from '../../context.js';
 import { CONFIG_TEMPLATE } from './config-template.js';
 
 export async function runInit(io: CliIO, options: CommonOptions & { force?: boolean }): Promise<number> {
@@ -13,7 +13,7 @@ export async function runInit(io: CliIO, options: CommonOptions & { force?: bool
   const ledger = await openCliLedger(io, options);
   const counts = await ledger.countTasksByStatus();
   await ledger.close();
-  const spec = parseLedgerSpec(options.ledger ?? io.env.BATON_LEDGER ?? 'sqlite:.baton/agent.db', io.cwd);
+  const spec = parseLedgerSpec((await resolveLedgerSpec(io, options)) ?? 'sqlite:.baton/agent.db', io.cwd);
   const result = {
     dir,
     ledger: spec.backend === 'sqlite' ? spec.path : ledger.location,
