@@ -116,7 +116,7 @@ export function assembleContext(
     if (isLast && fixed + turnTokens > usable) {
       // A single huge output: keep its head and tail so the newest result is still seen.
       const room = usable - fixed - (turnTokens - rendered.tokens - sep) - sep;
-      rendered = renderTurnClipped(turn, Math.max(32, room), counter);
+      rendered = level === 'verbatim' ? renderTurnClipped(turn, Math.max(32, room), counter) : renderTurn(turn, 'masked', counter);
       turnTokens += rendered.tokens - cost(i, level) + sep;
     }
     const age = turns.length - 1 - i;

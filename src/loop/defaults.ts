@@ -4,9 +4,9 @@ import type { CategoryShares } from './types.js';
 export const DEFAULT_RESERVE_TOKENS = 4096;
 /** @default 3 */
 export const DEFAULT_RECENT_TURNS = 3;
-/** @default 4 */
+/** @default 2 */
 export const DEFAULT_COMPACT_EVERY_TURNS = 2;
-/** @default 8 */
+/** @default 6 */
 export const DEFAULT_MASK_AFTER_TURNS = 6;
 /** @default 0.9 */
 export const DEFAULT_HIGH_WATER = 0.9;

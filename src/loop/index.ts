@@ -25,7 +25,7 @@ export { processReadFile } from './processors/read-file.js';
 export { processTerminal } from './processors/terminal.js';
 export { MESSAGE_SEPARATOR, renderMessage, renderToolCall } from './render-message.js';
 export { buildFull, buildRecency, MASK_KEEP_OUTPUTS, maskOldOutputs, splitHistory } from './replay/baseline-strategies.js';
-export { defaultTrajectoryFiles, parseBudgets, SHARED_TRAJECTORY_DIR } from './replay/default-trajectory-files.js';
+export { defaultTrajectoryFiles, expandTrajectoryPaths, parseBudgets, SHARED_TRAJECTORY_DIR } from './replay/default-trajectory-files.js';
 export { extractKeyFacts, FACT_ERROR_LINE, goalFact, scoreFacts } from './replay/key-facts.js';
 export { readOpenHandsEvents } from './replay/read-openhands-events.js';
 export { readSweAgentTrajectory } from './replay/read-swe-agent-trajectory.js';

@@ -62,9 +62,9 @@ export interface CategoryShares {
   goal: number;
   /** Core state, key decisions and the file tracker. @default 0.1 */
   state: number;
-  /** Relevant code snippets. @default 0.15 */
+  /** Relevant code snippets. @default 0.1 */
   snippets: number;
-  /** Attached reference material such as demonstrations. @default 0.1 */
+  /** Attached reference material such as demonstrations. @default 0.05 */
   reference: number;
 }
 
@@ -76,7 +76,7 @@ export interface AssembleOverrides {
   recentTurns?: number;
   /** At most this many snippets. */
   maxSnippets?: number;
-  /** 'masked' shows even recent tool outputs only as placeholders or processor summaries. */
+  /** 'summary' shows even the recent tool outputs as processor summaries (retry 2). @default 'verbose' */
   toolResults?: 'verbose' | 'summary';
   /** Multiplies every category share. */
   shareFactor?: number;
@@ -96,9 +96,9 @@ export interface ContextManagerOptions {
   reserveTokens?: number;
   /** Turns kept verbatim after a compaction. @default 3 */
   recentTurns?: number;
-  /** Extra verbatim turns allowed to accumulate before the next compaction. @default 4 */
+  /** Extra verbatim turns allowed to accumulate before the next compaction. @default 2 */
   compactEveryTurns?: number;
-  /** Turns older than this are masked to one line; younger ones show processor summaries. @default 8 */
+  /** Turns older than this are masked to one line; younger ones show processor summaries. @default 6 */
   maskAfterTurns?: number;
   /** Compact when the planned context passes this share of the budget. @default 0.9 */
   highWater?: number;

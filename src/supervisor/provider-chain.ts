@@ -11,6 +11,8 @@ import type { SupervisorDeps, WorkspaceOps } from './types.js';
 
 /** Outcomes after which the chain moves on to the next provider (REFERENCE.md). */
 const NEXT_PROVIDER = new Set(['rate_limited', 'quota_exhausted', 'auth_failed', 'overloaded', 'timeout', 'context_window', 'config_error', 'interrupted']);
+/** Outcomes that open (or count toward opening) the provider's breaker. */
+const TRIPS = new Set(['rate_limited', 'quota_exhausted', 'auth_failed', 'overloaded', 'timeout']);
 /** Dispatches read back to build a switch context. */
 const SWITCH_HISTORY = 6;
 /** Rounds of "wait for the earliest reset, then try again" before giving up. */
@@ -58,6 +60,7 @@ export type ChainResult =
 export async function runProviderChain(request: ChainRequest, options: ProviderChainOptions): Promise<ChainResult> {
   const { ledger, logger } = options;
   let lastTry: { dispatch: Dispatch; result: ProviderResult } | undefined;
+  let otherFailure: string | undefined;
   for (let round = 0; round <= MAX_WAIT_ROUNDS; round++) {
     let earliest: number | undefined;
     let ranThisRound = false;
@@ -88,6 +91,7 @@ export async function runProviderChain(request: ChainRequest, options: ProviderC
       ranThisRound = true;
       const kind = lastTry.result.outcome.kind;
       if (!NEXT_PROVIDER.has(kind)) return { ok: true, ...lastTry };
+      if (!TRIPS.has(kind)) otherFailure = kind;
     }
     // Breakers this round just opened are read (and waited for) on the next round.
     if (earliest === undefined && ranThisRound && options.maxWaitMs > 0 && round < MAX_WAIT_ROUNDS) continue;
@@ -96,7 +100,8 @@ export async function runProviderChain(request: ChainRequest, options: ProviderC
     options.onEvent({ type: 'waiting', taskId: request.taskId, untilMs: earliest });
     await options.sleep(Math.max(0, earliest - now), options.signal);
   }
-  const failure = lastTry ? `All providers failed (last: ${lastTry.result.outcome.kind})` : ALL_PROVIDERS_OPEN;
+  // Every provider open or just tripped: seed 000's "All providers circuit-broken".
+  const failure = otherFailure ? `All providers failed (last: ${otherFailure})` : ALL_PROVIDERS_OPEN;
   return { ok: false, failure, ...lastTry };
 }
 

@@ -145,6 +145,19 @@ await describeWithRedis('redis ledger behaviour', () => {
     }
   });
 
+  it('closes cleanly and twice, after which calls fail with LEDGER_UNAVAILABLE', async () => {
+    const { ledger } = await open('closed');
+    await ledger.createTask({ id: 't1', title: 'a' });
+    await ledger.close();
+    await ledger.close();
+    const error = await ledger.getTask('t1').then(
+      () => undefined,
+      (e: unknown) => e,
+    );
+    expect(isBatonError(error, 'LEDGER_UNAVAILABLE')).toBe(true);
+    expect((error as Error).message).toContain(REDIS_TEST_URL);
+  });
+
   it('keeps every key under baton:<namespace>: and uses only core data types', async () => {
     const { ledger, namespace } = await open('keys');
     try {

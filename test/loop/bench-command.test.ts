@@ -38,6 +38,15 @@ describe('baton bench context', () => {
     expect(Object.keys(report.latency_ms)).toEqual(['cold_p50', 'cold_p95', 'incremental_p50', 'incremental_p95']);
   });
 
+  it('accepts a folder for --traj and prints a text table without --json', async () => {
+    const { io: cli, out } = io();
+    const code = await main(['node', 'baton', 'bench', 'context', '--traj', '.', '--budget', '4096', '--latency-runs', '1'], cli);
+    expect(code).toBe(0);
+    const text = out.join('');
+    expect(text).toContain('3 trajectories, 10 builds per strategy and budget (o200k_base)');
+    expect(text).toMatch(/4096\s+baton\s+0\.000/);
+  });
+
   it('rejects a bad budget list with exit 2 and names the flag', async () => {
     const { io: cli, err } = io();
     const code = await main(['node', 'baton', 'bench', 'context', '--traj', 'swe-agent-old.traj', '--budget', '4096,lots'], cli);

@@ -181,6 +181,19 @@ tasks:
     expect((await ledger.getBreaker('once'))?.state).toBe('closed');
   });
 
+  it('calls it "All providers circuit-broken" when the last provider tripped its breaker', async () => {
+    const { dir, ledger, env } = setup();
+    const report = await runPlan(plan('tasks: [{ id: t1, instructions: Anything., retry_policy: { max_retries: 1 } }]'), {
+      ledger,
+      providers: [agent('limited', 'rate-limited.mjs', env)],
+      workspace: workspaceOps(dir),
+      workspaceDir: dir,
+      logger: silentLogger,
+    });
+    expect(report.tasks[0]?.attempts.map((a) => `${a.provider}:${a.outcome}`)).toEqual(['limited:rate_limited']);
+    expect((await ledger.getTask('t1'))?.blockReason).toBe('All providers circuit-broken');
+  });
+
   it('waits for the earliest reset when it is within maxWaitMs, then runs', async () => {
     const { dir, ledger, env } = setup();
     // A fixed clock that the injected sleep advances: the wait is decided, not timed.

@@ -1,7 +1,7 @@
 import { BatonError } from '../../errors/index.js';
 import { materializeBreaker } from '../defaults.js';
 import type { Breaker, BreakerWrite, Claim, ClaimResult } from '../types.js';
-import type { RedisContext } from './redis-context.js';
+import { type RedisContext, readHashes } from './redis-context.js';
 import { parseStored } from './redis-schemas.js';
 
 /** The claim script decides atomically on the server; the lease lapses through PEXPIRE. */
@@ -32,16 +32,15 @@ export async function getClaim(ctx: RedisContext, taskId: string): Promise<Claim
 
 /** Live claims of the given tasks (undefined where none is held or the lease lapsed). */
 export async function loadClaims(ctx: RedisContext, taskIds: readonly string[]): Promise<(Claim | undefined)[]> {
-  if (taskIds.length === 0) return [];
-  const pipeline = ctx.redis.pipeline();
-  for (const id of taskIds) pipeline.hmget(ctx.keys.claim(id), 'owner', 'until');
-  const rows = (await pipeline.exec()) ?? [];
+  const rows = await readHashes(
+    ctx,
+    taskIds.map((id) => ctx.keys.claim(id)),
+    ['owner', 'until'],
+  );
   const now = ctx.now();
-  return rows.map(([error, value], i) => {
-    if (error) throw error;
-    const [owner, until] = value as [string | null, string | null];
+  return rows.map(([owner, until], i) => {
     const leaseUntil = Number(until);
-    return owner !== null && leaseUntil > now ? { taskId: taskIds[i] as string, owner, leaseUntil } : undefined;
+    return typeof owner === 'string' && leaseUntil > now ? { taskId: taskIds[i] as string, owner, leaseUntil } : undefined;
   });
 }
 

@@ -68,3 +68,10 @@ export async function execAll(pipeline: { exec(): Promise<[Error | null, unknown
     return value;
   });
 }
+
+/** The given fields of each hash, in one round trip; null where a hash or field is missing. */
+export async function readHashes(ctx: RedisContext, keys: readonly string[], fields: readonly string[]): Promise<(string | null)[][]> {
+  if (keys.length === 0) return [];
+  const flat = (await ctx.redis.batonReadHashes(keys.length, ...keys, ...fields)) as (string | null)[];
+  return keys.map((_, i) => flat.slice(i * fields.length, (i + 1) * fields.length));
+}

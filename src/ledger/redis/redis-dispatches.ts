@@ -3,7 +3,7 @@ import { materializeDispatch, stripUndefined } from '../defaults.js';
 import { newId } from '../ids.js';
 import { conflict, notFound } from '../ledger-errors.js';
 import type { Dispatch, DispatchPatch, DispatchQuery, DispatchStatus, NewDispatch, Page } from '../types.js';
-import { execAll, type RedisContext, retryCompareAndSet } from './redis-context.js';
+import { type RedisContext, readHashes, retryCompareAndSet } from './redis-context.js';
 import { parseSeq, parseStored } from './redis-schemas.js';
 import { type IndexOp, type WriteMode, writeArgs } from './redis-scripts.js';
 import { collectPage, cursorEntry, pageSize, walkZset } from './walk-zset.js';
@@ -89,14 +89,12 @@ export async function getDispatch(ctx: RedisContext, id: string): Promise<Dispat
 }
 
 export async function loadDispatches(ctx: RedisContext, ids: readonly string[]): Promise<(Dispatch | undefined)[]> {
-  if (ids.length === 0) return [];
-  const pipeline = ctx.redis.pipeline();
-  for (const id of ids) pipeline.hmget(ctx.keys.dispatch(id), 'v', 'seq');
-  const rows = (await execAll(pipeline)) as [string | null, string | null][];
+  const keys = ids.map((id) => ctx.keys.dispatch(id));
+  const rows = await readHashes(ctx, keys, ['v', 'seq']);
   return rows.map(([raw, seq], i) => {
-    if (raw === null) return undefined;
-    const key = ctx.keys.dispatch(ids[i] as string);
-    return { ...parseStored('dispatch', key, raw), seq: parseSeq(key, seq) } as Dispatch;
+    if (typeof raw !== 'string') return undefined;
+    const key = keys[i] as string;
+    return { ...parseStored('dispatch', key, raw), seq: parseSeq(key, seq ?? null) } as Dispatch;
   });
 }
 

@@ -4,7 +4,7 @@ import { newId } from '../ids.js';
 import { conflict, notFound } from '../ledger-errors.js';
 import type { LedgerRecord, Page, RecordCollection, RecordQuery } from '../types.js';
 import { RECORD_COLLECTIONS } from '../types.js';
-import { execAll, type RedisContext, retryCompareAndSet } from './redis-context.js';
+import { type RedisContext, readHashes, retryCompareAndSet } from './redis-context.js';
 import { parseStored } from './redis-schemas.js';
 import { type IndexOp, type WriteMode, writeArgs } from './redis-scripts.js';
 import { collectPage, cursorEntry, pageSize, walkZset } from './walk-zset.js';
@@ -92,13 +92,9 @@ export async function loadRecords(
   collection: RecordCollection,
   ids: readonly string[],
 ): Promise<(LedgerRecord | undefined)[]> {
-  if (ids.length === 0) return [];
-  const pipeline = ctx.redis.pipeline();
-  for (const id of ids) pipeline.hget(ctx.keys.record(collection, id), 'v');
-  const raws = await execAll(pipeline);
-  return raws.map((raw, i) =>
-    typeof raw === 'string' ? parseStored('record', ctx.keys.record(collection, ids[i] as string), raw) : undefined,
-  );
+  const keys = ids.map((id) => ctx.keys.record(collection, id));
+  const rows = await readHashes(ctx, keys, ['v']);
+  return rows.map(([raw], i) => (typeof raw === 'string' ? parseStored('record', keys[i] as string, raw) : undefined));
 }
 
 /** Newest first by (updatedAt, id), walking the narrowest index and filtering the rest. */

@@ -2,7 +2,7 @@ import { applyTaskPatch, emptyStatusCounts, encodeCursor, materializeTask } from
 import { conflict, notFound } from '../ledger-errors.js';
 import type { NewTask, Page, Task, TaskPatch, TaskQuery, TaskStatus } from '../types.js';
 import { TASK_STATUSES } from '../types.js';
-import { execAll, type RedisContext, retryCompareAndSet } from './redis-context.js';
+import { execAll, type RedisContext, readHashes, retryCompareAndSet } from './redis-context.js';
 import { parseStored } from './redis-schemas.js';
 import { type IndexOp, type WriteMode, writeArgs } from './redis-scripts.js';
 import { collectPage, compareMembers, cursorEntry, pageSize, walkZset } from './walk-zset.js';
@@ -49,11 +49,9 @@ export async function getTask(ctx: RedisContext, id: string): Promise<Task | und
 }
 
 export async function loadTasks(ctx: RedisContext, ids: readonly string[]): Promise<(Task | undefined)[]> {
-  if (ids.length === 0) return [];
-  const pipeline = ctx.redis.pipeline();
-  for (const id of ids) pipeline.hget(ctx.keys.task(id), 'v');
-  const raws = await execAll(pipeline);
-  return raws.map((raw, i) => (typeof raw === 'string' ? parseStored('task', ctx.keys.task(ids[i] as string), raw) : undefined));
+  const keys = ids.map((id) => ctx.keys.task(id));
+  const rows = await readHashes(ctx, keys, ['v']);
+  return rows.map(([raw], i) => (typeof raw === 'string' ? parseStored('task', keys[i] as string, raw) : undefined));
 }
 
 /**

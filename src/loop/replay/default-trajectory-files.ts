@@ -1,4 +1,4 @@
-import { readdir } from 'node:fs/promises';
+import { readdir, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { BatonError } from '../../errors/index.js';
 
@@ -31,4 +31,22 @@ export function parseBudgets(value: string): number[] {
     });
   }
   return budgets;
+}
+
+/**
+ * Expands the paths given to `--traj`: files stay as they are, a directory becomes its `.traj`
+ * and `.jsonl` files, sorted. A missing path is left for the reader to report.
+ */
+export async function expandTrajectoryPaths(paths: readonly string[]): Promise<string[]> {
+  const out: string[] = [];
+  for (const p of paths) {
+    const info = await stat(p).catch(() => undefined);
+    if (!info?.isDirectory()) {
+      out.push(p);
+      continue;
+    }
+    const names = (await readdir(p)).filter((n) => /\.(traj|jsonl)$/.test(n)).sort();
+    out.push(...names.map((n) => path.join(p, n)));
+  }
+  return out;
 }

@@ -3,6 +3,7 @@ import path from 'node:path';
 import {
   type ContextBenchReport,
   defaultTrajectoryFiles,
+  expandTrajectoryPaths,
   parseBudgets,
   readTrajectory,
   runContextBench,
@@ -14,7 +15,9 @@ import type { BenchContextOptions } from './index.js';
 export async function runBenchContext(io: CliIO, options: BenchContextOptions): Promise<number> {
   const budgets = parseBudgets(options.budget);
   const latencyRuns = parsePositiveInt(options.latencyRuns ?? '3', '--latency-runs');
-  const files = options.traj?.length ? options.traj.map((f) => path.resolve(io.cwd, f)) : await defaultTrajectoryFiles(io.cwd);
+  const files = options.traj?.length
+    ? await expandTrajectoryPaths(options.traj.map((f) => path.resolve(io.cwd, f)))
+    : await defaultTrajectoryFiles(io.cwd);
   const trajectories = await Promise.all(files.map((f) => readTrajectory(f)));
   const report = await runContextBench(trajectories, { budgets, latencyRuns });
   if (options.out) await writeFile(path.resolve(io.cwd, options.out), `${JSON.stringify(report, null, 2)}\n`);

@@ -14,7 +14,7 @@ export const registerBench: RegisterCommand = (program: Command, io, state) => {
   const bench = program.command('bench').description('benchmarks of Baton mechanisms');
   withCommonOptions(bench.command('context'))
     .description('replay SWE-agent .traj / OpenHands .jsonl trajectories and score context strategies per budget')
-    .option('--traj <paths...>', 'trajectory files (default: ../shared/fixtures/swe-agent-trajectories/*.traj)')
+    .option('--traj <paths...>', 'trajectory files or folders (default: ../shared/fixtures/swe-agent-trajectories/)')
     .option('--budget <list>', 'comma-separated token budgets', '4096,8192,16384')
     .option('--out <file>', 'also write the JSON report to this file')
     .option('--latency-runs <n>', 'time each build n times and keep the fastest', '3')
