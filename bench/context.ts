@@ -6,7 +6,7 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { defaultTrajectoryFiles, expandTrajectoryPaths, parseBudgets, readTrajectory, runContextBench } from '../src/loop/index.js';
+import { defaultTrajectoryFiles, expandTrajectoryPaths, parseBudgets, readTrajectories, runContextBench } from '../src/loop/index.js';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 
@@ -19,7 +19,7 @@ export default async function run(args: string[]): Promise<void> {
     } else if (args[i] === '--budget') budgets = parseBudgets(args[++i] ?? '');
   }
   const chosen = files.length > 0 ? await expandTrajectoryPaths(files) : await defaultTrajectoryFiles(path.join(here, '..'));
-  const trajectories = await Promise.all(chosen.map((f) => readTrajectory(f)));
+  const trajectories = (await Promise.all(chosen.map((f) => readTrajectories(f)))).flat();
   const report = await runContextBench(trajectories, budgets ? { budgets } : {});
   await mkdir(path.join(here, 'results'), { recursive: true });
   const out = path.join(here, 'results', 'context.json');

@@ -48,7 +48,7 @@ export async function openCliLedger(io: CliIO, options: CommonOptions): Promise<
 
 /** The ledger spec a command would use (see openCliLedger), or undefined for the default. */
 export async function resolveLedgerSpec(io: CliIO, options: CommonOptions): Promise<string | undefined> {
-  const explicit = options.ledger ?? io.env.BATON_LEDGER;
+  const explicit = options.ledger ?? io.env.BATON_LEDGER ?? io.env.BATON_REDIS_URL;
   if (explicit) return explicit;
   const config = await loadConfig({ cwd: io.cwd, file: options.config, env: io.env });
   return config.ledger;

@@ -13,7 +13,7 @@ export const DEFAULT_REDIS_NAMESPACE = 'default';
 export interface OpenLedgerOptions {
   /**
    * `memory`, `sqlite:PATH` (or a bare path ending in .db), or `redis://[:PASSWORD@]HOST:PORT/DB`
-   * (also `rediss://`). @default process.env.BATON_LEDGER, else `sqlite:.baton/agent.db`
+   * (also `rediss://`). @default process.env.BATON_LEDGER, else BATON_REDIS_URL, else `sqlite:.baton/agent.db`
    */
   spec?: string;
   /** Base for relative SQLite paths. @default process.cwd() */
@@ -54,7 +54,10 @@ export function parseLedgerSpec(spec: string, cwd: string = process.cwd()): Ledg
 /** Opens the ledger named by options.spec, BATON_LEDGER, or the default SQLite file. */
 export async function openLedger(options: OpenLedgerOptions = {}): Promise<Ledger> {
   const cwd = options.cwd ?? process.cwd();
-  const spec = parseLedgerSpec(options.spec ?? process.env.BATON_LEDGER ?? `sqlite:${DEFAULT_SQLITE_PATH}`, cwd);
+  const spec = parseLedgerSpec(
+    options.spec ?? process.env.BATON_LEDGER ?? process.env.BATON_REDIS_URL ?? `sqlite:${DEFAULT_SQLITE_PATH}`,
+    cwd,
+  );
   switch (spec.backend) {
     case 'memory':
       return new MemoryLedger(options.now);

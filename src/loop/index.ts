@@ -27,9 +27,9 @@ export { MESSAGE_SEPARATOR, renderMessage, renderToolCall } from './render-messa
 export { buildFull, buildRecency, MASK_KEEP_OUTPUTS, maskOldOutputs, splitHistory } from './replay/baseline-strategies.js';
 export { defaultTrajectoryFiles, expandTrajectoryPaths, parseBudgets, SHARED_TRAJECTORY_DIR } from './replay/default-trajectory-files.js';
 export { extractKeyFacts, FACT_ERROR_LINE, goalFact, scoreFacts } from './replay/key-facts.js';
-export { readOpenHandsEvents } from './replay/read-openhands-events.js';
+export { isOpenHandsInstances, readOpenHandsEvents, readOpenHandsInstances } from './replay/read-openhands-events.js';
 export { readSweAgentTrajectory } from './replay/read-swe-agent-trajectory.js';
-export { readTrajectory } from './replay/read-trajectory.js';
+export { readTrajectories, readTrajectory } from './replay/read-trajectory.js';
 export { DEFAULT_BENCH_BUDGETS, quantile, runContextBench, STRATEGIES } from './replay/run-context-bench.js';
 export { parseFileView } from './snippets/parse-file-view.js';
 export { callWithContextRetry, DEFAULT_RETRY_LADDER } from './retry/call-with-context-retry.js';

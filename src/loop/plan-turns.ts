@@ -36,22 +36,33 @@ export function planTurns(count: number, options: PlanTurnsOptions): PlannedLeve
     if (age < recentTurns) levels.push(options.noVerbatim ? 'summary' : 'verbatim');
     else levels.push(age < maskAfterTurns ? 'summary' : 'masked');
   }
+  const hard = options.hardAvailable ?? available;
+  const recentStart = Math.max(0, count - recentTurns);
+  // Older turns that cannot fit even masked are dropped without being measured, so a long
+  // history costs about one budget of counting, not its whole length.
+  let room = hard;
+  for (let i = recentStart; i < count; i += 1) room -= levelCost(levels, i, cost);
+  let firstKept = recentStart;
+  for (let i = recentStart - 1; i >= 0; i -= 1) {
+    room -= cost(i, 'masked');
+    if (room < 0) break;
+    firstKept = i;
+  }
+  for (let i = 0; i < firstKept; i += 1) levels[i] = 'dropped';
   let total = 0;
-  for (let i = 0; i < count; i += 1) total += levelCost(levels, i, cost);
+  for (let i = firstKept; i < count; i += 1) total += levelCost(levels, i, cost);
   const set = (i: number, level: PlannedLevel) => {
     total -= levelCost(levels, i, cost);
     levels[i] = level;
     total += levelCost(levels, i, cost);
   };
-  const hard = options.hardAvailable ?? available;
-  const recentStart = Math.max(0, count - recentTurns);
-  for (let i = 0; i < recentStart && total > available; i += 1) if (levels[i] === 'summary') set(i, 'masked');
+  for (let i = firstKept; i < recentStart && total > available; i += 1) if (levels[i] === 'summary') set(i, 'masked');
   // Recent turns can fill the target alone; older turns then keep a band of one-line masks.
   let recentTotal = 0;
   for (let i = recentStart; i < count; i += 1) recentTotal += levelCost(levels, i, cost);
   const keepOld = Math.max(available, Math.min(hard, recentTotal + Math.floor(hard * OLD_TURNS_BAND)));
-  for (let i = 0; i < recentStart && total > keepOld; i += 1) set(i, 'dropped');
-  for (let i = 0; i < recentStart && total > hard; i += 1) set(i, 'dropped');
+  for (let i = firstKept; i < recentStart && total > keepOld; i += 1) set(i, 'dropped');
+  for (let i = firstKept; i < recentStart && total > hard; i += 1) set(i, 'dropped');
   for (let i = recentStart; i < count - 1 && total > hard; i += 1) if (levels[i] === 'verbatim') set(i, 'summary');
   for (let i = recentStart; i < count - 1 && total > hard; i += 1) set(i, 'masked');
   for (let i = recentStart; i < count - 1 && total > hard; i += 1) set(i, 'dropped');

@@ -43,7 +43,7 @@ describe('baton bench context', () => {
     const code = await main(['node', 'baton', 'bench', 'context', '--traj', '.', '--budget', '4096', '--latency-runs', '1'], cli);
     expect(code).toBe(0);
     const text = out.join('');
-    expect(text).toContain('3 trajectories, 10 builds per strategy and budget (o200k_base)');
+    expect(text).toContain('5 trajectories, 15 builds per strategy and budget (o200k_base)');
     expect(text).toMatch(/4096\s+baton\s+0\.000/);
   });
 

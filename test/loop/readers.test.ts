@@ -2,7 +2,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { isBatonError } from '../../src/errors/index.js';
-import { extractKeyFacts, readOpenHandsEvents, readTrajectory, scoreFacts } from '../../src/loop/index.js';
+import { extractKeyFacts, readOpenHandsEvents, readTrajectories, readTrajectory, scoreFacts } from '../../src/loop/index.js';
 
 const fixtures = path.join(path.dirname(fileURLToPath(import.meta.url)), '..', 'fixtures', 'loop');
 
@@ -36,6 +36,16 @@ describe('trajectory readers', () => {
     expect(t.events[2]).toMatchObject({ kind: 'assistant', text: 'Reproduce first.', toolCalls: [{ id: 'toolu_1', name: 'execute_bash', args: { command: 'python check.py' } }] });
     expect(t.events[3]).toMatchObject({ kind: 'tool', callId: 'toolu_1', exitCode: 1 });
     expect(t.task).toBe('Fix mean() so it returns None for an empty list in stats.py.');
+  });
+
+  it('reads OpenHands evaluation output as one trajectory per instance (event and pair histories)', async () => {
+    const [first, second] = await readTrajectories(path.join(fixtures, 'openhands-output.jsonl'));
+    expect(first).toMatchObject({ id: 'openhands-output.jsonl#demo__stats-1', patchPaths: ['stats.py'] });
+    expect(first?.steps).toHaveLength(3);
+    expect(second?.task).toBe('Explain the layout.');
+    expect(second?.events.map((e) => e.kind)).toEqual(['user', 'assistant', 'tool', 'assistant']);
+    expect(second?.steps).toEqual([1, 3]);
+    expect(second?.events[2]).toMatchObject({ kind: 'tool', callId: 'oh-1', text: 'stats.py\ncheck.py', exitCode: 0 });
   });
 
   it('names the file and line of bad input', async () => {

@@ -1,4 +1,5 @@
 import { BatonError } from '../../errors/index.js';
+import { diffPaths } from '../processors/edit-file.js';
 import type { LoopEvent } from '../types.js';
 import { contentText, parseArgs } from './content-text.js';
 import type { Trajectory } from './types.js';
@@ -26,7 +27,41 @@ const SKIP = new Set(['recall', 'agent_state_changed', 'null', 'change_agent_sta
  * @throws BatonError('INPUT_INVALID') naming the line that is not JSON.
  */
 export function readOpenHandsEvents(text: string, id: string): Trajectory {
-  const raw = parseLines(text, id);
+  return openHandsTrajectory(parseLines(text, id), id);
+}
+
+/**
+ * Reads OpenHands evaluation output (`output.jsonl`: one instance per line with a `history` of
+ * events, or of `[action, observation]` pairs in older runs, and `test_result.git_patch`).
+ * Returns one trajectory per instance. Pure.
+ */
+export function readOpenHandsInstances(text: string, id: string): Trajectory[] {
+  return parseLines(text, id).map((line, i) => {
+    const record = line as OpenHandsEvent & { history?: unknown[]; instance_id?: string; instruction?: string; test_result?: { git_patch?: string } };
+    const events = (record.history ?? []).flatMap((h) => (Array.isArray(h) ? (h as OpenHandsEvent[]) : [h as OpenHandsEvent]));
+    const trajectory = openHandsTrajectory(events, `${id}#${record.instance_id ?? i + 1}`);
+    if (!trajectory.task && record.instruction) {
+      trajectory.task = record.instruction;
+      trajectory.events.splice(trajectory.events[0]?.kind === 'system' ? 1 : 0, 0, { kind: 'user', text: record.instruction });
+      trajectory.steps = trajectory.steps.map((s) => s + 1);
+    }
+    trajectory.patchPaths = diffPaths(record.test_result?.git_patch ?? '');
+    return trajectory;
+  });
+}
+
+/** True when JSONL lines are evaluation instances (each with a `history`), not single events. */
+export function isOpenHandsInstances(text: string): boolean {
+  const first = text.trimStart().split('\n', 1)[0] ?? '';
+  try {
+    const parsed = JSON.parse(first) as { history?: unknown };
+    return Array.isArray(parsed.history);
+  } catch {
+    return false;
+  }
+}
+
+function openHandsTrajectory(raw: OpenHandsEvent[], id: string): Trajectory {
   const events: LoopEvent[] = [];
   const steps: number[] = [];
   const callIds = new Map<string, { callId: string; name: string }>();

@@ -5,7 +5,7 @@ import {
   defaultTrajectoryFiles,
   expandTrajectoryPaths,
   parseBudgets,
-  readTrajectory,
+  readTrajectories,
   runContextBench,
   STRATEGIES,
 } from '../../../loop/index.js';
@@ -18,7 +18,7 @@ export async function runBenchContext(io: CliIO, options: BenchContextOptions): 
   const files = options.traj?.length
     ? await expandTrajectoryPaths(options.traj.map((f) => path.resolve(io.cwd, f)))
     : await defaultTrajectoryFiles(io.cwd);
-  const trajectories = await Promise.all(files.map((f) => readTrajectory(f)));
+  const trajectories = (await Promise.all(files.map((f) => readTrajectories(f)))).flat();
   const report = await runContextBench(trajectories, { budgets, latencyRuns });
   if (options.out) await writeFile(path.resolve(io.cwd, options.out), `${JSON.stringify(report, null, 2)}\n`);
   printResult(io, options, report, () => renderReport(report));
