@@ -1,8 +1,9 @@
-import { packSections, type Section, shrinkText } from '../budget/index.js';
+import { packSections, type Section } from '../budget/index.js';
 import type { ResolvedManagerOptions } from './context-manager.js';
 import { DEFAULT_SAFETY_TOKENS } from './defaults.js';
 import { type PlannedLevel, planTurns } from './plan-turns.js';
 import { MESSAGE_SEPARATOR, messageHeader, renderMessage } from './render-message.js';
+import { shrinkLarge } from './shrink-large.js';
 import { rankSnippets, renderSnippet, type SnippetEntry } from './snippets/rank-snippets.js';
 import type { LoopState } from './tracker/loop-state.js';
 import { measure, type Rendered, renderTurn, renderTurnClipped, type Turn } from './turn.js';
@@ -22,7 +23,8 @@ export interface ManagerView {
   memo: Map<string, { source: string; rendered: Rendered }>;
 }
 
-interface Block {
+/** One section as assembly builds it, with its messages. */
+export interface Block {
   id: string;
   rendered: Rendered;
   priority: number;
@@ -31,14 +33,20 @@ interface Block {
   minTokens?: number;
 }
 
+/** What a manager keeps between assemblies at one budget: the turn levels and the code block, both fixed until the next compaction. */
+export interface PlanState {
+  levels: PlannedLevel[];
+  snippets: Block | undefined;
+}
+
 /** Characters of the task that must survive any cut (the goal's head). @default 400 */
 export const GOAL_HEAD_CHARS = 400;
 
 /**
  * Builds the prompt for the next model call and packs it with the budget module's packer.
- * Order: system first, the task (goal) never dropped, reference material, past turns oldest
- * first (a tool call and its results form one section and are never split), relevant code,
- * then the loop state last, nearest the answer. Older turns change only at a compaction: when
+ * Order: system first, the task (goal) never dropped, reference material, relevant code (chosen
+ * at compactions), past turns oldest first (a tool call and its results form one section and are
+ * never split), then the loop state last, nearest the answer. Older turns change only at a compaction: when
  * verbatim turns pile up past `recentTurns + compactEveryTurns` or the context passes
  * `highWater`, the turns are re-planned to `lowWater` (older tool outputs masked first, then the
  * oldest turns dropped, then recent turns demoted; a single huge output keeps head and tail).
@@ -47,8 +55,8 @@ export const GOAL_HEAD_CHARS = 400;
 export function assembleContext(
   view: ManagerView,
   options: AssembleOptions & { budget: number },
-  previous: PlannedLevel[] | undefined,
-): { context: AssembledContext; plan: PlannedLevel[] } {
+  previous: PlanState | undefined,
+): { context: AssembledContext; plan: PlanState } {
   const o = view.options;
   const { budget } = options;
   const counter = o.counter;
@@ -83,11 +91,14 @@ export function assembleContext(
   const turns = view.turns.slice(first);
   const cost = (i: number, level: 'verbatim' | 'summary' | 'masked') => renderTurn(turns[i] as Turn, level, counter).tokens + sep;
   const recentTurns = options.recentTurns ?? o.recentTurns;
-  let plan: PlannedLevel[] | undefined = previous && previous.length <= turns.length ? [...previous] : undefined;
+  let plan: PlannedLevel[] | undefined = previous && previous.levels.length <= turns.length ? [...previous.levels] : undefined;
   if (plan) while (plan.length < turns.length) plan.push('verbatim');
   const sum = (levels: PlannedLevel[]) => levels.reduce((s, l, i) => s + (l === 'dropped' ? 0 : cost(i, l)), 0);
   const verbatim = plan?.filter((l) => l === 'verbatim').length ?? 0;
-  const compacted = !plan || verbatim > recentTurns + o.compactEveryTurns || core + refTokens + sum(plan) > budget * o.highWater;
+  const keptSnippets = plan ? previous?.snippets : undefined;
+  const snippetTokens = keptSnippets ? keptSnippets.rendered.tokens + sep : 0;
+  const compacted =
+    !plan || verbatim > recentTurns + o.compactEveryTurns || core + refTokens + snippetTokens + sum(plan) > budget * o.highWater;
   if (compacted || !plan) {
     for (const turn of turns) {
       if (!turn.summaryStale) continue;
@@ -106,7 +117,8 @@ export function assembleContext(
   let turnTokens = sum(plan);
   // Reference material is the first thing to go when the turns need the room.
   if (core + refTokens + turnTokens <= usable) head.push(...refs);
-  const fixed = tokensOf([...head, state]);
+  let snippetBlock = compacted ? undefined : keptSnippets;
+  const fixed = tokensOf([...head, state]) + (snippetBlock ? snippetTokens : 0);
   const turnBlocks: Block[] = [];
   plan.forEach((level, i) => {
     const turn = turns[i] as Turn;
@@ -124,8 +136,10 @@ export function assembleContext(
     turnBlocks.push({ id: `turn-${turn.index}`, rendered, priority, required: isLast, overflow: isLast ? 'head-tail' : 'drop' });
   });
 
-  const snippetBlock = selectSnippets(view, options, plan, first, Math.min(cap(o.shares.snippets), usable - fixed - turnTokens - sep));
-  const blocks = [...head, ...turnBlocks, ...(snippetBlock ? [snippetBlock] : []), state];
+  // Relevant code is chosen at a compaction and then stays put, ahead of the turns, so it never
+  // breaks the prompt prefix between compactions.
+  if (compacted) snippetBlock = selectSnippets(view, options, plan, first, Math.min(cap(o.shares.snippets), usable - fixed - turnTokens - sep));
+  const blocks = [...head, ...(snippetBlock ? [snippetBlock] : []), ...turnBlocks, state];
   const packed = packSections(
     blocks.map((b) => ({
       id: b.id,
@@ -140,7 +154,7 @@ export function assembleContext(
   );
   const messages = toMessages(blocks, packed.sections);
   return {
-    plan,
+    plan: { levels: plan, snippets: snippetBlock },
     context: {
       messages,
       text: packed.text,
@@ -173,7 +187,8 @@ function block(
     if (rendered.tokens > maxTokens) {
       const header = `${messageHeader(message)}\n`;
       const room = Math.max(8, maxTokens - counter.count(header) - 1);
-      rendered = measure([{ ...message, content: shrinkText(message.content, room, overflow, counter) } as ContextMessage], counter);
+      const content = shrinkLarge(message.content, room, overflow, counter, rendered.tokens);
+      rendered = measure([{ ...message, content } as ContextMessage], counter);
     }
     memo?.set(key, { source: message.content, rendered });
   }

@@ -1,6 +1,6 @@
 import type { TokenCounter } from '../tokens/index.js';
 import { contextLimitFor, o200kCounter } from '../tokens/index.js';
-import { assembleContext, type ManagerView } from './assemble-context.js';
+import { assembleContext, type ManagerView, type PlanState } from './assemble-context.js';
 import { classifyTool } from './classify-tool.js';
 import * as D from './defaults.js';
 import { diffPaths } from './processors/edit-file.js';
@@ -14,7 +14,6 @@ import { LoopState } from './tracker/loop-state.js';
 import type { Summarizer } from '../summarize/index.js';
 import type { ToolResultRecord, Turn } from './turn.js';
 import type { AssembledContext, AssembleOptions, CategoryShares, ContextManagerOptions, LoopEvent, ToolCall } from './types.js';
-import type { PlannedLevel } from './plan-turns.js';
 
 /** Outputs shorter than this are not worth an LLM call. */
 const LLM_SUMMARY_MIN_CHARS = 2000;
@@ -56,7 +55,7 @@ export class ContextManager {
   private readonly raw = new Map<string, string>();
   private readonly snippets = new Map<string, SnippetEntry>();
   private readonly mentions = new Map<string, number>();
-  private readonly plans = new Map<number, PlannedLevel[]>();
+  private readonly plans = new Map<number, PlanState>();
   private readonly memo: ManagerView['memo'] = new Map();
 
   constructor(
@@ -145,7 +144,8 @@ export class ContextManager {
     const turn = this.findTurn(event.callId) ?? this.turns.at(-1);
     if (turn?.kind !== 'assistant') {
       // A result with no call to attach to still belongs in the history, as a user-visible note.
-      this.recordUser(`[tool ${event.name}]\n${event.text}`, false);
+      const text = `[tool ${event.name}]\n${event.text}`;
+      this.turns.push({ index: this.turns.length, kind: 'user', text, toolCalls: [], results: [], cache: {} });
       return;
     }
     const call = turn.toolCalls.find((c) => c.id === event.callId) ?? { id: event.callId, name: event.name, args: {} };

@@ -17,6 +17,7 @@ export const DEFAULT_MAX_SNIPPETS = 8;
 /** Tokens kept free for the small differences between counting parts and counting the whole. @default 16 */
 export const DEFAULT_SAFETY_TOKENS = 16;
 
+/** Per-category ceilings as shares of the budget (see CategoryShares for each default). */
 export const DEFAULT_CATEGORY_SHARES: CategoryShares = {
   system: 0.35,
   goal: 0.25,

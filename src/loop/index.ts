@@ -1,4 +1,4 @@
-export { batonPrepareStep, fromModelMessages, toModelMessages } from './adapters/ai-sdk.js';
+export { batonPrepareStep, createFetchRawTool, FETCH_RAW_TOOL, fromModelMessages, toModelMessages } from './adapters/ai-sdk.js';
 export { fromAnthropicMessages, toAnthropicMessages } from './adapters/anthropic-messages.js';
 export { fromOpenAIMessages, toOpenAIMessages } from './adapters/openai-messages.js';
 export { classifyCommand, classifyTool } from './classify-tool.js';

@@ -6,6 +6,7 @@ const OLD_TURNS_BAND = 0.15;
 /** A turn's level in a plan; dropped turns are left out of the prompt. */
 export type PlannedLevel = TurnLevel | 'dropped';
 
+/** Inputs of a compaction plan. */
 export interface PlanTurnsOptions {
   /** Newest turns kept verbatim. */
   recentTurns: number;

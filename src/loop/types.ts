@@ -82,11 +82,13 @@ export interface AssembleOverrides {
   shareFactor?: number;
 }
 
+/** Options of one assembly. */
 export interface AssembleOptions extends AssembleOverrides {
   /** Token budget for the prompt; defaults to the manager's limit minus its answer reserve. */
   budget?: number;
 }
 
+/** Options of a ContextManager; defaults are the DEFAULT_* constants in defaults.ts. */
 export interface ContextManagerOptions {
   /** The model's context window, in tokens. @default contextLimitFor(model) or 128000 */
   limitTokens?: number;

@@ -2,7 +2,7 @@ import { createOpenAICompatible } from '@ai-sdk/openai-compatible';
 import { generateText, stepCountIs, tool } from 'ai';
 import { afterEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { batonPrepareStep, createContextManager } from '../../src/loop/index.js';
+import { batonPrepareStep, createContextManager, createFetchRawTool } from '../../src/loop/index.js';
 import { countTokens } from '../../src/tokens/index.js';
 import { type ChatServer, startChatServer } from './helpers/chat-server.js';
 
@@ -61,5 +61,30 @@ describe('AI SDK 6 adapter (prepareStep) against a real local server', () => {
     expect(text).toContain('def delta_0(x):');
     expect(text).toContain('# delta detail line 119');
     expect(manager.turnCount).toBe(4);
+  });
+
+  it('lets the agent fetch a masked output back with the fetch_raw tool', async () => {
+    server = await startChatServer([
+      { toolCalls: [{ id: 'call_a', name: 'read_file', args: { path: 'alpha.py' } }] },
+      { toolCalls: [{ id: 'call_b', name: 'read_file', args: { path: 'beta.py' } }] },
+      { toolCalls: [{ id: 'call_r', name: 'fetch_raw', args: { id: 'r1' } }] },
+      { text: 'done' },
+    ]);
+    const model = createOpenAICompatible({ name: 'local', baseURL: server.baseURL, apiKey: 'test' }).chatModel('local-model');
+    const manager = await createContextManager({ limitTokens: 6000, reserveTokens: 1000, recentTurns: 1, compactEveryTurns: 0 });
+    await generateText({
+      model,
+      prompt: 'Compare the modules.',
+      tools: {
+        read_file: tool({ description: 'Read a file', inputSchema: z.object({ path: z.string() }), execute: async ({ path }) => bigFile(path.replace('.py', '')) }),
+        fetch_raw: createFetchRawTool(manager),
+      },
+      stopWhen: stepCountIs(5),
+      prepareStep: batonPrepareStep(manager),
+    });
+    const third = JSON.stringify(server.requests[2]?.messages);
+    expect(third).toContain('fetch_raw(\\"r1\\")');
+    const fetched = server.requests[3]?.messages.find((m) => m.role === 'tool' && m.tool_call_id === 'call_r');
+    expect(String(fetched?.content)).toContain('alpha detail line 101');
   });
 });

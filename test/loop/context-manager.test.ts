@@ -158,9 +158,8 @@ describe('context assembly', () => {
       if (e.kind !== 'tool') continue;
       const ctx = manager.assemble({ budget: 6000 });
       if (previous !== undefined && !ctx.compacted) {
-        // Everything before the dynamic tail (snippets, state) is repeated verbatim.
-        const relevant = previous.indexOf('[user]\n## Relevant code');
-        const tail = relevant >= 0 ? relevant : previous.indexOf('[user]\n## Loop state');
+        // Everything before the loop state (the only part that changes every step) is repeated verbatim.
+        const tail = previous.lastIndexOf('[user]\n## Loop state');
         expect(tail).toBeGreaterThan(0);
         expect(ctx.text.startsWith(previous.slice(0, tail))).toBe(true);
         stableSteps += 1;
@@ -194,5 +193,20 @@ describe('context assembly', () => {
     const text = manager.assemble({ budget: 8000 }).text;
     expect(text).toContain('LLM SUMMARY: the first window shows handler definitions.');
     expect(text).toContain('src/config.py lines 41-80 of 400');
+  });
+
+  it('keeps a later user message and an unmatched tool result as their own turns, never as the goal', async () => {
+    const manager = await createContextManager();
+    manager.record({ kind: 'tool', callId: 'x', name: 'bash', text: 'stray output' });
+    manager.recordAll([
+      { kind: 'user', text: TASK },
+      { kind: 'assistant', text: 'Checking.', toolCalls: [{ id: 'c1', name: 'bash', args: { command: 'ls' } }] },
+      { kind: 'tool', callId: 'c1', name: 'bash', text: 'a.py' },
+      { kind: 'user', text: 'Also keep the CLI flags unchanged.' },
+    ]);
+    const ctx = manager.assemble({ budget: 4000 });
+    expect(ctx.messages[0]).toEqual({ role: 'user', content: TASK });
+    expect(ctx.text).toContain('[tool bash]\nstray output');
+    expect(ctx.messages.some((m) => m.role === 'user' && m.content === 'Also keep the CLI flags unchanged.')).toBe(true);
   });
 });

@@ -2,7 +2,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { isBatonError } from '../../src/errors/index.js';
-import { extractKeyFacts, readOpenHandsEvents, readTrajectories, readTrajectory, scoreFacts } from '../../src/loop/index.js';
+import { extractKeyFacts, readOpenHandsEvents, readSweAgentTrajectory, readTrajectories, readTrajectory, scoreFacts } from '../../src/loop/index.js';
 
 const fixtures = path.join(path.dirname(fileURLToPath(import.meta.url)), '..', 'fixtures', 'loop');
 
@@ -50,6 +50,8 @@ describe('trajectory readers', () => {
 
   it('names the file and line of bad input', async () => {
     expect(() => readOpenHandsEvents('{"id":1}\nnot json\n', 'x.jsonl')).toThrow(/x\.jsonl: line 2 is not JSON/);
+    expect(() => readSweAgentTrajectory({ history: [{ role: 'user', content: 'x' }, { role: 7 }] }, 'y.traj')).toThrow(/y\.traj: field history\.1\.role/);
+    expect(() => readSweAgentTrajectory({ info: {} }, 'z.traj')).toThrow(/z\.traj: not a SWE-agent trajectory/);
     const missing = await readTrajectory(path.join(fixtures, 'nope.traj')).catch((e: unknown) => e);
     expect(isBatonError(missing, 'NOT_FOUND')).toBe(true);
   });

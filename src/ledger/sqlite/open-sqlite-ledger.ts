@@ -19,6 +19,9 @@ export interface SqliteLedgerOptions {
   busyTimeoutMs?: number;
 }
 
+/** WAL pages between automatic checkpoints (see the comment where it is set). */
+export const WAL_AUTOCHECKPOINT_PAGES = 10_000;
+
 const SQLITE_HEADER = Buffer.from('SQLite format 3\0', 'latin1');
 
 /**
@@ -69,7 +72,11 @@ export async function openSqliteLedger(file: string, options: SqliteLedgerOption
     // transaction through a process crash (only an OS crash can lose the last few).
     db.pragma('journal_mode = WAL');
     db.pragma('synchronous = NORMAL');
-    db.pragma('foreign_keys = OFF');
+    // A checkpoint runs inside whichever commit crosses the threshold and costs milliseconds. At
+    // SQLite's default (1,000 pages) that is ~1 append in 250, enough to push append p99 past 1 ms;
+    // at 10,000 pages (~40 MB of WAL) it is ~1 in 2,500, and cheaper per append because a bigger
+    // WAL rewrites the same hot index pages many times before they are copied back once.
+    db.pragma(`wal_autocheckpoint = ${WAL_AUTOCHECKPOINT_PAGES}`);
     migrateSchema(db, { now: options.now });
     return translateLockErrors(new SqliteLedger(db, file, options.now), busyTimeoutMs);
   } catch (error) {

@@ -1,4 +1,5 @@
-import type { ModelMessage, PrepareStepFunction, ToolSet } from 'ai';
+import { type ModelMessage, type PrepareStepFunction, type Tool, type ToolSet, tool } from 'ai';
+import { z } from 'zod';
 import type { ContextManager } from '../context-manager.js';
 import type { AssembleOptions, ContextMessage, LoopEvent } from '../types.js';
 
@@ -75,4 +76,21 @@ function outputText(output: unknown): string {
   const o = output as { type?: string; value?: unknown };
   if (typeof o?.value === 'string') return o.value;
   return JSON.stringify(o?.value ?? output);
+}
+
+/** Name of the tool that returns a masked or summarized output in full (the placeholders cite it). */
+export const FETCH_RAW_TOOL = 'fetch_raw';
+
+/**
+ * The `fetch_raw` tool for an AI SDK agent: returns the full output behind a placeholder's id.
+ *
+ * @example
+ * tools: { ...myTools, [FETCH_RAW_TOOL]: createFetchRawTool(manager) }
+ */
+export function createFetchRawTool(manager: ContextManager): Tool<{ id: string }, string> {
+  return tool({
+    description: 'Return the full raw output of an earlier tool call that the context shows masked or summarized.',
+    inputSchema: z.object({ id: z.string().describe('The id in the placeholder, e.g. "r12"') }),
+    execute: async ({ id }) => manager.fetchRaw(id) ?? `No raw output with id "${id}".`,
+  });
 }

@@ -6,6 +6,7 @@ export type AnthropicBlock =
   | { type: 'tool_use'; id: string; name: string; input: Record<string, unknown> }
   | { type: 'tool_result'; tool_use_id: string; content: string | { type: 'text'; text: string }[]; is_error?: boolean };
 
+/** An Anthropic Messages API message. */
 export interface AnthropicMessage {
   role: 'user' | 'assistant';
   content: string | AnthropicBlock[];

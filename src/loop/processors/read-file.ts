@@ -52,6 +52,7 @@ function relevantRanges(lines: readonly string[], startLine: number, terms?: Rea
   return out;
 }
 
+/** The first `n` non-empty lines, each clipped to 160 characters, and how many more there are. Pure. */
 export function firstLines(text: string, n: number): string {
   const lines = text.split('\n').filter((l) => l.trim().length > 0);
   const head = lines.slice(0, n).map((l) => (l.length > 160 ? `${l.slice(0, 160)}…` : l));

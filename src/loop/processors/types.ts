@@ -19,4 +19,5 @@ export interface ProcessedOutput {
   errors: string[];
 }
 
+/** Turns one tool output into its prompt summary; pure, so a summary never changes once shown. */
 export type ToolProcessor = (input: ProcessorInput) => ProcessedOutput;

@@ -79,6 +79,7 @@ function findCall(events: readonly LoopEvent[], result: Extract<LoopEvent, { kin
   return undefined;
 }
 
+/** The last path segment (a basename match counts for edited paths). */
 export function basename(p: string): string {
   return p.split('/').filter(Boolean).at(-1) ?? p;
 }

@@ -2,22 +2,23 @@ import { BatonError } from '../../errors/index.js';
 import { diffPaths } from '../processors/edit-file.js';
 import type { LoopEvent, ToolCall } from '../types.js';
 import { contentText, parseArgs } from './content-text.js';
+import { sweAgentTrajectorySchema } from './swe-agent-schema.js';
 import type { Trajectory } from './types.js';
 
 interface HistoryMessage {
-  role?: string;
+  role?: string | null;
   content?: unknown;
-  is_demo?: boolean;
-  action?: string;
-  tool_calls?: { id?: string; function?: { name?: string; arguments?: unknown } }[];
-  tool_call_ids?: string[];
-  message_type?: string;
+  is_demo?: boolean | null;
+  action?: string | null;
+  tool_calls?: { id?: string | null; function?: { name?: string | null; arguments?: unknown } | null }[] | null;
+  tool_call_ids?: string[] | null;
+  message_type?: string | null;
 }
 
 interface TrajectoryStep {
-  action?: string;
-  observation?: string;
-  response?: string;
+  action?: string | null;
+  observation?: string | null;
+  response?: string | null;
   state?: unknown;
 }
 
@@ -30,9 +31,17 @@ interface TrajectoryStep {
  * @throws BatonError('INPUT_INVALID') when the JSON has neither `history` nor `trajectory`.
  */
 export function readSweAgentTrajectory(json: unknown, id: string): Trajectory {
-  const doc = (json ?? {}) as { history?: HistoryMessage[]; trajectory?: TrajectoryStep[]; info?: { submission?: string } };
-  const history = Array.isArray(doc.history) ? doc.history : undefined;
-  const trajectory = Array.isArray(doc.trajectory) ? doc.trajectory : [];
+  const parsed = sweAgentTrajectorySchema.safeParse(json);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    const field = issue?.path.join('.') || '(root)';
+    throw new BatonError('INPUT_INVALID', `${id}: field ${field}: ${issue?.message ?? 'invalid'}`, {
+      details: { file: id, field },
+    });
+  }
+  const doc = parsed.data as { history?: HistoryMessage[] | null; trajectory?: TrajectoryStep[] | null; info?: { submission?: string | null } | null };
+  const history = doc.history ?? undefined;
+  const trajectory = doc.trajectory ?? [];
   if (!history && trajectory.length === 0) {
     throw new BatonError('INPUT_INVALID', `${id}: not a SWE-agent trajectory (no "history" or "trajectory" array)`, {
       details: { file: id },
@@ -46,7 +55,7 @@ export function readSweAgentTrajectory(json: unknown, id: string): Trajectory {
   for (const m of messages) {
     const text = contentText(m.content);
     const role = m.role ?? 'user';
-    if (m.is_demo) {
+    if (m.is_demo || m.message_type === 'demonstration') {
       events.push({ kind: 'user', text, reference: true });
     } else if (role === 'system') {
       events.push({ kind: 'system', text });

@@ -5,11 +5,14 @@ import { buildFull, buildRecency, maskOldOutputs, splitHistory } from './baselin
 import { extractKeyFacts, scoreFacts } from './key-facts.js';
 import type { Trajectory } from './types.js';
 
+/** The strategies the replay compares, in report order. */
 export const STRATEGIES = ['baton', 'recency', 'mask_m10', 'mask_m10_recency'] as const;
+/** One of STRATEGIES. */
 export type StrategyName = (typeof STRATEGIES)[number];
 /** @default [4096, 8192, 16384] */
 export const DEFAULT_BENCH_BUDGETS = [4096, 8192, 16384];
 
+/** One strategy's scores at one budget. */
 export interface StrategyScore {
   over_budget_rate: number;
   trr: number;
@@ -19,11 +22,14 @@ export interface StrategyScore {
    * cache can reuse), averaged over builds that did not compact (re-plan or drop older parts).
    */
   prefix_stability: number;
+  /** The same common prefix as a share of the new context (appended turns lower it), no-compaction builds. */
+  prefix_share_of_current: number;
   /** Mean over all builds after the first of each trajectory. */
   prefix_stability_all: number;
   compaction_rate: number;
 }
 
+/** The report `baton bench context --json` prints (issue 5's shape plus a few extra fields). */
 export interface ContextBenchReport {
   tokenizer: string;
   trajectories: number;
@@ -32,6 +38,7 @@ export interface ContextBenchReport {
   latency_ms: { cold_p50: number; cold_p95: number; incremental_p50: number; incremental_p95: number };
 }
 
+/** Options of runContextBench. */
 export interface ContextBenchOptions {
   /** @default DEFAULT_BENCH_BUDGETS */
   budgets?: number[];
@@ -54,6 +61,7 @@ interface Acc {
   full: number;
   facts: Record<FactKey, { sum: number; n: number }>;
   stable: { sum: number; n: number };
+  stableCurrent: { sum: number; n: number };
   stableAll: { sum: number; n: number };
   compactions: number;
 }
@@ -123,13 +131,16 @@ export async function runContextBench(trajectories: readonly Trajectory[], optio
           const key = `${budget}/${s}`;
           const prev = previous.get(key);
           if (prev !== undefined) {
-            const share = prev.length === 0 ? 1 : commonPrefix(prev, text) / prev.length;
+            const common = commonPrefix(prev, text);
+            const share = prev.length === 0 ? 1 : common / prev.length;
             a.stableAll.sum += share;
             a.stableAll.n += 1;
             if (compacted) a.compactions += 1;
             else {
               a.stable.sum += share;
               a.stable.n += 1;
+              a.stableCurrent.sum += text.length === 0 ? 1 : common / text.length;
+              a.stableCurrent.n += 1;
             }
           }
           previous.set(key, text);
@@ -207,7 +218,7 @@ function emptyAcc(): Acc {
   return {
     builds: 0, over: 0, tokens: 0, full: 0,
     facts: { goal: z(), edited_paths: z(), last_error: z(), last3: z() },
-    stable: z(), stableAll: z(), compactions: 0,
+    stable: z(), stableCurrent: z(), stableAll: z(), compactions: 0,
   };
 }
 
@@ -222,6 +233,7 @@ function finish(a: Acc): StrategyScore {
     trr: round(a.full === 0 ? 0 : 1 - a.tokens / a.full),
     kfr: { goal: round(goal), edited_paths: round(edited), last_error: round(error), last3: round(last3), macro: round((goal + edited + error + last3) / 4) },
     prefix_stability: round(mean(a.stable)),
+    prefix_share_of_current: round(mean(a.stableCurrent)),
     prefix_stability_all: round(mean(a.stableAll)),
     compaction_rate: round(a.stableAll.n === 0 ? 0 : a.compactions / a.stableAll.n),
   };

@@ -21,6 +21,7 @@ const LADDER_WORDS = [
   'the last turn only, without code snippets or verbose tool output',
 ];
 
+/** Retry options plus what to assemble on each attempt. */
 export interface ContextRetryOptions extends RetryOptions {
   /** Assembly options for the first try (budget and so on). */
   assemble?: AssembleOptions;

@@ -12,6 +12,7 @@ export const DEFAULT_FACTOR = 2;
 /** Bounded jitter: the delay is scaled by 1 ± jitter/2. @default 0.25 */
 export const DEFAULT_JITTER = 0.25;
 
+/** How `retry` waits and decides; every field has a DEFAULT_* constant. */
 export interface RetryOptions {
   /** Retries after the first try. @default DEFAULT_MAX_RETRIES */
   maxRetries?: number;

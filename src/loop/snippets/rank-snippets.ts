@@ -8,6 +8,7 @@ export interface SnippetEntry {
   tokens?: number;
 }
 
+/** What ranking needs to know about the loop. */
 export interface RankSnippetsOptions {
   currentTurn: number;
   /** True when the loop edited this function (file tracker). */

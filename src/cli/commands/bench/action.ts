@@ -12,6 +12,7 @@ import {
 import { type CliIO, EXIT_OK, parsePositiveInt, printResult } from '../../context.js';
 import type { BenchContextOptions } from './index.js';
 
+/** Runs the replay over the given (or shared) trajectories and prints the report; exit 0. */
 export async function runBenchContext(io: CliIO, options: BenchContextOptions): Promise<number> {
   const budgets = parseBudgets(options.budget);
   const latencyRuns = parsePositiveInt(options.latencyRuns ?? '3', '--latency-runs');

@@ -2,6 +2,7 @@ import type { Command } from 'commander';
 import type { RegisterCommand } from '../../commands.js';
 import { type CommonOptions, withCommonOptions } from '../../context.js';
 
+/** Flags of `baton bench context`. */
 export interface BenchContextOptions extends CommonOptions {
   traj?: string[];
   budget: string;

@@ -1,0 +1,23 @@
+import { shrinkText } from '../budget/index.js';
+import type { TokenCounter } from '../tokens/index.js';
+
+/** Characters kept per allowed token before the exact cut; well above real text's chars per token. */
+const CHARS_PER_TOKEN_BOUND = 6;
+
+/**
+ * `shrinkText` for texts many times over their cap: cuts by characters first (head, or head and
+ * tail) so the exact token cut works on a few times the allowance instead of the whole text, and
+ * passes the full count so the omission marker still reports what was left out. Pure.
+ */
+export function shrinkLarge(
+  text: string,
+  maxTokens: number,
+  mode: 'head-tail' | 'trim-tail',
+  counter: TokenCounter,
+  tokens: number,
+): string {
+  const keep = Math.max(64, maxTokens) * CHARS_PER_TOKEN_BOUND;
+  let cut = text;
+  if (text.length > keep * 2) cut = mode === 'trim-tail' ? text.slice(0, keep) : `${text.slice(0, keep)}\n${text.slice(-keep)}`;
+  return shrinkText(cut, maxTokens, mode, counter, cut === text ? tokens : Math.max(tokens, counter.count(cut)));
+}
