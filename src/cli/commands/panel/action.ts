@@ -23,7 +23,8 @@ export async function runPanelCommand(io: CliIO, question: string, options: Pane
   const config = await loadPanelConfig(options.config, { cwd: io.cwd, env: io.env });
   if (!question.trim()) throw new BatonError('INPUT_INVALID', 'The question is empty: ask the panel something', { details: { field: 'question' } });
   const providers = await loadPanelProviders(config, { cwd: io.cwd, env: io.env, file: options.providersConfig });
-  const ledger = await openCliLedger(io, options);
+  // Here --config names the panel file; the Baton config (for its `ledger`) is --providers-config.
+  const ledger = await openCliLedger(io, { ledger: options.ledger, config: options.providersConfig });
   const summaryCache = new MemorySummaryCache({ backing: new DiskSummaryCache(path.join(io.cwd, DEFAULT_SUMMARY_CACHE_DIR)) });
   const streaming = io.isTTY && !options.json;
   let result: PanelResult;

@@ -28,7 +28,8 @@ export async function runServeCommand(io: CliIO, options: ServeCommandOptions, s
   }
   const config = await loadPanelConfig(options.config, { cwd: io.cwd, env: io.env });
   const providers = await loadPanelProviders(config, { cwd: io.cwd, env: io.env, file: options.providersConfig });
-  const ledger = await openCliLedger(io, options);
+  // Here --config names the panel file; the Baton config (for its `ledger`) is --providers-config.
+  const ledger = await openCliLedger(io, { ledger: options.ledger, config: options.providersConfig });
   const summaryCache = new MemorySummaryCache({ backing: new DiskSummaryCache(path.join(io.cwd, DEFAULT_SUMMARY_CACHE_DIR)) });
   try {
     const running = await startPanelServer({ config, runOptions: { ledger, summaryCache, providers, cwd: io.cwd }, host: options.host, port });
