@@ -27,19 +27,19 @@ export type RegisterCommand = (program: Command, io: CliIO, state: CliState) => 
  * by an action reach program.ts, which maps them to exit codes (2 bad input, 1 failure).
  */
 const COMMANDS: RegisterCommand[] = [
+  registerDemo,
+  registerRun,
   registerInit,
   registerStatus,
   registerTask,
   registerDebt,
-  registerExport,
-  registerImport,
   registerRefresh,
   registerMcp,
   registerPanel,
   registerServe,
-  registerRun,
-  registerDemo,
   registerBench,
+  registerExport,
+  registerImport,
 ];
 
 export function registerCommands(program: Command, io: CliIO, state: CliState): void {
