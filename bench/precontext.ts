@@ -20,7 +20,7 @@ const REDIS_URL = process.env.BATON_BENCH_REDIS_URL ?? 'redis://127.0.0.1:6379/1
 type History = Dispatch[];
 
 /** Deterministic PRNG so runs are comparable. */
-function rng(seed: number): () => number {
+export function rng(seed: number): () => number {
   let s = seed >>> 0;
   return () => {
     s = (s + 0x6d2b79f5) >>> 0;
@@ -36,7 +36,7 @@ const DIRS = ['src', 'app', 'lib', 'test', 'src/routes', 'src/auth', 'app/compon
 const PROVIDERS = ['gemini', 'copilot', 'cursor', 'codex', 'claude'];
 const OUTCOMES = ['rate_limited', 'quota_exhausted', 'timeout', 'overloaded', 'ok', 'validation_failed'] as const;
 
-function generateHistory(taskId: string, random: () => number): History {
+export function generateHistory(taskId: string, random: () => number): History {
   const pick = <T>(list: readonly T[]) => list[Math.floor(random() * list.length)] as T;
   const sentence = (words: number) => Array.from({ length: words }, () => pick(WORDS)).join(' ');
   const file = () => `${pick(DIRS)}/${pick(WORDS)}-${Math.floor(random() * 100)}.ts`;

@@ -8,7 +8,7 @@ export {
   openLedger,
   parseLedgerSpec,
 } from './open-ledger.js';
-export { RECORD_COLLECTIONS, TASK_STATUSES } from './types.js';
+export { DISPATCH_STATUSES, OUTCOME_KINDS, RECORD_COLLECTIONS, TASK_STATUSES } from './types.js';
 export type { Ledger } from './ledger.js';
 export type { LedgerSpec, OpenLedgerOptions } from './open-ledger.js';
 export type * from './types.js';

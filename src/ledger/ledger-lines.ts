@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { BatonError } from '../errors/index.js';
 import type { LedgerLine } from './types.js';
-import { RECORD_COLLECTIONS, TASK_STATUSES } from './types.js';
+import { DISPATCH_STATUSES, RECORD_COLLECTIONS, TASK_STATUSES } from './types.js';
 
 const ms = z.number().int().nonnegative();
 const strings = z.array(z.string());
@@ -32,7 +32,7 @@ const dispatchSchema = z.looseObject({
   taskId: z.string().min(1),
   attempt: z.number().int().nonnegative(),
   provider: z.string().min(1),
-  status: z.enum(['running', 'completed', 'failed', 'interrupted']),
+  status: z.enum(DISPATCH_STATUSES),
   filesCreated: strings,
   filesUpdated: strings,
   filesDeleted: strings,

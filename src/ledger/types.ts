@@ -61,6 +61,23 @@ export type OutcomeKind =
   | 'validation_failed'
   | 'interrupted';
 
+/** Every outcome kind, for schemas at the edges (CLI JSON lines, MCP input). */
+export const OUTCOME_KINDS = [
+  'ok',
+  'rate_limited',
+  'quota_exhausted',
+  'auth_failed',
+  'overloaded',
+  'timeout',
+  'context_window',
+  'config_error',
+  'agent_error',
+  'validation_failed',
+  'interrupted',
+] as const satisfies readonly OutcomeKind[];
+
+export const DISPATCH_STATUSES = ['running', 'completed', 'failed', 'interrupted'] as const satisfies readonly DispatchStatus[];
+
 /** One provider try of one attempt of one task. */
 export interface Dispatch {
   id: string;

@@ -1,21 +1,10 @@
 import { z } from 'zod';
+import { OUTCOME_KINDS } from '../ledger/index.js';
 import type { ParsedAgentOutput } from './agents/types.js';
 import { parseEpochOrDate } from './classify/parse-reset-at.js';
 
 const outcomeLineSchema = z.object({
-  outcome: z.enum([
-    'ok',
-    'rate_limited',
-    'quota_exhausted',
-    'auth_failed',
-    'overloaded',
-    'timeout',
-    'context_window',
-    'config_error',
-    'agent_error',
-    'validation_failed',
-    'interrupted',
-  ]),
+  outcome: z.enum(OUTCOME_KINDS),
   resetAt: z.union([z.string(), z.number()]).optional(),
   model: z.string().optional(),
   response: z.string().optional(),

@@ -1,7 +1,7 @@
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
 import { BatonError } from '../../errors/index.js';
-import type { DispatchPatch, OutcomeKind } from '../../ledger/index.js';
+import { type DispatchPatch, OUTCOME_KINDS } from '../../ledger/index.js';
 import { guarded, okResult } from '../tool-result.js';
 import type { WorkspaceState } from '../workspace-state.js';
 import { DEFAULT_PAGE_SIZE, pageOutputShape, pageShape, recordSchema } from './shared-schemas.js';
@@ -10,19 +10,6 @@ import { required } from './task-tool.js';
 /** @default 1_800_000: a claim without an explicit lease lasts 30 minutes. */
 export const DEFAULT_LEASE_MS = 30 * 60 * 1000;
 
-const OUTCOMES = [
-  'ok',
-  'rate_limited',
-  'quota_exhausted',
-  'auth_failed',
-  'overloaded',
-  'timeout',
-  'context_window',
-  'config_error',
-  'agent_error',
-  'validation_failed',
-  'interrupted',
-] as const satisfies readonly OutcomeKind[];
 
 const inputShape = {
   action: z.enum(['list', 'status', 'create', 'claim', 'complete']).describe('list | status | create | claim | complete'),
@@ -37,7 +24,7 @@ const inputShape = {
   owner: z.string().optional().describe('Who claims the task (claim; complete releases it).'),
   lease_ms: z.number().int().min(1000).optional().describe('Claim lease in ms (default 30 minutes).'),
   success: z.boolean().optional().describe('complete: true -> completed, false -> failed (default true).'),
-  outcome: z.enum(OUTCOMES).optional().describe('complete: outcome kind.'),
+  outcome: z.enum(OUTCOME_KINDS).optional().describe('complete: outcome kind.'),
   result: z.string().max(20_000).optional().describe('complete: short result or error text.'),
   ...pageShape,
 };
