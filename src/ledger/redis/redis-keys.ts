@@ -16,6 +16,11 @@ export interface RedisKeys {
   /** Zset of every dispatch id, scored by seq. */
   readonly dispatchesAll: string;
   dispatchesByTask(taskId: string): string;
+  /**
+   * Hash dispatch id -> stored JSON of one task's dispatches: a copy of each dispatch hash's `v`,
+   * kept next to the task's zset so a script declaring both reads a task's last N in one trip.
+   */
+  dispatchesJsonByTask(taskId: string): string;
   dispatchesByStatus(status: DispatchStatus): string;
   claim(taskId: string): string;
   /** Set of task ids that had a claim; expired ones are pruned when read. */
@@ -44,6 +49,7 @@ export function createRedisKeys(namespace: string): RedisKeys {
     dispatchSeq: `${p}dispatch_seq`,
     dispatchesAll: `${p}dispatches`,
     dispatchesByTask: (taskId) => `${p}dispatches:by_task:${taskId}`,
+    dispatchesJsonByTask: (taskId) => `${p}dispatches:json_by_task:${taskId}`,
     dispatchesByStatus: (status) => `${p}dispatches:by_status:${status}`,
     claim: (taskId) => `${p}claim:${taskId}`,
     claims: `${p}claims`,

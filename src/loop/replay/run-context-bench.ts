@@ -18,12 +18,13 @@ export interface StrategyScore {
   trr: number;
   kfr: { goal: number; edited_paths: number; last_error: number; last3: number; macro: number };
   /**
-   * Share of the previous context that the next one repeats as its exact prefix (what a prompt
-   * cache can reuse), averaged over builds that did not compact (re-plan or drop older parts).
+   * The issue's definition: the share of each context that is an identical prefix of the previous
+   * one (what a prompt cache can serve of the new request), averaged over builds that did not
+   * compact (re-plan or drop older parts). Every appended turn lowers it on short contexts.
    */
   prefix_stability: number;
-  /** The same common prefix as a share of the new context (appended turns lower it), no-compaction builds. */
-  prefix_share_of_current: number;
+  /** The same common prefix as a share of the previous context (how much of it was kept), no-compaction builds. */
+  prefix_reuse_of_previous: number;
   /** Mean over all builds after the first of each trajectory. */
   prefix_stability_all: number;
   compaction_rate: number;
@@ -47,8 +48,9 @@ export interface ContextBenchOptions {
   /** Clock for latency, in ms. @default performance.now */
   now?: () => number;
   /**
-   * Times each build this many times (fresh managers each run) and keeps the fastest, so a
-   * shared, loaded machine's scheduling noise does not pose as assembly cost. @default 3
+   * Times each build this many times (fresh managers each run) and keeps the fastest. Above 1 it
+   * filters a loaded machine's scheduling noise, but also hides real pauses (GC), so the default
+   * reports what a caller sees. @default 1
    */
   latencyRuns?: number;
 }
@@ -149,7 +151,7 @@ export async function runContextBench(trajectories: readonly Trajectory[], optio
       previousEnd = end;
     }
   }
-  const latency = await measureLatency(trajectories, budgets, counter, now, options.latencyRuns ?? 3);
+  const latency = await measureLatency(trajectories, budgets, counter, now, options.latencyRuns ?? 1);
   const report: ContextBenchReport['budgets'] = {};
   for (const budget of budgets) {
     report[String(budget)] = Object.fromEntries(STRATEGIES.map((s) => [s, finish(get(budget, s))])) as Record<StrategyName, StrategyScore>;
@@ -232,8 +234,8 @@ function finish(a: Acc): StrategyScore {
     over_budget_rate: round(a.builds === 0 ? 0 : a.over / a.builds),
     trr: round(a.full === 0 ? 0 : 1 - a.tokens / a.full),
     kfr: { goal: round(goal), edited_paths: round(edited), last_error: round(error), last3: round(last3), macro: round((goal + edited + error + last3) / 4) },
-    prefix_stability: round(mean(a.stable)),
-    prefix_share_of_current: round(mean(a.stableCurrent)),
+    prefix_stability: round(mean(a.stableCurrent)),
+    prefix_reuse_of_previous: round(mean(a.stable)),
     prefix_stability_all: round(mean(a.stableAll)),
     compaction_rate: round(a.stableAll.n === 0 ? 0 : a.compactions / a.stableAll.n),
   };

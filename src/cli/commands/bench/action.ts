@@ -15,7 +15,7 @@ import type { BenchContextOptions } from './index.js';
 /** Runs the replay over the given (or shared) trajectories and prints the report; exit 0. */
 export async function runBenchContext(io: CliIO, options: BenchContextOptions): Promise<number> {
   const budgets = parseBudgets(options.budget);
-  const latencyRuns = parsePositiveInt(options.latencyRuns ?? '3', '--latency-runs');
+  const latencyRuns = parsePositiveInt(options.latencyRuns ?? '1', '--latency-runs');
   const files = options.traj?.length
     ? await expandTrajectoryPaths(options.traj.map((f) => path.resolve(io.cwd, f)))
     : await defaultTrajectoryFiles(io.cwd);

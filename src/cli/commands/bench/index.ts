@@ -18,7 +18,7 @@ export const registerBench: RegisterCommand = (program: Command, io, state) => {
     .option('--traj <paths...>', 'trajectory files or folders (default: ../shared/fixtures/swe-agent-trajectories/)')
     .option('--budget <list>', 'comma-separated token budgets', '4096,8192,16384')
     .option('--out <file>', 'also write the JSON report to this file')
-    .option('--latency-runs <n>', 'time each build n times and keep the fastest', '3')
+    .option('--latency-runs <n>', 'time each build n times and keep the fastest (1: what a caller sees)', '1')
     .action(async (options: BenchContextOptions) => {
       const { runBenchContext } = await import('./action.js');
       state.exitCode = await runBenchContext(io, options);
