@@ -16,27 +16,61 @@ function stored(dispatch: Dispatch): string {
   return JSON.stringify(rest);
 }
 
-/** Arguments of the bulk script that imports dispatches (overwriting ids that exist). */
-export function putDispatchesArgs(ctx: RedisContext, batch: readonly Dispatch[]): [number, ...(string | number)[]] {
+/**
+ * Arguments of the bulk script that imports dispatches (overwriting ids that exist). `previous`
+ * maps the ids that already exist to their current task id, so a dispatch moved to another task
+ * can leave the old task's indexes; it is updated with this batch's task ids, for the calls
+ * queued after this one in the same MULTI.
+ */
+export function putDispatchesArgs(
+  ctx: RedisContext,
+  batch: readonly Dispatch[],
+  previous: Map<string, string>,
+): [number, ...(string | number)[]] {
   const k = ctx.keys;
   const keys = [k.dispatchSeq, k.dispatchesAll, ...DISPATCH_STATUSES.map((s) => k.dispatchesByStatus(s))];
+  const movedKeys: string[] = [];
   const args: (string | number)[] = [];
+  const firstMovedKey = keys.length + 3 * batch.length + 1;
   for (const d of batch) {
-    keys.push(k.dispatch(d.id), k.dispatchesByTask(d.taskId));
-    args.push(stored(d), d.seq, d.taskId, d.status, d.id);
+    keys.push(k.dispatch(d.id), k.dispatchesByTask(d.taskId), k.dispatchesJsonByTask(d.taskId));
+    const before = previous.get(d.id);
+    let oldKeysAt = 0;
+    if (before !== undefined && before !== d.taskId) {
+      oldKeysAt = firstMovedKey + movedKeys.length;
+      movedKeys.push(k.dispatchesByTask(before), k.dispatchesJsonByTask(before));
+    }
+    args.push(stored(d), d.seq, d.taskId, d.status, d.id, before ?? '', oldKeysAt);
+    previous.set(d.id, d.taskId);
   }
+  keys.push(...movedKeys);
   return [keys.length, ...keys, ...args];
 }
 
-/** Script arguments that store a dispatch whose seq is known and index it by that seq. */
+/** The current task id of each of `ids` that exists, in one round trip. */
+export async function currentTaskIds(ctx: RedisContext, ids: readonly string[]): Promise<Map<string, string>> {
+  const out = new Map<string, string>();
+  if (ids.length === 0) return out;
+  const keys = ids.map((id) => ctx.keys.dispatch(id));
+  const flat = (await ctx.redis.batonReadPresent(keys.length, ...keys, 'taskId')) as (number | string)[];
+  for (let i = 0; i < flat.length; i += 2) out.set(ids[(flat[i] as number) - 1] as string, String(flat[i + 1]));
+  return out;
+}
+
+/**
+ * Script arguments that store a dispatch whose seq is known and index it by that seq, including
+ * the copy of its JSON in its task's hash, so both copies change in one atomic step.
+ */
 export function dispatchWrite(ctx: RedisContext, d: Dispatch, mode: WriteMode, expected = '') {
   const k = ctx.keys;
+  const json = stored(d);
   const ops: IndexOp[] = [
     { key: k.dispatchesAll, op: 'zadd', score: d.seq, member: d.id },
     { key: k.dispatchesByTask(d.taskId), op: 'zadd', score: d.seq, member: d.id },
+    { key: k.dispatchesJsonByTask(d.taskId), op: 'hset', field: d.id, value: json },
     ...DISPATCH_STATUSES.map((s): IndexOp => ({ key: k.dispatchesByStatus(s), op: s === d.status ? 'zadd' : 'zrem', score: d.seq, member: d.id })),
   ];
-  const fields = { v: stored(d), seq: d.seq, taskId: d.taskId, status: d.status };
+  const fields = { v: json, seq: d.seq, taskId: d.taskId, status: d.status };
   return writeArgs(k.dispatch(d.id), mode, expected, fields, ops);
 }
 
@@ -45,9 +79,10 @@ export async function appendDispatch(ctx: RedisContext, input: NewDispatch): Pro
   const draft = materializeDispatch({ ...input, id: input.id ?? newId('d') }, 0, ctx.now());
   const k = ctx.keys;
   const seq = await ctx.redis.batonAppend(
-    5,
+    6,
     k.dispatchSeq,
     k.dispatch(draft.id),
+    k.dispatchesJsonByTask(draft.taskId),
     k.dispatchesAll,
     k.dispatchesByTask(draft.taskId),
     k.dispatchesByStatus(draft.status),
@@ -57,7 +92,8 @@ export async function appendDispatch(ctx: RedisContext, input: NewDispatch): Pro
     draft.id,
   );
   if (seq === -1) throw conflict('dispatch', draft.id);
-  return { ...draft, seq: Number(seq) };
+  draft.seq = Number(seq);
+  return draft;
 }
 
 /**
@@ -94,14 +130,46 @@ export async function loadDispatches(ctx: RedisContext, ids: readonly string[]):
   return rows.map(([raw, seq], i) => {
     if (typeof raw !== 'string') return undefined;
     const key = keys[i] as string;
-    return { ...parseStored('dispatch', key, raw), seq: parseSeq(key, seq ?? null) } as Dispatch;
+    const dispatch = parseStored('dispatch', key, raw) as Dispatch;
+    dispatch.seq = parseSeq(key, seq ?? null);
+    return dispatch;
   });
 }
 
+/**
+ * One round trip: the script reads the task's zset and the JSON copies next to it. An id whose
+ * copy is missing or names another task (written before the copies existed, or edited by hand)
+ * is read from its own dispatch hash instead, which stays the record of truth.
+ */
 export async function lastDispatches(ctx: RedisContext, taskId: string, limit: number): Promise<Dispatch[]> {
   if (limit <= 0) return [];
-  const ids = await ctx.redis.zrevrange(ctx.keys.dispatchesByTask(taskId), 0, limit - 1);
-  return (await loadDispatches(ctx, ids)).filter((d): d is Dispatch => d?.taskId === taskId);
+  const zsetKey = ctx.keys.dispatchesByTask(taskId);
+  const jsonKey = ctx.keys.dispatchesJsonByTask(taskId);
+  const flat = (await ctx.redis.batonLastDispatches(2, zsetKey, jsonKey, limit)) as (string | null)[];
+  const found: (Dispatch | undefined)[] = [];
+  const missing: number[] = [];
+  for (let i = 0; i < flat.length; i += 3) {
+    const id = flat[i] as string;
+    const raw = flat[i + 2];
+    const dispatch = typeof raw === 'string' ? (parseStored('dispatch', jsonKey, raw, id) as Dispatch) : undefined;
+    if (dispatch?.id === id && dispatch.taskId === taskId) {
+      dispatch.seq = parseSeq(zsetKey, flat[i + 1] ?? null, id);
+    } else {
+      missing.push(found.length);
+    }
+    found.push(dispatch);
+  }
+  if (missing.length > 0) {
+    const loaded = await loadDispatches(
+      ctx,
+      missing.map((at) => flat[3 * at] as string),
+    );
+    missing.forEach((at, j) => {
+      const d = loaded[j];
+      found[at] = d?.taskId === taskId ? d : undefined;
+    });
+  }
+  return found.filter((d): d is Dispatch => d !== undefined);
 }
 
 export async function recentDispatches(ctx: RedisContext, limit: number): Promise<Dispatch[]> {

@@ -9,7 +9,7 @@ import type { ChainableCommander, Redis } from 'ioredis';
  * Writes one record hash and adjusts its indexes atomically.
  * KEYS[1]: the record hash; KEYS[2..]: one index key per index op.
  * ARGV: mode ('create' | 'cas' | 'put'), the expected `v` for cas, N, N field/value pairs,
- * then per index key: op ('zadd' | 'zrem'), score, member.
+ * then per index key: op ('zadd' | 'zrem', then score, member; 'hset', then field, value).
  * Returns 1, or 0 when create found the hash or cas found another value (nothing written).
  */
 const WRITE = `
@@ -29,6 +29,8 @@ for k = 2, #KEYS do
     redis.call('ZADD', KEYS[k], ARGV[i + 1], ARGV[i + 2])
   elseif op == 'zrem' then
     redis.call('ZREM', KEYS[k], ARGV[i + 2])
+  elseif op == 'hset' then
+    redis.call('HSET', KEYS[k], ARGV[i + 1], ARGV[i + 2])
   end
   i = i + 3
 end
@@ -37,15 +39,41 @@ return 1
 
 /**
  * Appends a dispatch in one round trip: takes the next seq and indexes the dispatch by it.
- * KEYS[1]: seq counter; KEYS[2]: dispatch hash; KEYS[3..]: zsets that get (seq, id).
- * ARGV: JSON without seq, taskId, status, id. Returns the seq, or -1 when the id exists.
+ * KEYS[1]: seq counter; KEYS[2]: dispatch hash; KEYS[3]: its task's JSON hash; KEYS[4..]: zsets
+ * that get (seq, id). ARGV: JSON without seq, taskId, status, id. Returns the seq, or -1 when the
+ * id exists.
  */
 const APPEND = `
 if redis.call('EXISTS', KEYS[2]) == 1 then return -1 end
 local seq = redis.call('INCR', KEYS[1])
 redis.call('HSET', KEYS[2], 'v', ARGV[1], 'seq', seq, 'taskId', ARGV[2], 'status', ARGV[3])
-for k = 3, #KEYS do redis.call('ZADD', KEYS[k], seq, ARGV[4]) end
+redis.call('HSET', KEYS[3], ARGV[4], ARGV[1])
+for k = 4, #KEYS do redis.call('ZADD', KEYS[k], seq, ARGV[4]) end
 return seq
+`;
+
+/**
+ * A task's newest dispatches in one round trip. KEYS[1]: the task's zset; KEYS[2]: its JSON hash.
+ * ARGV[1]: how many. Returns id, seq, JSON (nil when the hash lacks the id) per dispatch, newest
+ * first. HMGET goes in slices because unpack() of a long list overflows Lua's stack.
+ */
+const LAST_DISPATCHES = `
+local entries = redis.call('ZREVRANGE', KEYS[1], 0, tonumber(ARGV[1]) - 1, 'WITHSCORES')
+local out = {}
+local n = #entries / 2
+for first = 1, n, 1000 do
+  local last = math.min(n, first + 999)
+  local ids = {}
+  for i = first, last do ids[#ids + 1] = entries[2 * i - 1] end
+  local values = redis.call('HMGET', KEYS[2], unpack(ids))
+  for j = 1, #ids do
+    local i = first + j - 1
+    out[3 * i - 2] = ids[j]
+    out[3 * i - 1] = entries[2 * i]
+    out[3 * i] = values[j]
+  end
+end
+return out
 `;
 
 /**
@@ -96,22 +124,37 @@ return 1
 /**
  * Imports many dispatches whose seq is known (bulk load and `baton import`), overwriting any with
  * the same id. KEYS[1]: seq counter; KEYS[2]: all-dispatches zset; KEYS[3..6]: the zsets of
- * running, completed, failed, interrupted; then per dispatch its hash and its task's zset.
- * ARGV per dispatch: JSON without seq, seq, taskId, status, id. Moves the counter past the
+ * running, completed, failed, interrupted; then per dispatch its hash and its task's zset and
+ * JSON hash; then, for each dispatch the caller saw under another task, that task's zset and JSON
+ * hash. ARGV per dispatch: JSON without seq, seq, taskId, status, id, the previous taskId the
+ * caller saw ('' for none), and where in KEYS that task's zset is (0 for none).
+ * A dispatch moved to another task leaves its old task's indexes. Moves the counter past the
  * highest seq. Returns how many it wrote.
  */
 const PUT_DISPATCHES = `
 local statusKey = {running = 3, completed = 4, failed = 5, interrupted = 6}
-local n = (#KEYS - 6) / 2
+local n = #ARGV / 7
 local maxSeq = 0
 for i = 0, n - 1 do
-  local a = i * 5
-  local seq, status, id = ARGV[a + 2], ARGV[a + 4], ARGV[a + 5]
-  redis.call('HSET', KEYS[7 + 2 * i], 'v', ARGV[a + 1], 'seq', seq, 'taskId', ARGV[a + 3], 'status', status)
+  local a = i * 7
+  local b = 7 + 3 * i
+  local json, seq, taskId, status, id = ARGV[a + 1], ARGV[a + 2], ARGV[a + 3], ARGV[a + 4], ARGV[a + 5]
+  local previous = redis.call('HGET', KEYS[b], 'taskId')
+  local old = tonumber(ARGV[a + 7])
+  if previous and old > 0 and previous ~= taskId and previous == ARGV[a + 6] then
+    redis.call('ZREM', KEYS[old], id)
+    redis.call('HDEL', KEYS[old + 1], id)
+  end
+  redis.call('HSET', KEYS[b], 'v', json, 'seq', seq, 'taskId', taskId, 'status', status)
+  redis.call('HSET', KEYS[b + 2], id, json)
   redis.call('ZADD', KEYS[2], seq, id)
-  redis.call('ZADD', KEYS[8 + 2 * i], seq, id)
-  for name, k in pairs(statusKey) do
-    if name == status then redis.call('ZADD', KEYS[k], seq, id) else redis.call('ZREM', KEYS[k], id) end
+  redis.call('ZADD', KEYS[b + 1], seq, id)
+  local statusIndex = statusKey[status]
+  redis.call('ZADD', KEYS[statusIndex], seq, id)
+  if previous then
+    for _, k in pairs(statusKey) do
+      if k ~= statusIndex then redis.call('ZREM', KEYS[k], id) end
+    end
   end
   if tonumber(seq) > maxSeq then maxSeq = tonumber(seq) end
 end
@@ -132,17 +175,35 @@ end
 return out
 `;
 
+/**
+ * One field of many hashes, reporting only the hashes that have it (most have not, on import).
+ * KEYS: the hashes; ARGV[1]: the field. Returns index (1-based), value, for each hash that has it.
+ */
+const READ_PRESENT = `
+local out = {}
+for i = 1, #KEYS do
+  local value = redis.call('HGET', KEYS[i], ARGV[1])
+  if value then
+    out[#out + 1] = i
+    out[#out + 1] = value
+  end
+end
+return out
+`;
+
 type Arg = string | number;
 
 /** The custom commands registered on a connection (and usable in its pipelines). */
 export interface LedgerScripts<R> {
   batonWrite(numKeys: number, ...keysAndArgs: Arg[]): R;
   batonAppend(numKeys: number, ...keysAndArgs: Arg[]): R;
+  batonLastDispatches(numKeys: number, ...keysAndArgs: Arg[]): R;
   batonClaim(numKeys: number, ...keysAndArgs: Arg[]): R;
   batonRelease(numKeys: number, ...keysAndArgs: Arg[]): R;
   batonBreakerCas(numKeys: number, ...keysAndArgs: Arg[]): R;
   batonPutDispatches(numKeys: number, ...keysAndArgs: Arg[]): R;
   batonReadHashes(numKeys: number, ...keysAndArgs: Arg[]): R;
+  batonReadPresent(numKeys: number, ...keysAndArgs: Arg[]): R;
 }
 
 export type ScriptedRedis = Redis & LedgerScripts<Promise<unknown>>;
@@ -152,21 +213,20 @@ export type ScriptedPipeline = ChainableCommander & LedgerScripts<ChainableComma
 export function defineLedgerScripts(redis: Redis): ScriptedRedis {
   redis.defineCommand('batonWrite', { lua: WRITE });
   redis.defineCommand('batonAppend', { lua: APPEND });
+  redis.defineCommand('batonLastDispatches', { lua: LAST_DISPATCHES });
   redis.defineCommand('batonClaim', { lua: CLAIM });
   redis.defineCommand('batonRelease', { lua: RELEASE });
   redis.defineCommand('batonBreakerCas', { lua: BREAKER_CAS });
   redis.defineCommand('batonPutDispatches', { lua: PUT_DISPATCHES });
   redis.defineCommand('batonReadHashes', { lua: READ_HASHES });
+  redis.defineCommand('batonReadPresent', { lua: READ_PRESENT });
   return redis as ScriptedRedis;
 }
 
-/** One index change applied by the write script. */
-export interface IndexOp {
-  key: string;
-  op: 'zadd' | 'zrem';
-  score: number;
-  member: string;
-}
+/** One index change applied by the write script: a zset entry, or a field of another hash. */
+export type IndexOp =
+  | { key: string; op: 'zadd' | 'zrem'; score: number; member: string }
+  | { key: string; op: 'hset'; field: string; value: string };
 
 export type WriteMode = 'create' | 'cas' | 'put';
 
@@ -179,6 +239,6 @@ export function writeArgs(
   ops: readonly IndexOp[],
 ): [number, ...Arg[]] {
   const pairs = Object.entries(fields).flat();
-  const opArgs = ops.flatMap((o) => [o.op, o.score, o.member]);
+  const opArgs = ops.flatMap((o) => (o.op === 'hset' ? [o.op, o.field, o.value] : [o.op, o.score, o.member]));
   return [1 + ops.length, hashKey, ...ops.map((o) => o.key), mode, expected, pairs.length / 2, ...pairs, ...opArgs];
 }

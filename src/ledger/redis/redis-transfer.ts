@@ -3,7 +3,7 @@ import type { Dispatch, DispatchStatus, LedgerLine, TaskStatus } from '../types.
 import { RECORD_COLLECTIONS, TASK_STATUSES } from '../types.js';
 import { listBreakers, loadClaims } from './redis-claims.js';
 import { chunk, execAll, type RedisContext } from './redis-context.js';
-import { DISPATCH_STATUSES, loadDispatches, putDispatchesArgs } from './redis-dispatches.js';
+import { currentTaskIds, DISPATCH_STATUSES, loadDispatches, putDispatchesArgs } from './redis-dispatches.js';
 import { loadRecords, recordWrite } from './redis-records.js';
 import type { ScriptedPipeline } from './redis-scripts.js';
 import { loadTasks, taskWrite } from './redis-tasks.js';
@@ -13,7 +13,7 @@ import { compareMembers, walkZset } from './walk-zset.js';
 export const EXPORT_BATCH = 500;
 /** Lines written per MULTI while importing: large enough to be fast, small enough to stay under the command timeout. */
 export const IMPORT_BATCH = 2_000;
-/** Dispatches written per bulk script call (each call declares 2 keys per dispatch). */
+/** Dispatches written per bulk script call (each call declares 5 keys per dispatch). */
 const DISPATCHES_PER_CALL = 100;
 
 /**
@@ -45,14 +45,21 @@ export async function* exportLines(ctx: RedisContext): AsyncGenerator<LedgerLine
 /**
  * Checks every line's shape first (nothing is written if one is bad), then writes one MULTI per
  * batch. Existing ids are overwritten; the dispatch counter moves past the highest imported seq.
+ * A dispatch moved to another task by a concurrent import between the read of its task id and
+ * the MULTI may stay listed under its old task too (imports of one id are not expected to race).
  */
 export async function importLines(ctx: RedisContext, lines: readonly LedgerLine[]): Promise<number> {
   lines.forEach(checkLine);
   for (const batch of chunk(lines, IMPORT_BATCH)) {
+    // Read before the MULTI: a script may only touch the old task's keys if they are declared.
+    const previous = await currentTaskIds(
+      ctx,
+      batch.flatMap((line) => (line.kind === 'dispatch' ? [line.record.id] : [])),
+    );
     const multi = ctx.redis.multi() as ScriptedPipeline;
     let dispatches: Dispatch[] = [];
     const flush = () => {
-      if (dispatches.length > 0) multi.batonPutDispatches(...putDispatchesArgs(ctx, dispatches));
+      if (dispatches.length > 0) multi.batonPutDispatches(...putDispatchesArgs(ctx, dispatches, previous));
       dispatches = [];
     };
     for (const line of batch) {
