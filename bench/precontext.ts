@@ -2,7 +2,9 @@
  * `npm run bench -- precontext [--histories N] [--inject N]`: pre-context build time and size over
  * generated histories, and injection time including the ledger read on SQLite and Redis.
  * Writes bench/results/precontext.json:
- * {build_p50_ms, build_p99_ms, inject_sqlite_p99_ms, inject_redis_p99_ms, tokens_max, tokens_p95}.
+ * {build_p50_ms, build_p99_ms, inject_sqlite_p99_ms, inject_redis_p99_ms, tokens_max, tokens_p95, ...}.
+ * build_p50_ms/build_p99_ms are plain single-run percentiles after a warm-up (see measureBuilds);
+ * `--inject 0` skips the ledger measurements (reported as null).
  * Targets: build p99 <= 0.05 ms; inject p99 <= 1 ms (SQLite), <= 2 ms (Redis); tokens_max <= 100.
  */
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
@@ -84,14 +86,49 @@ function buildAll(history: History): string[] {
   ];
 }
 
-async function measureInjection(ledger: Ledger, histories: readonly History[]): Promise<number> {
+/**
+ * Build times per builder call. `single` is each call's one timed run, the first time it sees
+ * that history (what a caller sees: cold line cache, GC and JIT included); it gives the headline
+ * build_p50_ms/build_p99_ms. `bestOf3` adds two repeat runs per call and keeps the fastest, which
+ * filters scheduler preemption on a shared host but also runs on warm CPU caches and tokenizer
+ * tables: an optimistic floor, reported as build_best_of_3_*.
+ */
+function measureBuilds(histories: readonly History[]): { single: number[]; bestOf3: number[]; tokens: number[] } {
+  const single: number[] = [];
+  const bestOf3: number[] = [];
+  const tokens: number[] = [];
+  for (const history of histories) {
+    const attempt = history[0]?.attempt ?? 1;
+    for (let kind = 0; kind < 3; kind++) {
+      let best = Number.POSITIVE_INFINITY;
+      let block = '';
+      for (let run = 0; run < 3; run++) {
+        const start = process.hrtime.bigint();
+        if (kind === 0) block = buildProviderSwitchContext({ dispatches: history, logger: silentLogger });
+        else if (kind === 1) block = buildRetryContext({ attempt: attempt + 1, dispatches: history, logger: silentLogger });
+        else block = buildHelperContext({ attempt, dispatches: history, logger: silentLogger });
+        const ms = Number(process.hrtime.bigint() - start) / 1e6;
+        if (run === 0) single.push(ms);
+        best = Math.min(best, ms);
+      }
+      bestOf3.push(best);
+      if (block) tokens.push(countTokens(block));
+    }
+  }
+  for (const list of [single, bestOf3, tokens]) list.sort((a, b) => a - b);
+  return { single, bestOf3, tokens };
+}
+
+async function measureInjection(ledger: Ledger, histories: readonly History[]): Promise<{ single: number; bestOf3: number }> {
   for (const history of histories) {
     for (const d of [...history].reverse()) {
       const { seq: _seq, ...rest } = d;
       await ledger.appendDispatch({ ...rest, id: newId('d') });
     }
   }
-  // Per sample, the best of 3 timed passes after a warm-up pass (see the build measurement).
+  // A warm-up pass, then 3 timed passes: the first gives the single-run p99, the minimum per
+  // sample the best-of-3 p99 (see measureBuilds).
+  const single = new Array<number>(histories.length).fill(0);
   const times = new Array<number>(histories.length).fill(Number.POSITIVE_INFINITY);
   for (let pass = 0; pass < 4; pass++) {
     for (const [i, history] of histories.entries()) {
@@ -100,10 +137,12 @@ async function measureInjection(ledger: Ledger, histories: readonly History[]): 
       const dispatches = await ledger.lastDispatches(taskId, 30);
       buildRetryContext({ attempt: (dispatches[0]?.attempt ?? 1) + 1, dispatches, logger: silentLogger });
       const ms = Number(process.hrtime.bigint() - start) / 1e6;
+      if (pass === 1) single[i] = ms;
       if (pass > 0) times[i] = Math.min(times[i] as number, ms);
     }
   }
-  return percentile(times.sort((a, b) => a - b), 99);
+  const p99 = (list: number[]) => percentile(list.sort((a, b) => a - b), 99);
+  return { single: p99(single), bestOf3: p99(times) };
 }
 
 export default async function bench(args: string[]): Promise<void> {
@@ -116,74 +155,66 @@ export default async function bench(args: string[]): Promise<void> {
   const random = rng(42);
   const histories = Array.from({ length: historiesCount }, (_, i) => generateHistory(`task-${i}`, random));
 
-  for (const h of histories.slice(0, 500)) buildAll(h); // warm-up (JIT, tokenizer tables)
-  const buildTimes: number[] = [];
-  const singleRunTimes: number[] = [];
-  const tokens: number[] = [];
-  for (const history of histories) {
-    const attempt = history[0]?.attempt ?? 1;
-    const builders = [
-      () => buildProviderSwitchContext({ dispatches: history, logger: silentLogger }),
-      () => buildRetryContext({ attempt: attempt + 1, dispatches: history, logger: silentLogger }),
-      () => buildHelperContext({ attempt, dispatches: history, logger: silentLogger }),
-    ];
-    for (const build of builders) {
-      // Min of 3 runs per sample: on a shared, oversubscribed host a single run's p99 measures the
-      // scheduler (a preempted 50 µs call reads as 5 ms); the single-run p99 is printed as well.
-      let best = Number.POSITIVE_INFINITY;
-      let block = '';
-      for (let run = 0; run < 3; run++) {
-        const start = process.hrtime.bigint();
-        block = build();
-        const ms = Number(process.hrtime.bigint() - start) / 1e6;
-        if (run === 0) singleRunTimes.push(ms);
-        best = Math.min(best, ms);
-      }
-      buildTimes.push(best);
-      if (block) tokens.push(countTokens(block));
-    }
-  }
-  buildTimes.sort((a, b) => a - b);
-  singleRunTimes.sort((a, b) => a - b);
-  tokens.sort((a, b) => a - b);
+  // Warm-up on other histories (JIT, tokenizer tables), so the timed builds see no cached lines.
+  const warmRandom = rng(7);
+  for (let i = 0; i < 2000; i++) buildAll(generateHistory(`warm-${i}`, warmRandom));
+  const builds = measureBuilds(histories);
 
   const sample = histories.slice(0, injectCount);
+  const inject = injectCount > 0 ? await measureBackends(sample) : { sqlite: NO_TIMES, redis: NO_TIMES };
+  const ms = (value: number) => (Number.isNaN(value) ? null : round(value));
+
+  const report = {
+    build_p50_ms: round(percentile(builds.single, 50)),
+    build_p99_ms: round(percentile(builds.single, 99)),
+    inject_sqlite_p99_ms: ms(inject.sqlite.single),
+    inject_redis_p99_ms: ms(inject.redis.single),
+    tokens_max: builds.tokens.at(-1) ?? 0,
+    tokens_p95: percentile(builds.tokens, 95),
+    build_p90_ms: round(percentile(builds.single, 90)),
+    build_p999_ms: round(percentile(builds.single, 99.9)),
+    build_best_of_3_p50_ms: round(percentile(builds.bestOf3, 50)),
+    build_best_of_3_p99_ms: round(percentile(builds.bestOf3, 99)),
+    inject_sqlite_best_of_3_p99_ms: ms(inject.sqlite.bestOf3),
+    inject_redis_best_of_3_p99_ms: ms(inject.redis.bestOf3),
+    build_count: builds.single.length,
+    load_average_1m: Math.round((loadavg()[0] ?? 0) * 100) / 100,
+  };
+  await mkdir(path.dirname(RESULTS), { recursive: true });
+  await writeFile(RESULTS, `${JSON.stringify(report, null, 2)}\n`);
+  console.log(JSON.stringify(report, null, 2));
+  console.log(`load average ${loadavg().map((l) => l.toFixed(1)).join(' ')} on ${cpus().length} cores`);
+  console.log(`${historiesCount} histories, ${builds.single.length} builds, ${sample.length} injections per backend -> ${RESULTS}`);
+}
+
+/** Injection p99 on SQLite and on Redis (NaN when Redis is unreachable). */
+type InjectTimes = { single: number; bestOf3: number };
+const NO_TIMES: InjectTimes = { single: Number.NaN, bestOf3: Number.NaN };
+
+async function measureBackends(sample: readonly History[]): Promise<{ sqlite: InjectTimes; redis: InjectTimes }> {
+  let sqlite = NO_TIMES;
+  let redis = NO_TIMES;
   const dir = await mkdtemp(path.join(tmpdir(), 'baton-bench-precontext-'));
-  let injectSqlite = Number.NaN;
-  let injectRedis = Number.NaN;
   try {
-    const sqlite = await openLedger({ spec: `sqlite:${path.join(dir, 'bench.db')}` });
-    injectSqlite = await measureInjection(sqlite, sample);
-    await sqlite.close();
+    const ledger = await openLedger({ spec: `sqlite:${path.join(dir, 'bench.db')}` });
+    sqlite = await measureInjection(ledger, sample);
+    await ledger.close();
   } finally {
     await rm(dir, { recursive: true, force: true });
   }
   const namespace = `bench-precontext-${newId('b')}`;
   try {
-    const redis = await openLedger({ spec: REDIS_URL, namespace, connectTimeoutMs: 1000 });
+    const ledger = await openLedger({ spec: REDIS_URL, namespace, connectTimeoutMs: 1000 });
     try {
-      injectRedis = await measureInjection(redis, sample);
+      redis = await measureInjection(ledger, sample);
     } finally {
-      await redis.close();
+      await ledger.close();
       await dropNamespace(namespace);
     }
   } catch (error) {
     console.error(`Redis unavailable at ${REDIS_URL}: ${(error as Error).message}; inject_redis_p99_ms is null`);
   }
-
-  const report = {
-    build_p50_ms: round(percentile(buildTimes, 50)),
-    build_p99_ms: round(percentile(buildTimes, 99)),
-    inject_sqlite_p99_ms: round(injectSqlite),
-    inject_redis_p99_ms: Number.isNaN(injectRedis) ? null : round(injectRedis),
-    tokens_max: tokens.at(-1) ?? 0,
-    tokens_p95: percentile(tokens, 95),
-  };
-  await mkdir(path.dirname(RESULTS), { recursive: true });
-  await writeFile(RESULTS, `${JSON.stringify(report, null, 2)}\n`);
-  console.log(JSON.stringify(report, null, 2));
-  console.log(`single-run build p50 ${round(percentile(singleRunTimes, 50))} ms, p99 ${round(percentile(singleRunTimes, 99))} ms; load average ${loadavg().map((l) => l.toFixed(1)).join(' ')} on ${cpus().length} cores`);
-  console.log(`${historiesCount} histories, ${buildTimes.length} builds, ${sample.length} injections per backend -> ${RESULTS}`);
+  return { sqlite, redis };
 }
 
 async function dropNamespace(namespace: string): Promise<void> {

@@ -39,10 +39,10 @@ export function buildHelperContext(input: HelperContextInput): string {
   shown.forEach((a, i) => {
     const touched = [...a.filesCreated, ...a.filesUpdated.filter((f) => !a.filesCreated.includes(f))];
     const list = fitFileList(touched.slice(0, limits.maxFiles).map(shortPath));
-    const files = list ? ` touched: ${list}` : '';
+    const files = list ? cleanValue(` touched: ${list}`) : '';
     const error = a.validationErrors[0] ?? a.result ?? a.outcome ?? 'unknown';
     lines.push({
-      text: `Attempt ${a.attempt}${cleanValue(files) ? ` ${cleanValue(files)}` : ''} - error: "${cleanValue(error)}"`,
+      text: `Attempt ${a.attempt}${files ? ` ${files}` : ''} - error: "${cleanValue(error)}"`,
       // The newest attempt outlives older ones when lines or tokens run out.
       priority: 60 + i,
       quoted: true,

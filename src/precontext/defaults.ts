@@ -14,6 +14,10 @@ export const HELPER_CONTEXT_MAX_ATTEMPTS = 2;
 export const TASK_LOOP_ATTEMPTS = 3;
 /** Dispatches with this mode are helper (verifier) runs, not attempts at the task. */
 export const HELPER_MODE = 'helper';
+/** Closes every block. */
+export const END_LINE = '--- END CONTEXT ---';
+/** Ends a block whose fixed lines alone exceed maxLines. */
+export const TRUNCATED_LINE = '--- CONTEXT TRUNCATED ---';
 export const PRE_CONTEXT_TYPES: readonly PreContextType[] = ['circuit_breaker', 'retry', 'helper'];
 
 export const DEFAULT_PRE_CONTEXT_LIMITS: Readonly<PreContextLimits> = Object.freeze({

@@ -1,4 +1,5 @@
-import { countTokens as countO200k, decode, encode } from 'gpt-tokenizer/encoding/o200k_base';
+import { countTokens as countO200k, encode } from 'gpt-tokenizer/encoding/o200k_base';
+import { headOfTokens, tailOfTokens } from './token-ids.js';
 
 /** Counts tokens in a text. Passed into packers so tests and callers can choose the tokenizer. */
 export interface TokenCounter {
@@ -25,9 +26,8 @@ export function truncateToTokens(text: string, maxTokens: number, keep: 'head' |
   if (maxTokens <= 0) return '';
   const ids = encode(text);
   if (ids.length <= maxTokens) return text;
-  const kept = keep === 'head' ? ids.slice(0, maxTokens) : ids.slice(ids.length - maxTokens);
-  let out = decode(kept);
-  // A cut inside a multi-byte character decodes to U+FFFD, which can re-encode longer.
+  let out = keep === 'head' ? headOfTokens(text, ids, maxTokens) : tailOfTokens(text, ids, maxTokens);
+  // Re-tokenizing a cut can merge differently; shave until the count holds.
   while (out.length > 0 && countTokens(out) > maxTokens) {
     out = keep === 'head' ? out.slice(0, -1) : out.slice(1);
   }

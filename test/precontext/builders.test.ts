@@ -254,3 +254,84 @@ describe('detectTaskLoop and isPreContextEnabled', () => {
     expect(isPreContextEnabled({ ...off, enabled: true }, 'helper', { enable_pre_context: false })).toBe(false);
   });
 });
+
+describe('hardening', () => {
+  it('masks a secret that straddles the value length cut instead of leaving its head', () => {
+    const token = `ghp_${'A1b2C3d4'.repeat(5)}`;
+    const block = buildProviderSwitchContext({
+      limits: { maxTokens: 1000 },
+      dispatches: [dispatch({ attempt: 1, provider: 'p', outcome: 'auth_failed', validationErrors: [`${'x'.repeat(225)} ${token}`] })],
+    });
+    expect(block).not.toContain('ghp_A1b2');
+    expect(block).toContain('[REDACTED');
+  });
+
+  it('masks a private key longer than any window, even when it starts late in the value', () => {
+    const key = `-----BEGIN RSA PRIVATE KEY-----\n${'MIIEowIBAAKCAQEA'.repeat(120)}\n-----END RSA PRIVATE KEY-----`;
+    const block = buildRetryContext({
+      attempt: 2,
+      limits: { maxTokens: 1000 },
+      dispatches: [dispatch({ attempt: 1, provider: 'p', validationErrors: [`leaked ${key}`] })],
+    });
+    expect(block).not.toContain('MIIEowIBAAKCAQEA');
+  });
+
+  it('defuses special-token markers instead of throwing on them', () => {
+    const { logger, messages } = warnings();
+    const block = buildRetryContext({
+      attempt: 2,
+      logger,
+      dispatches: [dispatch({ attempt: 1, provider: 'p', validationErrors: ['model printed <|endoftext|> and stopped '.repeat(20)] })],
+    });
+    expect(block).toContain('<endoftext>');
+    expect(block).not.toContain('<|endoftext|>');
+    expect(countTokens(block)).toBeLessThanOrEqual(100);
+    expect(messages).toHaveLength(0);
+  });
+
+  it('stays within the limits when lines start with whitespace-like or non-ASCII text', () => {
+    const weird = ['🙂é漢字 '.repeat(60), '/abs/path/'.repeat(30), 'ＡＢＣ　ｄｅｆ'.repeat(40)];
+    for (const error of weird) {
+      for (const block of [
+        buildProviderSwitchContext({ dispatches: [dispatch({ attempt: 1, provider: 'p', outcome: 'timeout', filesCreated: [error], validationErrors: [error] })] }),
+        buildRetryContext({ attempt: 2, dispatches: [dispatch({ attempt: 1, provider: 'p', filesUpdated: [error], validationErrors: [error, error, error] })] }),
+        buildHelperContext({ attempt: 2, dispatches: [2, 1].map((attempt) => dispatch({ attempt, provider: 'p', filesCreated: [error], validationErrors: [error] })) }),
+      ]) {
+        expect(countTokens(block)).toBeLessThanOrEqual(100);
+        expect(lineCount(block)).toBeLessThanOrEqual(10);
+        expect(block.endsWith('--- END CONTEXT ---\n\n')).toBe(true);
+        expect(block).not.toContain('\uFFFD');
+      }
+    }
+  });
+
+  it('fits every generated history exactly: each block re-counts to <= 100 tokens', () => {
+    let seed = 11;
+    const random = () => {
+      seed = (Math.imul(seed, 1_664_525) + 1_013_904_223) >>> 0;
+      return seed / 4_294_967_296;
+    };
+    const words = ['auth', 'route', '404', 'é', 'tab', 'null', '"quoted"', 'src/x.ts', '—', 'expected', 'x'.repeat(30)];
+    const text = (n: number) => Array.from({ length: n }, () => words[Math.floor(random() * words.length)]).join(' ');
+    for (let i = 0; i < 300; i++) {
+      const history = [3, 2, 1].map((attempt) =>
+        dispatch({
+          attempt,
+          provider: 'p',
+          outcome: 'validation_failed',
+          filesCreated: Array.from({ length: Math.floor(random() * 5) }, () => `src/${text(2)}.ts`),
+          filesUpdated: Array.from({ length: Math.floor(random() * 5) }, () => `lib/${text(3)}.ts`),
+          validationErrors: Array.from({ length: Math.floor(random() * 4) }, () => text(1 + Math.floor(random() * 60))),
+        }),
+      );
+      for (const block of [
+        buildProviderSwitchContext({ dispatches: history }),
+        buildRetryContext({ attempt: 4, dispatches: history }),
+        buildHelperContext({ attempt: 3, dispatches: history }),
+      ]) {
+        expect(countTokens(block)).toBeLessThanOrEqual(100);
+        expect(block.endsWith('--- END CONTEXT ---\n\n')).toBe(true);
+      }
+    }
+  });
+});

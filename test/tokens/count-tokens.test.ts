@@ -33,6 +33,20 @@ describe('truncateToTokens', () => {
     }
   });
 
+  it('never leaves a replacement character in its cut or in later cuts (shared decoder state)', () => {
+    const exotic = '𝔘𝔫𝔦𝔠𝔬𝔡𝔢 ᚠᛇᚻ 🧑🏽‍🚀 Ꙭ '.repeat(20);
+    for (let limit = 1; limit < 40; limit++) {
+      for (const keep of ['head', 'tail'] as const) {
+        const out = truncateToTokens(exotic, limit, keep);
+        expect(out).not.toContain('\uFFFD');
+        expect(countTokens(out)).toBeLessThanOrEqual(limit);
+        expect(keep === 'head' ? exotic.startsWith(out) : exotic.endsWith(out)).toBe(true);
+      }
+    }
+    // An ASCII cut afterwards decodes token ids; it must not inherit bytes from the cuts above.
+    expect(truncateToTokens('plain ascii text here', 2)).toBe('plain ascii');
+  });
+
   it('returns the text unchanged when it fits', () => {
     expect(truncateToTokens('short', 10)).toBe('short');
   });
