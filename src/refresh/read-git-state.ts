@@ -1,4 +1,4 @@
-import { runGit } from './run-git.js';
+import { runGit } from '../workspace/index.js';
 import type { ChangedFile, GitCommit, GitState } from './types.js';
 
 /** @default 200: changed files listed (and diffed) at most; the counts stay exact. */

@@ -1,20 +1,17 @@
-import { execFile } from 'node:child_process';
 import path from 'node:path';
-import { promisify } from 'node:util';
+import { BatonError } from '../errors/index.js';
 import { hashFile, mapLimit } from './hash-file.js';
+import { runGit } from './run-git.js';
 
-const exec = promisify(execFile);
 /** Large enough for the index listing of a very big repository. */
 const MAX_GIT_OUTPUT_BYTES = 512 * 1024 * 1024;
 const HASH_CONCURRENCY = 16;
 
 async function git(cwd: string, args: string[]): Promise<string> {
-  // --no-optional-locks: never take index.lock while an agent may be running git itself.
-  const { stdout } = await exec('git', ['--no-optional-locks', ...args], {
-    cwd,
-    maxBuffer: MAX_GIT_OUTPUT_BYTES,
-    encoding: 'utf8',
-  });
+  // runGit sets GIT_OPTIONAL_LOCKS=0: never take index.lock while an agent may be running git itself.
+  const { stdout, truncated } = await runGit(args, cwd, MAX_GIT_OUTPUT_BYTES);
+  // A partial listing would misreport what the run changed: better no measurement than a wrong one.
+  if (truncated) throw new BatonError('INTERNAL', `git ${args[0]} printed more than ${MAX_GIT_OUTPUT_BYTES} bytes in ${cwd}`);
   return stdout;
 }
 
