@@ -61,6 +61,16 @@ describe('Baton MCP server with a ledger that cannot be opened', () => {
     expect(parse(result)).toMatchObject({ code: 'INPUT_INVALID', details: { field: 'task_ids' } });
   });
 
+  it('reports input the SDK rejects, and unknown tools, in the §4.3 {error, code} shape', async () => {
+    const client = await connect(new WorkspaceRegistry(async () => new MemoryLedger()));
+    const bad = (await client.callTool({ name: 'task', arguments: { action: 42 } })) as Loose;
+    expect(bad.isError).toBe(true);
+    expect(parse(bad)).toMatchObject({ code: 'INPUT_INVALID', error: expect.stringMatching(/action/) });
+    const unknown = (await client.callTool({ name: 'no_such_tool', arguments: {} })) as Loose;
+    expect(unknown.isError).toBe(true);
+    expect(parse(unknown)).toMatchObject({ code: 'NOT_FOUND' });
+  });
+
   it('refuses a handshake with a project root that is not a directory, naming the field', async () => {
     const client = await connect(new WorkspaceRegistry(async () => new MemoryLedger()));
     const result = (await client.callTool({ name: 'workspace_handshake', arguments: { project_root: '/no/such/dir' } })) as Loose;
