@@ -1,9 +1,9 @@
 import { execFileSync } from 'node:child_process';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdir, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { MemoryLedger } from '../../../ledger/index.js';
+import { openLedger } from '../../../ledger/index.js';
 import { silentLogger } from '../../../observability/index.js';
 import { createCommandProvider, type Provider } from '../../../providers/index.js';
 import { loadPlan, type RunReport, runPlan, type SupervisorEvent, workspaceOps } from '../../../supervisor/index.js';
@@ -25,6 +25,8 @@ export interface InjectedSeam {
 export interface DemoResult {
   /** Present when --keep kept it. */
   workspace?: string;
+  /** The demo's SQLite ledger, present when --keep kept it. */
+  ledger?: string;
   injected: InjectedSeam[];
   tasks: RunReport['tasks'];
 }
@@ -34,11 +36,15 @@ const PACKAGE_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), 
 
 /**
  * Runs examples/demo-plan.yaml with the example agents of examples/agents/ (plain node scripts:
- * no network, no credentials) in a temporary git workspace, on an in-memory ledger.
+ * no network, no credentials) in a temporary git workspace, on the embedded SQLite ledger. The
+ * ledger file sits beside the workspace, not in it, so its own writes are never measured as the
+ * agents' changes; with --keep both stay for `baton status --ledger sqlite:PATH`.
  */
 export async function runDemo(io: CliIO, options: DemoOptions): Promise<number> {
   const examples = path.join(PACKAGE_ROOT, 'examples');
-  const dir = await mkdtemp(path.join(tmpdir(), 'baton-demo-'));
+  const root = await mkdtemp(path.join(tmpdir(), 'baton-demo-'));
+  const dir = path.join(root, 'workspace');
+  const ledgerFile = path.join(root, '.baton', 'agent.db');
   const agent = (name: string, script: string): Provider =>
     createCommandProvider(name, { type: 'command', command: [process.execPath, path.join(examples, 'agents', script)] });
   const injected: InjectedSeam[] = [];
@@ -46,11 +52,13 @@ export async function runDemo(io: CliIO, options: DemoOptions): Promise<number> 
     if (!options.json) io.stdout(`${text}\n`);
   };
   try {
+    await mkdir(dir, { recursive: true });
     initGit(dir);
     print(`Baton demo: example plan in ${dir}${options.keep ? '' : ' (removed afterwards; --keep keeps it)'}`);
+    print(`Ledger: sqlite:${ledgerFile}`);
     print('Providers in priority order: quota (always rate-limited), builder; helper agent: verifier\n');
     const plan = await loadPlan(path.join(examples, 'demo-plan.yaml'));
-    const ledger = new MemoryLedger();
+    const ledger = await openLedger({ spec: `sqlite:${ledgerFile}` });
     const report = await runPlan(plan, {
       ledger,
       providers: [agent('quota', 'rate-limited.mjs'), agent('builder', 'builder.mjs')],
@@ -69,11 +77,11 @@ export async function runDemo(io: CliIO, options: DemoOptions): Promise<number> 
       },
     });
     await ledger.close();
-    const result: DemoResult = { ...(options.keep ? { workspace: dir } : {}), injected, tasks: report.tasks };
+    const result: DemoResult = { ...(options.keep ? { workspace: dir, ledger: `sqlite:${ledgerFile}` } : {}), injected, tasks: report.tasks };
     printResult(io, options, result, () => summary(report, injected));
     return report.tasks.every((t) => t.status === 'completed') ? EXIT_OK : EXIT_FAILURE;
   } finally {
-    if (!options.keep) await rm(dir, { recursive: true, force: true });
+    if (!options.keep) await rm(root, { recursive: true, force: true });
   }
 }
 

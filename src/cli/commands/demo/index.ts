@@ -7,7 +7,7 @@ import type { DemoOptions } from './action.js';
 export const registerDemo: RegisterCommand = (program: Command, io, state) => {
   withCommonOptions(program.command('demo'))
     .description(
-      'run the bundled example plan with example agents in a temporary git workspace and show the context injected at each seam (uses an in-memory ledger: --ledger and --config are ignored)',
+      'run the bundled example plan with example agents in a temporary git workspace and show the context injected at each seam (on its own SQLite ledger beside the workspace: --ledger and --config are ignored)',
     )
     .option('--keep', 'keep the temporary workspace and print its path')
     .action(async (options: DemoOptions) => {
