@@ -37,8 +37,19 @@ describe('baton demo', () => {
         '2:builder:ok',
       ]);
       expect(greeting.attempts[3].injected_context).toBe(retryCtx);
+      // The main job runs on the embedded SQLite ledger, which baton status can read afterwards.
+      expect(result.ledger).toMatch(/^sqlite:.*\.baton\/agent\.db$/);
+      const status = io();
+      expect(await runCli(['node', 'baton', 'status', '--json', '--ledger', result.ledger], status.io)).toBe(0);
+      const report = JSON.parse(status.out());
+      expect(report.ledger.backend).toBe('sqlite');
+      expect(report.tasks.completed).toBe(2);
+      expect(report.openBreakers.map((b: { provider: string }) => b.provider)).toEqual(['quota']);
+      // The ledger lives beside the workspace, so its files are never measured as the agents' changes.
+      const measured = result.tasks.flatMap((t: { attempts: { files_created: string[] }[] }) => t.attempts.flatMap((a) => a.files_created));
+      expect(measured.some((f: string) => f.includes('.baton'))).toBe(false);
     } finally {
-      if (result.workspace) rmSync(result.workspace, { recursive: true, force: true });
+      if (result.workspace) rmSync(path.dirname(result.workspace), { recursive: true, force: true });
     }
   });
 
@@ -52,5 +63,6 @@ describe('baton demo', () => {
     const workspace = text.match(/example plan in (\S+)/)?.[1] ?? '';
     expect(workspace).not.toBe('');
     expect(existsSync(workspace)).toBe(false);
+    expect(existsSync(path.dirname(workspace))).toBe(false);
   });
 });
