@@ -33,10 +33,16 @@ export interface Block {
   minTokens?: number;
 }
 
-/** What a manager keeps between assemblies at one budget: the turn levels and the code block, both fixed until the next compaction. */
+/**
+ * What a manager keeps between assemblies at one budget, all fixed until the next compaction: the
+ * turn levels, the code block, and the loop state as rendered then, with the number of turns it
+ * follows (turns recorded since are appended after it, verbatim).
+ */
 export interface PlanState {
   levels: PlannedLevel[];
   snippets: Block | undefined;
+  state: Block;
+  stateAfter: number;
 }
 
 /** Characters of the task that must survive any cut (the goal's head). @default 400 */
@@ -46,7 +52,8 @@ export const GOAL_HEAD_CHARS = 400;
  * Builds the prompt for the next model call and packs it with the budget module's packer.
  * Order: system first, the task (goal) never dropped, reference material, relevant code (chosen
  * at compactions), past turns oldest first (a tool call and its results form one section and are
- * never split), then the loop state last, nearest the answer. Older turns change only at a compaction: when
+ * never split), then the loop state, rendered at each compaction and last at that point; turns
+ * recorded since are appended after it, so the whole previous prompt stays a prefix. Older turns change only at a compaction: when
  * verbatim turns pile up past `recentTurns + compactEveryTurns` or the context passes
  * `highWater`, the turns are re-planned to `lowWater` (older tool outputs masked first, then the
  * oldest turns dropped, then recent turns demoted; a single huge output keeps head and tail).
@@ -79,10 +86,13 @@ export function assembleContext(
   const refs = view.references.map((text, i) =>
     block(`reference-${i}`, { role: 'user', content: text }, refCap, 'head-tail', counter, 10, false, undefined, view.memo),
   );
-  const stateText = `## Loop state\n${view.state.render()}`;
-  const state = block('state', { role: 'user', content: stateText }, cap(o.shares.state), 'trim-tail', counter, 90, true);
+  const renderState = () =>
+    block('state', { role: 'user', content: `## Loop state\n${view.state.render()}` }, cap(o.shares.state), 'trim-tail', counter, 90, true);
+  // Between compactions the state stays as rendered at the last one, so the prompt only grows at
+  // its end: what happened since is in the verbatim turns after it.
+  let state = previous?.state ?? renderState();
   const tokensOf = (blocks: Block[]) => blocks.reduce((sum, b) => sum + b.rendered.tokens + sep, 0);
-  const core = tokensOf([...head, state]);
+  let core = tokensOf([...head, state]);
   const refTokens = tokensOf(refs);
   const usable = budget - DEFAULT_SAFETY_TOKENS;
 
@@ -100,6 +110,10 @@ export function assembleContext(
   const compacted =
     !plan || verbatim > recentTurns + o.compactEveryTurns || core + refTokens + snippetTokens + sum(plan) > budget * o.highWater;
   if (compacted || !plan) {
+    if (previous) {
+      state = renderState();
+      core = tokensOf([...head, state]);
+    }
     for (const turn of turns) {
       if (!turn.summaryStale) continue;
       delete turn.cache.summary;
@@ -135,11 +149,14 @@ export function assembleContext(
     const priority = isLast ? 97 : age < recentTurns ? 80 - age : Math.max(11, 60 - age);
     turnBlocks.push({ id: `turn-${turn.index}`, rendered, priority, required: isLast, overflow: isLast ? 'head-tail' : 'drop' });
   });
+  const stateAfter = compacted ? view.turns.length : (previous?.stateAfter ?? view.turns.length);
+  const before = turnBlocks.filter((b) => turnIndexOf(b) < stateAfter);
+  const after = turnBlocks.filter((b) => turnIndexOf(b) >= stateAfter);
 
   // Relevant code is chosen at a compaction and then stays put, ahead of the turns, so it never
   // breaks the prompt prefix between compactions.
   if (compacted) snippetBlock = selectSnippets(view, options, plan, first, Math.min(cap(o.shares.snippets), usable - fixed - turnTokens - sep));
-  const blocks = [...head, ...(snippetBlock ? [snippetBlock] : []), ...turnBlocks, state];
+  const blocks = [...head, ...(snippetBlock ? [snippetBlock] : []), ...before, state, ...after];
   const packed = packSections(
     blocks.map((b) => ({
       id: b.id,
@@ -154,7 +171,7 @@ export function assembleContext(
   );
   const messages = toMessages(blocks, packed.sections);
   return {
-    plan: { levels: plan, snippets: snippetBlock },
+    plan: { levels: plan, snippets: snippetBlock, state, stateAfter },
     context: {
       messages,
       text: packed.text,
@@ -165,6 +182,10 @@ export function assembleContext(
       dropped: packed.dropped,
     },
   };
+}
+
+function turnIndexOf(b: Block): number {
+  return Number(b.id.slice('turn-'.length));
 }
 
 function block(
