@@ -1,24 +1,165 @@
+import type { OutcomeKind } from '../../ledger/index.js';
+import { matchKnownPhrase } from '../classify/known-phrases.js';
+import type { TokenUsage } from '../types.js';
+import { asNumber, asRecord, asString, parseJsonLines } from './parse-json.js';
 import type { AgentCliSpec, ParsedAgentOutput } from './types.js';
 
 // Model names run on while words start with a capital or digit: "GPT-4.1 which…", "Claude Sonnet 4.5.".
 const SWITCHED_MODEL = /switched you to ([A-Za-z0-9][\w.-]*(?: [A-Z0-9][\w.-]*)*)/;
 
+/** session.error errorType values (copilot's session-events schema), as outcome kinds. */
+const ERROR_TYPES: Readonly<Record<string, OutcomeKind>> = {
+  authentication: 'auth_failed',
+  authorization: 'auth_failed',
+  quota: 'quota_exhausted',
+  rate_limit: 'rate_limited',
+  context_limit: 'context_window',
+};
+
 /**
- * GitHub Copilot CLI: `copilot -p PROMPT -s --allow-all-tools`. Plain text only, so phrases and the
- * exit code decide; a silent model switch ("automatically switched you to GPT-4.1") is recorded.
+ * GitHub Copilot CLI: `copilot -p PROMPT -s --allow-all-tools --output-format json`. JSON mode
+ * (copilot ≥ 0.0.422) prints one session event per line; configured args come after Baton's and
+ * copilot keeps the last `--output-format`, so `"args": ["--output-format", "text"]` falls back to
+ * plain text. Failures before the session starts (no login, a classic PAT) stay plain stderr text.
  */
 export const copilotSpec: AgentCliSpec = {
   type: 'copilot',
   defaultBinary: 'copilot',
-  buildArgs: ({ prompt, model }) => ['-p', prompt, '-s', '--allow-all-tools', ...(model === undefined ? [] : ['--model', model])],
+  buildArgs: ({ prompt, model }) => [
+    '-p',
+    prompt,
+    '-s',
+    '--allow-all-tools',
+    '--output-format',
+    'json',
+    ...(model === undefined ? [] : ['--model', model]),
+  ],
   parseOutput: parseCopilotOutput,
 };
 
+/**
+ * Reads copilot's JSONL session events, else its plain text. The model is the one events say ran,
+ * else a silent switch notice ("automatically switched you to GPT-4.1"), else the one selected.
+ */
 export function parseCopilotOutput(stdout: string, stderr: string): ParsedAgentOutput {
+  const events = parseJsonLines(stdout).filter(isSessionEvent);
+  const { parsed, ran, selected } = events.length === 0 ? { parsed: parsePlainText(stdout) } : parseEvents(events);
+  const notices = [stderr, ...(events.length === 0 ? [stdout] : noticeTexts(events))].join('\n');
+  const switched = SWITCHED_MODEL.exec(notices)?.[1]?.replace(/[.,;:!]+$/, '');
+  const model = ran ?? switched ?? selected;
+  if (model !== undefined) parsed.model = model;
+  return parsed;
+}
+
+/** Every copilot event has a dotted type with a data object, or is the closing `result`. */
+function isSessionEvent(event: Record<string, unknown>): boolean {
+  return event.type === 'result' || (typeof event.type === 'string' && asRecord(event.data) !== undefined);
+}
+
+function parsePlainText(stdout: string): ParsedAgentOutput {
   const parsed: ParsedAgentOutput = { structured: false };
   const response = stdout.trim();
   if (response !== '') parsed.response = response;
-  const switched = SWITCHED_MODEL.exec(`${stderr}\n${stdout}`);
-  if (switched !== null) parsed.model = switched[1]!.replace(/[.,;:!]+$/, '');
   return parsed;
+}
+
+interface ParsedEvents {
+  parsed: ParsedAgentOutput;
+  /** Named by the events of the model calls that ran. */
+  ran?: string;
+  /** Selected at session start, before any fallback. */
+  selected?: string;
+}
+
+function parseEvents(events: Record<string, unknown>[]): ParsedEvents {
+  const parsed: ParsedAgentOutput = { structured: true };
+  const models: { ran?: string; selected?: string } = {};
+  const errors: string[] = [];
+  const perCall: TokenUsage = {};
+  const perMessage: TokenUsage = {};
+  for (const event of events) {
+    const data = asRecord(event.data) ?? {};
+    switch (event.type) {
+      case 'session.tools_updated':
+        models.selected = nonEmpty(data.model) ?? models.selected;
+        break;
+      case 'session.model_change':
+        models.ran = nonEmpty(data.newModel) ?? models.ran;
+        break;
+      case 'assistant.message': {
+        models.ran = nonEmpty(data.model) ?? models.ran;
+        // Turns that only call tools carry empty content; the answer is the last text.
+        const content = asString(data.content)?.trim();
+        if (content) parsed.response = content;
+        add(perMessage, 'output', asNumber(data.outputTokens));
+        break;
+      }
+      case 'assistant.usage':
+        models.ran = nonEmpty(data.model) ?? models.ran;
+        add(perCall, 'input', asNumber(data.inputTokens));
+        add(perCall, 'output', asNumber(data.outputTokens));
+        break;
+      case 'session.error':
+        readError(data, parsed, errors);
+        break;
+      case 'result': {
+        const exitCode = asNumber(event.exitCode);
+        if (exitCode !== undefined && exitCode !== 0) parsed.isError = true;
+        break;
+      }
+    }
+  }
+  if (errors.length > 0) parsed.errorText = [...new Set(errors)].join('\n');
+  const usage = readUsage(perCall, perMessage);
+  if (usage !== undefined) parsed.usage = usage;
+  return { parsed, ...models };
+}
+
+/**
+ * The kind comes from errorType, else the HTTP status, else the error's own words, else it is an
+ * agent error: stdout also echoes the prompt (user.message), so the whole output must not be
+ * searched for phrases.
+ */
+function readError(data: Record<string, unknown>, parsed: ParsedAgentOutput, errors: string[]): void {
+  parsed.isError = true;
+  const message = asString(data.message) ?? asString(data.errorType) ?? 'copilot session error';
+  errors.push(message);
+  const kind = ERROR_TYPES[asString(data.errorType) ?? ''] ?? kindOfStatus(asNumber(data.statusCode)) ?? matchKnownPhrase(message)?.kind;
+  parsed.kind = kind ?? 'agent_error';
+}
+
+function kindOfStatus(status: number | undefined): OutcomeKind | undefined {
+  if (status === 402) return 'quota_exhausted';
+  if (status === 429) return 'rate_limited';
+  if (status === 401 || status === 403) return 'auth_failed';
+  if (status === 404) return 'config_error';
+  if (status !== undefined && status >= 500) return 'overloaded';
+  return undefined;
+}
+
+/**
+ * assistant.usage (per model call) has input and output tokens; without it only the messages'
+ * outputTokens are known, so input and total stay unset rather than a misleading 0.
+ */
+function readUsage(perCall: TokenUsage, perMessage: TokenUsage): TokenUsage | undefined {
+  if (perCall.input !== undefined || perCall.output !== undefined) {
+    return { input: perCall.input ?? 0, output: perCall.output ?? 0, total: (perCall.input ?? 0) + (perCall.output ?? 0) };
+  }
+  return perMessage.output === undefined ? undefined : { output: perMessage.output };
+}
+
+/** Texts of warning and info events, where a model switch notice can appear in json mode. */
+function noticeTexts(events: Record<string, unknown>[]): string[] {
+  return events
+    .filter((e) => e.type === 'session.warning' || e.type === 'session.info')
+    .map((e) => asString(asRecord(e.data)?.message) ?? '');
+}
+
+function nonEmpty(value: unknown): string | undefined {
+  const text = asString(value);
+  return text === '' ? undefined : text;
+}
+
+function add(usage: TokenUsage, key: keyof TokenUsage, value: number | undefined): void {
+  if (value !== undefined) usage[key] = (usage[key] ?? 0) + value;
 }
