@@ -3,6 +3,7 @@ import { contextLimitFor, o200kCounter } from '../tokens/index.js';
 import { assembleContext, type ManagerView, type PlanState } from './assemble-context.js';
 import { classifyTool } from './classify-tool.js';
 import * as D from './defaults.js';
+import { observeAssembly } from './loop-metrics.js';
 import { diffPaths } from './processors/edit-file.js';
 import { findErrorLines } from './processors/error-lines.js';
 import { processToolOutput } from './processors/process-tool-output.js';
@@ -102,10 +103,12 @@ export class ContextManager {
 
   /** Assembles the context for the next model call. See assembleContext. */
   assemble(options: AssembleOptions = {}): AssembledContext {
+    const started = performance.now();
     const budget = options.budget ?? this.options.budget;
     const persistent = options.keepTurns === undefined && options.recentTurns === undefined && options.toolResults === undefined;
     const result = assembleContext(this.view(), { ...options, budget }, persistent ? this.plans.get(budget) : undefined);
     if (persistent) this.plans.set(budget, result.plan);
+    observeAssembly(result.context, (performance.now() - started) / 1000);
     return result.context;
   }
 

@@ -1,3 +1,4 @@
+export { batonContextMiddleware, fromLanguageModelPrompt, toLanguageModelPrompt } from './adapters/ai-sdk-middleware.js';
 export { batonPrepareStep, createFetchRawTool, FETCH_RAW_TOOL, fromModelMessages, toModelMessages } from './adapters/ai-sdk.js';
 export { fromAnthropicMessages, toAnthropicMessages } from './adapters/anthropic-messages.js';
 export { fromOpenAIMessages, toOpenAIMessages } from './adapters/openai-messages.js';

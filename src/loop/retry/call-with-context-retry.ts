@@ -1,4 +1,5 @@
 import type { ContextManager } from '../context-manager.js';
+import { observeModelFailure, observeModelRetry } from '../loop-metrics.js';
 import type { AssembledContext, AssembleOptions, AssembleOverrides } from '../types.js';
 import { classifyModelError } from './classify-model-error.js';
 import { type RetryOptions, retry } from './retry.js';
@@ -40,14 +41,27 @@ export async function callWithContextRetry<T>(
   call: (context: AssembledContext, info: { attempt: number; signal?: AbortSignal }) => Promise<T>,
   options: ContextRetryOptions = {},
 ): Promise<T> {
-  const { assemble, ladder = DEFAULT_RETRY_LADDER, ...retryOptions } = options;
+  const { assemble, ladder = DEFAULT_RETRY_LADDER, onRetry, ...retryOptions } = options;
   try {
-    return await retry((info) => {
-      const step = ladder[Math.min(info.attempt, ladder.length - 1)] ?? {};
-      return call(manager.assemble({ ...assemble, ...step }), info);
-    }, retryOptions);
+    return await retry(
+      (info) => {
+        const step = ladder[Math.min(info.attempt, ladder.length - 1)] ?? {};
+        return call(manager.assemble({ ...assemble, ...step }), info);
+      },
+      {
+        ...retryOptions,
+        onRetry: (info) => {
+          observeModelRetry(info.error, info.attempt);
+          onRetry?.(info);
+        },
+      },
+    );
   } catch (error) {
-    if (!(error instanceof RetryError)) throw error;
+    if (!(error instanceof RetryError)) {
+      observeModelFailure(error);
+      throw error;
+    }
+    observeModelFailure(error.lastError);
     throw new RetryError(error.reason, error.errors, userMessage(error, ladder.length));
   }
 }
