@@ -1,4 +1,4 @@
-import { redactionMarker, SECRET_PATTERNS } from './secret-patterns.js';
+import { redactionMarker, SECRET_PATTERNS, SECRET_PREFILTER } from './secret-patterns.js';
 import type { RedactResult } from './types.js';
 
 /**
@@ -13,7 +13,7 @@ import type { RedactResult } from './types.js';
  * // 'curl -H "Authorization: Bearer [REDACTED:bearer]"'
  */
 export function maskSecretsSync(text: string): RedactResult {
-  if (text.length === 0) return { text, count: 0 };
+  if (text.length === 0 || !SECRET_PREFILTER.test(text)) return { text, count: 0 };
   let out = text;
   let count = 0;
   for (const pattern of SECRET_PATTERNS) {

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { maskSecretsSync, redactSecrets, redactSecretsMany, redactValue } from '../../src/redact/index.js';
+import { SECRET_PATTERNS, SECRET_PREFILTER } from '../../src/redact/secret-patterns.js';
 import { FAKE } from './fake-secrets.js';
 
 const tokenShapes: Array<[string, string]> = [
@@ -45,6 +46,25 @@ describe('maskSecretsSync', () => {
   it('leaves ordinary prose and code untouched', () => {
     const text = 'const tokens = countTokens(text); // token_estimate is 1200\nask-for-help is a task id';
     expect(maskSecretsSync(text)).toEqual({ text, count: 0 });
+  });
+
+  it('lets every secret kind and every assignment key through its one-pass prefilter', () => {
+    const keys = ['password', 'PASSWD', 'pwd', 'secret', 'api-key', 'APIKEY', 'access_token', 'auth-token', 'refresh_token', 'client_secret', 'private_key', 'token'];
+    const samples = [
+      ...tokenShapes.map(([, secret]) => secret),
+      `Authorization: bearer ${FAKE.bearerToken}`,
+      `postgres://bob:${FAKE.urlPassword}@db.example.com/app`,
+      'https://hooks.slack.com/services/T00000000/B00000000/XXXXXXXXXXXXXXXXXXXXXXXX',
+      ...keys.map((key) => `${key}=${FAKE.password}`),
+    ];
+    const kinds = new Set<string>();
+    for (const sample of samples) {
+      expect(SECRET_PREFILTER.test(sample), sample).toBe(true);
+      const masked = maskSecretsSync(`x ${sample} y`).text;
+      for (const m of masked.matchAll(/\[REDACTED:([a-z-]+)\]/g)) kinds.add(m[1] as string);
+    }
+    // A new pattern without a sample here (and a literal in the prefilter) fails this test.
+    expect([...kinds].sort()).toEqual(SECRET_PATTERNS.map((p) => p.kind).sort());
   });
 
   it('is idempotent: masking twice masks nothing more', () => {
