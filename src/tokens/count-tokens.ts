@@ -1,4 +1,4 @@
-import { countTokens as countO200k, encode } from 'gpt-tokenizer/encoding/o200k_base';
+import { countO200k, encodeO200k } from './fast-o200k.js';
 import { headOfTokens, tailOfTokens } from './token-ids.js';
 
 /** Counts tokens in a text. Passed into packers so tests and callers can choose the tokenizer. */
@@ -24,7 +24,7 @@ export function countTokens(text: string): number {
  */
 export function truncateToTokens(text: string, maxTokens: number, keep: 'head' | 'tail' = 'head'): string {
   if (maxTokens <= 0) return '';
-  const ids = encode(text);
+  const ids = encodeO200k(text);
   if (ids.length <= maxTokens) return text;
   let out = keep === 'head' ? headOfTokens(text, ids, maxTokens) : tailOfTokens(text, ids, maxTokens);
   // Re-tokenizing a cut can merge differently; shave until the count holds.

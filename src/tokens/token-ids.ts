@@ -1,8 +1,9 @@
-import { countTokens, decode, encode } from 'gpt-tokenizer/encoding/o200k_base';
+import { decode } from 'gpt-tokenizer/encoding/o200k_base';
+import { countO200k as countTokens, encodeO200k } from './fast-o200k.js';
 
 /** o200k_base token ids of a text; like countTokens, throws on special-token markers. */
 export function encodeTokens(text: string): number[] {
-  return text.length === 0 ? [] : encode(text);
+  return text.length === 0 ? [] : encodeO200k(text);
 }
 
 /**
