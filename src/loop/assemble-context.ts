@@ -16,7 +16,8 @@ export interface ManagerView {
   goal: string | undefined;
   references: readonly string[];
   turns: readonly Turn[];
-  snippets: SnippetEntry[];
+  /** Snippet candidates; costly (parses pending views), so asked for only at a compaction. */
+  snippets: () => SnippetEntry[];
   state: LoopState;
   mentions: (name: string) => number;
   /** Renderings of the head sections, kept between assemblies (keyed by id and cap). */
@@ -224,12 +225,14 @@ function selectSnippets(
   room: number,
 ): Block | undefined {
   const max = options.maxSnippets ?? view.options.maxSnippets;
-  if (max <= 0 || room < 64 || view.snippets.length === 0) return undefined;
+  if (max <= 0 || room < 64) return undefined;
+  const candidates = view.snippets();
+  if (candidates.length === 0) return undefined;
   const counter = view.options.counter;
   // Code already visible verbatim in a recent turn is not repeated.
   const visible = (turn: number) => plan[turn - first] === 'verbatim';
   const ranked = rankSnippets(
-    view.snippets.filter((e) => !visible(e.turn)),
+    candidates.filter((e) => !visible(e.turn)),
     {
       currentTurn: view.turns.length,
       isEdited: (path, name) => view.state.files.isModifiedFunction(path, name),

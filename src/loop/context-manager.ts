@@ -7,7 +7,7 @@ import { observeAssembly } from './loop-metrics.js';
 import { diffPaths } from './processors/edit-file.js';
 import { findErrorLines } from './processors/error-lines.js';
 import { processToolOutput } from './processors/process-tool-output.js';
-import { parseFileView } from './snippets/parse-file-view.js';
+import { type FileView, parseFileView } from './snippets/parse-file-view.js';
 import type { SnippetEntry } from './snippets/rank-snippets.js';
 import type { SnippetExtractor } from './snippets/snippet-extractor.js';
 import { extractDecisions } from './tracker/extract-decisions.js';
@@ -16,6 +16,10 @@ import type { Summarizer } from '../summarize/index.js';
 import type { ToolResultRecord, Turn } from './turn.js';
 import type { AssembledContext, AssembleOptions, CategoryShares, ContextManagerOptions, LoopEvent, ToolCall } from './types.js';
 
+/** Views older than this many turns are snippet candidates only when edited or much mentioned. */
+const SNIPPET_LOOKBACK_TURNS = 12;
+/** The most mentioned names an old view must hold one of to be parsed for snippets. */
+const TOP_MENTIONS = 8;
 /** Outputs shorter than this are not worth an LLM call. */
 const LLM_SUMMARY_MIN_CHARS = 2000;
 const LLM_SUMMARY_TOKENS = 150;
@@ -56,6 +60,11 @@ export class ContextManager {
   private readonly raw = new Map<string, string>();
   private readonly snippets = new Map<string, SnippetEntry>();
   private readonly mentions = new Map<string, number>();
+  /** Mentioned names in first-seen order, so a deferred summary sees the names known when its output arrived. */
+  private readonly mentionOrder: string[] = [];
+  /** File views not parsed yet: parsed at a compaction (snippets) or an edit (outline), if still relevant. */
+  private pendingViews: { view: FileView; turn: number }[] = [];
+  private readonly latestView = new Map<string, FileView>();
   private readonly plans = new Map<number, PlanState>();
   private readonly memo: ManagerView['memo'] = new Map();
 
@@ -119,7 +128,7 @@ export class ContextManager {
       goal: this.goal,
       references: this.references,
       turns: this.turns,
-      snippets: [...this.snippets.values()],
+      snippets: () => this.currentSnippets(),
       state: this.state,
       mentions: (name) => this.mentions.get(name) ?? 0,
       memo: this.memo,
@@ -158,30 +167,49 @@ export class ContextManager {
     }
     const view = intent.kind === 'read_file' || intent.kind === 'edit_file' ? parseFileView(event.text, intent.kind === 'read_file' ? intent.path : undefined) : undefined;
     if (view && this.extractor) {
-      this.state.files.recordOutline(view.path, this.extractor.outline(view.path, view.lines.join('\n'), view.startLine));
-      for (const snippet of this.extractor.extract(view)) {
-        this.snippets.set(`${snippet.path}#${snippet.kind}:${snippet.name}`, { snippet, turn: turn.index });
-      }
+      // Parsing is the costly part of recording, so a view is parsed only when it is needed.
+      this.latestView.set(view.path, view);
+      this.pendingViews.push({ view, turn: turn.index });
     }
     if (intent.kind === 'edit_file') {
       const path = intent.path ?? view?.path;
-      if (path) this.state.files.recordEdit(path, turn.index, intent.lines);
+      if (path) {
+        // Edited lines map to the functions of the latest view of that file (the edit's own echo).
+        this.recordLatestOutline(path);
+        this.state.files.recordEdit(path, turn.index, intent.lines);
+      }
     }
     for (const path of diffPaths(event.text)) this.state.files.recordEdit(path, turn.index);
     const rawId = `r${this.raw.size + 1}`;
     this.raw.set(rawId, event.text);
     const extractor = this.extractor;
-    const processed = processToolOutput({
-      intent,
-      toolName: call.name,
-      args: call.args,
-      output: event.text,
-      ...(event.exitCode !== undefined ? { exitCode: event.exitCode } : {}),
-      relevantTerms: new Set(this.mentions.keys()),
-      ...(extractor ? { outline: extractor.outline } : {}),
-    });
+    const knownMentions = this.mentionOrder.length;
+    // Most outputs are never shown summarized (verbatim while recent, masked or dropped later), so
+    // the summary is made on first use, from what was known when the output arrived.
+    const summarize = () =>
+      processToolOutput({
+        intent,
+        toolName: call.name,
+        args: call.args,
+        output: event.text,
+        ...(event.exitCode !== undefined ? { exitCode: event.exitCode } : {}),
+        relevantTerms: new Set(this.mentionOrder.slice(0, knownMentions)),
+        ...(extractor ? { outline: extractor.outline } : {}),
+      }).summary;
     this.state.recordErrors(turn.index, findErrorLines(event.text).slice(-2));
-    const result: ToolResultRecord = { callId: event.callId, name: call.name, args: call.args, intent, raw: event.text, rawId, summary: processed.summary };
+    let summary: string | undefined;
+    const result: ToolResultRecord = {
+      callId: event.callId,
+      name: call.name,
+      args: call.args,
+      intent,
+      raw: event.text,
+      rawId,
+      get summary() {
+        summary ??= summarize();
+        return summary;
+      },
+    };
     turn.results.push(result);
     turn.cache = {};
     this.requestLlmSummary(turn, result);
@@ -213,8 +241,40 @@ export class ContextManager {
   private countMentions(text: string): void {
     for (const m of text.matchAll(CODE_TERM)) {
       const term = m[1] ?? m[2];
-      if (term) this.mentions.set(term, (this.mentions.get(term) ?? 0) + 1);
+      if (!term) continue;
+      const seen = this.mentions.get(term);
+      if (seen === undefined) this.mentionOrder.push(term);
+      this.mentions.set(term, (seen ?? 0) + 1);
     }
+  }
+
+  private recordLatestOutline(path: string): void {
+    const view = this.latestView.get(path);
+    if (view && this.extractor) this.state.files.recordOutline(path, this.extractor.outline(view.path, view.lines.join('\n'), view.startLine));
+  }
+
+  /**
+   * The snippet candidates, parsing the views recorded since the last call. A view older than
+   * SNIPPET_LOOKBACK_TURNS is parsed only when its file was edited or it holds one of the most
+   * mentioned names: anything else ranks below every recent snippet (see rankSnippets), so it
+   * is skipped unparsed.
+   */
+  private currentSnippets(): SnippetEntry[] {
+    const extractor = this.extractor;
+    if (extractor && this.pendingViews.length > 0) {
+      const oldest = this.turns.length - SNIPPET_LOOKBACK_TURNS;
+      const top = [...this.mentions.entries()].sort((a, b) => b[1] - a[1]).slice(0, TOP_MENTIONS).map(([name]) => name);
+      for (const { view, turn } of this.pendingViews) {
+        const relevant =
+          turn >= oldest || this.state.files.isModified(view.path) || top.some((name) => view.lines.some((line) => line.includes(name)));
+        if (!relevant) continue;
+        for (const snippet of extractor.extract(view)) {
+          this.snippets.set(`${snippet.path}#${snippet.kind}:${snippet.name}`, { snippet, turn });
+        }
+      }
+      this.pendingViews = [];
+    }
+    return [...this.snippets.values()];
   }
 }
 

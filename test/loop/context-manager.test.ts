@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { type ContextManager, type ContextMessage, createContextManager, type LoopEvent } from '../../src/loop/index.js';
+import { ContextManager, type ContextMessage, createContextManager, createSnippetExtractor, type LoopEvent } from '../../src/loop/index.js';
 import type { Summarizer } from '../../src/summarize/index.js';
 import { countTokens } from '../../src/tokens/index.js';
 
@@ -167,6 +167,43 @@ describe('context assembly', () => {
       previous = ctx.text;
     }
     expect(stableSteps).toBeGreaterThan(10);
+  });
+
+  it('parses file views only when needed: recent ones at a compaction, never old ones that cannot rank', async () => {
+    const extractor = await createSnippetExtractor();
+    const manager = new ContextManager({ limitTokens: 200_000 }, extractor);
+    const events: LoopEvent[] = [{ kind: 'system', text: SYSTEM }, { kind: 'user', text: TASK }];
+    // 30 reads of 30 different files nobody mentions or edits again.
+    for (let t = 0; t < 30; t += 1) {
+      events.push({ kind: 'assistant', text: `Look at module ${t}.`, toolCalls: [{ id: `r${t}`, name: 'read_file', args: { path: `pkg/m${t}.py` } }] });
+      events.push({ kind: 'tool', callId: `r${t}`, name: 'read_file', text: fileView(`pkg/m${t}.py`, 1 + t * 16, 16) });
+    }
+    manager.recordAll(events);
+    expect(extractor.parseCount).toBe(0);
+    const ctx = manager.assemble({ budget: 16_000 });
+    // Only views from the last 12 turns were parsed, and the code block draws on them.
+    expect(extractor.parseCount).toBe(12);
+    expect(ctx.text).toMatch(/```pkg\/m2\d\.py:\d+-\d+/);
+    expect(ctx.text).not.toMatch(/```pkg\/m1?\d\.py:/);
+  });
+
+  it('still offers an old view of an edited file, and maps the edit to its functions', async () => {
+    const extractor = await createSnippetExtractor();
+    const manager = new ContextManager({ limitTokens: 200_000 }, extractor);
+    const events: LoopEvent[] = [{ kind: 'system', text: SYSTEM }, { kind: 'user', text: TASK }];
+    events.push({ kind: 'assistant', text: 'Open the target.', toolCalls: [{ id: 'o', name: 'read_file', args: { path: 'src/target.py' } }] });
+    events.push({ kind: 'tool', callId: 'o', name: 'read_file', text: fileView('src/target.py', 1, 24) });
+    for (let t = 0; t < 20; t += 1) {
+      events.push({ kind: 'assistant', text: `Run step ${t}.`, toolCalls: [{ id: `c${t}`, name: 'bash', args: { command: `echo ${t}` } }] });
+      events.push({ kind: 'tool', callId: `c${t}`, name: 'bash', text: `${t}` });
+    }
+    // A SWE-agent edit of the open file whose result shows no window.
+    events.push({ kind: 'assistant', text: 'Fix it.', toolCalls: [{ id: 'e', name: 'edit', args: { command: 'edit 10:11\n    value = 0\nend_of_edit' } }] });
+    events.push({ kind: 'tool', callId: 'e', name: 'edit', text: 'File updated.', openFile: 'src/target.py' });
+    manager.recordAll(events);
+    const ctx = manager.assemble({ budget: 16_000 });
+    expect(ctx.text).toContain('src/target.py (1 edit; handler_9)');
+    expect(ctx.text).toMatch(/```src\/target\.py:9-\d+\ndef handler_9/);
   });
 
   it('uses an optional LLM summarizer in the background and falls back to the processor summary', async () => {

@@ -54,6 +54,27 @@ describe('snippet extractor (web-tree-sitter)', () => {
     expect(renderSnippet(snippet as NonNullable<typeof snippet>)).toMatch(/^```\/repo\/stats\.py:40-41\ndef mean/);
   });
 
+  it('finds the complete Python definitions after a window that opens inside a body, with their real lines', async () => {
+    const extractor = await createSnippetExtractor();
+    const code = [
+      '            return total',
+      '        except KeyError:',
+      '            raise',
+      '',
+      '    def reset(self):',
+      '        self.total = 0',
+      '',
+      '    @property',
+      '    def size(self):',
+      '        return len(self.items)',
+    ].join('\n');
+    const outline = extractor.outline('pkg/box.py', code, 200);
+    expect(outline).toEqual([
+      { name: 'reset', kind: 'function', startLine: 204, endLine: 205 },
+      { name: 'size', kind: 'function', startLine: 207, endLine: 209 },
+    ]);
+  });
+
   it('parses the same code once (cache keyed by content hash)', async () => {
     const extractor = await createSnippetExtractor();
     const { path, code } = SAMPLES.python as { path: string; code: string };

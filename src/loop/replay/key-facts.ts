@@ -64,7 +64,10 @@ function editedByCall(name: string, args: Record<string, unknown>, openFile: str
   const path = typeof args.path === 'string' ? args.path : undefined;
   if (name === 'create' || /^create\s/.test(command)) return [path ?? command.split(/\s+/)[1] ?? ''].filter(Boolean);
   if (name === 'str_replace_editor' && /^(create|str_replace|insert)$/.test(command) && path) return [path];
-  if ((name === 'edit' || name === 'write' || name === 'edit_file') && (path ?? openFile)) return [(path ?? openFile) as string];
+  // SWE-agent's `edit` names no path: its file comes from the edit's own result (below). The file
+  // open before the call can be stale: older trajectories store each step's state from before it.
+  if (name === 'edit') return path ? [path] : [];
+  if ((name === 'write' || name === 'edit_file') && (path ?? openFile)) return [(path ?? openFile) as string];
   return [];
 }
 

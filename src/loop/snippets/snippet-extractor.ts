@@ -67,13 +67,18 @@ export async function createSnippetExtractor(): Promise<SnippetExtractor> {
     if (!entries) {
       if (current !== language) parser.setLanguage(grammar);
       current = language;
-      const tree = parser.parse(language === 'python' ? dedent(code) : code);
+      // A window that opens inside a body holds no complete definition before the first
+      // definition line; parsing from there skips costly error recovery (and finds more).
+      const skip = firstDefinitionLine(code, language);
+      const from = skip > 0 ? code.split('\n').slice(skip).join('\n') : code;
+      const tree = parser.parse(language === 'python' ? dedent(from) : from);
       parseCount += 1;
       entries = [];
       if (tree) {
         collect(tree.rootNode, entries, 0);
         tree.delete();
       }
+      if (skip > 0) entries = entries.map((e) => ({ ...e, startLine: e.startLine + skip, endLine: e.endLine + skip }));
       cache.set(key, entries);
     }
     return entries.map((e) => ({ ...e, startLine: e.startLine + startLine - 1, endLine: e.endLine + startLine - 1 }));
@@ -139,6 +144,21 @@ function kindOf(type: string): string {
   if (type.includes('method') || type.includes('constructor')) return 'method';
   if (type.includes('type') || type.includes('enum') || type.includes('record')) return 'type';
   return 'function';
+}
+
+/** Every Python definition starts with one of these (a decorator, def, async def or class). */
+const PYTHON_DEFINITION_START = /^\s*(?:@|def\s|async\s+def\s|class\s)/;
+
+/**
+ * Index of the first line that can start a definition, or 0. Only Python windows are cut: there
+ * the start of a definition is unambiguous, while in brace languages a loose pattern could cut a
+ * definition's first line.
+ */
+function firstDefinitionLine(code: string, language: SnippetLanguage): number {
+  if (language !== 'python') return 0;
+  const lines = code.split('\n', 400);
+  for (let i = 0; i < lines.length; i++) if (PYTHON_DEFINITION_START.test(lines[i] as string)) return i;
+  return 0;
 }
 
 /** Python windows can start inside a block; removing the shared indent lets them parse. */
