@@ -68,4 +68,23 @@ describe('key facts', () => {
     const score = scoreFacts(facts, `${facts.goal}\nstats.py\nZeroDivisionError:   division by zero`);
     expect(score).toMatchObject({ goal: 1, edited_paths: 1, last_error: 1, last3: 0 });
   });
+
+  it("takes an edit's file from its own step, where the state was saved before the step", () => {
+    // Older SWE-agent files store each step's state from before it: `open b.py` still shows a.py.
+    const state = (file: string) => JSON.stringify({ open_file: file, working_dir: '/repo' });
+    const step = (action: string, observation: string, open: string) => ({ action, observation, response: action, thought: '', state: state(open) });
+    const t = readSweAgentTrajectory(
+      {
+        trajectory: [
+          step('open a.py', '[File: /repo/a.py (3 lines total)]\n1:x = 1', 'n/a'),
+          step('open b.py', '[File: /repo/b.py (3 lines total)]\n1:y = 2', '/repo/a.py'),
+          step('edit 1:1\ny = 3\nend_of_edit', '[File: /repo/b.py (3 lines total)]\n1:y = 3', '/repo/b.py'),
+          step('submit', '', '/repo/b.py'),
+        ],
+        info: { submission: '' },
+      },
+      'inline.traj',
+    );
+    expect(extractKeyFacts(t, t.steps[3] as number).editedPaths).toEqual(['/repo/b.py']);
+  });
 });
