@@ -4,7 +4,8 @@
  * Writes bench/results/precontext.json:
  * {build_p50_ms, build_p99_ms, inject_sqlite_p99_ms, inject_redis_p99_ms, tokens_max, tokens_p95, ...}.
  * build_p50_ms/build_p99_ms are plain single-run percentiles after a warm-up (see measureBuilds);
- * `--inject 0` skips the ledger measurements (reported as null).
+ * `--inject 0` skips the ledger measurements (reported as null). noise_floor_work_* time a fixed
+ * workload of the builds' p90 duration on the same machine (see measureNoiseFloor).
  * Targets: build p99 <= 0.05 ms; inject p99 <= 1 ms (SQLite), <= 2 ms (Redis); tokens_max <= 100.
  */
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
@@ -119,6 +120,39 @@ function measureBuilds(histories: readonly History[]): { single: number[]; bestO
   return { single, bestOf3, tokens };
 }
 
+/**
+ * The machine's own tail at this time scale: a fixed integer workload sized to the builds' p90,
+ * timed as many times as there were builds. On a quiet bare-metal core its p99 stays near its
+ * p50; what it adds here (timer ticks, a VM's steal time) also lands on the builds' p99.
+ */
+function measureNoiseFloor(targetMs: number, samples: number): { p50: number; p99: number } {
+  let x = 1;
+  const work = (n: number) => {
+    for (let i = 0; i < n; i++) x = (Math.imul(x, 1103515245) + 12345) | 0;
+  };
+  let n = 1000;
+  for (let i = 0; i < 5000; i++) work(n); // optimized before it is sized
+  for (let round = 0; round < 5; round++) {
+    const runs: number[] = [];
+    for (let i = 0; i < 51; i++) {
+      const start = process.hrtime.bigint();
+      work(n);
+      runs.push(Number(process.hrtime.bigint() - start) / 1e6);
+    }
+    runs.sort((a, b) => a - b);
+    n = Math.max(100, Math.round((n * targetMs) / Math.max(runs[25] as number, 1e-6)));
+  }
+  const times: number[] = [];
+  for (let i = 0; i < samples; i++) {
+    const start = process.hrtime.bigint();
+    work(n);
+    times.push(Number(process.hrtime.bigint() - start) / 1e6);
+  }
+  if (x === 42) console.error('');
+  times.sort((a, b) => a - b);
+  return { p50: percentile(times, 50), p99: percentile(times, 99) };
+}
+
 async function measureInjection(ledger: Ledger, histories: readonly History[]): Promise<{ single: number; bestOf3: number }> {
   for (const history of histories) {
     for (const d of [...history].reverse()) {
@@ -159,6 +193,7 @@ export default async function bench(args: string[]): Promise<void> {
   const warmRandom = rng(7);
   for (let i = 0; i < 2000; i++) buildAll(generateHistory(`warm-${i}`, warmRandom));
   const builds = measureBuilds(histories);
+  const noise = measureNoiseFloor(percentile(builds.single, 90), builds.single.length);
 
   const sample = histories.slice(0, injectCount);
   const inject = injectCount > 0 ? await measureBackends(sample) : { sqlite: NO_TIMES, redis: NO_TIMES };
@@ -178,6 +213,8 @@ export default async function bench(args: string[]): Promise<void> {
     inject_sqlite_best_of_3_p99_ms: ms(inject.sqlite.bestOf3),
     inject_redis_best_of_3_p99_ms: ms(inject.redis.bestOf3),
     build_count: builds.single.length,
+    noise_floor_work_p50_ms: round(noise.p50),
+    noise_floor_work_p99_ms: round(noise.p99),
     load_average_1m: Math.round((loadavg()[0] ?? 0) * 100) / 100,
   };
   await mkdir(path.dirname(RESULTS), { recursive: true });

@@ -46,10 +46,10 @@ export function buildProviderSwitchContext(input: ProviderSwitchContextInput): s
   ];
   const files = (list: string[]) => cleanValue(list.slice(0, limits.maxFiles).map(shortPath).join(', '));
   if (created.length > 0 && limits.maxFiles > 0) {
-    lines.push({ text: `Previous attempt created: ${files(created)}`, priority: 60 });
+    lines.push({ text: `Previous attempt created: ${files(created)}`, priority: 60, list: true });
   }
   if (updated.length > 0 && limits.maxFiles > 0) {
-    lines.push({ text: `Previous attempt modified: ${files(updated)}`, priority: 50 });
+    lines.push({ text: `Previous attempt modified: ${files(updated)}`, priority: 50, list: true });
   }
   if (validationError) {
     lines.push({ text: `Validation error: "${cleanValue(validationError)}"`, priority: 70, quoted: true });

@@ -40,8 +40,8 @@ export function buildRetryContext(input: RetryContextInput): string {
     ...errors.map((e, i) => ({ text: `- ${cleanValue(e)}`, priority: 80 - i * 20 })),
   ];
   const files = (list: string[]) => cleanValue(list.slice(0, limits.maxFiles).map(shortPath).join(', '));
-  if (created.length > 0 && limits.maxFiles > 0) lines.push({ text: `Already created: ${files(created)}`, priority: 65 });
-  if (updated.length > 0 && limits.maxFiles > 0) lines.push({ text: `Already modified: ${files(updated)}`, priority: 55 });
+  if (created.length > 0 && limits.maxFiles > 0) lines.push({ text: `Already created: ${files(created)}`, priority: 65, list: true });
+  if (updated.length > 0 && limits.maxFiles > 0) lines.push({ text: `Already modified: ${files(updated)}`, priority: 55, list: true });
   lines.push(
     { text: 'Focus on fixing validation failures listed above.', fixed: true, priority: 100 },
     { text: END_LINE, fixed: true, priority: 100 },

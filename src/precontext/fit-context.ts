@@ -12,14 +12,15 @@ export interface ContextLine {
   priority: number;
   /** The line ends with a quoted value that is re-closed when the line is cut. */
   quoted?: boolean;
+  /** The line ends with a comma-separated list (file paths) that is cut only between items. */
+  list?: boolean;
 }
 
 /** Longest single value (error, file list) kept before token fitting; bounds tokenizer work. */
 const MAX_VALUE_CHARS = 240;
 /** Text masked per value: the kept length plus room for a long token or URL. */
 const MASK_WINDOW_CHARS = MAX_VALUE_CHARS + 400;
-/** Whitespace other than single inner spaces: only such values need flattening. */
-const IRREGULAR_SPACE = /[^\S ]| {2}|^ | $/;
+const NON_ASCII_SPACE = /\s/;
 /** o200k_base special-token markers: the tokenizer refuses text holding them, so they are defused. */
 const SPECIAL_TOKEN = /<\|([^|<>\s]{1,40})\|>/g;
 
@@ -36,13 +37,32 @@ export function shortPath(file: string): string {
  * token counting throw.
  */
 export function cleanValue(value: string): string {
-  let flat = IRREGULAR_SPACE.test(value) ? value.replace(/\s+/g, ' ').trim() : value;
+  let flat = hasIrregularSpace(value) ? value.replace(/\s+/g, ' ').trim() : value;
   // Masked before the length cut, with a margin, so a cut never leaves the head of a secret that
   // no longer matches its pattern; a PEM key can be longer than the margin, so it is masked whole.
   if (flat.length > MASK_WINDOW_CHARS && !flat.includes('PRIVATE KEY')) flat = flat.slice(0, MASK_WINDOW_CHARS);
   if (flat.includes('<|')) flat = flat.replace(SPECIAL_TOKEN, '<$1>');
   flat = maskSecretsSync(flat).text;
   return flat.length > MAX_VALUE_CHARS ? flat.slice(0, MAX_VALUE_CHARS).trimEnd() : flat;
+}
+
+/** Whitespace other than single inner spaces (one pass, no regex): only such values need flattening. */
+function hasIrregularSpace(value: string): boolean {
+  const n = value.length;
+  if (n === 0) return false;
+  if (value.charCodeAt(0) === 32 || value.charCodeAt(n - 1) === 32) return true;
+  let space = false;
+  for (let i = 0; i < n; i++) {
+    const c = value.charCodeAt(i);
+    if (c === 32) {
+      if (space) return true;
+      space = true;
+      continue;
+    }
+    space = false;
+    if (c < 33 ? c >= 9 && c <= 13 : c > 127 && NON_ASCII_SPACE.test(value.charAt(i))) return true;
+  }
+  return false;
 }
 
 /**

@@ -205,13 +205,25 @@ function cutLine(line: ContextLine, source: string, ids: readonly number[], cap:
     // A cut inside a character leaves U+FFFD or half a surrogate pair.
     head = head.replace(/(?:\uFFFD|[\uD800-\uDBFF])+$/, '');
     head = line.quoted ? head.replace(/["\s]+$/, '') : head.trimEnd();
+    // Half a path reads as a real one ("lib/"): a list keeps whole items and marks the rest.
+    if (line.list) head = wholeItems(head, source);
     if (head.length === 0) return undefined;
-    const text = head + suffix;
+    const text = line.list ? `${head}, …\n` : head + suffix;
     const count = o200kCounter.count(text);
     if (count <= cap) return count >= MIN_CUT_TOKENS ? { text, tokens: count } : undefined;
     keep -= count - cap;
   }
   return undefined;
+}
+
+/** The head cut back to the last complete list item (the items follow the line's first ': '); '' when none is. */
+function wholeItems(head: string, source: string): string {
+  const start = source.indexOf(': ');
+  if (start < 0 || head.length <= start + 2) return '';
+  const next = source.charAt(head.length);
+  if (next === ',' || next === '\n' || next === '') return head;
+  const comma = head.lastIndexOf(', ');
+  return comma > start ? head.slice(0, comma) : '';
 }
 
 /**

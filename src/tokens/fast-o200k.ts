@@ -56,7 +56,10 @@ export function encodeO200k(text: string): number[] {
     const piece = text.slice(start, end);
     const rank = vocabulary.get(piece);
     if (rank !== undefined) ids.push(rank);
-    else for (const id of mergePiece(piece)) ids.push(id);
+    else {
+      const merged = mergePiece(piece);
+      for (let k = 0; k < merged.length; k++) ids.push(merged[k] as number);
+    }
     start = end;
   }
   return ids;
