@@ -62,7 +62,7 @@ export function createHttpProvider(name: string, config: HttpProviderConfig, opt
           outcome: { kind: 'ok' },
           output: result.text,
           response: result.text,
-          model: result.response.modelId ?? modelId,
+          model: servedModel(result.response) ?? modelId,
           usage,
         });
       } catch (error) {
@@ -75,6 +75,15 @@ export function createHttpProvider(name: string, config: HttpProviderConfig, opt
       }
     },
   };
+}
+
+/**
+ * The model that answered: Gemini names it only in the body's `modelVersion` (the AI SDK reports
+ * the requested id), the other APIs in the response the SDK reads.
+ */
+function servedModel(response: { modelId?: string; body?: unknown }): string | undefined {
+  const version = (response.body as { modelVersion?: unknown } | undefined)?.modelVersion;
+  return typeof version === 'string' && version !== '' ? version : response.modelId;
 }
 
 function buildModel(name: string, config: HttpProviderConfig, modelId: string, apiKey: string | undefined): LanguageModel {

@@ -5,10 +5,13 @@ import { parseEpochOrDate, parseResetAt } from './parse-reset-at.js';
 
 const CONTEXT_LENGTH = /context[ _-]?length|maximum context|too many tokens|context_length_exceeded|prompt is too long|context window/i;
 const QUOTA = /insufficient_quota|exceeded your current quota|billing|credit balance/i;
+/** Google answers a bad key with 400 INVALID_ARGUMENT (reason API_KEY_INVALID), not 401. */
+const BAD_KEY = /API key not valid|API_KEY_INVALID|invalid[ _-]?api[ _-]?key|invalid x-api-key/i;
 
 /**
  * Maps an error thrown by an AI SDK call to an outcome: 429 rate_limited (Retry-After gives
- * resetAt), 402 or an insufficient-quota body quota_exhausted, 401/403 auth_failed, a 400 about
+ * resetAt), 402 or an insufficient-quota body quota_exhausted, 401/403 (or a 400 naming a bad API
+ * key, as Google answers) auth_failed, a 400 about
  * context length context_window, 5xx/529/overloaded and network failures overloaded.
  */
 export function classifyHttpError(error: unknown, now: number): Outcome {
@@ -21,7 +24,7 @@ export function classifyHttpError(error: unknown, now: number): Outcome {
   if (status === undefined) return { kind: 'overloaded', reason };
   if (status === 429 && !QUOTA.test(body)) return withResetAt({ kind: 'rate_limited', reason }, cause, body, now);
   if (status === 402 || status === 429) return withResetAt({ kind: 'quota_exhausted', reason }, cause, body, now);
-  if (status === 401 || status === 403) return { kind: 'auth_failed', reason };
+  if (status === 401 || status === 403 || (status === 400 && BAD_KEY.test(body))) return { kind: 'auth_failed', reason };
   if ((status === 400 || status === 413) && CONTEXT_LENGTH.test(body)) return { kind: 'context_window', reason };
   if (status >= 500 || /overloaded/i.test(body)) return { kind: 'overloaded', reason };
   if (status === 404) return { kind: 'config_error', reason };
