@@ -116,7 +116,13 @@ describe('packSections', () => {
 
   it('trusts precomputed token counts when exact is off, without re-tokenizing', () => {
     const seen: string[] = [];
-    const counter = { name: 'spy', count: (text: string) => (seen.push(text), countTokens(text)) };
+    const counter = {
+      name: 'spy',
+      count: (text: string) => {
+        seen.push(text);
+        return countTokens(text);
+      },
+    };
     const result = packSections(
       [
         { id: 'a', text: 'alpha', priority: 1, tokens: 1 },
