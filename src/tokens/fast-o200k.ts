@@ -1,4 +1,4 @@
-import o200k, { encode as libraryEncode } from 'gpt-tokenizer/encoding/o200k_base';
+import o200k, { countTokens as libraryCount, encode as libraryEncode } from 'gpt-tokenizer/encoding/o200k_base';
 
 /**
  * The parts of gpt-tokenizer's BPE core the fast path reuses (its vocabulary map and its cached
@@ -13,6 +13,8 @@ interface BpeCore {
 const core = (o200k as unknown as { bytePairEncodingCoreProcessor?: Partial<BpeCore> }).bytePairEncodingCoreProcessor;
 const vocabulary = core?.bytePairStringRankEncoder instanceof Map ? core.bytePairStringRankEncoder : undefined;
 const mergePiece = typeof core?.bytePairEncode === 'function' ? core.bytePairEncode.bind(core) : undefined;
+/** False when this gpt-tokenizer lacks the parts above: every text then takes the (slower) library path. */
+export const O200K_SCANNER_ACTIVE = vocabulary !== undefined && mergePiece !== undefined;
 
 // Character classes of the o200k_base split regex, for ASCII.
 const UPPER = 1;
@@ -41,10 +43,10 @@ const SLASH = 47;
 
 /**
  * o200k_base token ids of `text`, identical to gpt-tokenizer's `encode`. ASCII text (almost all
- * of what Baton counts: errors, paths, logs, code; see WIDE_OTHER) is split by a hand-written scanner that follows
- * the o200k_base regex alternative by alternative, without the regex engine's match objects;
- * other text, and text holding a special-token marker (which `encode` refuses), takes the
- * library path.
+ * of what Baton counts: errors, paths, logs, code; see WIDE_OTHER) is split by a hand-written
+ * scanner that follows the o200k_base regex alternative by alternative, without the regex
+ * engine's match objects; other text, and text holding a special-token marker (which `encode`
+ * refuses), takes the library path.
  */
 export function encodeO200k(text: string): number[] {
   if (!vocabulary || !mergePiece || !isPlainAscii(text)) return libraryEncode(text);
@@ -67,7 +69,7 @@ export function encodeO200k(text: string): number[] {
 
 /** Number of o200k_base tokens in `text`; see encodeO200k. */
 export function countO200k(text: string): number {
-  if (!vocabulary || !mergePiece || !isPlainAscii(text)) return libraryEncode(text).length;
+  if (!vocabulary || !mergePiece || !isPlainAscii(text)) return libraryCount(text);
   const n = text.length;
   let count = 0;
   let start = 0;

@@ -3,7 +3,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { encode as libraryEncode } from 'gpt-tokenizer/encoding/o200k_base';
 import { describe, expect, it } from 'vitest';
-import { countO200k, encodeO200k } from '../../src/tokens/fast-o200k.js';
+import { countO200k, encodeO200k, O200K_SCANNER_ACTIVE } from '../../src/tokens/fast-o200k.js';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 
@@ -29,6 +29,10 @@ function* textFiles(dir: string): Generator<string> {
 }
 
 describe('encodeO200k (the scanner path of the o200k_base tokenizer)', () => {
+  it('runs on this gpt-tokenizer (an upgrade that drops its vocabulary map would silently slow every count)', () => {
+    expect(O200K_SCANNER_ACTIVE).toBe(true);
+  });
+
   it.each([
     ['words and contractions', "It's what they'LL do; we'd've seen I'M sure they're here"],
     ['case runs', 'HTTPServer parseJSON XMLHttpRequest ABC abc Abc aBC'],
