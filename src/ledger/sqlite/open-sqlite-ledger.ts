@@ -1,9 +1,9 @@
 import { closeSync, existsSync, mkdirSync, openSync, readSync, statSync } from 'node:fs';
 import path from 'node:path';
-import Database from 'better-sqlite3';
 import { BatonError, errorMessage, isBatonError } from '../../errors/index.js';
 import type { Ledger } from '../ledger.js';
 import { migrateSchema, readSchemaVersion, SCHEMA_VERSION } from './migrations.js';
+import { openSqliteDatabase, type SqliteDatabase } from './open-sqlite-database.js';
 import { SqliteLedger } from './sqlite-ledger.js';
 import { translateLockErrors } from './translate-lock-errors.js';
 
@@ -51,9 +51,9 @@ export async function openSqliteLedger(file: string, options: SqliteLedgerOption
     assertSqliteHeader(file);
   }
 
-  let db: Database.Database;
+  let db: SqliteDatabase;
   try {
-    db = new Database(file);
+    db = openSqliteDatabase(file);
   } catch (error) {
     throw unavailable(file, error);
   }
@@ -100,7 +100,7 @@ function assertSqliteHeader(file: string): void {
   if (!header.equals(SQLITE_HEADER)) throw notALedger(file, 'it is not a SQLite database');
 }
 
-function readVersion(db: Database.Database, file: string): number {
+function readVersion(db: SqliteDatabase, file: string): number {
   let version: number | undefined;
   try {
     version = readSchemaVersion(db);
