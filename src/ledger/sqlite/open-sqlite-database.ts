@@ -42,14 +42,14 @@ export function openSqliteDatabase(file: string, options?: SqliteDatabaseOptions
   db.prepare = retainedPrepare as SqliteDatabase['prepare'];
   // better-sqlite3's own pragma() prepares a statement it then drops; this one goes through the
   // retaining prepare. A pragma that returns nothing (e.g. `synchronous = NORMAL`) yields [] as before.
-  db.pragma = ((source: string, pragmaOptions?: Database.PragmaOptions): unknown => {
+  db.pragma = (source: string, pragmaOptions?: Database.PragmaOptions): unknown => {
     const statement = retainedPrepare(`PRAGMA ${source}`);
     if (!statement.reader) {
       statement.run();
       return pragmaOptions?.simple ? undefined : [];
     }
     return pragmaOptions?.simple ? statement.pluck().get() : statement.all();
-  }) as SqliteDatabase['pragma'];
+  };
   return db;
 }
 
