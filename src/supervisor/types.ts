@@ -43,7 +43,7 @@ export type SupervisorEvent =
   | { type: 'task-start'; taskId: string; firstAttempt: number; maxAttempts: number }
   | { type: 'attempt-start'; taskId: string; attempt: number }
   | { type: 'dispatch-start'; taskId: string; attempt: number; provider: string; mode?: string }
-  | { type: 'dispatch-end'; taskId: string; attempt: number; provider: string; outcome: OutcomeKind; mode?: string }
+  | { type: 'dispatch-end'; taskId: string; attempt: number; provider: string; outcome: OutcomeKind; mode?: string; signal?: string }
   | { type: 'breaker-skip'; taskId: string; provider: string; until?: number }
   | { type: 'waiting'; taskId: string; untilMs: number }
   | { type: 'claim-wait'; taskId: string; holder: string; untilMs: number }

@@ -42,7 +42,7 @@ function describe(event: SupervisorEvent): string | undefined {
     case 'dispatch-start':
       return `${event.taskId}: attempt ${event.attempt} · ${event.provider}${event.mode === 'helper' ? ' (helper)' : ''} · running`;
     case 'dispatch-end':
-      return `${event.taskId}: attempt ${event.attempt} · ${event.provider}${event.mode === 'helper' ? ' (helper)' : ''} · ${event.outcome}`;
+      return `${event.taskId}: attempt ${event.attempt} · ${event.provider}${event.mode === 'helper' ? ' (helper)' : ''} · ${event.outcome}${event.signal ? ` (${event.signal})` : ''}`;
     case 'breaker-skip':
       return `${event.taskId}: ${event.provider} skipped (breaker open${event.until ? ` until ${new Date(event.until).toISOString()}` : ''})`;
     case 'waiting':
