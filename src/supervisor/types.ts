@@ -47,6 +47,7 @@ export type SupervisorEvent =
   | { type: 'breaker-skip'; taskId: string; provider: string; until?: number }
   | { type: 'waiting'; taskId: string; untilMs: number }
   | { type: 'claim-wait'; taskId: string; holder: string; untilMs: number }
+  | { type: 'stale-agent-ended'; taskId: string; attempt: number; pid: number; signal: 'SIGTERM' | 'SIGKILL'; gone: boolean }
   | { type: 'context'; taskId: string; attempt: number; kind: 'circuit_breaker' | 'retry' | 'helper'; text: string }
   | { type: 'validation'; taskId: string; attempt: number; passed: boolean; errors: string[] }
   | { type: 'helper-checks'; taskId: string; attempt: number; checks: { criterion: string; command: string; ok: boolean }[] }

@@ -49,6 +49,8 @@ function describe(event: SupervisorEvent): string | undefined {
       return `${event.taskId}: all providers open, waiting until ${new Date(event.untilMs).toISOString()}`;
     case 'claim-wait':
       return `${event.taskId}: claimed by ${event.holder} until ${new Date(event.untilMs).toISOString()} (a crashed run's lease?), waiting`;
+    case 'stale-agent-ended':
+      return `${event.taskId}: attempt ${event.attempt}'s agent (process group ${event.pid}) was still running from the interrupted run; ended it with ${event.signal}${event.gone ? '' : ', but some of its processes did not exit'} before starting the next attempt`;
     case 'context':
       return `${event.taskId}: attempt ${event.attempt} · injected ${event.kind} context (${event.text.trimEnd().split('\n').length} lines)`;
     case 'validation':
