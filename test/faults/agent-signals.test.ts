@@ -42,7 +42,7 @@ describe('an agent ended by a signal', () => {
     expect(report.tasks[0].status).toBe('blocked');
     expect(report.tasks[0].attempts.map((a: { outcome: string }) => a.outcome)).toEqual(['killed_by_signal']);
     expect(progress).toContain(`job: attempt 1 · agent · killed_by_signal (${signal})`);
-    expect(await renderMetrics()).toMatch(new RegExp(`baton_dispatches_total\\{provider="agent",outcome="killed_by_signal"\\} [1-9]`));
+    expect(await renderMetrics()).toMatch(/baton_dispatches_total\{provider="agent",outcome="killed_by_signal"\} [1-9]/);
 
     const ledger = await openLedger({ spec: 'sqlite:state.db', cwd: dir });
     try {
