@@ -21,7 +21,7 @@ export interface ProviderFailure {
 export function describeAttemptFailure(failures: readonly ProviderFailure[]): string {
   if (failures.length === 0) return 'no provider is configured';
   const parts = failures.map(describeOne).join('; ');
-  return failures.every((f) => f.kind === 'breaker_open') ? `${ALL_PROVIDERS_OPEN}: ${parts}` : parts;
+  return allShared(failures) ? `${ALL_PROVIDERS_OPEN}: ${parts}` : parts;
 }
 
 /**
@@ -38,7 +38,7 @@ export function describeTaskFailure(attempts: readonly (readonly ProviderFailure
       byProvider.set(failure.provider, entry);
     }
   }
-  const allOpen = attempts.at(-1)?.every((f) => f.kind === 'breaker_open') ?? false;
+  const allOpen = allShared(attempts.at(-1) ?? []);
   const parts = [...byProvider.values()].map(({ counts, last }) => {
     const tally = [...counts].map(([kind, n]) => (n > 1 ? `${kind} ${n} times` : kind)).join(', ');
     return `${last.provider}: ${tally}; last: ${reasonOf(last)}`;
@@ -46,12 +46,21 @@ export function describeTaskFailure(attempts: readonly (readonly ProviderFailure
   return `${allOpen ? `${ALL_PROVIDERS_OPEN}: ` : ''}${parts.join(' | ')}`;
 }
 
+/**
+ * Every provider kept out by a shared open breaker. A breaker open on this host only stands for a
+ * local config_error (a missing binary): calling that "circuit-broken" would hide the cause.
+ */
+function allShared(failures: readonly ProviderFailure[]): boolean {
+  return failures.length > 0 && failures.every((f) => f.kind === 'breaker_open' && !f.local);
+}
+
 function describeOne(failure: ProviderFailure): string {
   return `${failure.provider}: ${failure.kind === 'breaker_open' ? '' : `${failure.kind}, `}${reasonOf(failure)}`;
 }
 
 function reasonOf(failure: ProviderFailure): string {
-  const open = failure.openUntil === undefined ? '' : `breaker open${failure.local ? ' on this host' : ''} until ${new Date(failure.openUntil).toISOString()}`;
+  const until = failure.openUntil === undefined ? '' : ` until ${new Date(failure.openUntil).toISOString()}`;
+  const open = failure.local ? `skipped on this host${until}` : until ? `breaker open${until}` : '';
   if (failure.kind === 'breaker_open') return `${open || 'breaker open'} (${failure.reason})`;
   return open ? `${failure.reason} (${open})` : failure.reason;
 }
