@@ -110,4 +110,26 @@ describe('resuming after the supervisor was SIGKILLed', () => {
       other.kill('SIGKILL');
     }
   });
+
+  it.skipIf(process.platform !== 'linux')('escalates to SIGKILL after the grace period when the group ignores SIGTERM, grandchildren included', async () => {
+    const agent = spawn('sh', ['-c', 'trap "" TERM; sleep 30 & sleep 30; wait'], { detached: true, stdio: 'ignore' });
+    try {
+      await waitFor(() => identifyProcess(agent.pid!).startTime !== '' && liveGroupMembers(identifyProcess(agent.pid!)).length >= 2, 5_000);
+      const recorded = identifyProcess(agent.pid!);
+      const ledger = new MemoryLedger();
+      const d = await ledger.appendDispatch({ taskId: 't', attempt: 3, provider: 'p', status: 'running', startedAt: 1, agentProcess: recorded });
+      const started = Date.now();
+      const ended = await endStaleAgentGroups(ledger, 't', { logger: silentLogger, onEvent: () => {}, graceMs: 300 });
+      expect(ended).toEqual([{ dispatchId: d.id, attempt: 3, pid: agent.pid, signal: 'SIGKILL', gone: true }]);
+      expect(Date.now() - started).toBeGreaterThanOrEqual(300);
+      expect(liveGroupMembers(recorded)).toEqual([]);
+      expect((await ledger.getDispatch(d.id))?.result).toContain('ended it with SIGKILL');
+    } finally {
+      try {
+        process.kill(-agent.pid!, 'SIGKILL');
+      } catch {
+        // already gone
+      }
+    }
+  });
 });
