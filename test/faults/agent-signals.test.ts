@@ -40,7 +40,7 @@ describe('an agent ended by a signal', () => {
     expect(readFileSync(path.join(dir, 'out.txt'), 'utf8')).toBe('done\n');
     expect(code).toBe(1);
     expect(report.tasks[0].status).toBe('blocked');
-    expect(report.tasks[0].attempts.map((a: { outcome: string }) => a.outcome)).toEqual(['killed_by_signal']);
+    expect(report.tasks[0].attempts.map((a: { outcome: string; signal?: string }) => `${a.outcome}:${a.signal}`)).toEqual([`killed_by_signal:${signal}`]);
     expect(progress).toContain(`job: attempt 1 · agent · killed_by_signal (${signal})`);
     expect(await renderMetrics()).toMatch(/baton_dispatches_total\{provider="agent",outcome="killed_by_signal"\} [1-9]/);
 
