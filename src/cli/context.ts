@@ -42,8 +42,9 @@ export function withCommonOptions(command: Command): Command {
  * Opens the ledger named by --ledger, else BATON_LEDGER, else the config file's `ledger`, else the
  * default SQLite file; relative paths resolve against the IO's cwd (the project root).
  */
-export async function openCliLedger(io: CliIO, options: CommonOptions): Promise<Ledger> {
-  return openLedger({ spec: await resolveLedgerSpec(io, options), cwd: io.cwd });
+export async function openCliLedger(io: CliIO, options: CommonOptions, access: { readOnly?: boolean } = {}): Promise<Ledger> {
+  // A command that only reads also works on a ledger it may not write (opened read-only).
+  return openLedger({ spec: await resolveLedgerSpec(io, options), cwd: io.cwd, readOnlyFallback: access.readOnly ?? false });
 }
 
 /** The ledger spec a command would use (see openCliLedger), or undefined for the default. */
