@@ -48,7 +48,8 @@ p.lead { color: var(--muted); margin-top: 0; }
 table { border-collapse: collapse; width: 100%; background: var(--panel); border: 1px solid var(--line); border-radius: 8px; overflow: hidden; }
 th, td { text-align: left; padding: .45rem .6rem; border-bottom: 1px solid var(--line); vertical-align: top; }
 th { font-size: .8rem; text-transform: uppercase; letter-spacing: .04em; color: var(--muted); background: var(--code-bg); }
-tr:last-child td { border-bottom: none; }
+tbody th { text-transform: none; letter-spacing: normal; font-size: inherit; color: var(--fg); background: transparent; font-weight: 600; }
+tr:last-child td, tr:last-child th { border-bottom: none; }
 caption { text-align: left; padding: .2rem 0 .4rem; }
 td.num, th.num { text-align: right; font-variant-numeric: tabular-nums; }
 code, pre, .mono { font-family: ui-monospace, "SFMono-Regular", Menlo, Consolas, monospace; font-size: .85rem; }

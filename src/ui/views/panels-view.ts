@@ -35,7 +35,7 @@ ${
 /** One panel session: the question, then each agent's context and answer in order. */
 export async function renderPanelView(ctx: ViewContext, id: string): Promise<ViewResult> {
   const session = await ctx.ledger.getRecord<PanelSessionData>('sessions', id);
-  if (!session || session.data.kind !== 'panel') {
+  if (session?.data.kind !== 'panel') {
     return { title: 'Panel not found', nav: 'panels', status: 404, body: html`<h1>Panel not found</h1><p>No panel session <code>${id}</code>. <a href="/panels">All panels</a>.</p>` };
   }
   const dispatches = await ctx.ledger.listDispatches({ taskId: panelTaskId(id), limit: 200 });

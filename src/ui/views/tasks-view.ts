@@ -90,7 +90,10 @@ function taskRow(task: Task, last: Dispatch | undefined, now: number) {
 }
 
 function recentItem(d: Dispatch, now: number) {
-  return html`<li data-dispatch="${d.id}"><a href="/tasks/${encodeURIComponent(d.taskId)}#try-${d.id}"><code>${d.taskId}</code></a> · attempt ${d.attempt}<br>${d.provider}${d.mode === 'helper' ? ' (helper)' : ''} ${badge(d.outcome ?? d.status)} <span class="muted">${formatAgo(d.startedAt, now)}</span></li>`;
+  // Panel answers are filed under a synthetic task id `panel:<session>`; they belong to the panel view.
+  const panel = d.taskId.startsWith('panel:') ? d.taskId.slice('panel:'.length) : undefined;
+  const href = panel ? `/panels/${encodeURIComponent(panel)}#agent-${d.id}` : `/tasks/${encodeURIComponent(d.taskId)}#try-${d.id}`;
+  return html`<li data-dispatch="${d.id}"><a href="${href}">${panel ? 'panel ' : ''}<code>${panel ?? d.taskId}</code></a>${panel ? '' : ` · attempt ${d.attempt}`}<br>${d.provider}${d.mode === 'helper' ? ' (helper)' : ''} ${badge(d.outcome ?? d.status)} <span class="muted">${formatAgo(d.startedAt, now)}</span></li>`;
 }
 
 function caption(status: TaskStatus | undefined, q: string, shown: number, total: number, more: boolean): string {
