@@ -69,7 +69,15 @@ describeWithBrowser('baton ui in Chromium', () => {
     await page.click('a[data-status="blocked"]');
     expect(await page.locator('#tasks tbody tr').evaluateAll((rows) => rows.map((r) => r.getAttribute('data-task')))).toEqual(['never']);
 
+    // Keyboard: the skip link comes first and lands on <main>; the next Tab reaches the filters.
     await page.goto(ui.url);
+    await page.keyboard.press('Tab');
+    expect(await page.evaluate(() => document.activeElement?.textContent)).toBe('Skip to content');
+    await page.keyboard.press('Enter');
+    expect(await page.evaluate(() => document.activeElement?.id)).toBe('main');
+    await page.keyboard.press('Tab');
+    expect(await page.evaluate(() => document.activeElement?.textContent?.trim())).toMatch(/^All\s+3$/);
+    await page.screenshot({ path: screenshotPath('keyboard-focus-light') });
     await page.keyboard.press('/');
     expect(await page.evaluate(() => document.activeElement?.id)).toBe('q');
     await page.keyboard.type('release');
