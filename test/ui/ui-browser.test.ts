@@ -4,6 +4,7 @@
  * `baton run` of stand-in command agents (child processes) and a real `baton panel`. Screenshots
  * land in test-results/ui/ (light and dark) for a person to look at.
  */
+import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, expect, it } from 'vitest';
@@ -164,16 +165,21 @@ describeWithBrowser('baton ui in Chromium', () => {
     await shoot('queue');
   });
 
-  it('shows a new dispatch live, without reloading the page', async () => {
+  it('shows a new dispatch live while a real baton run writes, without reloading the page', async () => {
     await page.goto(ui.url);
     await expect.poll(() => page.locator('#live').textContent()).toBe('live');
     await page.evaluate(() => {
       (window as unknown as { marker: number }).marker = 42;
     });
-    const writer = await openLedger({ spec: run.spec });
-    await writer.appendDispatch({ taskId: 'never', attempt: 9, provider: 'late-agent', status: 'running' });
-    await writer.close();
-    await page.waitForSelector('#recent-dispatches li:has-text("late-agent")', { timeout: 5000 });
+    await writeFile(path.join(run.root, 'live.yaml'), 'tasks:\n  - id: live\n    title: Arrives while the page is open\n    instructions: Write the draft.\n');
+    const running = runBaton(
+      ['run', path.join(run.root, 'live.yaml'), '--config', path.join(run.root, 'baton.config.json'), '--ledger', run.spec, '--providers', 'fixer', '--json'],
+      { cwd: run.workspace },
+    );
+    await page.waitForSelector('#recent-dispatches li:has-text("live")', { timeout: 10_000 });
+    expect((await running).code).toBe(0);
+    await expect.poll(() => page.locator('#tasks tbody tr[data-task="live"] td:nth-child(2) .badge').textContent(), { timeout: 5000 }).toBe('completed');
+    expect(await page.locator('a[aria-current="true"] .count').first().textContent()).toBe('4');
     expect(await page.evaluate(() => (window as unknown as { marker?: number }).marker)).toBe(42);
     expect(await page.locator('#live').textContent()).toMatch(/^updated/);
   });
