@@ -1,3 +1,4 @@
+import { rm } from 'node:fs/promises';
 import { get } from 'node:http';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -161,6 +162,24 @@ describe('baton ui command', () => {
     expect(await (await fetch(info.url)).text()).toContain('<code>t1</code>');
     stop();
     expect(await serving).toBe(0);
+  });
+
+  it('is what `baton demo --keep` points to at its end, and shows the demo\'s injected context', async () => {
+    const { dir, cleanup } = await tempDir();
+    open.push({ close: cleanup });
+    const demo = await runBaton(['demo', '--keep'], { cwd: dir });
+    expect(demo.code).toBe(0);
+    const spec = /baton ui --ledger (sqlite:\S+)\s*$/.exec(demo.stdout)?.[1];
+    expect(spec).toBeDefined();
+    const workspace = /example plan in (\S+)/.exec(demo.stdout)?.[1] as string;
+    open.push({ close: () => rm(path.dirname(workspace), { recursive: true, force: true }) });
+    const ledger = await openLedger({ spec, create: false });
+    open.push(ledger);
+    const ui = await serve(ledger);
+    const switched = (await ledger.recentDispatches(50)).find((d) => d.contextType === 'circuit_breaker');
+    expect(switched).toBeDefined();
+    const page = await (await fetch(`${ui.url}tasks/${encodeURIComponent(switched?.taskId ?? '')}`)).text();
+    expect(page).toContain('--- PROVIDER SWITCH CONTEXT ---');
   });
 
   it('never creates a ledger: a missing SQLite file is exit 2 naming it', async () => {
