@@ -98,6 +98,7 @@ function renderTry(d: Dispatch, before: Dispatch | undefined): SafeHtml {
     ${(d.tokensIn !== undefined || d.tokensOut !== undefined) && html`<span class="muted">${d.tokensIn ?? '?'} in / ${d.tokensOut ?? '?'} out tokens</span>`}
     ${d.exitCode !== undefined && html`<span class="muted">exit ${d.exitCode}</span>`}
     <span class="muted">${formatTime(d.startedAt)}</span>
+    ${d.claimedBy && html`<span class="muted" title="the process that ran it">by ${d.claimedBy}</span>`}
   </div>
   ${files(d)}
   ${d.validationErrors.length > 0 && html`<ul class="errors" aria-label="Validation errors">${d.validationErrors.map((e) => html`<li>${e}</li>`)}</ul>`}
