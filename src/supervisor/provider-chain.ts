@@ -145,6 +145,8 @@ async function runOne(
     injectedContext: prompt.injected || undefined,
     contextType: prompt.injected ? prompt.contextType : undefined,
     promptDigest: createHash('sha256').update(prompt.prompt).digest('hex').slice(0, 16),
+    // The whole prompt, masked, so `baton ui` can show exactly what the agent was told.
+    promptPreview: maskSecretsSync(prompt.prompt).text,
     claimedBy: options.owner,
     startedAt: options.now(),
   });
