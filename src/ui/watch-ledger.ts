@@ -15,8 +15,8 @@ export type ReadVersion = () => Promise<string>;
  */
 export async function createVersionReader(ledger: Ledger): Promise<{ read: ReadVersion; close: () => void }> {
   if (ledger.backend === 'sqlite') {
-    const { default: Database } = await import('better-sqlite3');
-    const db = new Database(ledger.location, { readonly: true, fileMustExist: true });
+    const { openSqliteDatabase } = await import('../ledger/sqlite/open-sqlite-database.js');
+    const db = openSqliteDatabase(ledger.location, { readonly: true, fileMustExist: true });
     const statement = db.prepare('PRAGMA data_version').pluck();
     return { read: async () => String(statement.get()), close: () => db.close() };
   }

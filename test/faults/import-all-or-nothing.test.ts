@@ -1,6 +1,6 @@
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
-import Database from 'better-sqlite3';
+import { openSqliteDatabase } from '../../src/ledger/sqlite/open-sqlite-database.js';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { formatLedgerLine, type LedgerLine } from '../../src/ledger/index.js';
@@ -102,7 +102,7 @@ describe('a SQLite import that fails half-way', () => {
       const before = await exportText(dir, ledger);
 
       // An injected failure at line ~6,000 of 10,000 (a constraint the database itself enforces).
-      const db = new Database(path.join(dir, 'agent.db'));
+      const db = openSqliteDatabase(path.join(dir, 'agent.db'));
       db.exec(`CREATE TRIGGER fail_half_way BEFORE INSERT ON dispatches WHEN NEW.id = 'd3300'
                BEGIN SELECT RAISE(ABORT, 'injected failure half-way'); END`);
       db.close();

@@ -165,7 +165,7 @@ describe('SQLite storage failures name the file and say what to do', () => {
       await ledger.importLines(tasks(10));
       // The disk "fills up": SQLite's own page limit on this connection gives the real SQLITE_FULL.
       const db = (ledger as unknown as { db: Database.Database }).db;
-      db.pragma(`max_page_count = ${db.pragma('page_count', { simple: true })}`);
+      db.pragma(`max_page_count = ${Number(db.pragma('page_count', { simple: true }))}`);
       const error = await ledger.importLines(tasks(3_000)).then(() => undefined, (e: unknown) => e);
       expect(isBatonError(error, 'LEDGER_FULL')).toBe(true);
       expect((error as Error).message).toBe(

@@ -142,9 +142,9 @@ function openReadOnly(file: string, options: SqliteLedgerOptions): Ledger {
 }
 
 function readOnlyLedger(openPath: string, file: string, busyTimeoutMs: number, options: SqliteLedgerOptions): Ledger {
-  let db: Database.Database;
+  let db: SqliteDatabase;
   try {
-    db = new Database(openPath, { readonly: true, fileMustExist: true });
+    db = openSqliteDatabase(openPath, { readonly: true, fileMustExist: true });
   } catch (error) {
     throw unavailable(file, error);
   }
