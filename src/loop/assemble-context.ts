@@ -1,5 +1,4 @@
 import { packSections, type Section } from '../budget/index.js';
-import type { ResolvedManagerOptions } from './context-manager.js';
 import { DEFAULT_SAFETY_TOKENS } from './defaults.js';
 import { type PlannedLevel, planTurns } from './plan-turns.js';
 import { MESSAGE_SEPARATOR, messageHeader, renderMessage } from './render-message.js';
@@ -7,7 +6,7 @@ import { shrinkLarge } from './shrink-large.js';
 import { rankSnippets, renderSnippet, type SnippetEntry } from './snippets/rank-snippets.js';
 import type { LoopState } from './tracker/loop-state.js';
 import { measure, type Rendered, renderTurn, renderTurnClipped, type Turn } from './turn.js';
-import type { AssembledContext, AssembleOptions, ContextMessage } from './types.js';
+import type { AssembledContext, AssembleOptions, ContextMessage, ResolvedManagerOptions } from './types.js';
 
 /** What assembly reads from the manager. */
 export interface ManagerView {

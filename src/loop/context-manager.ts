@@ -1,4 +1,3 @@
-import type { TokenCounter } from '../tokens/index.js';
 import { contextLimitFor, o200kCounter } from '../tokens/index.js';
 import { assembleContext, type ManagerView, type PlanState } from './assemble-context.js';
 import { classifyTool } from './classify-tool.js';
@@ -12,9 +11,8 @@ import type { SnippetEntry } from './snippets/rank-snippets.js';
 import type { SnippetExtractor } from './snippets/snippet-extractor.js';
 import { extractDecisions } from './tracker/extract-decisions.js';
 import { LoopState } from './tracker/loop-state.js';
-import type { Summarizer } from '../summarize/index.js';
 import type { ToolResultRecord, Turn } from './turn.js';
-import type { AssembledContext, AssembleOptions, CategoryShares, ContextManagerOptions, LoopEvent, ToolCall } from './types.js';
+import type { AssembledContext, AssembleOptions, ContextManagerOptions, LoopEvent, ResolvedManagerOptions, ToolCall } from './types.js';
 
 /** Views older than this many turns are snippet candidates only when edited or much mentioned. */
 const SNIPPET_LOOKBACK_TURNS = 12;
@@ -24,20 +22,6 @@ const TOP_MENTIONS = 8;
 const LLM_SUMMARY_MIN_CHARS = 2000;
 const LLM_SUMMARY_TOKENS = 150;
 const CODE_TERM = /`([A-Za-z_][\w.]*)`|\b([A-Za-z]+_[\w]+|[a-z]+[A-Z]\w*|[A-Z][a-z]+[A-Z]\w*)\b/g;
-
-/** Resolved options: every default applied once. */
-export interface ResolvedManagerOptions {
-  budget: number;
-  recentTurns: number;
-  compactEveryTurns: number;
-  maskAfterTurns: number;
-  highWater: number;
-  lowWater: number;
-  maxSnippets: number;
-  shares: CategoryShares;
-  counter: TokenCounter;
-  summarizer: Summarizer | undefined;
-}
 
 /**
  * Records an agent loop as it happens and assembles, before each model call, the best context

@@ -19,6 +19,7 @@ export { loadPlan, parsePlan } from './load-plan.js';
 export { orderTasks } from './order-tasks.js';
 export { parseHelperCommands } from './parse-helper-commands.js';
 export { runProviderChain } from './provider-chain.js';
+export { DEFAULT_CHECK_OUTPUT_CAP_BYTES, runCheck } from './run-check.js';
 export { runPlan } from './run-plan.js';
 export { workspaceOps } from './workspace-ops.js';
 export type { RunReport, RunReportAttempt, RunReportTask } from './build-run-report.js';
@@ -26,5 +27,6 @@ export type { BreakerDecision, CircuitBreakerOptions } from './circuit-breaker.j
 export type { HelperCommand } from './parse-helper-commands.js';
 export type { Plan, PlanTask } from './plan-types.js';
 export type { ChainRequest, ChainResult, ProviderChainOptions } from './provider-chain.js';
+export type { RunCheckOptions } from './run-check.js';
 export type { RunPlanOptions } from './run-plan.js';
 export type { BreakerSettings, CheckRun, EventSink, FileChanges, SupervisorEvent, WorkspaceOps } from './types.js';

@@ -3,7 +3,7 @@ import path from 'node:path';
 import { type ContextBenchReport, defaultTrajectoryFiles, expandTrajectoryPaths, parseBudgets, readTrajectories, runContextBench, STRATEGIES } from '../../../bench/index.js';
 import { type CliIO, EXIT_OK, parsePositiveInt, printResult } from '../../context.js';
 import { toWireCase } from '../../to-wire-case.js';
-import type { BenchContextOptions } from './index.js';
+import type { BenchContextOptions } from './options.js';
 
 /** Runs the replay over the given (or shared) trajectories and prints the report; exit 0. */
 export async function runBenchContext(io: CliIO, options: BenchContextOptions): Promise<number> {

@@ -1,5 +1,5 @@
 import { runProcess } from '../providers/index.js';
-import type { CheckResult } from './types.js';
+import type { CheckResult } from '../workspace/index.js';
 
 /** Output kept from one check (head and tail). */
 export const DEFAULT_CHECK_OUTPUT_CAP_BYTES = 64 * 1024;
