@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
 import type { RegisterCommand } from '../../command-types.js';
-import { type CommonOptions, withCommonOptions } from '../../context.js';
+import { withCommonOptions } from '../../context.js';
 import type { BenchContextOptions } from './options.js';
 
 /** `baton bench context`: replays agent trajectories through four context strategies. */

@@ -1,5 +1,5 @@
 import type { RegisterCommand } from '../../command-types.js';
-import { type CommonOptions, withCommonOptions } from '../../context.js';
+import { withCommonOptions } from '../../context.js';
 import type { RefreshCliOptions } from './options.js';
 
 /** `baton refresh [TASK]`: the session-recovery context of seed 002, as refresh_context returns it. */
