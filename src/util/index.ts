@@ -1,0 +1,1 @@
+export { definedFields } from './defined-fields.js';
