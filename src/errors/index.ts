@@ -18,6 +18,8 @@ export const BATON_ERROR_CODES = [
   'PATH_OUTSIDE_WORKSPACE',
   /** A request without the right credentials (the MCP HTTP endpoint's bearer token). */
   'UNAUTHORIZED',
+  /** An optional peer dependency a feature needs is not installed; the message names it. */
+  'DEPENDENCY_MISSING',
   'INTERNAL',
 ] as const;
 

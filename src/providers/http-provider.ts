@@ -1,9 +1,7 @@
-import { createAnthropic } from '@ai-sdk/anthropic';
-import { createGoogleGenerativeAI } from '@ai-sdk/google';
-import { createOpenAICompatible } from '@ai-sdk/openai-compatible';
-import { generateText, type LanguageModel } from 'ai';
 import { performance } from 'node:perf_hooks';
+import { definedFields } from '../util/index.js';
 import { classifyHttpError } from './classify/classify-http-error.js';
+import { loadAiSdkModel } from './model/ai-sdk-model.js';
 import type { HttpProviderConfig, Provider, ProviderResult, ProviderRunRequest, SecretRef } from './types.js';
 
 export interface HttpProviderOptions {
@@ -37,6 +35,8 @@ export function createHttpProvider(name: string, config: HttpProviderConfig, opt
         return done({ outcome: { kind: 'config_error', reason: `${name}: baseURL is required for an openai-compatible API` }, output: '' });
       }
       const modelId = request.model ?? config.model;
+      // The AI SDK loads with the first HTTP call, not with the module (about 80 ms of start-up).
+      const { generateText } = await import('ai');
       let timedOut = false;
       const timeout = new AbortController();
       const timer = setTimeout(() => {
@@ -45,19 +45,20 @@ export function createHttpProvider(name: string, config: HttpProviderConfig, opt
       }, Math.min(request.timeoutMs, config.timeoutMs ?? Number.POSITIVE_INFINITY));
       const signal = request.signal === undefined ? timeout.signal : AbortSignal.any([timeout.signal, request.signal]);
       try {
+        const model = await loadAiSdkModel({
+          api: config.api ?? 'openai-compatible',
+          modelId,
+          name,
+          ...definedFields({ baseURL: config.baseURL, apiKey }),
+        });
         const result = await generateText({
-          model: buildModel(name, config, modelId, apiKey),
+          model,
           prompt: request.prompt,
           maxRetries: 0,
           abortSignal: signal,
-          ...(config.maxOutputTokens === undefined ? {} : { maxOutputTokens: config.maxOutputTokens }),
-          ...(config.headers === undefined ? {} : { headers: config.headers }),
+          ...definedFields({ maxOutputTokens: config.maxOutputTokens, headers: config.headers }),
         });
-        const usage = {
-          ...(result.usage.inputTokens === undefined ? {} : { input: result.usage.inputTokens }),
-          ...(result.usage.outputTokens === undefined ? {} : { output: result.usage.outputTokens }),
-          ...(result.usage.totalTokens === undefined ? {} : { total: result.usage.totalTokens }),
-        };
+        const usage = definedFields({ input: result.usage.inputTokens, output: result.usage.outputTokens, total: result.usage.totalTokens });
         return done({
           outcome: { kind: 'ok' },
           output: result.text,
@@ -84,19 +85,6 @@ export function createHttpProvider(name: string, config: HttpProviderConfig, opt
 function servedModel(response: { modelId?: string; body?: unknown }): string | undefined {
   const version = (response.body as { modelVersion?: unknown } | undefined)?.modelVersion;
   return typeof version === 'string' && version !== '' ? version : response.modelId;
-}
-
-function buildModel(name: string, config: HttpProviderConfig, modelId: string, apiKey: string | undefined): LanguageModel {
-  const auth = apiKey === undefined ? {} : { apiKey };
-  const baseURL = config.baseURL === undefined ? {} : { baseURL: config.baseURL };
-  switch (config.api ?? 'openai-compatible') {
-    case 'anthropic':
-      return createAnthropic({ ...auth, ...baseURL })(modelId);
-    case 'google':
-      return createGoogleGenerativeAI({ ...auth, ...baseURL })(modelId);
-    default:
-      return createOpenAICompatible({ name, baseURL: config.baseURL ?? '', ...auth })(modelId);
-  }
 }
 
 function resolveSecret(ref: SecretRef | undefined, env: Readonly<Record<string, string | undefined>>): string | undefined | Error {
