@@ -3,7 +3,8 @@
  * `import type`, `export … from` and dynamic `import()` all count, since a type-only cycle still
  * couples two files) and fails on any cycle between files and on any import that points outward
  * (nothing outside cli/ imports cli/; nothing outside cli/ and mcp/ imports mcp/, except the package's
- * root face src/index.ts).
+ * root face src/index.ts). Also checks that the heavy optional parts (the AI SDK, tree-sitter,
+ * secretlint) are only ever imported dynamically.
  */
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
@@ -116,6 +117,26 @@ function topFolder(file: string): string {
   return file.split(path.sep)[0] as string;
 }
 
+/** Packages that cost tens of milliseconds (or megabytes) and serve one feature: loaded on use only. */
+const HEAVY = /^(ai|@ai-sdk\/(anthropic|google|openai-compatible)|web-tree-sitter|tree-sitter-wasms|@secretlint\/.*)$/;
+
+/** Static imports of a heavy package that bring in a value (type-only imports are erased). */
+function heavyValueImports(file: string): string[] {
+  const source = ts.createSourceFile(file, readFileSync(file, 'utf8'), ts.ScriptTarget.Latest);
+  const found: string[] = [];
+  for (const statement of source.statements) {
+    if (!ts.isImportDeclaration(statement) || !ts.isStringLiteral(statement.moduleSpecifier)) continue;
+    const specifier = statement.moduleSpecifier.text;
+    if (!HEAVY.test(specifier)) continue;
+    const clause = statement.importClause;
+    if (clause?.isTypeOnly) continue;
+    const named = clause?.namedBindings && ts.isNamedImports(clause.namedBindings) ? clause.namedBindings.elements : undefined;
+    const typesOnly = clause !== undefined && clause.name === undefined && named !== undefined && named.every((e) => e.isTypeOnly);
+    if (!typesOnly) found.push(`${path.relative(SRC, file)} imports ${specifier}`);
+  }
+  return found;
+}
+
 describe('the import graph of src/', () => {
   const graph = importGraph();
 
@@ -145,5 +166,9 @@ describe('the import graph of src/', () => {
       }
     }
     expect(outward).toEqual([]);
+  });
+
+  it('loads the heavy packages only when used (dynamic import), never at module load', () => {
+    expect(sourceFiles(SRC).flatMap(heavyValueImports)).toEqual([]);
   });
 });
