@@ -131,7 +131,7 @@ function heavyValueImports(file: string): string[] {
     const clause = statement.importClause;
     if (clause?.isTypeOnly) continue;
     const named = clause?.namedBindings && ts.isNamedImports(clause.namedBindings) ? clause.namedBindings.elements : undefined;
-    const typesOnly = clause !== undefined && clause.name === undefined && named !== undefined && named.every((e) => e.isTypeOnly);
+    const typesOnly = clause !== undefined && clause.name === undefined && named?.every((e) => e.isTypeOnly) === true;
     if (!typesOnly) found.push(`${path.relative(SRC, file)} imports ${specifier}`);
   }
   return found;
