@@ -3,7 +3,7 @@ import { BatonError } from '../../../errors/index.js';
 import { openLedger } from '../../../ledger/index.js';
 import { startUiServer } from '../../../ui/index.js';
 import { type CliIO, EXIT_OK, resolveLedgerSpec } from '../../context.js';
-import type { UiCliOptions } from './index.js';
+import type { UiCliOptions } from './options.js';
 
 /**
  * Opens the ledger (an SQLite file must already exist: the view never creates one), serves the

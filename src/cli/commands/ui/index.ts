@@ -1,12 +1,6 @@
-import type { RegisterCommand } from '../../commands.js';
-import { type CommonOptions, withCommonOptions } from '../../context.js';
-
-export interface UiCliOptions extends CommonOptions {
-  port?: string;
-  host?: string;
-  token?: string;
-  workspace?: string;
-}
+import type { RegisterCommand } from '../../command-types.js';
+import { withCommonOptions } from '../../context.js';
+import type { UiCliOptions } from './options.js';
 
 /** `baton ui`: a read-only web view of the ledger in the browser, updated live. */
 export const registerUi: RegisterCommand = (program, io, state) => {
