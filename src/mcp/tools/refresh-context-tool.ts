@@ -2,7 +2,9 @@ import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
 import { BatonError } from '../../errors/index.js';
 import { REFRESH_FORMATS, refreshContext, refreshTasks } from '../../refresh/index.js';
+import { registerCheckedTool } from '../register-checked-tool.js';
 import { guarded, okResult } from '../tool-result.js';
+import { recordSchema } from './shared-schemas.js';
 import type { WorkspaceState } from '../workspace-state.js';
 
 const inputShape = {
@@ -22,24 +24,28 @@ const inputShape = {
 };
 
 // Loose: each format has its own fields (seed 002 §2); the common ones are pinned here.
-const outputSchema = z.looseObject({
-  metadata: z
-    .object({
-      generated_at: z.string().optional(),
-      format: z.string(),
-      token_estimate: z.number(),
-      warnings: z.array(z.string()),
-      redactions: z.number(),
-    })
-    .passthrough(),
-  continuation_prompt: z.string().optional(),
-  contexts: z.array(z.record(z.string(), z.unknown())).optional(),
-  dependencies: z.array(z.record(z.string(), z.unknown())).optional(),
-});
+const outputSchema = z
+  .looseObject({
+    metadata: z
+      .looseObject({
+        generated_at: z.string().optional(),
+        format: z.string(),
+        token_estimate: z.number(),
+        warnings: z.array(z.string()),
+        redactions: z.number(),
+      })
+      .meta({ additionalProperties: true }),
+    continuation_prompt: z.string().optional(),
+    markdown: z.string().optional().describe('The narrative format (its continuation prompt is the "Next Steps" section).'),
+    contexts: z.array(recordSchema).optional(),
+    dependencies: z.array(recordSchema).optional(),
+  })
+  .meta({ additionalProperties: true });
 
 /** `refresh_context`: session recovery context and continuation prompt (seed 002 §4). */
 export function registerRefreshContext(server: McpServer, state: WorkspaceState, sessionId: () => string): void {
-  server.registerTool(
+  registerCheckedTool(
+    server,
     'refresh_context',
     {
       title: 'Refresh session context',
