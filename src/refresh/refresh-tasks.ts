@@ -70,18 +70,18 @@ export async function refreshTasks(taskIds: readonly string[], options: Omit<Ref
   const common = { format, cap, warnings, redactions, dependencies };
   const deps: Section = { id: 'dependencies', text: depsText, priority: depsPriority, overflow: 'drop' };
   // Phase 1: every task stays; the last-listed shrink to their headline first.
-  const full = fit(cap, common, results, (budget) => packSections([...results.map(taskSection), deps], { budget, separator: '\n', exact: false }), false);
+  const full = fitTasks(cap, common, results, (budget) => packSections([...results.map(taskSection), deps], { budget, separator: '\n', exact: false }), false);
   if (full) return full;
   // Phase 2: headlines only; the last-listed drop out first.
   const headlines = results.map((result, i): Section => ({ id: `task.${i}`, text: headlineJson(result), priority: 100 - i * 0.01, overflow: 'drop' }));
-  const brief = fit(cap, common, results, (budget) => packSections([...headlines, deps], { budget, separator: '\n', exact: false }), true);
+  const brief = fitTasks(cap, common, results, (budget) => packSections([...headlines, deps], { budget, separator: '\n', exact: false }), true);
   return brief ?? assemble(results, packSections([], { budget: 0 }), { ...common, dependencies: [] }, true);
 }
 
 type Common = { format: RefreshFormat; cap: number; warnings: string[]; redactions: number; dependencies: RefreshTasksResult['dependencies'] };
 
 /** Packs at a shrinking budget until what is sent fits the cap; undefined when it cannot. */
-function fit(
+function fitTasks(
   cap: number,
   common: Common,
   results: readonly RefreshResult[],
