@@ -9,9 +9,10 @@ export const BURIED_ERROR = 'AssertionError: expected 200, got 500 in api.test.t
 /**
  * The busy ledger of issue 11: task `busy` with 25 failed attempts whose results are long logs,
  * 15 open debt items, 67 modified files in a real git repository, a task README, tracking logs and
- * artifacts; plus `extra` tasks `t1..tN` (for many-task refreshes). Fills the given ledger.
+ * artifacts; plus `extra` tasks `t1..tN` (for many-task refreshes). Fills the given ledger, or the
+ * one the function opens in the new repository.
  */
-export async function seedBusyWorkspace(ledger: Ledger, extra = 0): Promise<ReturnType<typeof makeRepo>> {
+export async function seedBusyWorkspace(into: Ledger | ((dir: string) => Promise<Ledger>), extra = 0): Promise<ReturnType<typeof makeRepo>> {
   const files: Record<string, string> = {};
   for (let i = 0; i < 67; i += 1) files[`src/mod${i}/file${i}.ts`] = `export const v${i} = ${i};\n`;
   const repo = makeRepo(files);
@@ -21,6 +22,7 @@ export async function seedBusyWorkspace(ledger: Ledger, extra = 0): Promise<Retu
     '.agent/tasks/busy_api/tracking/001.md': '- reproduced the 500\n- suspect the pool size\n',
     '.agent/tasks/busy_api/artifacts/plan.md': '1. reproduce\n2. fix the pool\n3. load test\n',
   });
+  const ledger = typeof into === 'function' ? await into(repo.dir) : into;
   await ledger.createTask({
     id: 'busy',
     title: 'Fix the /orders API under load',
