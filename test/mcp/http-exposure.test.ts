@@ -5,8 +5,7 @@ import { batonCommand, ROOT } from './helpers/launch.js';
 describe('baton mcp --http on a non-loopback host', () => {
   it('refuses to start without a token: exit 2 and a message naming the ways out', async () => {
     const { command, args } = batonCommand();
-    const env = { ...process.env, BATON_MCP_TOKEN: '' };
-    delete env.BATON_MCP_TOKEN;
+    const { BATON_MCP_TOKEN: _token, ...env } = process.env;
     // Refused before listen(): nothing is bound beyond loopback.
     const run = await runProcess(command, [...args, 'mcp', '--http', '--host', '0.0.0.0', '--port', '0'], { cwd: ROOT, env, timeoutMs: 30_000 });
     expect(run.code).toBe(2);
