@@ -38,8 +38,12 @@ export async function ensureClient(name: ClientName): Promise<{ bin?: string; re
   const bin = clientBin(name);
   if (existsSync(bin)) return { bin };
   const dir = clientDir(name);
-  mkdirSync(dir, { recursive: true });
-  if (!existsSync(path.join(dir, 'package.json'))) writeFileSync(path.join(dir, 'package.json'), '{"private":true}\n');
+  try {
+    mkdirSync(dir, { recursive: true });
+    if (!existsSync(path.join(dir, 'package.json'))) writeFileSync(path.join(dir, 'package.json'), '{"private":true}\n');
+  } catch (error) {
+    return { reason: `cannot create ${dir}: ${(error as Error).message}` };
+  }
   const { pkg, version } = CLIENTS[name];
   const run = await runProcess('npm', ['install', '--no-audit', '--no-fund', '--loglevel=error', `${pkg}@${version}`], { cwd: dir, timeoutMs: 300_000 });
   if (run.code !== 0 || !existsSync(bin)) return { reason: `npm install ${pkg}@${version} failed (exit ${run.code}): ${run.stderr.slice(-400)}` };
