@@ -7,7 +7,7 @@
  * The loop records every turn in a ContextManager, sends the assembled context (system first,
  * the task, past turns with older tool outputs masked, relevant code, the loop state), and on
  * 429/500 retries with a smaller context. Tools: read_file, list_dir, run (a shell command).
- * In a project that installed Baton, import from 'baton' instead of the source path.
+ * In a project that installed Baton, import from 'agent-baton' instead of the source path.
  */
 import { execFile } from 'node:child_process';
 import { readdir, readFile } from 'node:fs/promises';
