@@ -56,7 +56,7 @@ export async function refreshTasks(taskIds: readonly string[], options: Omit<Ref
       details: { field: 'task_ids', value: ids.length },
     });
   }
-  const format = (options.format ?? 'standard') as RefreshFormat;
+  const format = (options.format ?? 'standard');
   const cap = options.maxTokens ?? FORMAT_TOKEN_CAPS[format];
   const share = Math.max(0, Math.floor((cap - WRAPPER_RESERVE_TOKENS) / ids.length));
   // The per-task render reserves room for its own metadata, which is not sent here: give it back.
