@@ -1,8 +1,10 @@
+import { createRequire } from 'node:module';
 import { Command, CommanderError } from 'commander';
 import { registerCommands } from './commands.js';
 import { type CliIO, EXIT_BAD_INPUT, reportError } from './context.js';
 
-export const VERSION = '0.1.0';
+/** The package's version, read from package.json (bin/baton.js prints the same for a bare `--version`). */
+export const VERSION: string = (createRequire(import.meta.url)('../../package.json') as { version: string }).version;
 
 /**
  * Runs the `baton` CLI and resolves to its exit code. Only bin/baton.js exits the process.

@@ -4,7 +4,8 @@ import type { AddressInfo } from 'node:net';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
 import { errorMessage } from '../errors/index.js';
-import { getLogger } from '../observability/index.js';
+// logger.js, not the index: the index also loads prom-client, which start-up does not need.
+import { getLogger } from '../observability/logger.js';
 import { type BatonMcpServerOptions, createBatonMcpServer } from './create-mcp-server.js';
 import { WorkspaceRegistry } from './workspace-state.js';
 

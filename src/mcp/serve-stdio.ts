@@ -1,5 +1,6 @@
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
-import { getLogger } from '../observability/index.js';
+// logger.js, not the index: the index also loads prom-client, which start-up does not need.
+import { getLogger } from '../observability/logger.js';
 import { type BatonMcpServerOptions, createBatonMcpServer } from './create-mcp-server.js';
 import { WorkspaceRegistry } from './workspace-state.js';
 

@@ -2,7 +2,9 @@ import { stat } from 'node:fs/promises';
 import path from 'node:path';
 import { BatonError, errorMessage } from '../errors/index.js';
 import { type Ledger, openLedger } from '../ledger/index.js';
-import { GitCache } from '../refresh/index.js';
+import { GitCache } from '../refresh/git-cache.js';
+import { trackLedgerWrites } from '../refresh/ledger-version.js';
+import { ResultCache } from '../refresh/result-cache.js';
 import { unavailableLedger } from './unavailable-ledger.js';
 
 /** Opens a workspace's ledger; injected so tests and the HTTP server can share or replace it. */
@@ -10,10 +12,12 @@ export type LedgerOpener = (root: string) => Promise<Ledger>;
 
 /**
  * Ledgers by workspace root, opened once and shared by every MCP session of the process, with
- * one git cache. `close()` closes them all.
+ * one git cache and one cache of rendered refresh results. `close()` closes them all.
  */
 export class WorkspaceRegistry {
   readonly gitCache: GitCache;
+  /** refresh_context results shared by every session (see refresh/result-cache.ts). */
+  readonly resultCache = new ResultCache<unknown>();
   private readonly ledgers = new Map<string, Promise<Ledger>>();
 
   constructor(
@@ -27,7 +31,8 @@ export class WorkspaceRegistry {
   async ledger(root: string): Promise<{ ledger: Ledger; error?: string }> {
     let ledger = this.ledgers.get(root);
     if (!ledger) {
-      ledger = this.openLedgerFor(root);
+      // Writes through this handle are counted: the result cache's ledger version (ledger-version.ts).
+      ledger = this.openLedgerFor(root).then(trackLedgerWrites);
       this.ledgers.set(root, ledger);
     }
     try {

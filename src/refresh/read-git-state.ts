@@ -1,4 +1,5 @@
-import { runGit } from '../workspace/index.js';
+// The file, not the module's index: the index also carries run-check, which pulls in the providers.
+import { runGit } from '../workspace/run-git.js';
 import type { ChangedFile, GitCommit, GitState } from './types.js';
 
 /** @default 200: changed files listed (and diffed) at most; the counts stay exact. */

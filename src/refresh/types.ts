@@ -122,6 +122,12 @@ export interface RefreshOptions {
   saveSnapshot?: boolean;
   /** Tighter cap than the format's own (used to share a budget between tasks). */
   maxTokens?: number;
+  /**
+   * Rendered results shared between calls (the MCP server passes one per process). Used only
+   * with a ledger wrapped by `trackLedgerWrites` whose backend reports a version; see result-cache.ts.
+   * @default none
+   */
+  resultCache?: import('./result-cache.js').ResultCache<unknown>;
 }
 
 export interface RefreshMetadata {
@@ -135,7 +141,8 @@ export interface RefreshMetadata {
   sources: SourceName[];
   warnings: string[];
   redactions: number;
-  cache: { git: 'hit' | 'miss' | 'off'; hits: number; misses: number };
+  /** `result`: how the shared result cache answered (absent when the call did not use it). */
+  cache: { git: 'hit' | 'miss' | 'off'; hits: number; misses: number; result?: 'hit' | 'shared' | 'miss' };
   /** Sections dropped or trimmed to stay within the budget. */
   dropped: string[];
   trimmed: string[];

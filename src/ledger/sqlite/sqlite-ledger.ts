@@ -294,6 +294,18 @@ export class SqliteLedger implements Ledger {
     return importSqliteLines(this.db, this.sql, lines);
   }
 
+  /**
+   * Change counters for caches (refresh/ledger-version.ts): `external` is `PRAGMA data_version`,
+   * which moves when another connection commits; `own` is `total_changes()`, the rows this
+   * connection has changed. Two cheap reads, no table touched.
+   */
+  changeCounters(): { external: number; own: number } {
+    return {
+      external: this.db.pragma('data_version', { simple: true }) as number,
+      own: this.db.prepare('SELECT total_changes()').pluck().get() as number,
+    };
+  }
+
   async close(): Promise<void> {
     if (this.db.open) this.db.close();
   }

@@ -1,7 +1,8 @@
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
 import { BatonError } from '../../errors/index.js';
-import { REFRESH_FORMATS, refreshContext, refreshTasks } from '../../refresh/index.js';
+import { REFRESH_FORMATS } from '../../refresh/types.js';
+import { loadRefresh } from '../load-refresh.js';
 import { guarded, okResult } from '../tool-result.js';
 import type { WorkspaceState } from '../workspace-state.js';
 
@@ -52,11 +53,12 @@ export function registerRefreshContext(server: McpServer, state: WorkspaceState,
     },
     (input) =>
       guarded(async () => {
-        const { root, ledger } = await state.require();
+        const [{ root, ledger }, { refreshContext, refreshTasks }] = await Promise.all([state.require(), loadRefresh()]);
         const common = {
           workspace: root,
           ledger,
           gitCache: state.registry.gitCache,
+          resultCache: state.registry.resultCache,
           sessionId: sessionId(),
           format: input.format,
           includeGit: input.include_git,

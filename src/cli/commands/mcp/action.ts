@@ -1,8 +1,10 @@
 import path from 'node:path';
 import { BatonError } from '../../../errors/index.js';
 import { openLedger } from '../../../ledger/index.js';
-import { serveHttp, serveStdio, WorkspaceRegistry } from '../../../mcp/index.js';
-import { GitCache } from '../../../refresh/index.js';
+// Files, not the modules' indexes: stdio start-up must not load the HTTP transport or the refresh renderers.
+import { serveStdio } from '../../../mcp/serve-stdio.js';
+import { WorkspaceRegistry } from '../../../mcp/workspace-state.js';
+import { GitCache } from '../../../refresh/git-cache.js';
 import { VERSION } from '../../program.js';
 import { type CliIO, EXIT_OK } from '../../context.js';
 import type { McpCliOptions } from './index.js';
@@ -24,6 +26,7 @@ export async function runMcp(io: CliIO, options: McpCliOptions): Promise<number>
     if (!Number.isInteger(port) || port < 0 || port > 65_535) {
       throw new BatonError('INPUT_INVALID', `--port must be 0-65535, got "${options.port}"`, { details: { field: '--port', value: options.port } });
     }
+    const { serveHttp } = await import('../../../mcp/serve-http.js');
     const server = await serveHttp({
       ...common,
       port,
