@@ -102,6 +102,8 @@ export async function serveHttp(options: ServeHttpOptions): Promise<HttpMcpServe
   port = (http.address() as AddressInfo).port;
   const url = `http://${host.includes(':') ? `[${host}]` : host}:${port}${MCP_HTTP_PATH}`;
   log.info({ url, auth: Boolean(options.token) }, 'baton mcp: serving Streamable HTTP');
+  // Loads, the first git read and a standard render start now, in the background (warm-up.ts).
+  void registry.warm(options.workspace);
   return {
     url,
     port,

@@ -6,6 +6,7 @@ import { GitCache } from '../refresh/git-cache.js';
 import { trackLedgerWrites } from '../refresh/ledger-version.js';
 import { ResultCache } from '../refresh/result-cache.js';
 import { unavailableLedger } from './unavailable-ledger.js';
+import { type WarmUpReport, warmUp } from './warm-up.js';
 
 /** Opens a workspace's ledger; injected so tests and the HTTP server can share or replace it. */
 export type LedgerOpener = (root: string) => Promise<Ledger>;
@@ -19,6 +20,7 @@ export class WorkspaceRegistry {
   /** refresh_context results shared by every session (see refresh/result-cache.ts). */
   readonly resultCache = new ResultCache<unknown>();
   private readonly ledgers = new Map<string, Promise<Ledger>>();
+  private readonly warmUps = new Map<string, Promise<WarmUpReport>>();
 
   constructor(
     private readonly openLedgerFor: LedgerOpener = (root) => openLedger({ cwd: root }),
@@ -44,7 +46,23 @@ export class WorkspaceRegistry {
     }
   }
 
+  /**
+   * Starts the background warm-up (warm-up.ts) for a workspace, or for the process alone when
+   * none is known yet; once per root. `gate` delays its module loads (see warmUp). Safe to
+   * ignore: it never rejects.
+   */
+  warm(root?: string, gate?: Promise<void>): Promise<WarmUpReport> {
+    const slot = root ?? '';
+    let running = this.warmUps.get(slot);
+    if (!running) {
+      running = warmUp(this, root, gate);
+      this.warmUps.set(slot, running);
+    }
+    return running;
+  }
+
   async close(): Promise<void> {
+    await Promise.allSettled(this.warmUps.values());
     const all = [...this.ledgers.values()];
     this.ledgers.clear();
     await Promise.allSettled(all.map(async (ledger) => (await ledger).close()));
@@ -73,6 +91,8 @@ export class WorkspaceState {
     }
     const { ledger, error } = await this.registry.ledger(root);
     this.root = root;
+    // The first refresh_context usually follows the handshake: its git read and renders start now.
+    if (!error) void this.registry.warm(root);
     return { root, ledger, ledgerError: error };
   }
 

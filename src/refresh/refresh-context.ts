@@ -1,7 +1,7 @@
 import { BatonError, errorMessage } from '../errors/index.js';
 import { newId } from '../ledger/index.js';
 import { counter, getLogger, histogram } from '../observability/index.js';
-import { redactValue } from '../redact/index.js';
+import { maskSecretsSync, redactValue } from '../redact/index.js';
 import { type GatherOptions, gatherSnapshot } from './gather-snapshot.js';
 import { GitCache } from './git-cache.js';
 import { type RenderedContext, renderContext } from './render-context.js';
@@ -138,7 +138,7 @@ async function computeRefresh(
   call: RefreshCall,
 ): Promise<ComputedRefresh> {
   const { snapshot: raw, gitCache: cacheState } = await gatherSnapshot(plan);
-  raw.warnings.push(...stalenessWarnings(call.session, { head: raw.git?.head, now: call.now }));
+  raw.warnings.push(...(raw.git?.warnings ?? []), ...stalenessWarnings(call.session, { head: raw.git?.head, now: call.now }));
 
   const { value: snapshot, count: redactions } = await redactValue(raw);
   const delta = await computeDelta(options, snapshot, call.sinceMs);
@@ -242,9 +242,20 @@ async function computeDelta(options: RefreshOptions, snapshot: ContextSnapshot, 
     const base = await loadSnapshot(options.workspace, options.ledger, since);
     return compareSnapshots(base, snapshot, since, since);
   }
-  const base = await findSnapshotBefore(options.workspace, options.ledger, sinceMs, snapshot.task?.id).catch(() => undefined);
+  // A failed lookup still answers (time-based), but says so: a time-based delta cannot list removals.
+  const fallback = (what: string, error: unknown) =>
+    snapshot.warnings.push(
+      maskSecretsSync(`${what} failed (${errorMessage(error)}): the delta since ${since} is time-based, so removals cannot be reported.`).text,
+    );
+  const base = await findSnapshotBefore(options.workspace, options.ledger, sinceMs, snapshot.task?.id).catch((error: unknown) => {
+    fallback('Snapshot lookup', error);
+    return undefined;
+  });
   if (base) {
-    const before = await loadSnapshot(options.workspace, options.ledger, base.id).catch(() => undefined);
+    const before = await loadSnapshot(options.workspace, options.ledger, base.id).catch((error: unknown) => {
+      fallback(`Reading snapshot ${base.id}`, error);
+      return undefined;
+    });
     if (before) return compareSnapshots(before, snapshot, since, base.id);
   }
   return deltaSinceTime(snapshot, sinceMs, since);
