@@ -17,7 +17,7 @@ export async function serveStdio(options: BatonMcpServerOptions = {}): Promise<v
     process.stdin.once('end', () => resolve());
   });
   await server.connect(transport);
-  void registry.warm(options.workspace, afterInitialize(server));
+  void registry.warm(options.workspace, { gate: afterInitialize(server) });
   getLogger().info({ workspace: options.workspace ?? null }, 'baton mcp: serving on stdio');
   await closed;
   watcher.stop();

@@ -16,11 +16,21 @@ export interface WarmUpReport {
  * - `ledger`: opening the workspace's ledger (schema check, prepared statements);
  * - `refresh_module`: the renderers and the o200k tokenizer vocabulary;
  * - `secret_scanner`: secretlint and its rule preset;
- * - `render`: one standard render for a new session, left in the shared result cache.
+ * - `render_*`: a standard render for a new session, left in the shared result cache (with a
+ *   render worker, every format, rendered there).
  * Nothing is written. A failing step is reported (and logged at debug level), never thrown.
- * `gate` holds back the steps that evaluate modules until it resolves.
+ * `gate` holds back the steps that evaluate modules until it resolves; `git: false` leaves out the
+ * git read and the renders (which read git).
  */
-export async function warmUp(registry: WorkspaceRegistry, root: string | undefined, gate?: Promise<void>): Promise<WarmUpReport> {
+export async function warmUp(
+  registry: WorkspaceRegistry,
+  root: string | undefined,
+  options: { gate?: Promise<void>; git?: boolean } = {},
+): Promise<WarmUpReport> {
+  const { gate } = options;
+  // Reading git ahead fixes the working tree as it is now for the git cache's lifetime: right for
+  // a server started on a workspace, wrong after a handshake (the agent may edit, then refresh).
+  const readGit = root !== undefined && options.git !== false;
   const started = performance.now();
   const report: WarmUpReport = { steps: {} };
   const step = async <T>(name: string, run: () => Promise<T>): Promise<T | undefined> => {
@@ -34,7 +44,7 @@ export async function warmUp(registry: WorkspaceRegistry, root: string | undefin
     }
   };
   // The child process and the file opens first: they run while the modules below evaluate.
-  const git = root ? step('git', () => registry.gitCache.get(root, {})) : undefined;
+  const git = readGit ? step('git', () => registry.gitCache.get(root, {})) : undefined;
   const ledger = root ? step('ledger', () => registry.ledger(root)) : undefined;
   // Module evaluation holds the event loop: it waits for the gate (stdio: the initialize answer).
   await gate;
@@ -42,15 +52,22 @@ export async function warmUp(registry: WorkspaceRegistry, root: string | undefin
   await step('secret_scanner', async () => (await import('../redact/index.js')).redactValue({ warm: 'up' }));
   const opened = await ledger;
   await git;
-  if (root && refresh && opened && !opened.error) {
-    await step('render', () =>
-      refresh.warmRefresh({
-        workspace: root,
-        ledger: opened.ledger,
-        gitCache: registry.gitCache,
-        resultCache: registry.resultCache,
-      }),
-    );
+  if (readGit && refresh && opened && !opened.error) {
+    // Standard (what a new session asks for); with a render worker, the other formats too, off
+    // the loop (in-thread, a detailed render would hold up the client's first call).
+    const formats = registry.renderWorker ? (['standard', 'minimal', 'narrative', 'detailed'] as const) : (['standard'] as const);
+    for (const format of formats) {
+      await step(`render_${format}`, () =>
+        refresh.warmRefresh({
+          workspace: root,
+          ledger: opened.ledger,
+          format,
+          gitCache: registry.gitCache,
+          resultCache: registry.resultCache,
+          renderWorker: registry.renderWorker,
+        }),
+      );
+    }
   }
   getLogger().debug({ workspace: root ?? null, steps: report.steps }, 'baton mcp: warm-up done');
   return report;

@@ -4,6 +4,7 @@ import { BatonError, errorMessage } from '../errors/index.js';
 import { type Ledger, openLedger } from '../ledger/index.js';
 import { GitCache } from '../refresh/git-cache.js';
 import { trackLedgerWrites } from '../refresh/ledger-version.js';
+import type { RenderWorker } from '../refresh/render-worker.js';
 import { ResultCache } from '../refresh/result-cache.js';
 import { unavailableLedger } from './unavailable-ledger.js';
 import { type WarmUpReport, warmUp } from './warm-up.js';
@@ -19,6 +20,12 @@ export class WorkspaceRegistry {
   readonly gitCache: GitCache;
   /** refresh_context results shared by every session (see refresh/result-cache.ts). */
   readonly resultCache = new ResultCache<unknown>();
+  /**
+   * Where cold renders run, off the event loop every session shares (refresh/render-worker.ts).
+   * Set by the HTTP server, which serves many clients at once; over stdio (one client) a thread
+   * would only add its own start-up to the first answer. @default none: in-thread
+   */
+  renderWorker: RenderWorker | undefined;
   private readonly ledgers = new Map<string, Promise<Ledger>>();
   private readonly warmUps = new Map<string, Promise<WarmUpReport>>();
 
@@ -48,14 +55,14 @@ export class WorkspaceRegistry {
 
   /**
    * Starts the background warm-up (warm-up.ts) for a workspace, or for the process alone when
-   * none is known yet; once per root. `gate` delays its module loads (see warmUp). Safe to
-   * ignore: it never rejects.
+   * none is known yet; once per root. See warmUp for `gate` and `git`. Safe to ignore: it never
+   * rejects.
    */
-  warm(root?: string, gate?: Promise<void>): Promise<WarmUpReport> {
+  warm(root?: string, options: { gate?: Promise<void>; git?: boolean } = {}): Promise<WarmUpReport> {
     const slot = root ?? '';
     let running = this.warmUps.get(slot);
     if (!running) {
-      running = warmUp(this, root, gate);
+      running = warmUp(this, root, options);
       this.warmUps.set(slot, running);
     }
     return running;
@@ -63,6 +70,7 @@ export class WorkspaceRegistry {
 
   async close(): Promise<void> {
     await Promise.allSettled(this.warmUps.values());
+    await this.renderWorker?.close();
     const all = [...this.ledgers.values()];
     this.ledgers.clear();
     await Promise.allSettled(all.map(async (ledger) => (await ledger).close()));
@@ -91,8 +99,9 @@ export class WorkspaceState {
     }
     const { ledger, error } = await this.registry.ledger(root);
     this.root = root;
-    // The first refresh_context usually follows the handshake: its git read and renders start now.
-    if (!error) void this.registry.warm(root);
+    // The first refresh_context usually follows the handshake: its modules and ledger load now
+    // (not git: the agent may still edit before it asks).
+    if (!error) void this.registry.warm(root, { git: false });
     return { root, ledger, ledgerError: error };
   }
 

@@ -14,6 +14,7 @@ export {
   warmRefresh,
 } from './refresh-context.js';
 export { ledgerVersion, trackLedgerWrites } from './ledger-version.js';
+export { RenderWorker } from './render-worker.js';
 export { DEFAULT_RESULT_MAX_AGE_MS, DEFAULT_RESULT_MAX_ENTRIES, ResultCache } from './result-cache.js';
 export { MAX_TASKS_PER_REFRESH, refreshTasks } from './refresh-tasks.js';
 export { renderContext } from './render-context.js';

@@ -1,10 +1,11 @@
 import { BatonError, errorMessage } from '../errors/index.js';
 import { newId } from '../ledger/index.js';
 import { counter, getLogger, histogram } from '../observability/index.js';
-import { maskSecretsSync, redactValue } from '../redact/index.js';
+import { maskSecretsSync } from '../redact/index.js';
 import { type GatherOptions, gatherSnapshot } from './gather-snapshot.js';
 import { GitCache } from './git-cache.js';
-import { type RenderedContext, renderContext } from './render-context.js';
+import { type RenderJob, redactAndRender } from './redact-and-render.js';
+import type { RenderedContext } from './render-context.js';
 import { type ContextDelta, compareSnapshots, deltaSinceTime } from './snapshot-delta.js';
 import { findSnapshotBefore, loadSnapshot, saveSnapshot } from './snapshot-store.js';
 import { ledgerVersion } from './ledger-version.js';
@@ -140,23 +141,22 @@ async function computeRefresh(
   const { snapshot: raw, gitCache: cacheState } = await gatherSnapshot(plan);
   raw.warnings.push(...(raw.git?.warnings ?? []), ...stalenessWarnings(call.session, { head: raw.git?.head, now: call.now }));
 
-  const { value: snapshot, count: redactions } = await redactValue(raw);
-  const delta = await computeDelta(options, snapshot, call.sinceMs);
-  const rendered = renderWithFallback(snapshot, call.format, {
+  const job: RenderJob = {
+    format: call.format,
     now: call.now,
     generateContinuationPrompt: options.generateContinuationPrompt,
     maxTokens: options.maxTokens,
-    delta,
     metadata: {
       generated_at: new Date(call.now).toISOString(),
-      format: call.format,
-      sources: snapshot.sources,
-      warnings: snapshot.warnings,
-      redactions,
       cache: { git: cacheState, hits: plan.gitCache.hits, misses: plan.gitCache.misses },
       snapshot_id: call.snapshotId,
     },
-  });
+  };
+  // A delta reads earlier snapshots through the ledger, which stays on this thread.
+  const { snapshot, rendered } =
+    options.renderWorker && options.since === undefined
+      ? await options.renderWorker.render(raw, job)
+      : await redactAndRender(raw, job, (masked) => computeDelta(options, masked, call.sinceMs));
   return { snapshot, rendered };
 }
 
@@ -217,22 +217,6 @@ function stateId(state: object): number {
 
 function withResultStatus(metadata: RefreshMetadata, status: ResultCacheStatus): RefreshMetadata {
   return { ...metadata, cache: { ...metadata.cache, result: status } };
-}
-
-function renderWithFallback(
-  snapshot: ContextSnapshot,
-  format: RefreshFormat,
-  options: Omit<Parameters<typeof renderContext>[1], 'format'>,
-): RenderedContext {
-  try {
-    return renderContext(snapshot, { ...options, format });
-  } catch (error) {
-    if (format !== 'detailed') throw error;
-    // §6.5: a detailed render that fails still leaves the agent a standard one.
-    const warning = `Detailed format failed (${errorMessage(error)}); fell back to standard.`;
-    const metadata = { ...options.metadata, format: 'standard' as const, requested_format: 'detailed' as const, warnings: [...options.metadata.warnings, warning] };
-    return renderContext(snapshot, { ...options, maxTokens: undefined, metadata, format: 'standard' });
-  }
 }
 
 async function computeDelta(options: RefreshOptions, snapshot: ContextSnapshot, sinceMs: number | undefined): Promise<ContextDelta | undefined> {

@@ -130,6 +130,8 @@ export interface RefreshOptions {
    * @default none
    */
   resultCache?: import('./result-cache.js').ResultCache<unknown>;
+  /** Masks and renders on a worker thread (the MCP server passes one). @default in-thread */
+  renderWorker?: import('./render-worker.js').RenderWorker;
 }
 
 export interface RefreshMetadata {
