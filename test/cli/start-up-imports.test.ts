@@ -19,7 +19,7 @@ beforeAll(() => {
   dir = mkdtempSync(path.join(tmpdir(), 'baton-imports-'));
   writeFileSync(
     path.join(dir, 'hooks.mjs'),
-    "import { appendFileSync } from 'node:fs';\nexport async function load(url, context, next) {\n  appendFileSync(process.env.TRACE_FILE, `${url}\\n`);\n  return next(url, context);\n}\n",
+    "import { appendFileSync } from 'node:fs';\nexport async function load(url, context, next) {\n  appendFileSync(process.env.TRACE_FILE, url + '\\n');\n  return next(url, context);\n}\n",
   );
   hook = path.join(dir, 'register.mjs');
   writeFileSync(hook, `import { register } from 'node:module';\nregister(${JSON.stringify(pathToFileURL(path.join(dir, 'hooks.mjs')).href)});\n`);

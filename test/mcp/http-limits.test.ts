@@ -40,7 +40,7 @@ const INITIALIZE = JSON.stringify({
 /** A raw POST; with `hold`, the body is left unfinished so the request stays in flight. */
 function rawPost(url: string, options: { hold?: boolean } = {}) {
   const target = new URL(url);
-  let finish = () => undefined as void;
+  let finish: () => void = () => undefined;
   const response = new Promise<{ status: number; retryAfter?: string; body: string }>((resolve, reject) => {
     const req = request(
       {

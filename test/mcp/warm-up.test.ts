@@ -53,7 +53,7 @@ describe('the MCP server warm-up', () => {
   });
 
   it('reports a failing step instead of throwing', async () => {
-    const { repo, registry } = await setUp();
+    const { repo } = await setUp();
     const plain = path.join(repo.dir, 'not-a-dir-file');
     const broken = new WorkspaceRegistry(async () => {
       throw new Error('disk on fire');
