@@ -1,10 +1,10 @@
-import { createRequire } from 'node:module';
 import { Command, CommanderError } from 'commander';
 import { registerCommands } from './commands.js';
+import { BATON_VERSION } from '../version/index.js';
 import { type CliIO, EXIT_BAD_INPUT, reportError } from './context.js';
 
-/** The package's version, read from package.json (bin/baton.js prints the same for a bare `--version`). */
-export const VERSION: string = (createRequire(import.meta.url)('../../package.json') as { version: string }).version;
+/** The package's version (package.json). */
+export const VERSION = BATON_VERSION;
 
 /**
  * Runs the `baton` CLI and resolves to its exit code. Only bin/baton.js exits the process.

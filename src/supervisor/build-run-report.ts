@@ -1,4 +1,4 @@
-import type { Dispatch, Ledger, TaskStatus } from '../ledger/index.js';
+import type { Dispatch, LedgerCore, TaskStatus } from '../ledger/index.js';
 
 /** One provider try in the report (snake_case: the issue's `--json` shape). */
 export interface RunReportAttempt {
@@ -23,7 +23,7 @@ export interface RunReport {
 }
 
 /** Builds the report from the ledger (so a resumed run reports the crashed run's tries too). */
-export async function buildRunReport(ledger: Ledger, taskIds: readonly string[]): Promise<RunReport> {
+export async function buildRunReport(ledger: LedgerCore, taskIds: readonly string[]): Promise<RunReport> {
   const tasks: RunReportTask[] = [];
   for (const id of taskIds) {
     const task = await ledger.getTask(id);
