@@ -6,7 +6,7 @@ import { serveStdio } from '../../../mcp/serve-stdio.js';
 import { WorkspaceRegistry } from '../../../mcp/workspace-state.js';
 import { GitCache } from '../../../refresh/git-cache.js';
 import { VERSION } from '../../program.js';
-import { type CliIO, EXIT_OK } from '../../context.js';
+import { type CliIO, EXIT_OK, parsePositiveInt } from '../../context.js';
 import type { McpCliOptions } from './index.js';
 
 export async function runMcp(io: CliIO, options: McpCliOptions): Promise<number> {
@@ -33,6 +33,9 @@ export async function runMcp(io: CliIO, options: McpCliOptions): Promise<number>
       host: options.host,
       token: options.token ?? io.env.BATON_MCP_TOKEN,
       allowedHosts: options.allowedHost,
+      maxSessions: optionalInt(options.maxSessions, '--max-sessions'),
+      maxInFlight: optionalInt(options.maxInFlight, '--max-in-flight'),
+      sessionIdleMs: optionalInt(options.sessionIdleMs, '--session-idle-ms'),
     });
     io.stderr(`baton mcp: listening on ${server.url}${options.token ?? io.env.BATON_MCP_TOKEN ? ' (bearer token required)' : ''}\n`);
     await new Promise<void>((resolve) => {
@@ -44,4 +47,8 @@ export async function runMcp(io: CliIO, options: McpCliOptions): Promise<number>
   } finally {
     await registry.close();
   }
+}
+
+function optionalInt(value: string | undefined, flag: string): number | undefined {
+  return value === undefined ? undefined : parsePositiveInt(value, flag);
 }

@@ -8,6 +8,9 @@ export interface McpCliOptions extends CommonOptions {
   token?: string;
   workspace?: string;
   allowedHost?: string[];
+  maxSessions?: string;
+  maxInFlight?: string;
+  sessionIdleMs?: string;
 }
 
 const collect = (value: string, previous: string[]) => [...previous, value];
@@ -21,6 +24,9 @@ export const registerMcp: RegisterCommand = (program, io, state) => {
     .option('--host <host>', 'HTTP bind address', '127.0.0.1')
     .option('--token <token>', 'bearer token HTTP clients must send (env BATON_MCP_TOKEN)')
     .option('--allowed-host <host:port>', 'extra Host header accepted over HTTP, repeatable', collect, [])
+    .option('--max-sessions <n>', 'HTTP sessions open at once; beyond it 503 with Retry-After (default 256)')
+    .option('--max-in-flight <n>', 'HTTP requests handled at once; beyond it 503 with Retry-After (default 256)')
+    .option('--session-idle-ms <ms>', 'close HTTP sessions idle this long (default 600000)')
     .option('--workspace <dir>', 'activate this workspace at start (clients may still call workspace_handshake)')
     .action(async (options: McpCliOptions) => {
       const { runMcp } = await import('./action.js');
