@@ -300,11 +300,14 @@ export class SqliteLedger implements Ledger {
    * connection has changed. Two cheap reads, no table touched.
    */
   changeCounters(): { external: number; own: number } {
-    return {
-      external: this.db.pragma('data_version', { simple: true }) as number,
-      own: this.db.prepare('SELECT total_changes()').pluck().get() as number,
+    this.counterStatements ??= {
+      external: this.db.prepare('PRAGMA data_version').pluck(),
+      own: this.db.prepare('SELECT total_changes()').pluck(),
     };
+    return { external: this.counterStatements.external.get() as number, own: this.counterStatements.own.get() as number };
   }
+
+  private counterStatements: { external: Database.Statement; own: Database.Statement } | undefined;
 
   async close(): Promise<void> {
     if (this.db.open) this.db.close();
