@@ -40,16 +40,24 @@ export default async function run(args: string[]): Promise<void> {
   const statsDir = mkdtempSync(path.join(tmpdir(), 'baton-mcp-load-'));
   const statsFile = path.join(statsDir, 'loop.json');
   const server = await startServer(bin, repo, statsFile);
+  // An idle node process with the same monitor: the machine's own scheduling noise, measured in
+  // the same windows, so a stall of the server can be told from a busy shared machine.
+  const controlFile = path.join(statsDir, 'control.json');
+  const control = spawn(process.execPath, ['--import', path.join(HERE, 'lib', 'loop-monitor.mjs'), '-e', 'setInterval(() => {}, 1000)'], {
+    env: { ...process.env, BENCH_LOOP_STATS: controlFile },
+    stdio: 'ignore',
+  });
   const rows: unknown[] = [];
   try {
     // A server is started once and then serves: its start-up (warm-up included) is not the load.
     await sleep(3000);
     for (const scenario of SCENARIOS) {
-      rows.push(await runScenario(server.url, scenario, server.child, statsFile));
+      rows.push(await runScenario(server.url, scenario, [server.child, control], statsFile, controlFile));
       console.log(JSON.stringify(rows.at(-1)));
     }
   } finally {
     server.child.kill('SIGTERM');
+    control.kill('SIGTERM');
     rmSync(statsDir, { recursive: true, force: true });
   }
   const out = path.join(HERE, 'results', 'mcp-load.json');
@@ -90,11 +98,12 @@ async function startServer(bin: string, repo: string, statsFile: string): Promis
 async function runScenario(
   url: string,
   scenario: (typeof SCENARIOS)[number],
-  server: ChildProcess,
+  monitored: ChildProcess[],
   statsFile: string,
+  controlFile: string,
 ): Promise<Record<string, unknown>> {
   const clients = await Promise.all(Array.from({ length: scenario.clients }, () => connect(url)));
-  server.kill('SIGUSR2'); // a new measurement window for the event-loop delay and RSS
+  for (const child of monitored) child.kill('SIGUSR2'); // a new measurement window for the event-loop delay and RSS
   await sleep(300);
   const latencies: number[] = [];
   let errors = 0;
@@ -119,6 +128,7 @@ async function runScenario(
   const wall = performance.now() - started;
   await sleep(300);
   const loop = JSON.parse(readFileSync(statsFile, 'utf8')) as Record<string, number>;
+  const idle = existsSync(controlFile) ? (JSON.parse(readFileSync(controlFile, 'utf8')) as Record<string, number>) : {};
   await Promise.all(clients.map((client) => client.close().catch(() => undefined)));
   return {
     scenario: scenario.name,
@@ -128,6 +138,8 @@ async function runScenario(
     p95_ms: round(percentile(latencies, 95)),
     p99_ms: round(percentile(latencies, 99)),
     max_event_loop_delay_ms: loop.max_ms,
+    longest_gc_pause_ms: loop.gc_max_ms,
+    idle_process_max_delay_ms: idle.max_ms,
     rss_max_mb: loop.rss_max_mb,
     ...(firstErrors.length > 0 ? { first_errors: firstErrors } : {}),
   };
