@@ -70,7 +70,7 @@ for (let step = 0; step < MAX_STEPS; step += 1) {
     onRetry: ({ attempt, delayMs }) => console.error(`retry ${attempt} in ${delayMs} ms with a smaller context`),
   });
   const message = reply.choices[0]?.message;
-  const toolCalls: ToolCall[] = (message?.tool_calls ?? []).map((c) => ({ id: c.id, name: c.function.name, args: JSON.parse(c.function.arguments || '{}') }));
+  const toolCalls: ToolCall[] = (message?.tool_calls ?? []).map((c) => ({ id: c.id, name: c.function.name, args: JSON.parse(c.function.arguments || '{}') as Record<string, unknown> }));
   manager.record({ kind: 'assistant', text: message?.content ?? '', toolCalls });
   if (toolCalls.length === 0) {
     console.log(message?.content ?? '');

@@ -1,4 +1,4 @@
-import { access } from 'node:fs/promises';
+import { access as fileAccess } from 'node:fs/promises';
 import path from 'node:path';
 import { type Command, Option } from 'commander';
 import { DEFAULT_CONFIG_PATH } from '../config/defaults.js';
@@ -44,11 +44,12 @@ export function withCommonOptions(command: Command): Command {
  * Opens the ledger named by --ledger, else BATON_LEDGER, else the config file's `ledger`, else the
  * default SQLite file; relative paths resolve against the IO's cwd (the project root).
  */
-export async function openCliLedger(io: CliIO, options: CommonOptions): Promise<Ledger> {
+export async function openCliLedger(io: CliIO, options: CommonOptions, access: { readOnly?: boolean } = {}): Promise<Ledger> {
   // Loaded here, not at the top: `baton --version` and `--help` must not pay for the ledger.
   // open-ledger.js, not the index: the index also exports the JSON-lines parser, which loads zod.
   const [{ openLedger }, spec] = await Promise.all([import('../ledger/open-ledger.js'), resolveLedgerSpec(io, options)]);
-  return openLedger({ spec, cwd: io.cwd });
+  // A command that only reads also works on a ledger it may not write (opened read-only).
+  return openLedger({ spec, cwd: io.cwd, readOnlyFallback: access.readOnly ?? false });
 }
 
 /** The ledger spec a command would use (see openCliLedger), or undefined for the default. */
@@ -63,7 +64,7 @@ export async function resolveLedgerSpec(io: CliIO, options: CommonOptions): Prom
 }
 
 async function exists(file: string): Promise<boolean> {
-  return access(file).then(
+  return fileAccess(file).then(
     () => true,
     () => false,
   );

@@ -6,6 +6,8 @@ export type BatonErrorCode =
   | 'LEDGER_CONFLICT'
   | 'LEDGER_UNAVAILABLE'
   | 'LEDGER_CORRUPT'
+  /** The ledger's storage refused a write: Redis at maxmemory, SQLite's disk full. */
+  | 'LEDGER_FULL'
   | 'LEDGER_TOO_NEW'
   | 'IMPORT_INVALID'
   | 'BUDGET_TOO_SMALL'

@@ -210,7 +210,7 @@ function block(
       const header = `${messageHeader(message)}\n`;
       const room = Math.max(8, maxTokens - counter.count(header) - 1);
       const content = shrinkLarge(message.content, room, overflow, counter, rendered.tokens);
-      rendered = measure([{ ...message, content } as ContextMessage], counter);
+      rendered = measure([{ ...message, content }], counter);
     }
     memo?.set(key, { source: message.content, rendered });
   }
@@ -270,7 +270,7 @@ function toMessages(blocks: readonly Block[], packed: readonly { id: string; tex
     const only = b.rendered.messages.length === 1 ? b.rendered.messages[0] : undefined;
     const header = only ? `${messageHeader(only)}\n` : '';
     const content = header && section.text.startsWith(header) ? section.text.slice(header.length) : section.text;
-    out.push(only ? ({ ...only, content } as ContextMessage) : { role: 'user', content });
+    out.push(only ? { ...only, content } : { role: 'user', content });
   }
   return out;
 }

@@ -14,6 +14,7 @@ export { createProvider, createProviders } from './create-provider.js';
 export { createHttpProvider } from './http-provider.js';
 export { CappedOutput, DEFAULT_OUTPUT_CAP_BYTES } from './process/capped-output.js';
 export { DEFAULT_KILL_GRACE_MS, runProcess } from './process/run-process.js';
+export { identifyProcess, liveGroupMembers, processStartTime } from './process/process-identity.js';
 export type { AgentArgsOptions, AgentCliSpec, ParsedAgentOutput } from './agents/types.js';
 export type { ClassifyOutcomeInput } from './classify/classify-outcome.js';
 export type { PhraseRule } from './classify/known-phrases.js';

@@ -17,6 +17,7 @@ import {
 } from './defaults.js';
 import type { Plan, PlanTask } from './plan-types.js';
 import type { ProviderChainOptions } from './provider-chain.js';
+import { endStaleAgentGroups } from './end-stale-agents.js';
 import { runTask } from './run-task.js';
 import type { BreakerSettings, EventSink, SupervisorDeps, WorkspaceOps } from './types.js';
 
@@ -107,6 +108,7 @@ export async function runPlan(plan: Plan, options: RunPlanOptions): Promise<RunR
       ledger.claimTask(task.id, owner, leaseMs).catch((error) => logger.warn({ err: error, taskId: task.id }, 'lease renewal failed'));
     }, Math.max(50, Math.floor(leaseMs / 3)));
     try {
+      await endStaleAgentGroups(ledger, task.id, { logger, onEvent });
       const interrupted = await ledger.markInterrupted({ taskId: task.id });
       if (interrupted.length > 0) logger.warn({ taskId: task.id, dispatches: interrupted.map((d) => d.id) }, 'resumed: marked unfinished dispatches interrupted');
       const firstAttempt = (await highestAttempt(ledger, task.id)) + 1;

@@ -22,7 +22,7 @@ beforeAll(async () => {
     command,
     args: [...args, 'mcp'],
     cwd: ROOT,
-    env: { ...process.env, BATON_LOG_LEVEL: 'warn' } as Record<string, string>,
+    env: { ...process.env, BATON_LOG_LEVEL: 'warn' },
     stderr: 'pipe',
   });
   transport.stderr?.on('data', (chunk) => {

@@ -57,7 +57,7 @@ describe('format caps on a 10,000-task, 100,000-dispatch ledger', () => {
 
   it('detailed includes the full diff, cut to fit', async () => {
     const result = await refreshContext({ workspace: repo.dir, ledger, format: 'detailed', taskId: 't9999', audit: false });
-    expect(String((result.context as Record<string, unknown>).git_diff)).toContain('diff --git');
+    expect(String(result.context.git_diff)).toContain('diff --git');
     expect(result.metadata.trimmed).toContain('git_diff');
   });
 

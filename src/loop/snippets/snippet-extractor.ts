@@ -12,7 +12,7 @@ export const DEFAULT_SNIPPET_MAX_LINES = 40;
 /** Cuts code at function/class boundaries. Parsing is synchronous once the grammars are loaded. */
 export interface SnippetExtractor {
   /** Definitions in `code` (which starts at `startLine`), outermost first. */
-  outline(path: string, code: string, startLine: number): OutlineEntry[];
+  outline: (path: string, code: string, startLine: number) => OutlineEntry[];
   /** Complete definitions inside a file view, each with its own lines. */
   extract(view: FileView): CodeSnippet[];
   /** How many times code was actually parsed (cache misses). */

@@ -45,7 +45,7 @@ export function registerTaskTool(server: McpServer, state: WorkspaceState): void
         switch (input.action) {
           case 'list': {
             const page = await ledger.listTasks({ status: input.status, limit: input.limit ?? DEFAULT_PAGE_SIZE, cursor: input.cursor });
-            return okResult({ tasks: page.items as unknown as Array<Record<string, unknown>>, next_cursor: page.nextCursor });
+            return okResult({ tasks: page.items, next_cursor: page.nextCursor });
           }
           case 'get': {
             const id = required(input.task_id, 'task_id', 'get');

@@ -1,4 +1,4 @@
-import type { EventSink, SupervisorEvent } from '../../../supervisor/index.js';
+import { claimHolderState, type EventSink, type SupervisorEvent } from '../../../supervisor/index.js';
 import type { CliIO } from '../../context.js';
 
 const CLEAR_LINE = '\r\x1b[2K';
@@ -42,13 +42,19 @@ function describe(event: SupervisorEvent): string | undefined {
     case 'dispatch-start':
       return `${event.taskId}: attempt ${event.attempt} · ${event.provider}${event.mode === 'helper' ? ' (helper)' : ''} · running`;
     case 'dispatch-end':
-      return `${event.taskId}: attempt ${event.attempt} · ${event.provider}${event.mode === 'helper' ? ' (helper)' : ''} · ${event.outcome}`;
+      return `${event.taskId}: attempt ${event.attempt} · ${event.provider}${event.mode === 'helper' ? ' (helper)' : ''} · ${event.outcome}${event.signal ? ` (${event.signal})` : ''}`;
     case 'breaker-skip':
       return `${event.taskId}: ${event.provider} skipped (breaker open${event.until ? ` until ${new Date(event.until).toISOString()}` : ''})`;
     case 'waiting':
       return `${event.taskId}: all providers open, waiting until ${new Date(event.untilMs).toISOString()}`;
-    case 'claim-wait':
-      return `${event.taskId}: claimed by ${event.holder} until ${new Date(event.untilMs).toISOString()} (a crashed run's lease?), waiting`;
+    case 'claim-wait': {
+      const until = new Date(event.untilMs).toISOString();
+      return claimHolderState(event.holder) === 'gone'
+        ? `${event.taskId}: claimed by ${event.holder}, a run that is no longer running (it crashed); waiting for its lease to lapse at ${until}`
+        : `${event.taskId}: held by another live run (${event.holder}) until ${until}; waiting for it to finish or release the task`;
+    }
+    case 'stale-agent-ended':
+      return `${event.taskId}: attempt ${event.attempt}'s agent (process group ${event.pid}) was still running from the interrupted run; ended it with ${event.signal}${event.gone ? '' : ', but some of its processes did not exit'} before starting the next attempt`;
     case 'context':
       return `${event.taskId}: attempt ${event.attempt} · injected ${event.kind} context (${event.text.trimEnd().split('\n').length} lines)`;
     case 'validation':
