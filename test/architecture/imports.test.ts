@@ -112,7 +112,6 @@ function describeCycle(graph: Map<string, string[]>, component: string[]): strin
  *   other commands do.
  */
 const KNOWN_CYCLES: readonly string[][] = [
-  ['cli/commands.ts', 'cli/commands/mcp/action.ts', 'cli/commands/mcp/index.ts', 'cli/program.ts'],
 ];
 
 function topFolder(file: string): string {
