@@ -8,6 +8,10 @@ if (args.length === 1 && (args[0] === '--version' || args[0] === '-V')) {
   const { version } = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8'));
   process.stdout.write(`${version}\n`);
 } else {
+  // Node >= 22.1 keeps compiled bytecode between runs (in the OS temp folder): a fresh `baton mcp`
+  // or `baton status` then skips most of its module compilation. Node 20 has no such cache.
+  const { enableCompileCache } = await import('node:module');
+  enableCompileCache?.();
   const { main } = await import('../dist/cli/index.js');
   main(process.argv).then(
     (code) => {

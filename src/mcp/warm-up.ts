@@ -1,7 +1,18 @@
 import { errorMessage } from '../errors/index.js';
 import { getLogger } from '../observability/logger.js';
 import { loadRefresh } from './load-refresh.js';
-import type { WorkspaceRegistry } from './workspace-state.js';
+import type { Ledger } from '../ledger/index.js';
+import type { GitCache } from '../refresh/git-cache.js';
+import type { ResultCache } from '../refresh/result-cache.js';
+import type { SnapshotRenderer } from '../refresh/types.js';
+
+/** What the warm-up reads of the workspace registry (workspace-state.ts), which calls it. */
+export interface WarmUpSources {
+  gitCache: GitCache;
+  resultCache: ResultCache<unknown>;
+  renderWorker?: SnapshotRenderer | undefined;
+  ledger(root: string): Promise<{ ledger: Ledger; error?: string | undefined }>;
+}
 
 /** How long each warm-up step took (ms from the start of the warm-up), or why it failed. */
 export interface WarmUpReport {
@@ -23,7 +34,7 @@ export interface WarmUpReport {
  * git read and the renders (which read git).
  */
 export async function warmUp(
-  registry: WorkspaceRegistry,
+  registry: WarmUpSources,
   root: string | undefined,
   options: { gate?: Promise<void>; git?: boolean } = {},
 ): Promise<WarmUpReport> {

@@ -1,24 +1,10 @@
 import { errorMessage } from '../errors/index.js';
 import { redactValue } from '../redact/index.js';
-import { type RenderedContext, renderContext } from './render-context.js';
+import { renderContext } from './render-context.js';
 import type { ContextDelta } from './snapshot-delta.js';
-import type { ContextSnapshot, RefreshFormat, RefreshMetadata } from './types.js';
+import type { ContextSnapshot, RenderJob, RenderOutcome } from './types.js';
 
-/** Everything a render needs besides the snapshot; plain data, so it can cross to a worker thread. */
-export interface RenderJob {
-  format: RefreshFormat;
-  now: number;
-  generateContinuationPrompt?: boolean;
-  maxTokens?: number;
-  /** Metadata known before the render; sources, warnings and redactions come from the snapshot. */
-  metadata: Pick<RefreshMetadata, 'generated_at' | 'cache' | 'snapshot_id'>;
-}
-
-export interface RenderOutcome {
-  /** The snapshot with secrets masked. */
-  snapshot: ContextSnapshot;
-  rendered: RenderedContext;
-}
+export type { RenderJob, RenderOutcome } from './types.js';
 
 /**
  * The CPU-heavy half of a refresh: masks secrets in the gathered snapshot, then renders the

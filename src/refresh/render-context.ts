@@ -6,7 +6,9 @@ import { buildContextFields, type ContextField } from './context-fields.js';
 import { FORMAT_TOKEN_CAPS, PROMPT_TOKEN_CAPS } from './format-budgets.js';
 import { buildNarrativeSections } from './narrative-sections.js';
 import type { ContextDelta } from './snapshot-delta.js';
-import type { ContextSnapshot, RefreshFormat, RefreshMetadata } from './types.js';
+import type { ContextSnapshot, RefreshFormat, RefreshMetadata, RenderedContext } from './types.js';
+
+export type { RenderedContext } from './types.js';
 
 export interface RenderOptions {
   format: RefreshFormat;
@@ -20,13 +22,6 @@ export interface RenderOptions {
   counter?: TokenCounter;
   /** Changes since an earlier point (§8.2), shown ahead of the rest. */
   delta?: ContextDelta;
-}
-
-export interface RenderedContext {
-  context: Record<string, unknown>;
-  text: string;
-  continuationPrompt?: string;
-  metadata: RefreshMetadata;
 }
 
 const MAX_REPACKS = 8;

@@ -1,7 +1,6 @@
 import { Worker } from 'node:worker_threads';
 import { getLogger } from '../observability/logger.js';
-import type { RenderJob, RenderOutcome } from './redact-and-render.js';
-import type { ContextSnapshot } from './types.js';
+import type { ContextSnapshot, RenderJob, RenderOutcome, SnapshotRenderer } from './types.js';
 
 interface Pending {
   raw: ContextSnapshot;
@@ -17,7 +16,7 @@ interface Pending {
  * (`.ts`, tests under tsx/vitest) there is no compiled worker file, and from a worker that died
  * the jobs run in-thread instead: slower for the others, never wrong.
  */
-export class RenderWorker {
+export class RenderWorker implements SnapshotRenderer {
   private worker: Worker | undefined;
   private broken = !import.meta.url.endsWith('.js');
   private nextId = 0;

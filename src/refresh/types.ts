@@ -101,8 +101,37 @@ export interface RefreshOptions {
    * @default none
    */
   resultCache?: import('./result-cache.js').ResultCache<unknown>;
-  /** Masks and renders on a worker thread (the MCP server passes one). @default in-thread */
-  renderWorker?: import('./render-worker.js').RenderWorker;
+  /** Masks and renders on a worker thread (the MCP server passes a RenderWorker). @default in-thread */
+  renderWorker?: SnapshotRenderer;
+}
+
+/** A snapshot rendered in one format within its cap. */
+export interface RenderedContext {
+  context: Record<string, unknown>;
+  text: string;
+  continuationPrompt?: string;
+  metadata: RefreshMetadata;
+}
+
+/** Everything a render needs besides the snapshot; plain data, so it can cross to a worker thread. */
+export interface RenderJob {
+  format: RefreshFormat;
+  now: number;
+  generateContinuationPrompt?: boolean;
+  maxTokens?: number;
+  /** Metadata known before the render; sources, warnings and redactions come from the snapshot. */
+  metadata: Pick<RefreshMetadata, 'generated_at' | 'cache' | 'snapshot_id'>;
+}
+
+export interface RenderOutcome {
+  /** The snapshot with secrets masked. */
+  snapshot: ContextSnapshot;
+  rendered: RenderedContext;
+}
+
+/** Masks and renders a gathered snapshot somewhere else than the caller's event loop (render-worker.ts). */
+export interface SnapshotRenderer {
+  render(raw: ContextSnapshot, job: RenderJob): Promise<RenderOutcome>;
 }
 
 export interface RefreshMetadata {
