@@ -114,6 +114,8 @@ export interface Dispatch {
 
 export type NewDispatch = Pick<Dispatch, 'taskId' | 'attempt' | 'provider'> &
   Partial<Omit<Dispatch, 'seq' | 'taskId' | 'attempt' | 'provider'>>;
+/** A dispatch whose attempt number the ledger allocates (Ledger.appendNextAttempt). */
+export type NewAttemptDispatch = Omit<NewDispatch, 'attempt'>;
 export type DispatchPatch = Partial<Omit<Dispatch, 'id' | 'seq' | 'taskId'>>;
 
 /** A lease on a task: while `leaseUntil` is in the future only `owner` may run it. */

@@ -5,6 +5,7 @@
  * waits instead of a fake clock, so the same tests run against Redis.
  */
 import { describe } from 'vitest';
+import { describeAttemptContract } from './fixtures/contract-attempts.js';
 import { describeClaimAndBreakerContract } from './fixtures/contract-claims.js';
 import { describeDispatchContract } from './fixtures/contract-dispatches.js';
 import { describeExportContract } from './fixtures/contract-export.js';
@@ -19,6 +20,7 @@ export function describeLedgerContract(name: string, factory: LedgerFactory): vo
     const ctx = useLedgerContext(factory);
     describeTaskContract(ctx);
     describeDispatchContract(ctx);
+    describeAttemptContract(ctx);
     describeClaimAndBreakerContract(ctx);
     describeRecordContract(ctx);
     describeExportContract(ctx);
