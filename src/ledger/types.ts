@@ -98,7 +98,7 @@ export interface Dispatch {
   validationErrors: string[];
   /** Pre-context injected into this try's prompt, and its kind. */
   injectedContext?: string;
-  contextType?: 'circuit_breaker' | 'retry' | 'helper';
+  contextType?: 'circuit_breaker' | 'retry' | 'helper' | 'merge_conflict';
   promptDigest?: string;
   promptPreview?: string;
   /** Short result or error text (already redacted by the writer). */

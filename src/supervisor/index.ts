@@ -27,4 +27,6 @@ export type { HelperCommand } from './parse-helper-commands.js';
 export type { Plan, PlanTask } from './plan-types.js';
 export type { ChainRequest, ChainResult, ProviderChainOptions } from './provider-chain.js';
 export type { RunPlanOptions } from './run-plan.js';
+export type { TaskSite, TaskSites } from './run-claimed-task.js';
+export type { CompletionGate } from './run-task.js';
 export type { BreakerSettings, CheckRun, EventSink, FileChanges, SupervisorEvent, WorkspaceOps } from './types.js';

@@ -43,6 +43,11 @@ export interface ChainRequest {
   /** 'helper' for verifier runs; the task's agent mode otherwise. */
   mode?: string;
   taskOptions?: Readonly<Record<string, unknown>>;
+  /**
+   * The first try starts a new attempt: the ledger allocates its number atomically
+   * (appendNextAttempt) and later tries of this call reuse it. `attempt` is the expected number.
+   */
+  newAttempt?: boolean;
 }
 
 export type ChainResult =
@@ -57,8 +62,9 @@ export type ChainResult =
  * waits for the earliest reset if that is within maxWaitMs, else fails with
  * "All providers circuit-broken". Returns ok when a provider answered (ok or agent_error).
  */
-export async function runProviderChain(request: ChainRequest, options: ProviderChainOptions): Promise<ChainResult> {
+export async function runProviderChain(first: ChainRequest, options: ProviderChainOptions): Promise<ChainResult> {
   const { ledger, logger } = options;
+  let request = first;
   let lastTry: { dispatch: Dispatch; result: ProviderResult } | undefined;
   let otherFailure: string | undefined;
   for (let round = 0; round <= MAX_WAIT_ROUNDS; round++) {
@@ -88,6 +94,7 @@ export async function runProviderChain(request: ChainRequest, options: ProviderC
         }
       }
       lastTry = await runOne(provider, request, { prompt, injected, contextType }, options);
+      if (request.newAttempt) request = { ...request, attempt: lastTry.dispatch.attempt, newAttempt: false };
       ranThisRound = true;
       const kind = lastTry.result.outcome.kind;
       if (!NEXT_PROVIDER.has(kind)) return { ok: true, ...lastTry };
@@ -113,20 +120,22 @@ async function runOne(
 ): Promise<{ dispatch: Dispatch; result: ProviderResult }> {
   const { ledger } = options;
   const before = await options.workspace.snapshot();
-  const started = await ledger.appendDispatch({
+  const fields = {
     taskId: request.taskId,
-    attempt: request.attempt,
     provider: provider.name,
     mode: request.mode,
-    status: 'running',
+    status: 'running' as const,
     injectedContext: prompt.injected || undefined,
     contextType: prompt.injected ? prompt.contextType : undefined,
     promptDigest: createHash('sha256').update(prompt.prompt).digest('hex').slice(0, 16),
     claimedBy: options.owner,
     startedAt: options.now(),
-  });
-  options.onEvent({ type: 'dispatch-start', taskId: request.taskId, attempt: request.attempt, provider: provider.name, mode: request.mode });
-  const result = await runSafely(provider, request, prompt.prompt, options);
+  };
+  const started = request.newAttempt ? await ledger.appendNextAttempt(fields) : await ledger.appendDispatch({ ...fields, attempt: request.attempt });
+  // The allocated number when this try started the attempt.
+  const tried = { ...request, attempt: started.attempt };
+  options.onEvent({ type: 'dispatch-start', taskId: tried.taskId, attempt: tried.attempt, provider: provider.name, mode: tried.mode });
+  const result = await runSafely(provider, tried, prompt.prompt, options);
   const changes = await options.workspace.diff(before, await options.workspace.snapshot());
   const finishedAt = options.now();
   const kind = result.outcome.kind;
@@ -147,7 +156,7 @@ async function runOne(
   });
   await options.breaker.record(provider.name, result.outcome);
   dispatchesTotal().inc({ provider: provider.name, outcome: kind });
-  options.onEvent({ type: 'dispatch-end', taskId: request.taskId, attempt: request.attempt, provider: provider.name, outcome: kind, mode: request.mode });
+  options.onEvent({ type: 'dispatch-end', taskId: tried.taskId, attempt: tried.attempt, provider: provider.name, outcome: kind, mode: tried.mode });
   return { dispatch, result };
 }
 

@@ -105,8 +105,17 @@ function parseNonNegative(value: string, flag: string): number {
 function renderReport(report: RunReport): string {
   const lines = report.tasks.map((t) => {
     const attempts = new Set(t.attempts.map((a) => a.attempt)).size;
-    return `${t.status === 'completed' ? '✓' : '✗'} ${t.id}: ${t.status} (${attempts} attempt${attempts === 1 ? '' : 's'}, ${t.attempts.length} provider tr${t.attempts.length === 1 ? 'y' : 'ies'})`;
+    const where = t.ran_here === false && t.attempts.length > 0 ? ', by another run' : '';
+    return `${t.status === 'completed' ? '✓' : '✗'} ${t.id}: ${t.status} (${attempts} attempt${attempts === 1 ? '' : 's'}, ${t.attempts.length} provider tr${t.attempts.length === 1 ? 'y' : 'ies'}${where})`;
   });
   const done = report.tasks.filter((t) => t.status === 'completed').length;
-  return [...lines, `${done}/${report.tasks.length} tasks completed`].join('\n');
+  const shared = report.shared && report.shared.ran_by_others.length > 0
+    ? [`ran here: ${list(report.shared.ran_here)}; ran by other runs: ${list(report.shared.ran_by_others)}`]
+    : [];
+  return [...lines, ...shared, `${done}/${report.tasks.length} tasks completed`].join('\n');
+}
+
+function list(ids: readonly string[]): string {
+  if (ids.length === 0) return 'none';
+  return `${ids.length} (${ids.slice(0, 10).join(', ')}${ids.length > 10 ? ', …' : ''})`;
 }

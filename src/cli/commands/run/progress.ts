@@ -25,7 +25,7 @@ export function createProgress(io: CliIO, options: { json: boolean }): { onEvent
     onEvent(event: SupervisorEvent) {
       const text = describe(event);
       if (!text) return;
-      if (live && event.type !== 'task-end' && event.type !== 'context') redraw(text);
+      if (live && event.type !== 'task-end' && event.type !== 'context' && event.type !== 'task-skip') redraw(text);
       else line(text);
     },
     finish() {
@@ -48,7 +48,11 @@ function describe(event: SupervisorEvent): string | undefined {
     case 'waiting':
       return `${event.taskId}: all providers open, waiting until ${new Date(event.untilMs).toISOString()}`;
     case 'claim-wait':
-      return `${event.taskId}: claimed by ${event.holder} until ${new Date(event.untilMs).toISOString()} (a crashed run's lease?), waiting`;
+      return `${event.taskId}: held by another run (${event.holder}, lease until ${new Date(event.untilMs).toISOString()}); taking other work, and this task if that run stops renewing its lease`;
+    case 'task-skip':
+      return `· ${event.taskId} ${event.reason}`;
+    case 'integration':
+      return `${event.taskId}: attempt ${event.attempt} · ${event.ok ? 'integrated' : `not integrated: ${event.detail}`}`;
     case 'context':
       return `${event.taskId}: attempt ${event.attempt} · injected ${event.kind} context (${event.text.trimEnd().split('\n').length} lines)`;
     case 'validation':
