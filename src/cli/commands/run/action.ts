@@ -1,6 +1,7 @@
 import path from 'node:path';
 import { type BatonConfig, loadConfig } from '../../../config/index.js';
 import { BatonError } from '../../../errors/index.js';
+import { createWorktreeSites } from '../../../isolation/index.js';
 import { openLedger } from '../../../ledger/index.js';
 import { createProviders, type Provider } from '../../../providers/index.js';
 import { DEFAULT_TASK_LEASE_MS, loadPlan, type RunReport, runPlan, workspaceOps } from '../../../supervisor/index.js';
@@ -15,6 +16,8 @@ export interface RunOptions extends CommonOptions {
   workspace?: string;
   metricsPort?: string;
   maxWait?: string;
+  concurrency?: string;
+  keepWorktrees?: boolean;
 }
 
 /** Runs a plan; exit 0 when every task completed, 1 when any did not, 2 on bad input. */
@@ -22,13 +25,20 @@ export async function runRun(io: CliIO, planFile: string, options: RunOptions): 
   const maxRetries = options.maxRetries === undefined ? undefined : parsePositiveInt(options.maxRetries, '--max-retries');
   const metricsPort = options.metricsPort === undefined ? undefined : parsePort(options.metricsPort);
   const maxWaitMs = options.maxWait === undefined ? 0 : parseNonNegative(options.maxWait, '--max-wait');
+  const concurrency = options.concurrency === undefined ? 1 : parsePositiveInt(options.concurrency, '--concurrency');
   const config = await loadConfig({ cwd: io.cwd, ...(options.config ? { file: options.config } : {}), env: io.env });
   const plan = await loadPlan(planFile, { cwd: io.cwd });
   const { providers, helperProviders } = selectProviders(config, options.providers);
   const workspaceDir = path.resolve(io.cwd, options.workspace ?? '.');
+  const preContext = toPreContextSettings(config.preContext);
+  const progress = createProgress(io, { json: Boolean(options.json) });
+  // Checked before the ledger opens: a repository that cannot take worktrees is bad input (exit 2).
+  const sites =
+    concurrency > 1
+      ? await createWorktreeSites({ repoDir: workspaceDir, keepWorktrees: Boolean(options.keepWorktrees), limits: preContext.limits, onEvent: progress.onEvent })
+      : undefined;
   const ledger = await openLedger({ spec: options.ledger ?? io.env.BATON_LEDGER ?? config.ledger, cwd: io.cwd });
   const metrics = metricsPort === undefined ? undefined : await startMetricsServer(metricsPort);
-  const progress = createProgress(io, { json: Boolean(options.json) });
   const abort = new AbortController();
   const onSignal = () => abort.abort();
   process.once('SIGINT', onSignal);
@@ -42,13 +52,15 @@ export async function runRun(io: CliIO, planFile: string, options: RunOptions): 
       helperProviders,
       workspace: workspaceOps(workspaceDir),
       workspaceDir,
-      preContext: toPreContextSettings(config.preContext),
+      preContext,
       breaker: config.breaker,
       recentHistoryWindow: config.recentHistoryWindow,
       agentTimeoutMs: config.timeouts.agentMs,
       checkTimeoutMs: config.timeouts.checkMs,
       maxWaitMs,
       leaseMs: leaseMs > 0 ? leaseMs : DEFAULT_TASK_LEASE_MS,
+      concurrency,
+      ...(sites ? { sites } : {}),
       onEvent: progress.onEvent,
       signal: abort.signal,
       ...(maxRetries === undefined ? {} : { maxRetries }),
