@@ -9,7 +9,7 @@ import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { buildFull, parseBudgets, readTrajectories, runContextBench, splitHistory } from '../src/loop/index.js';
+import { buildFull, parseBudgets, readTrajectories, runContextBench, splitHistory } from '../src/bench/index.js';
 import { countTokens } from '../src/tokens/index.js';
 import { writeLongTrajectories } from './long-trajectories.js';
 

@@ -6,7 +6,7 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { defaultTrajectoryFiles, expandTrajectoryPaths, parseBudgets, readTrajectories, runContextBench } from '../src/loop/index.js';
+import { defaultTrajectoryFiles, expandTrajectoryPaths, parseBudgets, readTrajectories, runContextBench } from '../src/bench/index.js';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 

@@ -1,8 +1,10 @@
 import { Command, CommanderError } from 'commander';
 import { registerCommands } from './commands.js';
+import { BATON_VERSION } from '../version/index.js';
 import { type CliIO, EXIT_BAD_INPUT, reportError } from './context.js';
 
-export const VERSION = '0.1.0';
+/** The package's version (package.json). */
+export const VERSION = BATON_VERSION;
 
 /**
  * Runs the `baton` CLI and resolves to its exit code. Only bin/baton.js exits the process.

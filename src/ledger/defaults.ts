@@ -1,5 +1,5 @@
 import { BatonError } from '../errors/index.js';
-import type { Breaker, BreakerWrite, Dispatch, NewDispatch, NewTask, Task, TaskStatus } from './types.js';
+import type { Breaker, BreakerWrite, Dispatch, LedgerRecord, NewDispatch, NewTask, Task, TaskStatus } from './types.js';
 import { TASK_STATUSES } from './types.js';
 import { newId } from './ids.js';
 
@@ -57,6 +57,32 @@ export function applyTaskPatch(task: Task, patch: Partial<Task>, now: number): T
     next.completedAt = now;
   }
   return next;
+}
+
+/** A record patch: status and taskId replace, `data` is shallow-merged. */
+export interface RecordPatch<T = Record<string, unknown>> {
+  status?: string;
+  taskId?: string;
+  data?: Partial<T>;
+}
+
+/** Applies a record patch; shared by every backend so `updateRecord` merges the same way. */
+export function applyRecordPatch(current: LedgerRecord, patch: RecordPatch, now: number): LedgerRecord {
+  return {
+    ...current,
+    ...stripUndefined({ status: patch.status, taskId: patch.taskId }),
+    // Cloned so a caller reusing its patch cannot reach into the stored record.
+    data: { ...current.data, ...structuredClone(patch.data ?? {}) },
+    updatedAt: now,
+  };
+}
+
+/** Page size when a query names none; the same for every backend. */
+export const DEFAULT_PAGE_SIZE = 50;
+
+/** Page size from a query's limit: at least 1, whole, DEFAULT_PAGE_SIZE when absent. */
+export function pageSize(limit: number | undefined): number {
+  return Math.max(1, Math.floor(limit ?? DEFAULT_PAGE_SIZE));
 }
 
 /** Encodes a cursor (opaque to callers). */

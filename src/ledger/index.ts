@@ -9,7 +9,8 @@ export {
   parseLedgerSpec,
 } from './open-ledger.js';
 export { DISPATCH_STATUSES, OUTCOME_KINDS, RECORD_COLLECTIONS, TASK_STATUSES } from './types.js';
-export type { Ledger } from './ledger.js';
+export { isBreakerCapable, isClaimCapable, isFullLedger, isRecordCapable, isTransferCapable } from './ledger.js';
+export type { Ledger, LedgerBreakers, LedgerClaims, LedgerCore, LedgerRecords, LedgerTransfer } from './ledger.js';
 export type { LedgerSpec, OpenLedgerOptions } from './open-ledger.js';
 export type * from './types.js';
 export { formatLedgerLine, parseLedgerLines } from './ledger-lines.js';

@@ -20,14 +20,20 @@ import type {
   TaskStatus,
 } from './types.js';
 
-/**
- * The durable record of agent work. Every backend (memory, SQLite, Redis) passes the same
- * contract suite (test/ledger/contract.ts); callers never need to know which one they hold.
+/*
+ * A ledger is a small core (tasks and dispatches) plus optional capabilities, each its own
+ * interface with a guard, as openai-agents-js does with Session. Whoever writes a backend
+ * implements `LedgerCore` and whichever capabilities it can honour; a caller that can do without a
+ * capability checks for it (`isBreakerCapable(ledger)`) instead of requiring it. The three bundled
+ * backends implement all of them: that full set is `Ledger`, which Baton's own modules take.
  *
- * Errors: unknown ids on update throw BatonError('NOT_FOUND'); creating an existing id throws
- * BatonError('LEDGER_CONFLICT'); a backend that cannot be reached throws 'LEDGER_UNAVAILABLE'.
+ * Errors, for every method: unknown ids on update throw BatonError('NOT_FOUND'); creating an
+ * existing id throws BatonError('LEDGER_CONFLICT'); a backend that cannot be reached throws
+ * 'LEDGER_UNAVAILABLE'. Every backend passes the same contract suite (test/ledger/contract.ts).
  */
-export interface Ledger {
+
+/** The part every backend implements: tasks, the dispatches made for them, and closing. */
+export interface LedgerCore {
   readonly backend: 'memory' | 'sqlite' | 'redis';
   /** Where it lives, for messages: a file path, a redis URL without password, or ':memory:'. */
   readonly location: string;
@@ -71,27 +77,38 @@ export interface Ledger {
    */
   markInterrupted(filter?: { taskId?: string }): Promise<Dispatch[]>;
 
+  close(): Promise<void>;
+}
+
+/** Capability: leases on tasks, so several workers can share one ledger without doing a task twice. */
+export interface LedgerClaims {
   /**
    * Atomically claims a task for `owner` for `leaseMs`. Succeeds when nobody holds it, the lease
    * lapsed, or `owner` already holds it (which renews the lease). Two callers racing on one
    * ledger never both succeed while a lease is live.
    */
   claimTask(taskId: string, owner: string, leaseMs: number): Promise<ClaimResult>;
-  /** Releases the claim if `owner` holds it; returns whether it did. */
+  /** Releases the claim if `owner` holds it; returns whether it did. Idempotent. */
   releaseTask(taskId: string, owner: string): Promise<boolean>;
   /** The live claim on a task, if any (lapsed leases are not returned). */
   getClaim(taskId: string): Promise<Claim | undefined>;
+}
 
+/** Capability: circuit-breaker state shared by every process on the ledger. */
+export interface LedgerBreakers {
   getBreaker(provider: string): Promise<Breaker | undefined>;
   listBreakers(): Promise<Breaker[]>;
   /**
    * Writes the breaker only if its current generation is `expectedGeneration` (0 when it does not
    * exist yet); the stored generation becomes expectedGeneration + 1. Returns the new breaker, or
-   * undefined when another writer got there first.
+   * undefined when another writer got there first (atomic compare-and-set).
    */
   compareAndSetBreaker(provider: string, expectedGeneration: number, next: BreakerWrite): Promise<Breaker | undefined>;
+}
 
-  /** Creates a plain record (tech debt, research, recon, session, snapshot, audit). */
+/** Capability: plain records (tech debt, research, recon, sessions, snapshots, audit). */
+export interface LedgerRecords {
+  /** Creates a record; the ledger assigns `id` when absent. Throws LEDGER_CONFLICT when the id exists. */
   createRecord<T>(
     collection: RecordCollection,
     input: Omit<LedgerRecord<T>, 'id' | 'createdAt' | 'updatedAt'> & { id?: string },
@@ -105,14 +122,53 @@ export interface Ledger {
   getRecord<T>(collection: RecordCollection, id: string): Promise<LedgerRecord<T> | undefined>;
   /** Records newest first (by updatedAt), filtered, paginated by cursor. */
   listRecords<T>(collection: RecordCollection, query?: RecordQuery): Promise<Page<LedgerRecord<T>>>;
+}
 
+/** Capability: the whole ledger as JSON lines, out and back in (`baton export` / `baton import`). */
+export interface LedgerTransfer {
   /** Every record of every kind, one line each, in a stable order. */
   exportLines(): AsyncIterable<LedgerLine>;
   /**
    * Writes already-validated lines. All or nothing where the backend allows (SQLite: one
-   * transaction; Redis: one MULTI per batch after validation). Existing ids are overwritten.
+   * transaction; Redis: one MULTI per batch after validation). Existing ids are overwritten, so
+   * importing the same lines twice is idempotent.
    */
   importLines(lines: readonly LedgerLine[]): Promise<number>;
+}
 
-  close(): Promise<void>;
+/**
+ * The full set: the core plus every capability. The bundled backends (memory, SQLite, Redis)
+ * implement it and `openLedger` returns it; Baton's modules take it where they need more than the
+ * core.
+ */
+export interface Ledger extends LedgerCore, LedgerClaims, LedgerBreakers, LedgerRecords, LedgerTransfer {}
+
+function hasMethods(ledger: LedgerCore, names: readonly string[]): boolean {
+  const methods = ledger as unknown as Record<string, unknown>;
+  return names.every((name) => typeof methods[name] === 'function');
+}
+
+/** Whether the ledger can lease tasks to workers (claimTask, releaseTask, getClaim). */
+export function isClaimCapable<L extends LedgerCore>(ledger: L): ledger is L & LedgerClaims {
+  return hasMethods(ledger, ['claimTask', 'releaseTask', 'getClaim']);
+}
+
+/** Whether the ledger stores circuit breakers (getBreaker, listBreakers, compareAndSetBreaker). */
+export function isBreakerCapable<L extends LedgerCore>(ledger: L): ledger is L & LedgerBreakers {
+  return hasMethods(ledger, ['getBreaker', 'listBreakers', 'compareAndSetBreaker']);
+}
+
+/** Whether the ledger stores plain records (createRecord, updateRecord, getRecord, listRecords). */
+export function isRecordCapable<L extends LedgerCore>(ledger: L): ledger is L & LedgerRecords {
+  return hasMethods(ledger, ['createRecord', 'updateRecord', 'getRecord', 'listRecords']);
+}
+
+/** Whether the ledger can export and import itself as lines (exportLines, importLines). */
+export function isTransferCapable<L extends LedgerCore>(ledger: L): ledger is L & LedgerTransfer {
+  return hasMethods(ledger, ['exportLines', 'importLines']);
+}
+
+/** Whether the ledger has every capability, i.e. is a full `Ledger`. */
+export function isFullLedger(ledger: LedgerCore): ledger is Ledger {
+  return isClaimCapable(ledger) && isBreakerCapable(ledger) && isRecordCapable(ledger) && isTransferCapable(ledger);
 }

@@ -72,7 +72,7 @@ export class ContextManager {
     options: ContextManagerOptions = {},
     private readonly extractor?: SnippetExtractor,
   ) {
-    const limit = options.limitTokens ?? (options.model ? contextLimitFor(options.model) : 128_000);
+    const limit = options.limitTokens ?? contextLimitFor(options.model);
     this.options = {
       budget: limit - (options.reserveTokens ?? D.DEFAULT_RESERVE_TOKENS),
       recentTurns: options.recentTurns ?? D.DEFAULT_RECENT_TURNS,

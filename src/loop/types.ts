@@ -90,7 +90,7 @@ export interface AssembleOptions extends AssembleOverrides {
 
 /** Options of a ContextManager; defaults are the DEFAULT_* constants in defaults.ts. */
 export interface ContextManagerOptions {
-  /** The model's context window, in tokens. @default contextLimitFor(model) or 128000 */
+  /** The model's context window, in tokens. @default contextLimitFor(model): DEFAULT_CONTEXT_LIMIT (128,000) for an unknown model or none */
   limitTokens?: number;
   /** Used to look up `limitTokens` when it is not given. */
   model?: string;

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { BATON_VERSION } from '../version/index.js';
 import { registerContextResources } from './context-resources.js';
 import type { ContextWatcher } from './context-watcher.js';
 import { registerContextSnapshots } from './tools/context-snapshots-tool.js';
@@ -41,7 +42,7 @@ export function createBatonMcpServer(options: BatonMcpServerOptions = {}): Baton
   const fallbackId = `mcp-${randomUUID()}`;
   const sessionId = options.sessionId ?? (() => fallbackId);
   const server = new McpServer(
-    { name: 'baton', title: 'Baton', version: options.version ?? '0.1.0' },
+    { name: 'baton', title: 'Baton', version: options.version ?? BATON_VERSION },
     {
       instructions:
         'Baton keeps your context across sessions. Call workspace_handshake(project_root) first, then refresh_context to resume work; read metadata.warnings for staleness.',

@@ -1,5 +1,5 @@
 import { DEFAULT_RECENT_HISTORY_WINDOW } from '../config/index.js';
-import type { Ledger, Task } from '../ledger/index.js';
+import type { LedgerCore, Task } from '../ledger/index.js';
 import { DEFAULT_RESULT_TOKENS, toMinimalState } from './to-minimal-state.js';
 import type { MinimalState } from './types.js';
 
@@ -21,7 +21,7 @@ export interface LoadPromptStateOptions {
  * Derives the prompt's READ-ONLY CONTEXT from the ledger: recentCompletedTasks(window) and the
  * blocked tasks. Two reads; no keyword trigger (seed 001 removed it).
  */
-export async function loadPromptState(ledger: Ledger, options: LoadPromptStateOptions = {}): Promise<MinimalState> {
+export async function loadPromptState(ledger: LedgerCore, options: LoadPromptStateOptions = {}): Promise<MinimalState> {
   const window = options.window ?? DEFAULT_RECENT_HISTORY_WINDOW;
   const [completed, blocked] = await Promise.all([
     window > 0 ? ledger.recentCompletedTasks(window) : Promise.resolve([] as Task[]),

@@ -1,5 +1,15 @@
 import { BatonError } from '../errors/index.js';
-import type { Dispatch, Ledger, LedgerRecord, ReconData, ResearchData, Task, TechDebtData } from '../ledger/index.js';
+import {
+  type Dispatch,
+  isRecordCapable,
+  type LedgerCore,
+  type LedgerRecord,
+  type LedgerRecords,
+  type ReconData,
+  type ResearchData,
+  type Task,
+  type TechDebtData,
+} from '../ledger/index.js';
 import type { ContextSnapshot } from './types.js';
 
 export interface ReadLedgerContextOptions {
@@ -23,9 +33,10 @@ const ACTIVE_PAGE = 50;
  * Reads what the ledger knows about a task (or, without one, the most recently active task):
  * the task, its dependencies, its last dispatches, open tech debt, research and recon. Queries run
  * in parallel and touch bounded pages only, so a 10,000-task ledger costs the same as a small one.
- * Throws NOT_FOUND when an explicit task id is unknown.
+ * A ledger without the records capability has no debt, research or recon to read. Throws NOT_FOUND
+ * when an explicit task id is unknown.
  */
-export async function readLedgerContext(ledger: Ledger, options: ReadLedgerContextOptions): Promise<LedgerContext> {
+export async function readLedgerContext(ledger: LedgerCore, options: ReadLedgerContextOptions): Promise<LedgerContext> {
   const [active, recent] = await Promise.all([
     ledger.listTasks({ status: ['in_progress', 'blocked'], limit: ACTIVE_PAGE }),
     ledger.recentDispatches(1),
@@ -37,16 +48,17 @@ export async function readLedgerContext(ledger: Ledger, options: ReadLedgerConte
     });
   }
   const debtLimit = options.debtLimit ?? 50;
+  const records = isRecordCapable(ledger) ? ledger : undefined;
   const [dispatches, debt, research, recon, dependencies] = await Promise.all([
     options.includeDispatches
       ? task
         ? ledger.lastDispatches(task.id, options.dispatchLimit)
         : ledger.recentDispatches(options.dispatchLimit)
       : Promise.resolve([] as Dispatch[]),
-    options.includeTechDebt ? readDebt(ledger, task?.id, debtLimit) : Promise.resolve([] as Array<LedgerRecord<TechDebtData>>),
-    options.includeResearch ? readResearch(ledger, task) : Promise.resolve([] as Array<LedgerRecord<ResearchData>>),
-    options.includeResearch
-      ? ledger.listRecords<ReconData>('recon', { limit: 5 }).then((page) => page.items)
+    records && options.includeTechDebt ? readDebt(records, task?.id, debtLimit) : Promise.resolve([] as Array<LedgerRecord<TechDebtData>>),
+    records && options.includeResearch ? readResearch(records, task) : Promise.resolve([] as Array<LedgerRecord<ResearchData>>),
+    records && options.includeResearch
+      ? records.listRecords<ReconData>('recon', { limit: 5 }).then((page) => page.items)
       : Promise.resolve([] as Array<LedgerRecord<ReconData>>),
     task ? Promise.all(task.dependsOn.map((id) => ledger.getTask(id))) : Promise.resolve([]),
   ]);
@@ -68,7 +80,7 @@ export async function readLedgerContext(ledger: Ledger, options: ReadLedgerConte
 }
 
 /** The task of the newest dispatch when it is still open, else the newest in-progress task. */
-async function pickCurrentTask(ledger: Ledger, active: Task[], latest: Dispatch | undefined): Promise<Task | undefined> {
+async function pickCurrentTask(ledger: LedgerCore, active: Task[], latest: Dispatch | undefined): Promise<Task | undefined> {
   if (latest) {
     const task = await ledger.getTask(latest.taskId);
     if (task && task.status !== 'completed' && task.status !== 'archived') return task;
@@ -82,7 +94,7 @@ async function pickCurrentTask(ledger: Ledger, active: Task[], latest: Dispatch 
 }
 
 /** The task's own open debt (however old) plus the newest open items of the project. */
-async function readDebt(ledger: Ledger, taskId: string | undefined, limit: number): Promise<Array<LedgerRecord<TechDebtData>>> {
+async function readDebt(ledger: LedgerRecords, taskId: string | undefined, limit: number): Promise<Array<LedgerRecord<TechDebtData>>> {
   const [own, recent] = await Promise.all([
     taskId ? ledger.listRecords<TechDebtData>('debt', { status: 'open', taskId, limit: 10 }) : Promise.resolve({ items: [] }),
     ledger.listRecords<TechDebtData>('debt', { status: 'open', limit }),
@@ -91,7 +103,7 @@ async function readDebt(ledger: Ledger, taskId: string | undefined, limit: numbe
   return [...own.items, ...recent.items.filter((item) => !seen.has(item.id))];
 }
 
-async function readResearch(ledger: Ledger, task: Task | undefined): Promise<Array<LedgerRecord<ResearchData>>> {
+async function readResearch(ledger: LedgerRecords, task: Task | undefined): Promise<Array<LedgerRecord<ResearchData>>> {
   const linked = task?.links.research ?? [];
   const [byId, recent] = await Promise.all([
     Promise.all(linked.map((id) => ledger.getRecord<ResearchData>('research', id))),

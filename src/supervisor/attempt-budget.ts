@@ -1,4 +1,4 @@
-import type { Dispatch, Ledger } from '../ledger/index.js';
+import type { Dispatch, LedgerCore } from '../ledger/index.js';
 import { HELPER_MODE } from '../precontext/index.js';
 
 /** Where a claimed task's attempts continue, read from its dispatches. */
@@ -18,7 +18,7 @@ export interface AttemptBudget {
  * runner died (its dispatches `interrupted`) is not a verdict, so it is given back. Without this
  * a resumed task could be blocked with "no attempt ran".
  */
-export async function attemptBudget(ledger: Ledger, taskId: string, maxAttempts: number): Promise<AttemptBudget> {
+export async function attemptBudget(ledger: LedgerCore, taskId: string, maxAttempts: number): Promise<AttemptBudget> {
   const dispatches = await allDispatches(ledger, taskId);
   let highest = 0;
   const failed = new Set<number>();
@@ -34,7 +34,7 @@ export async function attemptBudget(ledger: Ledger, taskId: string, maxAttempts:
   return { firstAttempt: highest + 1, lastAttempt: highest + remaining, failed: failed.size, ...(lastFailure ? { lastFailure } : {}) };
 }
 
-export async function allDispatches(ledger: Ledger, taskId: string): Promise<Dispatch[]> {
+export async function allDispatches(ledger: LedgerCore, taskId: string): Promise<Dispatch[]> {
   const out: Dispatch[] = [];
   let cursor: string | undefined;
   do {

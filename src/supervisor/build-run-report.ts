@@ -1,4 +1,4 @@
-import type { Dispatch, Ledger, TaskStatus } from '../ledger/index.js';
+import type { Dispatch, LedgerCore, TaskStatus } from '../ledger/index.js';
 import { allDispatches } from './attempt-budget.js';
 
 /** One provider try in the report (snake_case: the issue's `--json` shape). */
@@ -40,7 +40,7 @@ export interface RunReport {
  * Builds the report from the ledger (so a resumed run reports the crashed run's tries too).
  * With `owner`, it says which tasks this run ran and which other runs ran.
  */
-export async function buildRunReport(ledger: Ledger, taskIds: readonly string[], options: { owner?: string } = {}): Promise<RunReport> {
+export async function buildRunReport(ledger: LedgerCore, taskIds: readonly string[], options: { owner?: string } = {}): Promise<RunReport> {
   const tasks: RunReportTask[] = [];
   const ranHere: string[] = [];
   const ranByOthers: string[] = [];

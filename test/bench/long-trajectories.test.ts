@@ -6,7 +6,7 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEFAULT_TEMPLATE_DIR, generateLongTrajectories, writeLongTrajectories } from '../../bench/long-trajectories.js';
 import { DEFAULT_SOURCE_ROOTS } from '../../bench/long-trajectories/source-repo.js';
-import { buildFull, extractKeyFacts, readTrajectories, SHARED_TRAJECTORY_DIR, splitHistory, type Trajectory } from '../../src/loop/index.js';
+import { buildFull, extractKeyFacts, readTrajectories, SHARED_TRAJECTORY_DIR, splitHistory, type Trajectory } from '../../src/bench/index.js';
 import { countTokens } from '../../src/tokens/index.js';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');

@@ -4,7 +4,8 @@
  * and calls its `cleanup` afterwards. Timing-sensitive guarantees (lease expiry) use short real
  * waits instead of a fake clock, so the same tests run against Redis.
  */
-import { describe } from 'vitest';
+import { describe, expect, it } from 'vitest';
+import { isBreakerCapable, isClaimCapable, isFullLedger, isRecordCapable, isTransferCapable } from '../../src/ledger/index.js';
 import { describeAttemptContract } from './fixtures/contract-attempts.js';
 import { describeClaimAndBreakerContract } from './fixtures/contract-claims.js';
 import { describeDispatchContract } from './fixtures/contract-dispatches.js';
@@ -18,6 +19,16 @@ export type { LedgerFactory } from './fixtures/ledger-context.js';
 export function describeLedgerContract(name: string, factory: LedgerFactory): void {
   describe(`Ledger contract: ${name}`, () => {
     const ctx = useLedgerContext(factory);
+    it('implements the core and every optional capability', () => {
+      const { ledger } = ctx;
+      expect([isClaimCapable(ledger), isBreakerCapable(ledger), isRecordCapable(ledger), isTransferCapable(ledger)]).toEqual([
+        true,
+        true,
+        true,
+        true,
+      ]);
+      expect(isFullLedger(ledger)).toBe(true);
+    });
     describeTaskContract(ctx);
     describeDispatchContract(ctx);
     describeAttemptContract(ctx);

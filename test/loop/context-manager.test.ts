@@ -247,3 +247,12 @@ describe('context assembly', () => {
     expect(ctx.messages.some((m) => m.role === 'user' && m.content === 'Also keep the CLI flags unchanged.')).toBe(true);
   });
 });
+
+describe('the default context window', () => {
+  it('is the same for no model and for a model the table does not know', () => {
+    const none = new ContextManager({});
+    const unknown = new ContextManager({ model: 'deepseek-coder' });
+    expect(unknown.options.budget).toBe(none.options.budget);
+    expect(none.options.budget).toBe(128_000 - 4_096);
+  });
+});

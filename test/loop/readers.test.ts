@@ -2,7 +2,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { isBatonError } from '../../src/errors/index.js';
-import { extractKeyFacts, readOpenHandsEvents, readSweAgentTrajectory, readTrajectories, readTrajectory, scoreFacts } from '../../src/loop/index.js';
+import { extractKeyFacts, readOpenHandsEvents, readSweAgentTrajectory, readTrajectories, readTrajectory, scoreFacts } from '../../src/bench/index.js';
 
 const fixtures = path.join(path.dirname(fileURLToPath(import.meta.url)), '..', 'fixtures', 'loop');
 

@@ -2,7 +2,7 @@ import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { defaultTrajectoryFiles, readTrajectory, runContextBench, SHARED_TRAJECTORY_DIR } from '../../src/loop/index.js';
+import { defaultTrajectoryFiles, readTrajectory, runContextBench, SHARED_TRAJECTORY_DIR } from '../../src/bench/index.js';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
 const shared = path.resolve(root, SHARED_TRAJECTORY_DIR);

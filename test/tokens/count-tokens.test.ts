@@ -63,4 +63,10 @@ describe('contextLimitFor', () => {
     expect(contextLimitFor('mystery-model')).toBe(DEFAULT_CONTEXT_LIMIT);
     expect(contextLimitFor('mystery-model', { mystery: 1234 })).toBe(1234);
   });
+
+  it('has one default window: an unknown model and no model agree', () => {
+    expect(DEFAULT_CONTEXT_LIMIT).toBe(128_000);
+    expect(contextLimitFor(undefined)).toBe(DEFAULT_CONTEXT_LIMIT);
+    expect(contextLimitFor('deepseek-coder')).toBe(DEFAULT_CONTEXT_LIMIT);
+  });
 });

@@ -1,5 +1,5 @@
-import { BatonError } from '../../errors/index.js';
 import {
+  applyRecordPatch,
   applyTaskPatch,
   decodeCursor,
   emptyStatusCounts,
@@ -7,10 +7,12 @@ import {
   materializeBreaker,
   materializeDispatch,
   materializeTask,
+  pageSize,
+  type RecordPatch,
   stripUndefined,
 } from '../defaults.js';
 import { newId } from '../ids.js';
-import { conflict, notFound } from '../ledger-errors.js';
+import { checkCollection, conflict, notFound } from '../ledger-errors.js';
 import type { Ledger } from '../ledger.js';
 import type {
   Breaker,
@@ -34,8 +36,6 @@ import type {
   TaskStatus,
 } from '../types.js';
 import { RECORD_COLLECTIONS } from '../types.js';
-
-const DEFAULT_PAGE = 50;
 
 /** In-process ledger for tests and examples: the reference behaviour of the contract. */
 export class MemoryLedger implements Ledger {
@@ -228,12 +228,7 @@ export class MemoryLedger implements Ledger {
     const store = this.store(collection);
     const current = store.get(id);
     if (!current) throw notFound(collection, id);
-    const next: LedgerRecord = {
-      ...current,
-      ...stripUndefined({ status: patch.status, taskId: patch.taskId }),
-      data: { ...current.data, ...structuredClone(patch.data ?? {}) },
-      updatedAt: this.now(),
-    };
+    const next = applyRecordPatch(current, patch as RecordPatch, this.now());
     store.set(id, next);
     return structuredClone(next) as LedgerRecord<T>;
   }
@@ -301,14 +296,13 @@ export class MemoryLedger implements Ledger {
   async close(): Promise<void> {}
 
   private store(collection: RecordCollection): Map<string, LedgerRecord> {
-    const store = this.records.get(collection);
-    if (!store) throw new BatonError('INPUT_INVALID', `Unknown record collection "${collection}"`);
-    return store;
+    checkCollection(collection);
+    return this.records.get(collection) as Map<string, LedgerRecord>;
   }
 }
 
 function paginate<T>(items: T[], limit: number | undefined, key: (item: T) => (string | number)[]): Page<T> {
-  const size = Math.max(1, limit ?? DEFAULT_PAGE);
+  const size = pageSize(limit);
   const page = items.slice(0, size).map((item) => structuredClone(item));
   const last = page[page.length - 1];
   return items.length > size && last !== undefined ? { items: page, nextCursor: encodeCursor(key(last)) } : { items: page };

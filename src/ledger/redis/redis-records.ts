@@ -1,25 +1,13 @@
-import { BatonError } from '../../errors/index.js';
-import { stripUndefined } from '../defaults.js';
+import { applyRecordPatch, type RecordPatch, stripUndefined } from '../defaults.js';
 import { newId } from '../ids.js';
-import { conflict, notFound } from '../ledger-errors.js';
+import { checkCollection, conflict, notFound } from '../ledger-errors.js';
 import type { LedgerRecord, Page, RecordCollection, RecordQuery } from '../types.js';
-import { RECORD_COLLECTIONS } from '../types.js';
 import { type RedisContext, readHashes, retryCompareAndSet } from './redis-context.js';
 import { parseStored } from './redis-schemas.js';
 import { type IndexOp, type WriteMode, writeArgs } from './redis-scripts.js';
 import { collectPage, cursorEntry, pageSize, walkZset } from './walk-zset.js';
 
 type NewRecord<T> = Omit<LedgerRecord<T>, 'id' | 'createdAt' | 'updatedAt'> & { id?: string };
-type RecordPatch<T> = { status?: string; taskId?: string; data?: Partial<T> };
-
-/** Checks the collection name before it becomes part of a key. */
-export function checkCollection(collection: RecordCollection): void {
-  if (!RECORD_COLLECTIONS.includes(collection)) {
-    throw new BatonError('INPUT_INVALID', `Unknown record collection "${collection}": use one of ${RECORD_COLLECTIONS.join(', ')}`, {
-      details: { field: 'collection', value: collection },
-    });
-  }
-}
 
 /**
  * Script arguments that store a record and index it by updatedAt, status and taskId. `previous`
@@ -71,12 +59,7 @@ export async function updateRecord<T>(
     const raw = await ctx.redis.hget(key, 'v');
     if (raw === null) throw notFound(collection, id);
     const current = parseStored('record', key, raw);
-    const next: LedgerRecord = {
-      ...current,
-      ...stripUndefined({ status: patch.status, taskId: patch.taskId }),
-      data: { ...current.data, ...(patch.data ?? {}) },
-      updatedAt: ctx.now(),
-    };
+    const next = applyRecordPatch(current, patch as RecordPatch, ctx.now());
     const written = await ctx.redis.batonWrite(...recordWrite(ctx, collection, next, 'cas', raw, current));
     return written === 1 ? { value: next as LedgerRecord<T> } : undefined;
   });

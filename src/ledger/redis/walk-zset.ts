@@ -98,10 +98,7 @@ export function cursorEntry(cursor: string | undefined): ZEntry | undefined {
   return { score, member };
 }
 
-/** Page size from a query's limit. */
-export function pageSize(limit: number | undefined, fallback = 50): number {
-  return Math.max(1, Math.floor(limit ?? fallback));
-}
+export { pageSize } from '../defaults.js';
 
 function pairs(flat: string[]): ZEntry[] {
   const out: ZEntry[] = [];

@@ -1,12 +1,7 @@
 import { encodeCursor } from '../defaults.js';
 import type { Page } from '../types.js';
 
-/** Page size when a query names none; the same as the memory ledger's. */
-export const DEFAULT_PAGE_SIZE = 50;
-
-export function pageSize(limit: number | undefined): number {
-  return Math.max(1, Math.floor(limit ?? DEFAULT_PAGE_SIZE));
-}
+export { DEFAULT_PAGE_SIZE, pageSize } from '../defaults.js';
 
 /** Rows were fetched with limit + 1, so an extra row means another page exists. */
 export function toPage<T>(items: T[], limit: number, key: (item: T) => (string | number)[]): Page<T> {

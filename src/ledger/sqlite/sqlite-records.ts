@@ -1,9 +1,7 @@
-import { BatonError } from '../../errors/index.js';
-import { decodeCursor, stripUndefined } from '../defaults.js';
+import { applyRecordPatch, decodeCursor, type RecordPatch, stripUndefined } from '../defaults.js';
 import { newId } from '../ids.js';
-import { conflict, notFound } from '../ledger-errors.js';
+import { checkCollection, conflict, notFound } from '../ledger-errors.js';
 import type { LedgerRecord, Page, RecordCollection, RecordQuery } from '../types.js';
-import { RECORD_COLLECTIONS } from '../types.js';
 import { recordFromRow, recordSql, recordToRow } from './columns.js';
 import { pageSize, toPage } from './paging.js';
 import { isUniqueViolation, type StatementCache } from './statement-cache.js';
@@ -45,12 +43,7 @@ export function updateSqliteRecord<T>(
   const row = sql.get(SELECT_RECORD).get(collection, id) as Row | undefined;
   if (!row) throw notFound(collection, id);
   const current = recordFromRow<Record<string, unknown>>(row);
-  const next: LedgerRecord = {
-    ...current,
-    ...stripUndefined({ status: patch.status, taskId: patch.taskId }),
-    data: { ...current.data, ...structuredClone(patch.data ?? {}) },
-    updatedAt: now,
-  };
+  const next = applyRecordPatch(current, patch as RecordPatch, now);
   sql.get(REPLACE_RECORD).run(recordToRow(collection, next));
   return next as LedgerRecord<T>;
 }
@@ -86,10 +79,3 @@ export function listSqliteRecords<T>(sql: StatementCache, collection: RecordColl
   );
 }
 
-function checkCollection(collection: RecordCollection): void {
-  if (!RECORD_COLLECTIONS.includes(collection)) {
-    throw new BatonError('INPUT_INVALID', `Unknown record collection "${collection}": use one of ${RECORD_COLLECTIONS.join(', ')}`, {
-      details: { field: 'collection', value: collection },
-    });
-  }
-}

@@ -1,14 +1,6 @@
 import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import {
-  type ContextBenchReport,
-  defaultTrajectoryFiles,
-  expandTrajectoryPaths,
-  parseBudgets,
-  readTrajectories,
-  runContextBench,
-  STRATEGIES,
-} from '../../../loop/index.js';
+import { type ContextBenchReport, defaultTrajectoryFiles, expandTrajectoryPaths, parseBudgets, readTrajectories, runContextBench, STRATEGIES } from '../../../bench/index.js';
 import { type CliIO, EXIT_OK, parsePositiveInt, printResult } from '../../context.js';
 import type { BenchContextOptions } from './index.js';
 

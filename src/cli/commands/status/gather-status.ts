@@ -1,4 +1,4 @@
-import type { Breaker, Dispatch, Ledger, TaskStatus } from '../../../ledger/index.js';
+import { type Breaker, type Dispatch, isBreakerCapable, type LedgerCore, type TaskStatus } from '../../../ledger/index.js';
 
 export interface StatusReport {
   ledger: { backend: string; location: string };
@@ -8,12 +8,15 @@ export interface StatusReport {
   recentDispatches: Dispatch[];
 }
 
-/** Reads what `baton status` shows; breakers still open at `now` count as open. */
-export async function gatherStatus(ledger: Ledger, options: { dispatchLimit: number; now: number }): Promise<StatusReport> {
+/**
+ * Reads what `baton status` shows; breakers still open at `now` count as open. A ledger without
+ * the breaker capability has no breakers to show.
+ */
+export async function gatherStatus(ledger: LedgerCore, options: { dispatchLimit: number; now: number }): Promise<StatusReport> {
   const [counts, total, breakers, recent] = await Promise.all([
     ledger.countTasksByStatus(),
     ledger.countDispatches(),
-    ledger.listBreakers(),
+    isBreakerCapable(ledger) ? ledger.listBreakers() : Promise.resolve([] as Breaker[]),
     ledger.recentDispatches(options.dispatchLimit),
   ]);
   const taskTotal = Object.values(counts).reduce((a, b) => a + b, 0);
