@@ -12,6 +12,7 @@ import { registerPanel } from './commands/panel/index.js';
 import { registerServe } from './commands/serve/index.js';
 import { registerStatus } from './commands/status/index.js';
 import { registerTask } from './commands/task/index.js';
+import { registerWorker } from './commands/worker/index.js';
 import type { CliIO } from './context.js';
 
 /** Shared by commands to set the process exit code without exiting. */
@@ -40,6 +41,7 @@ const COMMANDS: RegisterCommand[] = [
   registerBench,
   registerExport,
   registerImport,
+  registerWorker,
 ];
 
 export function registerCommands(program: Command, io: CliIO, state: CliState): void {

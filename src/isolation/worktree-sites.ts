@@ -1,14 +1,13 @@
-import { rm } from 'node:fs/promises';
 import path from 'node:path';
 import { BatonError } from '../errors/index.js';
 import type { Dispatch, Task } from '../ledger/index.js';
 import { getLogger, type Logger } from '../observability/index.js';
 import type { PreContextLimits } from '../precontext/index.js';
 import type { CompletionGate, EventSink, TaskSite, TaskSites } from '../supervisor/index.js';
-import { diffSnapshots, runCheck, snapshotWorkspace, type WorkspaceSnapshot } from '../workspace/index.js';
 import { commitIdentity, git, gitOk } from './git.js';
 import { integrateTask } from './integrate-task.js';
 import { pruneStaleWorktrees } from './prune-stale.js';
+import { createSerializer, removeWorktree, workspaceIn } from './worktree-ops.js';
 import { safeRefPart, taskBranch, taskCommitMessage } from './task-branch.js';
 
 /** A passing task re-run this many times after merge conflicts before its attempts count again. */
@@ -55,12 +54,7 @@ export async function createWorktreeSites(options: WorktreeSitesOptions): Promis
   await pruneStaleWorktrees(repo, root, logger);
 
   // Integrations touch the user's working tree: one at a time.
-  let integrating: Promise<unknown> = Promise.resolve();
-  const serially = <T>(work: () => Promise<T>): Promise<T> => {
-    const next = integrating.then(work, work);
-    integrating = next.catch(() => undefined);
-    return next;
-  };
+  const serially = createSerializer();
 
   return {
     async open(task: Task): Promise<TaskSite> {
@@ -72,11 +66,7 @@ export async function createWorktreeSites(options: WorktreeSitesOptions): Promis
       let conflicts = 0;
       return {
         dir,
-        workspace: {
-          snapshot: () => snapshotWorkspace(dir),
-          diff: (before, after) => diffSnapshots(before as WorkspaceSnapshot, after as WorkspaceSnapshot),
-          runCheck: (command, o) => runCheck(command, { cwd: dir, timeoutMs: o.timeoutMs }),
-        },
+        workspace: workspaceIn(dir),
         complete: async (attempt: number, _dispatch: Dispatch): Promise<CompletionGate> => {
           await gitOk(['add', '-A'], dir);
           const staged = await git(['diff', '--cached', '--quiet'], dir);
@@ -99,12 +89,6 @@ export async function createWorktreeSites(options: WorktreeSitesOptions): Promis
       await git(['worktree', 'prune'], repo);
     },
   };
-}
-
-async function removeWorktree(repo: string, dir: string): Promise<void> {
-  await git(['worktree', 'remove', '--force', '--force', dir], repo);
-  await rm(dir, { recursive: true, force: true });
-  await git(['worktree', 'prune'], repo);
 }
 
 function invalid(message: string, dir: string): never {

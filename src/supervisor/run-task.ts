@@ -31,7 +31,7 @@ export interface TaskRunOptions {
 
 export type CompletionGate =
   | { ok: true }
-  | { ok: false; error: string; context: string; contextType: 'merge_conflict'; extraAttempt: boolean };
+  | { ok: false; error: string; /** '' to use the retry context. */ context: string; contextType: 'merge_conflict'; extraAttempt: boolean };
 
 /**
  * Runs one claimed task's attempts (seed 000's executeTaskWithRetries): prompt builder, then the
@@ -58,7 +58,7 @@ export async function runTask(task: Task, options: TaskRunOptions): Promise<Task
     }
     let context = '';
     let contextType: Dispatch['contextType'] = 'retry';
-    if (carried) {
+    if (carried?.context) {
       // A refused completion (merge conflict) explains itself better than the retry context.
       context = isPreContextEnabled(chain.preContext, 'retry', current.options) ? carried.context : '';
       contextType = carried.contextType;
@@ -69,6 +69,7 @@ export async function runTask(task: Task, options: TaskRunOptions): Promise<Task
         logger.info({ event: 'prompt.contextual', taskId: task.id, attempt, type: contextType, context }, 'merge conflict context injected');
       }
     } else if (attempt > 1 && isPreContextEnabled(chain.preContext, 'retry', current.options)) {
+      carried = undefined;
       const history = await ledger.lastDispatches(task.id, RETRY_HISTORY);
       context = buildRetryContext({ attempt, dispatches: history, limits: chain.preContext.limits, logger });
       if (context) {

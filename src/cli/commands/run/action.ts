@@ -8,6 +8,7 @@ import { DEFAULT_TASK_LEASE_MS, loadPlan, type RunReport, runPlan, workspaceOps 
 import { type CliIO, type CommonOptions, EXIT_FAILURE, EXIT_OK, parsePositiveInt, printResult } from '../../context.js';
 import { startMetricsServer } from './metrics-server.js';
 import { createProgress } from './progress.js';
+import { runQueued } from './run-queued.js';
 import { toPreContextSettings } from './to-pre-context-settings.js';
 
 export interface RunOptions extends CommonOptions {
@@ -18,6 +19,8 @@ export interface RunOptions extends CommonOptions {
   maxWait?: string;
   concurrency?: string;
   keepWorktrees?: boolean;
+  queue?: boolean;
+  remote?: string;
 }
 
 /** Runs a plan; exit 0 when every task completed, 1 when any did not, 2 on bad input. */
@@ -37,7 +40,11 @@ export async function runRun(io: CliIO, planFile: string, options: RunOptions): 
     concurrency > 1
       ? await createWorktreeSites({ repoDir: workspaceDir, keepWorktrees: Boolean(options.keepWorktrees), limits: preContext.limits, onEvent: progress.onEvent })
       : undefined;
-  const ledger = await openLedger({ spec: options.ledger ?? io.env.BATON_LEDGER ?? config.ledger, cwd: io.cwd });
+  const ledgerSpec = options.ledger ?? io.env.BATON_LEDGER ?? config.ledger;
+  if (options.queue && !/^rediss?:\/\//.test(ledgerSpec ?? '')) {
+    throw new BatonError('INPUT_INVALID', `--queue needs a Redis ledger (--ledger redis://HOST:PORT/DB), got "${ledgerSpec ?? 'the default SQLite file'}"`, { details: { field: '--ledger', value: ledgerSpec } });
+  }
+  const ledger = await openLedger({ spec: ledgerSpec, cwd: io.cwd });
   const metrics = metricsPort === undefined ? undefined : await startMetricsServer(metricsPort);
   const abort = new AbortController();
   const onSignal = () => abort.abort();
@@ -46,7 +53,18 @@ export async function runRun(io: CliIO, planFile: string, options: RunOptions): 
   let report: RunReport;
   try {
     const leaseMs = Number(io.env.BATON_LEASE_MS);
-    report = await runPlan(plan, {
+    report = options.queue
+      ? await runQueued(io, {
+          ledger,
+          redisUrl: ledgerSpec as string,
+          plan,
+          repoDir: workspaceDir,
+          remote: options.remote ?? 'origin',
+          signal: abort.signal,
+          json: Boolean(options.json),
+          ...(maxRetries === undefined ? {} : { maxRetries }),
+        })
+      : await runPlan(plan, {
       ledger,
       providers,
       helperProviders,
@@ -76,7 +94,7 @@ export async function runRun(io: CliIO, planFile: string, options: RunOptions): 
   return report.tasks.every((t) => t.status === 'completed') ? EXIT_OK : EXIT_FAILURE;
 }
 
-function selectProviders(config: BatonConfig, list: string | undefined): { providers: Provider[]; helperProviders: Provider[] } {
+export function selectProviders(config: BatonConfig, list: string | undefined): { providers: Provider[]; helperProviders: Provider[] } {
   const priority = list === undefined ? config.priority : list.split(',').map((s) => s.trim()).filter(Boolean);
   if (priority.length === 0) {
     throw new BatonError('INPUT_INVALID', '--providers names no provider', { details: { field: '--providers', value: list } });

@@ -1,0 +1,162 @@
+/**
+ * Many machines on BullMQ: `baton run --queue` on a Redis ledger, `baton worker` processes each in
+ * its own clone of a local bare remote. Real Redis (DB 15, fresh namespace and queue prefix), real
+ * BullMQ, real git, real worker processes, the stand-in agent logging each start.
+ */
+import { execFileSync } from 'node:child_process';
+import { copyFileSync, existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { afterAll, expect, it } from 'vitest';
+import { openLedger } from '../../src/ledger/index.js';
+import { deleteNamespace, describeWithRedis, REDIS_TEST_URL, uniqueNamespace, withRawRedis } from '../helpers/redis.js';
+import { type BatonRun, makeProject, type Project, startBaton, startsPerTask } from './helpers.js';
+
+interface Report {
+  tasks: { id: string; status: string; attempts: { attempt: number; outcome: string; injected_context: string; claimed_by?: string }[] }[];
+}
+
+const cleanups: (() => void)[] = [];
+const QUEUE_ENV = { BATON_QUEUE_LOCK_MS: '2000', BATON_QUEUE_STALLED_MS: '1000', BATON_LEASE_MS: '1500' };
+
+/** The project pushed to a bare remote, and `n` worker clones with the same config. */
+function withRemote(project: Project, n: number): { remote: string; clones: string[] } {
+  const base = mkdtempSync(path.join(tmpdir(), 'baton-remote-'));
+  cleanups.push(() => rmSync(base, { recursive: true, force: true }));
+  const remote = path.join(base, 'remote.git');
+  execFileSync('git', ['init', '-q', '--bare', '-b', 'main', remote]);
+  project.git('remote', 'add', 'origin', remote);
+  project.git('push', '-q', 'origin', 'main');
+  const clones = Array.from({ length: n }, (_, i) => {
+    const dir = path.join(base, `worker-${i + 1}`);
+    execFileSync('git', ['clone', '-q', remote, dir]);
+    for (const [k, v] of [['user.email', 'w@example.com'], ['user.name', `Worker ${i + 1}`]]) execFileSync('git', ['config', k as string, v as string], { cwd: dir });
+    copyFileSync(path.join(project.dir, 'baton.config.json'), path.join(dir, 'baton.config.json'));
+    return dir;
+  });
+  return { remote, clones };
+}
+
+async function startWorkers(clones: readonly string[], namespace: string): Promise<BatonRun[]> {
+  const workers = clones.map((cwd) =>
+    startBaton(['worker', '--ledger', REDIS_TEST_URL, '--config', 'baton.config.json'], { cwd, env: { BATON_NAMESPACE: namespace, ...QUEUE_ENV } }),
+  );
+  await Promise.all(workers.map((w) => waitForOutput(w, /ready/, 60_000)));
+  return workers;
+}
+
+function waitForOutput(run: BatonRun, pattern: RegExp, timeoutMs: number): Promise<void> {
+  return new Promise((resolve, reject) => {
+    let seen = '';
+    const timer = setTimeout(() => reject(new Error(`no ${pattern} within ${timeoutMs} ms: ${seen}`)), timeoutMs);
+    const onData = (c: Buffer) => {
+      seen += c.toString();
+      if (pattern.test(seen)) {
+        clearTimeout(timer);
+        run.child.stdout?.off('data', onData);
+        resolve();
+      }
+    };
+    run.child.stdout?.on('data', onData);
+  });
+}
+
+await describeWithRedis('baton worker on BullMQ', () => {
+  const namespaces: string[] = [];
+  afterAll(async () => {
+    for (const ns of namespaces) {
+      await deleteNamespace(ns);
+      await withRawRedis(async (client) => {
+        const keys = await client.keys(`{baton-${ns}}:*`);
+        if (keys.length > 0) await client.unlink(...keys);
+      });
+    }
+    for (const cleanup of cleanups) cleanup();
+  });
+
+  it('three workers in their own clones run a queued plan once per task and integrate it through the remote; SIGTERM stops them cleanly', async () => {
+    const ids = ['q1', 'q2', 'q3', 'q4', 'q5', 'q6'];
+    const project = makeProject([...ids.map((id) => ({ id })), { id: 'q7', dependsOn: ['q1', 'q2'], check: 'test -f out/q1.txt && test -f out/q2.txt && test -f out/q7.txt' }], { AGENT_SLEEP_MS: '400' });
+    cleanups.push(() => rmSync(project.dir, { recursive: true, force: true }));
+    const { remote, clones } = withRemote(project, 3);
+    const namespace = uniqueNamespace('queue');
+    namespaces.push(namespace);
+    const workers = await startWorkers(clones, namespace);
+    try {
+      const producer = startBaton(['run', 'plan.json', '--config', 'baton.config.json', '--ledger', REDIS_TEST_URL, '--queue', '--json'], {
+        cwd: project.dir,
+        env: { BATON_NAMESPACE: namespace, ...QUEUE_ENV },
+      });
+      const done = await producer.done;
+      expect(done.code, done.stderr).toBe(0);
+      const report = JSON.parse(done.stdout) as Report;
+      const all = [...ids, 'q7'];
+      expect(report.tasks.map((t) => t.status)).toEqual(all.map(() => 'completed'));
+      const starts = project.starts();
+      for (const id of all) expect(startsPerTask(starts).get(id), id).toBe(1);
+      // Runs happened in the workers' clones, by more than one worker, recorded per attempt.
+      for (const s of starts) expect(clones.some((c) => s.cwd.startsWith(c))).toBe(true);
+      const runners = new Set(report.tasks.map((t) => t.attempts[0]?.claimed_by));
+      expect([...runners].every((r) => r?.startsWith('worker:'))).toBe(true);
+      expect(runners.size).toBeGreaterThanOrEqual(2);
+      // Every result is on the remote's branch and, fast-forwarded, in the producer's tree.
+      const onRemote = execFileSync('git', ['--git-dir', remote, 'ls-tree', '-r', '--name-only', 'main', 'out/'], { encoding: 'utf8' }).trim().split('\n').sort();
+      expect(onRemote).toEqual(all.map((id) => `out/${id}.txt`).sort());
+      for (const id of all) expect(existsSync(path.join(project.dir, 'out', `${id}.txt`))).toBe(true);
+      const ledger = await openLedger({ spec: REDIS_TEST_URL, namespace });
+      expect(await ledger.countDispatches()).toBe(starts.length);
+      await ledger.close();
+    } finally {
+      for (const w of workers) w.child.kill('SIGTERM');
+    }
+    const exits = await Promise.all(workers.map((w) => w.done));
+    for (const e of exits) {
+      expect(e.code, e.stderr).toBe(0);
+      expect(e.stdout).toContain('SIGTERM: finishing the running tasks');
+      expect(e.stdout).toContain('baton worker stopped');
+    }
+  }, 180_000);
+
+  it('gives a SIGKILLed worker\'s task to another worker, which records the attempt interrupted and resumes it with context', async () => {
+    const project = makeProject([{ id: 'slow' }], { AGENT_SLEEP_MS: '5000' });
+    cleanups.push(() => rmSync(project.dir, { recursive: true, force: true }));
+    const { clones } = withRemote(project, 2);
+    const namespace = uniqueNamespace('queue-kill');
+    namespaces.push(namespace);
+    const workers = await startWorkers(clones, namespace);
+    try {
+      const producer = startBaton(['run', 'plan.json', '--config', 'baton.config.json', '--ledger', REDIS_TEST_URL, '--queue', '--json'], {
+        cwd: project.dir,
+        env: { BATON_NAMESPACE: namespace, ...QUEUE_ENV },
+      });
+      const deadline = Date.now() + 60_000;
+      while (project.starts().length === 0 && Date.now() < deadline) await sleep(100);
+      const first = project.starts()[0];
+      expect(first).toBeDefined();
+      const victim = workers.find((_, i) => first?.cwd.startsWith(clones[i] as string));
+      const killedAt = Date.now();
+      victim?.child.kill('SIGKILL');
+      try {
+        process.kill(first?.pid as number, 'SIGKILL');
+      } catch {
+        // the agent may be gone already
+      }
+      const done = await producer.done;
+      expect(done.code, done.stderr).toBe(0);
+      const report = JSON.parse(done.stdout) as Report;
+      const task = report.tasks[0];
+      expect(task?.status).toBe('completed');
+      expect(task?.attempts.map((a) => `${a.attempt}:${a.outcome}`)).toEqual(['1:interrupted', '2:ok']);
+      expect(task?.attempts[1]?.injected_context).toMatch(/^--- RETRY CONTEXT ---/);
+      expect(task?.attempts[0]?.claimed_by).not.toBe(task?.attempts[1]?.claimed_by);
+      const second = project.starts()[1];
+      expect(second).toBeDefined();
+      // Picked up well within the 30 s bound (lock 2 s + stalled check 1 s + lease 1.5 s here).
+      expect((second?.at ?? 0) - killedAt).toBeLessThan(30_000);
+    } finally {
+      for (const w of workers) if (w.child.exitCode === null && w.child.signalCode === null) w.child.kill('SIGTERM');
+    }
+    await Promise.all(workers.map((w) => w.done));
+  }, 180_000);
+});
