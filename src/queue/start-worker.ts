@@ -1,5 +1,5 @@
 import { hostname } from 'node:os';
-import { DelayedError, type Job, Worker } from 'bullmq';
+import { DelayedError, type Job, Queue, Worker } from 'bullmq';
 import type { Redis } from 'ioredis';
 import { createRemoteSites, type RemoteSites } from '../isolation/index.js';
 import { type Ledger, newId } from '../ledger/index.js';
@@ -67,8 +67,19 @@ export async function startQueueWorker(options: QueueWorkerOptions): Promise<Que
     logger.warn({ err: error }, 'remote "origin" not usable yet; jobs naming it will fail');
   });
 
+  // The queue's own rate limit pauses every worker when no provider can run (no busy wait).
+  const queue = new Queue(QUEUE_NAME, { connection: options.connection, prefix: options.prefix });
+  const providerNames = options.run.providers.map((p) => p.name);
+
   const processJob = async (job: Job<TaskJobData, TaskJobResult>, token?: string): Promise<TaskJobResult> => {
     const { task } = job.data;
+    const until = await allBreakersOpenUntil(ledger, providerNames);
+    if (until !== undefined) {
+      const ms = Math.max(1, until - Date.now());
+      logger.warn({ until: new Date(until).toISOString(), providers: providerNames }, `every provider's circuit breaker is open: workers take no tasks until ${new Date(until).toISOString()}`);
+      await queue.rateLimit(ms);
+      throw Worker.RateLimitError();
+    }
     for (const dep of task.dependsOn) {
       const status = (await ledger.getTask(dep))?.status;
       if (status === 'blocked' || status === 'archived') {
@@ -122,6 +133,22 @@ export async function startQueueWorker(options: QueueWorkerOptions): Promise<Que
   logger.info({ owner, concurrency: options.concurrency ?? 1 }, 'baton worker ready');
   return {
     owner,
-    close: () => worker.close(),
+    close: async () => {
+      await worker.close();
+      await queue.close();
+    },
   };
+}
+
+/** The earliest reset when every provider's breaker is open (shared through the ledger), else undefined. */
+async function allBreakersOpenUntil(ledger: Ledger, providers: readonly string[]): Promise<number | undefined> {
+  if (providers.length === 0) return undefined;
+  const now = Date.now();
+  let earliest: number | undefined;
+  for (const name of providers) {
+    const breaker = await ledger.getBreaker(name);
+    if (breaker?.state !== 'open' || breaker.until === undefined || breaker.until <= now) return undefined;
+    earliest = Math.min(earliest ?? breaker.until, breaker.until);
+  }
+  return earliest;
 }

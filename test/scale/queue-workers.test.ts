@@ -159,4 +159,33 @@ await describeWithRedis('baton worker on BullMQ', () => {
     }
     await Promise.all(workers.map((w) => w.done));
   }, 180_000);
+
+  it('pauses the workers (the queue\'s rate limit) while every provider\'s breaker is open, and says so', async () => {
+    const project = makeProject([{ id: 'later' }], { AGENT_SLEEP_MS: '50' });
+    cleanups.push(() => rmSync(project.dir, { recursive: true, force: true }));
+    const { clones } = withRemote(project, 1);
+    const namespace = uniqueNamespace('queue-open');
+    namespaces.push(namespace);
+    const ledger = await openLedger({ spec: REDIS_TEST_URL, namespace });
+    const until = Date.now() + 6_000;
+    await ledger.compareAndSetBreaker('stand_in', 0, { state: 'open', until, failureCount: 1, reason: 'rate_limited' });
+    await ledger.close();
+    const workers = await startWorkers(clones, namespace);
+    try {
+      const producer = startBaton(['run', 'plan.json', '--config', 'baton.config.json', '--ledger', REDIS_TEST_URL, '--queue', '--json'], {
+        cwd: project.dir,
+        env: { BATON_NAMESPACE: namespace, ...QUEUE_ENV },
+      });
+      const done = await producer.done;
+      expect(done.code, done.stderr).toBe(0);
+      const starts = project.starts();
+      expect(starts).toHaveLength(1);
+      // The agent ran only once the breaker's reset time had come.
+      expect(starts[0]?.at ?? 0).toBeGreaterThanOrEqual(until);
+    } finally {
+      for (const w of workers) w.child.kill('SIGTERM');
+    }
+    const [exit] = await Promise.all(workers.map((w) => w.done));
+    expect(exit?.stderr).toContain("every provider's circuit breaker is open: workers take no tasks until");
+  }, 120_000);
 });
