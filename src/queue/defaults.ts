@@ -19,3 +19,8 @@ export const DEFAULT_GATE_DELAY_MS = 500;
 export function queuePrefix(namespace: string): string {
   return `{baton-${namespace}}`;
 }
+
+/** A counter of stalled jobs kept beside the queue's keys (same hash tag), for `baton status`. */
+export function stalledCounterKey(prefix: string): string {
+  return `${prefix}:${QUEUE_NAME}:baton-stalled`;
+}

@@ -5,7 +5,7 @@ import { createRemoteSites, type RemoteSites } from '../isolation/index.js';
 import { type Ledger, newId } from '../ledger/index.js';
 import { getLogger, type Logger } from '../observability/index.js';
 import { type RunPlanOptions, runPlan } from '../supervisor/index.js';
-import { DEFAULT_GATE_DELAY_MS, DEFAULT_QUEUE_LOCK_MS, DEFAULT_STALLED_INTERVAL_MS, QUEUE_NAME } from './defaults.js';
+import { DEFAULT_GATE_DELAY_MS, DEFAULT_QUEUE_LOCK_MS, DEFAULT_STALLED_INTERVAL_MS, QUEUE_NAME, stalledCounterKey } from './defaults.js';
 import type { TaskJobData, TaskJobResult } from './job-data.js';
 import { queueMetrics } from './queue-metrics.js';
 
@@ -125,6 +125,7 @@ export async function startQueueWorker(options: QueueWorkerOptions): Promise<Que
   });
   worker.on('stalled', (jobId) => {
     queueMetrics().stalled.inc();
+    options.connection.incr(stalledCounterKey(options.prefix)).catch(() => undefined);
     logger.warn({ jobId }, 'job stalled (its worker died or hung); it goes to another worker');
   });
   worker.on('failed', (job, error) => logger.error({ jobId: job?.id, err: error }, 'task job failed'));

@@ -38,15 +38,17 @@ function withRemote(project: Project, n: number): { remote: string; clones: stri
   return { remote, clones };
 }
 
-async function startWorkers(clones: readonly string[], namespace: string): Promise<BatonRun[]> {
+const readyLines = new Map<BatonRun, string>();
+
+async function startWorkers(clones: readonly string[], namespace: string, extra: string[] = []): Promise<BatonRun[]> {
   const workers = clones.map((cwd) =>
-    startBaton(['worker', '--ledger', REDIS_TEST_URL, '--config', 'baton.config.json'], { cwd, env: { BATON_NAMESPACE: namespace, ...QUEUE_ENV } }),
+    startBaton(['worker', '--ledger', REDIS_TEST_URL, '--config', 'baton.config.json', ...extra], { cwd, env: { BATON_NAMESPACE: namespace, ...QUEUE_ENV } }),
   );
-  await Promise.all(workers.map((w) => waitForOutput(w, /ready/, 60_000)));
+  await Promise.all(workers.map(async (w) => readyLines.set(w, await waitForOutput(w, /ready/, 60_000))));
   return workers;
 }
 
-function waitForOutput(run: BatonRun, pattern: RegExp, timeoutMs: number): Promise<void> {
+function waitForOutput(run: BatonRun, pattern: RegExp, timeoutMs: number): Promise<string> {
   return new Promise((resolve, reject) => {
     let seen = '';
     const timer = setTimeout(() => reject(new Error(`no ${pattern} within ${timeoutMs} ms: ${seen}`)), timeoutMs);
@@ -55,7 +57,7 @@ function waitForOutput(run: BatonRun, pattern: RegExp, timeoutMs: number): Promi
       if (pattern.test(seen)) {
         clearTimeout(timer);
         run.child.stdout?.off('data', onData);
-        resolve();
+        resolve(seen);
       }
     };
     run.child.stdout?.on('data', onData);
@@ -82,7 +84,7 @@ await describeWithRedis('baton worker on BullMQ', () => {
     const { remote, clones } = withRemote(project, 3);
     const namespace = uniqueNamespace('queue');
     namespaces.push(namespace);
-    const workers = await startWorkers(clones, namespace);
+    const workers = await startWorkers(clones, namespace, ['--metrics-port', '0']);
     try {
       const producer = startBaton(['run', 'plan.json', '--config', 'baton.config.json', '--ledger', REDIS_TEST_URL, '--queue', '--json'], {
         cwd: project.dir,
@@ -91,6 +93,12 @@ await describeWithRedis('baton worker on BullMQ', () => {
       const done = await producer.done;
       expect(done.code, done.stderr).toBe(0);
       const report = JSON.parse(done.stdout) as Report;
+      // Prometheus: a worker serves the queue gauges and its finished-task counter.
+      const port = /metrics on :(\d+)/.exec(readyLines.get(workers[0] as BatonRun) ?? '')?.[1];
+      const metrics = await (await fetch(`http://127.0.0.1:${port}/metrics`)).text();
+      expect(metrics).toMatch(/^baton_queue_workers 3$/m);
+      expect(metrics).toContain('baton_queue_jobs{state="waiting"}');
+      expect(metrics).toMatch(/^baton_queue_tasks_total\{status="completed"\} [1-7]$/m);
       const all = [...ids, 'q7'];
       expect(report.tasks.map((t) => t.status)).toEqual(all.map(() => 'completed'));
       const starts = project.starts();
@@ -107,6 +115,13 @@ await describeWithRedis('baton worker on BullMQ', () => {
       const ledger = await openLedger({ spec: REDIS_TEST_URL, namespace });
       expect(await ledger.countDispatches()).toBe(starts.length);
       await ledger.close();
+      // baton status shows the queue and the live workers.
+      const status = await startBaton(['status', '--ledger', REDIS_TEST_URL, '--json'], { cwd: project.dir, env: { BATON_NAMESPACE: namespace } }).done;
+      expect(status.code, status.stderr).toBe(0);
+      const queue = JSON.parse(status.stdout).queue;
+      expect(queue.counts).toMatchObject({ waiting: 0, active: 0, completed: 7, failed: 0 });
+      expect(queue.workers).toHaveLength(3);
+      expect(queue.workers.every((w: string) => w.startsWith('worker:'))).toBe(true);
     } finally {
       for (const w of workers) w.child.kill('SIGTERM');
     }
@@ -154,6 +169,8 @@ await describeWithRedis('baton worker on BullMQ', () => {
       expect(second).toBeDefined();
       // Picked up well within the 30 s bound (lock 2 s + stalled check 1 s + lease 1.5 s here).
       expect((second?.at ?? 0) - killedAt).toBeLessThan(30_000);
+      const status = await startBaton(['status', '--ledger', REDIS_TEST_URL], { cwd: project.dir, env: { BATON_NAMESPACE: namespace } }).done;
+      expect(status.stdout).toMatch(/queue: 0 waiting, 0 active, 0 delayed \(dependencies\), 1 completed, 0 failed, [1-9]\d* stalled/);
     } finally {
       for (const w of workers) if (w.child.exitCode === null && w.child.signalCode === null) w.child.kill('SIGTERM');
     }

@@ -1,7 +1,8 @@
 import { loadConfig } from '../../../config/index.js';
 import { BatonError } from '../../../errors/index.js';
 import { openLedger } from '../../../ledger/index.js';
-import { DEFAULT_QUEUE_LOCK_MS, DEFAULT_STALLED_INTERVAL_MS, queueConnection, queuePrefix, startQueueWorker } from '../../../queue/index.js';
+import { DEFAULT_QUEUE_LOCK_MS, DEFAULT_STALLED_INTERVAL_MS, queueConnection, queuePrefix, readQueueStatus, startQueueWorker } from '../../../queue/index.js';
+import { startMetricsServer } from '../run/metrics-server.js';
 import { DEFAULT_TASK_LEASE_MS } from '../../../supervisor/index.js';
 import { type CliIO, type CommonOptions, EXIT_OK, parsePositiveInt } from '../../context.js';
 import { selectProviders } from '../run/action.js';
@@ -12,9 +13,18 @@ export interface WorkerOptions extends CommonOptions {
   concurrency?: string;
   providers?: string;
   keepWorktrees?: boolean;
+  metricsPort?: string;
 }
 
 /** Runs until SIGTERM or SIGINT, then stops taking jobs and finishes the running ones (exit 0). */
+function parsePort(value: string): number {
+  const port = Number(value);
+  if (!Number.isInteger(port) || port < 0 || port > 65_535) {
+    throw new BatonError('INPUT_INVALID', `--metrics-port must be a port number (0-65535), got "${value}"`, { details: { field: '--metrics-port', value } });
+  }
+  return port;
+}
+
 export async function runWorker(io: CliIO, options: WorkerOptions): Promise<number> {
   const concurrency = options.concurrency === undefined ? 1 : parsePositiveInt(options.concurrency, '--concurrency');
   const config = await loadConfig({ cwd: io.cwd, ...(options.config ? { file: options.config } : {}), env: io.env });
@@ -56,8 +66,11 @@ export async function runWorker(io: CliIO, options: WorkerOptions): Promise<numb
         onEvent: progress.onEvent,
       },
     });
-    io.stdout(`baton worker ${worker.owner} ready (concurrency ${concurrency})\n`);
+    const metrics =
+      options.metricsPort === undefined ? undefined : await startMetricsServer(parsePort(options.metricsPort), () => readQueueStatus(connection, queuePrefix(namespace)));
+    io.stdout(`baton worker ${worker.owner} ready (concurrency ${concurrency}${metrics ? `, metrics on :${metrics.port}/metrics` : ''})\n`);
     const signal = await stopped;
+    await metrics?.close();
     io.stdout(`${signal}: finishing the running tasks, taking no new ones\n`);
     await worker.close();
     io.stdout('baton worker stopped\n');
