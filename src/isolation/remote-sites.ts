@@ -32,10 +32,10 @@ export interface RemoteSites {
 /**
  * Task sites for `baton worker`: like --concurrency, each task runs in its own worktree of the
  * worker's clone on `baton/<task-id>`, made from the remote's run branch as just fetched. A passing
- * attempt is committed, its branch pushed, and integrated with a compare-and-swap on the remote run
- * branch: fetch, merge the branch's tip into the task's commit, re-run the task's checks when that
- * brought in others' work, then a plain (fast-forward only) push; a push rejected because another
- * worker moved the branch starts over. A conflict resets the worktree to the new tip and re-runs
+ * attempt is committed and integrated with a compare-and-swap on the remote run branch: fetch,
+ * merge the branch's tip into the task's commit, re-run the task's checks when that brought in
+ * others' work, then one atomic push of the task branch and a plain (fast-forward only) update of
+ * the run branch; a push rejected because another worker moved the branch starts over. A conflict resets the worktree to the new tip and re-runs
  * the task with a MERGE CONFLICT CONTEXT.
  */
 export async function createRemoteSites(options: RemoteSitesOptions): Promise<RemoteSites> {
@@ -70,7 +70,6 @@ export async function createRemoteSites(options: RemoteSitesOptions): Promise<Re
         await gitOk(['add', '-A'], dir);
         const staged = await git(['diff', '--cached', '--quiet'], dir);
         if (staged.code !== 0) await gitOk(['commit', '--quiet', '--no-verify', '-m', taskCommitMessage(task.id, attempt)], dir, identity);
-        await gitOk(['push', '--quiet', '--force', remote, `HEAD:refs/heads/${ref}`], dir);
         for (let race = 0; race < MAX_PUSH_RACES; race++) {
           await fetch(runBranch);
           const before = await gitOk(['rev-parse', 'HEAD'], dir);
@@ -92,8 +91,9 @@ export async function createRemoteSites(options: RemoteSitesOptions): Promise<Re
               return { ok: false, error, context: '', contextType: 'merge_conflict', extraAttempt: false };
             }
           }
-          // The compare-and-swap: a plain push only succeeds as a fast-forward of what we fetched.
-          const push = await git(['push', '--quiet', remote, `HEAD:refs/heads/${runBranch}`], dir);
+          // The compare-and-swap: a plain push of the run branch only succeeds as a fast-forward of
+          // what we fetched; --atomic pushes the task branch with it, or neither.
+          const push = await git(['push', '--quiet', '--atomic', remote, `+HEAD:refs/heads/${ref}`, `HEAD:refs/heads/${runBranch}`], dir);
           if (push.code === 0) {
             onEvent({ type: 'integration', taskId: task.id, attempt, ok: true, detail: `pushed to ${remote}/${runBranch}` });
             return { ok: true };

@@ -1,3 +1,4 @@
+import { existsSync } from 'node:fs';
 import { rm } from 'node:fs/promises';
 import type { WorkspaceOps } from '../supervisor/index.js';
 import { diffSnapshots, runCheck, snapshotWorkspace, type WorkspaceSnapshot } from '../workspace/index.js';
@@ -14,9 +15,13 @@ export function workspaceIn(dir: string): WorkspaceOps {
 
 /** Removes a worktree (and its folder, whatever state it is in). */
 export async function removeWorktree(repo: string, dir: string): Promise<void> {
+  if (!existsSync(dir)) return;
   await git(['worktree', 'remove', '--force', '--force', dir], repo);
-  await rm(dir, { recursive: true, force: true });
-  await git(['worktree', 'prune'], repo);
+  // `worktree remove` deletes the folder and its metadata; what it could not remove goes here.
+  if (existsSync(dir)) {
+    await rm(dir, { recursive: true, force: true });
+    await git(['worktree', 'prune'], repo);
+  }
 }
 
 /** Runs `work` after every earlier call has settled: git operations on one clone, one at a time. */

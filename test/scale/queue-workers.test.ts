@@ -112,6 +112,9 @@ await describeWithRedis('baton worker on BullMQ', () => {
       const onRemote = execFileSync('git', ['--git-dir', remote, 'ls-tree', '-r', '--name-only', 'main', 'out/'], { encoding: 'utf8' }).trim().split('\n').sort();
       expect(onRemote).toEqual(all.map((id) => `out/${id}.txt`).sort());
       for (const id of all) expect(existsSync(path.join(project.dir, 'out', `${id}.txt`))).toBe(true);
+      // Each task's branch was pushed to the remote too.
+      const branches = execFileSync('git', ['--git-dir', remote, 'for-each-ref', '--format=%(refname:short)', 'refs/heads/baton/'], { encoding: 'utf8' }).trim().split('\n').sort();
+      expect(branches).toEqual(all.map((id) => `baton/${id}`).sort());
       const ledger = await openLedger({ spec: REDIS_TEST_URL, namespace });
       expect(await ledger.countDispatches()).toBe(starts.length);
       await ledger.close();
