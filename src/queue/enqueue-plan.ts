@@ -6,6 +6,9 @@ import type { Plan } from '../supervisor/index.js';
 import { QUEUE_NAME } from './defaults.js';
 import type { TaskJobData } from './job-data.js';
 
+/** Deliveries of one job before BullMQ fails it (errors only; a task's own attempts are the ledger's). */
+export const JOB_ATTEMPTS = 5;
+
 export interface EnqueuePlanOptions {
   connection: Redis;
   prefix: string;
@@ -46,7 +49,15 @@ export async function enqueuePlan(options: EnqueuePlanOptions): Promise<string[]
       jobs.push({
         name: 'task',
         data: { runId: options.runId, runBranch: options.runBranch, remote: options.remote, task, ...(options.maxRetries ? { maxRetries: options.maxRetries } : {}) },
-        opts: { jobId: `${options.runId}-${safeRefPart(task.id)}`, attempts: 1, removeOnComplete: { count: 10_000 }, removeOnFail: { count: 10_000 } },
+        // A job that throws (Redis unreachable for a moment, a git error) is tried again: the
+        // ledger's claim and status re-read keep the task itself exactly once.
+        opts: {
+          jobId: `${options.runId}-${safeRefPart(task.id)}`,
+          attempts: JOB_ATTEMPTS,
+          backoff: { type: 'exponential', delay: 1_000 },
+          removeOnComplete: { count: 10_000 },
+          removeOnFail: { count: 10_000 },
+        },
       });
     }
     if (jobs.length > 0) await queue.addBulk(jobs);

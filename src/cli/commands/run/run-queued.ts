@@ -47,7 +47,7 @@ export async function runQueued(io: CliIO, options: QueuedRunOptions): Promise<R
     });
     write(`queued ${queued.length} of ${options.plan.tasks.length} tasks (run ${runId}) on ${options.remote}/${runBranch}; waiting for workers\n`);
     const ids = options.plan.tasks.map((t) => t.id);
-    await waitForTasks(options.ledger, ids, { signal: options.signal, onProgress: (done) => write(`${done}/${ids.length} tasks finished\n`) });
+    await waitForTasks(options.ledger, ids, { signal: options.signal, onProgress: (done) => write(`${done}/${ids.length} tasks finished\n`), onUnavailable: (message) => write(`ledger unavailable, still waiting: ${message}\n`) });
   } finally {
     connection.disconnect();
   }
