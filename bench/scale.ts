@@ -7,9 +7,10 @@
  * process, and Baton's own overhead per task (claim, worktree, prompt, ledger, validation,
  * integration: the task's span minus its agent's run), p50/p95, with the machine's load.
  * Targets (issue 13): speed-up >= 3.5x for 4 (both ways); overhead p50 <= 100 ms.
+ * `--large`: the same on a clone of the 50,000-file repository of the refresh bench (see runLarge).
  */
 import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import path from 'node:path';
@@ -41,14 +42,14 @@ export default async function run(args: string[]): Promise<void> {
   const workers = Number(flag(args, '--workers') ?? 4);
   const redis = flag(args, '--redis') ?? 'redis://127.0.0.1:6379/15';
   const base = mkdtempSync(path.join(tmpdir(), 'baton-bench-scale-'));
+  const large = args.includes('--large');
+  if (large) {
+    await runLarge({ base, tasks: Number(flag(args, '--tasks') ?? 20), sleepS, redis });
+    return;
+  }
   const load = [] as number[][];
   const script = `sleep ${sleepS}; mkdir -p out; echo "$BATON_TASK_ID" > "out/$BATON_TASK_ID.txt"`;
-  const plan: Plan = {
-    tasks: Array.from({ length: tasks }, (_, i) => {
-      const id = `t${String(i + 1).padStart(3, '0')}`;
-      return { id, title: id, instructions: `Write out/${id}.txt.`, intent: '', acceptanceCriteria: [{ description: 'output exists', check: `test -f out/${id}.txt` }], dependsOn: [], options: {}, priority: 0 };
-    }),
-  };
+  const plan = makePlan(tasks);
   try {
     load.push(loadavg());
     const one = await inProcess('one', 1, { base, plan, script, redis });
@@ -87,6 +88,51 @@ interface Setup {
   plan: Plan;
   script: string;
   redis: string;
+  /** Clone this repository instead of making the small one. */
+  from?: string;
+}
+
+const LARGE_REPO = '/tmp/baton-bench-refresh/repo-50000';
+
+/**
+ * `--large`: one process vs --concurrency 4 on a clone of the refresh bench's 50,000-file repository
+ * (make it with `npm run bench -- refresh`); fewer tasks (default 20). Adds `large_repository` to
+ * bench/results/scale.json, keeping the small-repository results.
+ */
+async function runLarge(setup: { base: string; tasks: number; sleepS: number; redis: string }): Promise<void> {
+  if (!existsSync(LARGE_REPO)) throw new Error(`${LARGE_REPO} is missing: run npm run bench -- refresh first`);
+  const script = `sleep ${setup.sleepS}; mkdir -p out; echo "$BATON_TASK_ID" > "out/$BATON_TASK_ID.txt"`;
+  const plan = makePlan(setup.tasks);
+  try {
+    const load = [loadavg()[0] ?? 0];
+    const one = await inProcess('large-one', 1, { base: setup.base, plan, script, redis: setup.redis, from: LARGE_REPO });
+    load.push(loadavg()[0] ?? 0);
+    const four = await inProcess('large-concurrency', 4, { base: setup.base, plan, script, redis: setup.redis, from: LARGE_REPO });
+    const out = path.join(ROOT, 'bench', 'results', 'scale.json');
+    const previous = existsSync(out) ? JSON.parse(readFileSync(out, 'utf8')) : {};
+    const large_repository = {
+      files: 50_000,
+      tasks: setup.tasks,
+      agent_sleep_s: setup.sleepS,
+      one_process: one,
+      concurrency_4: four,
+      speedup_concurrency_4: round(one.wall_s / four.wall_s),
+      load_avg_1m_before_each_mode: load.map(round),
+    };
+    await writeFile(out, `${JSON.stringify({ ...previous, large_repository }, null, 2)}\n`);
+    console.log(JSON.stringify(large_repository, null, 2));
+  } finally {
+    rmSync(setup.base, { recursive: true, force: true });
+  }
+}
+
+function makePlan(tasks: number): Plan {
+  return {
+    tasks: Array.from({ length: tasks }, (_, i) => {
+      const id = `t${String(i + 1).padStart(3, '0')}`;
+      return { id, title: id, instructions: `Write out/${id}.txt.`, intent: '', acceptanceCriteria: [{ description: 'output exists', check: `test -f out/${id}.txt` }], dependsOn: [], options: {}, priority: 0 };
+    }),
+  };
 }
 
 /** A small repository: three files and a commit. */
@@ -105,7 +151,13 @@ function makeRepo(dir: string): void {
 
 async function inProcess(label: string, concurrency: number, setup: Setup): Promise<ModeResult> {
   const dir = path.join(setup.base, label);
-  makeRepo(dir);
+  if (setup.from) {
+    execFileSync('git', ['clone', '-q', '--local', setup.from, dir]);
+    execFileSync('git', ['config', 'user.email', 'bench@example.com'], { cwd: dir });
+    execFileSync('git', ['config', 'user.name', 'Bench'], { cwd: dir });
+  } else {
+    makeRepo(dir);
+  }
   const namespace = `bench-scale-${label}-${process.pid}-${Date.now().toString(36)}`;
   const ledger = await openLedger({ spec: setup.redis, namespace });
   const provider = createCommandProvider('stand_in', { type: 'command', command: ['sh', '-c', setup.script] });

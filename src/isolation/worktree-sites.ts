@@ -26,8 +26,8 @@ export interface WorktreeSitesOptions {
 
 /**
  * Task sites for `baton run --concurrency N`: each task runs in its own git worktree on branch
- * `baton/<task-id>`, made from the run's branch as it is when the task starts (so it holds its
- * dependencies' results). A passing attempt is committed there ("baton: <task> (attempt N)") and
+ * `baton/<task-id>`, set to the run's branch as it is when the task starts (so it holds its
+ * dependencies' results); at most N worktrees are made and reused task after task. A passing attempt is committed there ("baton: <task> (attempt N)") and
  * merged into the run's branch in the user's working tree, one at a time; a merge conflict is
  * aborted, the worktree reset to the new base, and the task re-run with a MERGE CONFLICT CONTEXT.
  * Worktrees live in `<git-common-dir>/baton-worktrees/`; stale ones and stale `baton/*` branches
@@ -56,13 +56,27 @@ export async function createWorktreeSites(options: WorktreeSitesOptions): Promis
   // Integrations touch the user's working tree: one at a time.
   const serially = createSerializer();
 
+  // Worktrees are reused from task to task: switching one to a new branch rewrites only the files
+  // that differ and keeps its index warm, where a fresh worktree of a large repository checks out
+  // and then stats every file (seconds on 50,000 files).
+  const idle: string[] = [];
+  const all = new Set<string>();
+  let made = 0;
+
   return {
     async open(task: Task): Promise<TaskSite> {
-      const dir = path.join(root, safeRefPart(task.id));
       const ref = taskBranch(task.id);
-      await removeWorktree(repo, dir);
+      const reused = options.keepWorktrees ? undefined : idle.pop();
+      const dir = reused ?? path.join(root, options.keepWorktrees ? safeRefPart(task.id) : `slot-${++made}`);
       // The base is the run's branch now: every dependency has been integrated into it.
-      await serially(() => gitOk(['worktree', 'add', '--quiet', '-B', ref, dir, runBranch], repo));
+      if (reused) {
+        await serially(() => gitOk(['checkout', '--quiet', '--force', '-B', ref, runBranch], dir));
+        await gitOk(['clean', '-fdq'], dir);
+      } else {
+        await removeWorktree(repo, dir);
+        await serially(() => gitOk(['worktree', 'add', '--quiet', '-B', ref, dir, runBranch], repo));
+        all.add(dir);
+      }
       let conflicts = 0;
       return {
         dir,
@@ -80,12 +94,15 @@ export async function createWorktreeSites(options: WorktreeSitesOptions): Promis
         },
         release: async () => {
           if (options.keepWorktrees) return;
-          await removeWorktree(repo, dir);
+          // Detach so the task's branch can go; the worktree waits for the next task.
+          await git(['checkout', '--quiet', '--detach'], dir);
           await git(['branch', '-D', ref], repo);
+          idle.push(dir);
         },
       };
     },
     async finish() {
+      if (!options.keepWorktrees) for (const dir of all) await removeWorktree(repo, dir);
       await git(['worktree', 'prune'], repo);
     },
   };
