@@ -70,7 +70,8 @@ export async function createWorktreeSites(options: WorktreeSitesOptions): Promis
       const dir = reused ?? path.join(root, options.keepWorktrees ? safeRefPart(task.id) : `slot-${++made}`);
       // The base is the run's branch now: every dependency has been integrated into it.
       if (reused) {
-        await serially(() => gitOk(['checkout', '--quiet', '--force', '-B', ref, runBranch], dir));
+        // Only this worktree's index and HEAD change (and a new ref): no need to wait for others.
+        await gitOk(['checkout', '--quiet', '--force', '-B', ref, runBranch], dir);
         await gitOk(['clean', '-fdq'], dir);
       } else {
         await removeWorktree(repo, dir);

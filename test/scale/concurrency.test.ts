@@ -128,6 +128,20 @@ describe('baton run --concurrency', () => {
     expect(project.git('ls-tree', '-r', '--name-only', 'main', 'out/').trim().split('\n').sort()).toEqual(['out/x.txt', 'out/y.txt']);
   }, 60_000);
 
+  it('keeps each task\'s worktree and branch with --keep-worktrees, and the next run clears them', async () => {
+    const project = makeProject([{ id: 'k1' }, { id: 'k2' }], { AGENT_SLEEP_MS: '50' });
+    projects.push(project);
+    const kept = await run(project, ['--concurrency', '2', '--keep-worktrees']);
+    expect(kept.code, kept.stderr).toBe(0);
+    expect(project.git('worktree', 'list').trim().split('\n')).toHaveLength(3);
+    expect(project.git('branch', '--list', 'baton/*').replace(/[*+ ]/g, '').trim().split('\n').sort()).toEqual(['baton/k1', 'baton/k2']);
+    expect(existsSync(path.join(project.dir, '.git', 'baton-worktrees', 'k1', 'out', 'k1.txt'))).toBe(true);
+    const next = await run(project, ['--concurrency', '2']);
+    expect(next.code, next.stderr).toBe(0);
+    expect(project.git('worktree', 'list').trim().split('\n')).toHaveLength(1);
+    expect(project.git('branch', '--list', 'baton/*').trim()).toBe('');
+  }, 60_000);
+
   it('refuses (exit 2) a working tree with uncommitted changes to tracked files, naming them', async () => {
     const project = makeProject([{ id: 'x' }], {}, { 'tracked.txt': 'v1\n' });
     projects.push(project);
