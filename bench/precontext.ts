@@ -229,7 +229,7 @@ type InjectTimes = { single: number; bestOf3: number };
 const NO_TIMES: InjectTimes = { single: Number.NaN, bestOf3: Number.NaN };
 
 async function measureBackends(sample: readonly History[]): Promise<{ sqlite: InjectTimes; redis: InjectTimes }> {
-  let sqlite = NO_TIMES;
+  let sqlite: InjectTimes;
   let redis = NO_TIMES;
   const dir = await mkdtemp(path.join(tmpdir(), 'baton-bench-precontext-'));
   try {

@@ -109,7 +109,7 @@ async function runLarge(setup: { base: string; tasks: number; sleepS: number; re
     load.push(loadavg()[0] ?? 0);
     const four = await inProcess('large-concurrency', 4, { base: setup.base, plan, script, redis: setup.redis, from: LARGE_REPO });
     const out = path.join(ROOT, 'bench', 'results', 'scale.json');
-    const previous = existsSync(out) ? JSON.parse(readFileSync(out, 'utf8')) : {};
+    const previous = (existsSync(out) ? JSON.parse(readFileSync(out, 'utf8')) : {}) as Record<string, unknown>;
     const large_repository = {
       files: 50_000,
       tasks: setup.tasks,
@@ -188,7 +188,9 @@ async function inProcess(label: string, concurrency: number, setup: Setup): Prom
           },
         };
       },
-      ...(inner.finish ? { finish: inner.finish } : {}),
+      finish: async () => {
+        await inner.finish?.();
+      },
     };
   }
   const started = performance.now();

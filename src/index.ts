@@ -1,8 +1,8 @@
 /**
  * Baton as a library. This list is the public API: the documented entry points and the types users
  * pass in or get back, grouped as in docs/api.md. Each module's own index.ts serves the other
- * modules and says more; test doubles live in `baton/testing`, the context-replay harness in
- * `baton/bench`. test/api/root-exports.test.ts pins this list, so every addition is deliberate.
+ * modules and says more; test doubles live in `agent-baton/testing`, the context-replay harness in
+ * `agent-baton/bench`. test/api/root-exports.test.ts pins this list, so every addition is deliberate.
  */
 
 // The ledger (docs/ledger.md)

@@ -7,7 +7,7 @@
  * The loop records every turn in a ContextManager, sends the assembled context (system first,
  * the task, past turns with older tool outputs masked, relevant code, the loop state), and on
  * 429/500 retries with a smaller context. Tools: read_file, list_dir, run (a shell command).
- * In a project that installed Baton, import from 'baton' instead of the source path.
+ * In a project that installed Baton, import from 'agent-baton' instead of the source path.
  */
 import { execFile } from 'node:child_process';
 import { readdir, readFile } from 'node:fs/promises';
@@ -70,7 +70,7 @@ for (let step = 0; step < MAX_STEPS; step += 1) {
     onRetry: ({ attempt, delayMs }) => console.error(`retry ${attempt} in ${delayMs} ms with a smaller context`),
   });
   const message = reply.choices[0]?.message;
-  const toolCalls: ToolCall[] = (message?.tool_calls ?? []).map((c) => ({ id: c.id, name: c.function.name, args: JSON.parse(c.function.arguments || '{}') }));
+  const toolCalls: ToolCall[] = (message?.tool_calls ?? []).map((c) => ({ id: c.id, name: c.function.name, args: JSON.parse(c.function.arguments || '{}') as Record<string, unknown> }));
   manager.record({ kind: 'assistant', text: message?.content ?? '', toolCalls });
   if (toolCalls.length === 0) {
     console.log(message?.content ?? '');

@@ -1,6 +1,6 @@
 /**
  * The context-replay harness (`baton bench context`, `npm run bench -- context`), published as the
- * `baton/bench` subpath rather than from the library root: it measures Baton, it is not part of
+ * `agent-baton/bench` subpath rather than from the library root: it measures Baton, it is not part of
  * what a user builds with.
  */
 export { buildFull, buildRecency, MASK_KEEP_OUTPUTS, maskOldOutputs, splitHistory } from '../loop/replay/baseline-strategies.js';

@@ -12,15 +12,13 @@ import { registerPanel } from './commands/panel/index.js';
 import { registerServe } from './commands/serve/index.js';
 import { registerStatus } from './commands/status/index.js';
 import { registerTask } from './commands/task/index.js';
+import { registerUi } from './commands/ui/index.js';
 import { registerWorker } from './commands/worker/index.js';
+import type { CliState, RegisterCommand } from './command-types.js';
 import type { CliIO } from './context.js';
 
-/** Shared by commands to set the process exit code without exiting. */
-export interface CliState {
-  exitCode: number;
-}
-
-export type RegisterCommand = (program: Command, io: CliIO, state: CliState) => void;
+// Defined beside the commands (command-types.ts) so a command's index.ts never imports this table.
+export type { CliState, RegisterCommand } from './command-types.js';
 
 /**
  * The command table. Each command lives in its own folder under commands/, registers its flags
@@ -41,6 +39,7 @@ const COMMANDS: RegisterCommand[] = [
   registerBench,
   registerExport,
   registerImport,
+  registerUi,
   registerWorker,
 ];
 

@@ -2,6 +2,7 @@ import { type Command, Option } from 'commander';
 import { loadConfig } from '../config/index.js';
 import { BatonError, errorMessage, isBatonError } from '../errors/index.js';
 import { type Ledger, openLedger } from '../ledger/index.js';
+import { toWireCase } from './to-wire-case.js';
 
 /** Where a command reads and writes; tests pass their own. */
 export interface CliIO {
@@ -42,8 +43,9 @@ export function withCommonOptions(command: Command): Command {
  * Opens the ledger named by --ledger, else BATON_LEDGER, else the config file's `ledger`, else the
  * default SQLite file; relative paths resolve against the IO's cwd (the project root).
  */
-export async function openCliLedger(io: CliIO, options: CommonOptions): Promise<Ledger> {
-  return openLedger({ spec: await resolveLedgerSpec(io, options), cwd: io.cwd });
+export async function openCliLedger(io: CliIO, options: CommonOptions, access: { readOnly?: boolean } = {}): Promise<Ledger> {
+  // A command that only reads also works on a ledger it may not write (opened read-only).
+  return openLedger({ spec: await resolveLedgerSpec(io, options), cwd: io.cwd, readOnlyFallback: access.readOnly ?? false });
 }
 
 /** The ledger spec a command would use (see openCliLedger), or undefined for the default. */
@@ -56,7 +58,7 @@ export async function resolveLedgerSpec(io: CliIO, options: CommonOptions): Prom
 
 /** Prints a result: JSON when --json, else the rendered text. */
 export function printResult(io: CliIO, options: CommonOptions, value: unknown, render: () => string): void {
-  if (options.json) io.stdout(`${JSON.stringify(value, null, 2)}\n`);
+  if (options.json) io.stdout(`${JSON.stringify(toWireCase(value), null, 2)}\n`);
   else {
     const text = render();
     if (text) io.stdout(text.endsWith('\n') ? text : `${text}\n`);
@@ -73,7 +75,7 @@ export function reportError(io: CliIO, json: boolean, error: unknown): number {
   const code = isBatonError(error) ? error.code : 'INTERNAL';
   const exit = isBatonError(error) && error.isUserError ? EXIT_BAD_INPUT : EXIT_FAILURE;
   const details = isBatonError(error) ? error.details : {};
-  if (json) io.stdout(`${JSON.stringify({ error: { code, message: errorMessage(error), ...details } }, null, 2)}\n`);
+  if (json) io.stdout(`${JSON.stringify(toWireCase({ error: { code, message: errorMessage(error), ...details } }), null, 2)}\n`);
   else io.stderr(`baton: ${errorMessage(error)}\n`);
   return exit;
 }

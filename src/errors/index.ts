@@ -1,19 +1,31 @@
-/** Every code a BatonError can carry. User mistakes map to exit 2, the rest to exit 1. */
-export type BatonErrorCode =
-  | 'CONFIG_INVALID'
-  | 'INPUT_INVALID'
-  | 'NOT_FOUND'
-  | 'LEDGER_CONFLICT'
-  | 'LEDGER_UNAVAILABLE'
-  | 'LEDGER_CORRUPT'
-  | 'LEDGER_TOO_NEW'
-  | 'IMPORT_INVALID'
-  | 'BUDGET_TOO_SMALL'
-  | 'PROVIDER_FAILED'
-  | 'ALL_PROVIDERS_OPEN'
-  | 'WORKSPACE_NOT_SET'
-  | 'PATH_OUTSIDE_WORKSPACE'
-  | 'INTERNAL';
+/**
+ * Every code a BatonError can carry, and every code Baton emits anywhere (CLI `--json` errors, MCP
+ * results, HTTP error bodies). User mistakes map to exit 2, the rest to exit 1.
+ */
+export const BATON_ERROR_CODES = [
+  'CONFIG_INVALID',
+  'INPUT_INVALID',
+  'NOT_FOUND',
+  'LEDGER_CONFLICT',
+  'LEDGER_UNAVAILABLE',
+  'LEDGER_CORRUPT',
+  /** The ledger's storage refused a write: Redis at maxmemory, SQLite's disk full. */
+  'LEDGER_FULL',
+  'LEDGER_TOO_NEW',
+  'IMPORT_INVALID',
+  'BUDGET_TOO_SMALL',
+  'PROVIDER_FAILED',
+  'ALL_PROVIDERS_OPEN',
+  'WORKSPACE_NOT_SET',
+  'PATH_OUTSIDE_WORKSPACE',
+  /** A request without the right credentials (the MCP HTTP endpoint's bearer token). */
+  'UNAUTHORIZED',
+  /** An optional peer dependency a feature needs is not installed; the message names it. */
+  'DEPENDENCY_MISSING',
+  'INTERNAL',
+] as const;
+
+export type BatonErrorCode = (typeof BATON_ERROR_CODES)[number];
 
 const MARKER = Symbol.for('baton.error');
 
@@ -26,6 +38,7 @@ const USER_CODES: ReadonlySet<BatonErrorCode> = new Set([
   'LEDGER_TOO_NEW',
   'WORKSPACE_NOT_SET',
   'PATH_OUTSIDE_WORKSPACE',
+  'UNAUTHORIZED',
 ]);
 
 /**

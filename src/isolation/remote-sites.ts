@@ -4,7 +4,6 @@ import type { Task } from '../ledger/index.js';
 import { getLogger, type Logger } from '../observability/index.js';
 import { buildMergeConflictContext, type ConflictAuthor, type PreContextLimits } from '../precontext/index.js';
 import type { CompletionGate, EventSink, TaskSite, TaskSites } from '../supervisor/index.js';
-import { runCheck } from '../workspace/index.js';
 import { commitIdentity, git, gitOk } from './git.js';
 import { pruneStaleWorktrees } from './prune-stale.js';
 import { safeRefPart, taskBranch, taskCommitMessage, taskOfSubject } from './task-branch.js';
@@ -155,7 +154,7 @@ async function conflictGate(
 async function failingCheck(task: Task, dir: string): Promise<string | undefined> {
   for (const criterion of task.acceptanceCriteria) {
     if (!criterion.check) continue;
-    const result = await runCheck(criterion.check, { cwd: dir, timeoutMs: 120_000 });
+    const result = await workspaceIn(dir).runCheck(criterion.check, { timeoutMs: 120_000 });
     if (!result.ok) return `check failed: ${criterion.check}`;
   }
   return undefined;

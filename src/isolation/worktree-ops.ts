@@ -1,16 +1,11 @@
 import { existsSync } from 'node:fs';
 import { rm } from 'node:fs/promises';
-import type { WorkspaceOps } from '../supervisor/index.js';
-import { diffSnapshots, runCheck, snapshotWorkspace, type WorkspaceSnapshot } from '../workspace/index.js';
+import { type WorkspaceOps, workspaceOps } from '../supervisor/index.js';
 import { git } from './git.js';
 
 /** Measurement and checks inside one task's worktree. */
 export function workspaceIn(dir: string): WorkspaceOps {
-  return {
-    snapshot: () => snapshotWorkspace(dir),
-    diff: (before, after) => diffSnapshots(before as WorkspaceSnapshot, after as WorkspaceSnapshot),
-    runCheck: (command, o) => runCheck(command, { cwd: dir, timeoutMs: o.timeoutMs }),
-  };
+  return workspaceOps(dir);
 }
 
 /** Removes a worktree (and its folder, whatever state it is in). */

@@ -17,7 +17,7 @@ export function materializeTask(input: NewTask, now: number): Task {
     ...stripUndefined(input),
     createdAt: now,
     updatedAt: now,
-  } as Task;
+  };
 }
 
 /** Fills a new dispatch's defaults; `seq` is the backend's to assign. */
@@ -32,11 +32,11 @@ export function materializeDispatch(input: NewDispatch, seq: number, now: number
     startedAt: now,
     ...stripUndefined(input),
     seq,
-  } as Dispatch;
+  };
 }
 
 export function materializeBreaker(provider: string, generation: number, next: BreakerWrite, now: number): Breaker {
-  return { ...stripUndefined(next), provider, generation, updatedAt: now } as Breaker;
+  return { ...stripUndefined(next), provider, generation, updatedAt: now };
 }
 
 export function emptyStatusCounts(): Record<TaskStatus, number> {

@@ -129,8 +129,8 @@ export interface LedgerTransfer {
   /** Every record of every kind, one line each, in a stable order. */
   exportLines(): AsyncIterable<LedgerLine>;
   /**
-   * Writes already-validated lines. All or nothing where the backend allows (SQLite: one
-   * transaction; Redis: one MULTI per batch after validation). Existing ids are overwritten, so
+   * Writes already-validated lines, all or nothing (SQLite: one transaction; Redis: the result
+   * built under a staging prefix, then switched in by one MULTI). Existing ids are overwritten, so
    * importing the same lines twice is idempotent.
    */
   importLines(lines: readonly LedgerLine[]): Promise<number>;

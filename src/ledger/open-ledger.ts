@@ -24,6 +24,11 @@ export interface OpenLedgerOptions {
   namespace?: string;
   /** SQLite: create the file (and its folder) when missing. @default true */
   create?: boolean;
+  /**
+   * SQLite: the caller only reads, so a file or folder it may not write is opened read-only
+   * instead of failing (baton status on a read-only ledger). @default false
+   */
+  readOnlyFallback?: boolean;
   /** Clock, for tests. @default Date.now */
   now?: () => number;
 }
@@ -63,7 +68,7 @@ export async function openLedger(options: OpenLedgerOptions = {}): Promise<Ledge
       return new MemoryLedger(options.now);
     case 'sqlite': {
       const { openSqliteLedger } = await import('./sqlite/index.js');
-      return openSqliteLedger(spec.path, { create: options.create ?? true, now: options.now });
+      return openSqliteLedger(spec.path, { create: options.create ?? true, now: options.now, readOnlyFallback: options.readOnlyFallback ?? false });
     }
     case 'redis': {
       const { openRedisLedger } = await import('./redis/index.js');

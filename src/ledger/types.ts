@@ -55,6 +55,8 @@ export type OutcomeKind =
   | 'auth_failed'
   | 'overloaded'
   | 'timeout'
+  /** The agent process was ended by a signal it did not get from Baton (SIGKILL, SIGSEGV...). */
+  | 'killed_by_signal'
   | 'context_window'
   | 'config_error'
   | 'agent_error'
@@ -69,6 +71,7 @@ export const OUTCOME_KINDS = [
   'auth_failed',
   'overloaded',
   'timeout',
+  'killed_by_signal',
   'context_window',
   'config_error',
   'agent_error',
@@ -77,6 +80,18 @@ export const OUTCOME_KINDS = [
 ] as const satisfies readonly OutcomeKind[];
 
 export const DISPATCH_STATUSES = ['running', 'completed', 'failed', 'interrupted'] as const satisfies readonly DispatchStatus[];
+
+/**
+ * An agent process as recorded while it runs. The pid is also its process group id (agents run
+ * in their own group); startTime (Linux /proc/<pid>/stat field 22, clock ticks since boot) and
+ * host tell this process apart from a later one that reuses the pid.
+ */
+export interface AgentProcess {
+  pid: number;
+  /** Empty when the platform has no /proc (the pid alone is then not trusted). */
+  startTime: string;
+  host: string;
+}
 
 /** One provider try of one attempt of one task. */
 export interface Dispatch {
@@ -92,6 +107,10 @@ export interface Dispatch {
   status: DispatchStatus;
   outcome?: OutcomeKind;
   exitCode?: number;
+  /** Signal that ended the agent process (e.g. "SIGSEGV"), when one did. */
+  signal?: string;
+  /** The agent's process group, recorded right after spawn (a resumed run ends it if still alive). */
+  agentProcess?: AgentProcess;
   filesCreated: string[];
   filesUpdated: string[];
   filesDeleted: string[];

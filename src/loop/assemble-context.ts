@@ -1,5 +1,5 @@
 import { packSections, type Section } from '../budget/index.js';
-import type { ResolvedManagerOptions } from './context-manager.js';
+import { definedFields } from '../util/index.js';
 import { DEFAULT_SAFETY_TOKENS } from './defaults.js';
 import { type PlannedLevel, planTurns } from './plan-turns.js';
 import { MESSAGE_SEPARATOR, messageHeader, renderMessage } from './render-message.js';
@@ -7,7 +7,7 @@ import { shrinkLarge } from './shrink-large.js';
 import { rankSnippets, renderSnippet, type SnippetEntry } from './snippets/rank-snippets.js';
 import type { LoopState } from './tracker/loop-state.js';
 import { measure, type Rendered, renderTurn, renderTurnClipped, type Turn } from './turn.js';
-import type { AssembledContext, AssembleOptions, ContextMessage } from './types.js';
+import type { AssembledContext, AssembleOptions, ContextMessage, ResolvedManagerOptions } from './types.js';
 
 /** What assembly reads from the manager. */
 export interface ManagerView {
@@ -65,39 +65,155 @@ export function assembleContext(
   options: AssembleOptions & { budget: number },
   previous: PlanState | undefined,
 ): { context: AssembledContext; plan: PlanState } {
-  const o = view.options;
-  const { budget } = options;
-  const counter = o.counter;
-  const factor = options.shareFactor ?? 1;
-  const cap = (share: number) => Math.max(32, Math.floor(budget * share * factor));
-  const sep = counter.count(MESSAGE_SEPARATOR);
+  const scope = assemblyScope(view, options);
+  const { head, refs, renderState } = buildHeadBlocks(scope);
+  const turnPlan = planTurnLevels(scope, previous, head, refs, renderState);
+  const { plan, compacted, state, first } = turnPlan;
+  // Reference material is the first thing to go when the turns need the room.
+  if (turnPlan.core + turnPlan.refTokens + turnPlan.turnTokens <= scope.usable) head.push(...refs);
+  let snippetBlock = compacted ? undefined : previous?.snippets;
+  const fixed = tokensOf(scope, [...head, state]) + (snippetBlock ? snippetBlock.rendered.tokens + scope.sep : 0);
+  const { blocks: turnBlocks, turnTokens } = buildTurnBlocks(scope, turnPlan, fixed);
+  const stateAfter = compacted ? view.turns.length : (previous?.stateAfter ?? view.turns.length);
+  const before = turnBlocks.filter((b) => turnIndexOf(b) < stateAfter);
+  const after = turnBlocks.filter((b) => turnIndexOf(b) >= stateAfter);
 
+  // Relevant code is chosen at a compaction and then stays put, ahead of the turns, so it never
+  // breaks the prompt prefix between compactions.
+  if (compacted) {
+    const room = Math.min(scope.cap(view.options.shares.snippets), scope.usable - fixed - turnTokens - scope.sep);
+    snippetBlock = selectSnippets(view, options, plan, first, room);
+  }
+  const blocks = [...head, ...(snippetBlock ? [snippetBlock] : []), ...before, state, ...after];
+  const packed = packSections(
+    blocks.map((b) => ({
+      id: b.id,
+      text: b.rendered.text,
+      tokens: b.rendered.tokens,
+      priority: b.priority,
+      required: b.required ?? false,
+      overflow: b.overflow,
+      ...definedFields({ minTokens: b.minTokens }),
+    })),
+    { budget: scope.usable, counter: scope.counter, separator: MESSAGE_SEPARATOR, exact: false },
+  );
+  return {
+    plan: { levels: plan, snippets: snippetBlock, state, stateAfter },
+    context: {
+      messages: toMessages(blocks, packed.sections),
+      text: packed.text,
+      tokens: packed.tokens,
+      budget: scope.budget,
+      compacted,
+      sections: packed.sections.map((s) => ({ id: s.id, tokens: s.tokens, action: s.action })),
+      dropped: packed.dropped,
+    },
+  };
+}
+
+/** What every step of one assembly shares: the inputs, the counter and the derived limits. */
+interface AssemblyScope {
+  view: ManagerView;
+  options: AssembleOptions & { budget: number };
+  budget: number;
+  counter: ResolvedManagerOptions['counter'];
+  /** Tokens of the separator between two sections. */
+  sep: number;
+  /** The budget less the safety margin: what the packer may fill. */
+  usable: number;
+  /** A category's token cap from its share of the budget. */
+  cap: (share: number) => number;
+}
+
+function assemblyScope(view: ManagerView, options: AssembleOptions & { budget: number }): AssemblyScope {
+  const { budget } = options;
+  const factor = options.shareFactor ?? 1;
+  return {
+    view,
+    options,
+    budget,
+    counter: view.options.counter,
+    sep: view.options.counter.count(MESSAGE_SEPARATOR),
+    usable: budget - DEFAULT_SAFETY_TOKENS,
+    cap: (share) => Math.max(32, Math.floor(budget * share * factor)),
+  };
+}
+
+function tokensOf(scope: AssemblyScope, blocks: readonly Block[]): number {
+  return blocks.reduce((sum, b) => sum + b.rendered.tokens + scope.sep, 0);
+}
+
+/** The system message and the goal (never dropped), the references, and how to render the loop state. */
+function buildHeadBlocks(scope: AssemblyScope): { head: Block[]; refs: Block[]; renderState: () => Block } {
+  const { view, counter, cap } = scope;
+  const { shares } = view.options;
+  const memo = view.memo;
   const head: Block[] = [];
   if (view.system !== undefined) {
-    head.push(block('system', { role: 'system', content: view.system }, cap(o.shares.system), 'head-tail', counter, 100, true, undefined, view.memo));
+    const message: ContextMessage = { role: 'system', content: view.system };
+    head.push(renderBlock({ id: 'system', message, maxTokens: cap(shares.system), overflow: 'head-tail', priority: 100, required: true, memo }, counter));
   }
   if (view.goal !== undefined) {
     const goalHead = renderMessage({ role: 'user', content: view.goal.slice(0, GOAL_HEAD_CHARS) });
-    const minGoal = view.memo.get(goalHead)?.rendered.tokens ?? counter.count(goalHead);
-    view.memo.set(goalHead, { source: goalHead, rendered: { messages: [], text: '', tokens: minGoal } });
-    const goalCap = Math.max(minGoal, cap(o.shares.goal));
-    head.push(block('goal', { role: 'user', content: view.goal }, goalCap, 'trim-tail', counter, 99, true, minGoal, view.memo));
+    const minGoal = memo.get(goalHead)?.rendered.tokens ?? counter.count(goalHead);
+    memo.set(goalHead, { source: goalHead, rendered: { messages: [], text: '', tokens: minGoal } });
+    const message: ContextMessage = { role: 'user', content: view.goal };
+    const maxTokens = Math.max(minGoal, cap(shares.goal));
+    head.push(renderBlock({ id: 'goal', message, maxTokens, overflow: 'trim-tail', priority: 99, required: true, minTokens: minGoal, memo }, counter));
   }
-  const refCap = view.references.length ? Math.floor(cap(o.shares.reference) / view.references.length) : 0;
+  const refCap = view.references.length ? Math.floor(cap(shares.reference) / view.references.length) : 0;
   const refs = view.references.map((text, i) =>
-    block(`reference-${i}`, { role: 'user', content: text }, refCap, 'head-tail', counter, 10, false, undefined, view.memo),
+    renderBlock({ id: `reference-${i}`, message: { role: 'user', content: text }, maxTokens: refCap, overflow: 'head-tail', priority: 10, memo }, counter),
   );
   const renderState = () =>
-    block('state', { role: 'user', content: `## Loop state\n${view.state.render()}` }, cap(o.shares.state), 'trim-tail', counter, 90, true);
+    renderBlock(
+      {
+        id: 'state',
+        message: { role: 'user', content: `## Loop state\n${view.state.render()}` },
+        maxTokens: cap(shares.state),
+        overflow: 'trim-tail',
+        priority: 90,
+        required: true,
+      },
+      counter,
+    );
+  return { head, refs, renderState };
+}
+
+/** The turns' levels for this assembly: the previous plan extended (append-only), or a new one at a compaction. */
+interface TurnPlan {
+  turns: readonly Turn[];
+  /** Index in view.turns of turns[0] (keepTurns can leave older turns out). */
+  first: number;
+  plan: PlannedLevel[];
+  compacted: boolean;
+  state: Block;
+  /** Tokens of the head blocks and the state. */
+  core: number;
+  refTokens: number;
+  turnTokens: number;
+  recentTurns: number;
+  cost: (i: number, level: 'verbatim' | 'summary' | 'masked') => number;
+}
+
+/**
+ * Reuses the previous plan (append-only) unless a threshold says compact: too many verbatim turns
+ * or the context past highWater. A compaction re-renders the loop state and re-plans to lowWater.
+ */
+function planTurnLevels(
+  scope: AssemblyScope,
+  previous: PlanState | undefined,
+  head: readonly Block[],
+  refs: readonly Block[],
+  renderState: () => Block,
+): TurnPlan {
+  const { view, options, budget, counter, sep } = scope;
+  const o = view.options;
   // Between compactions the state stays as rendered at the last one, so the prompt only grows at
   // its end: what happened since is in the verbatim turns after it.
   let state = previous?.state ?? renderState();
-  const tokensOf = (blocks: Block[]) => blocks.reduce((sum, b) => sum + b.rendered.tokens + sep, 0);
-  let core = tokensOf([...head, state]);
-  const refTokens = tokensOf(refs);
-  const usable = budget - DEFAULT_SAFETY_TOKENS;
-
-  // Turns: reuse the previous plan (append-only) unless a threshold says compact.
+  let core = tokensOf(scope, [...head, state]);
+  const refTokens = tokensOf(scope, refs);
   const first = options.keepTurns === undefined ? 0 : Math.max(0, view.turns.length - options.keepTurns);
   const turns = view.turns.slice(first);
   const cost = (i: number, level: 'verbatim' | 'summary' | 'masked') => renderTurn(turns[i] as Turn, level, counter).tokens + sep;
@@ -113,7 +229,7 @@ export function assembleContext(
   if (compacted || !plan) {
     if (previous) {
       state = renderState();
-      core = tokensOf([...head, state]);
+      core = tokensOf(scope, [...head, state]);
     }
     for (const turn of turns) {
       if (!turn.summaryStale) continue;
@@ -124,17 +240,20 @@ export function assembleContext(
       recentTurns,
       maskAfterTurns: o.maskAfterTurns,
       available: Math.max(0, Math.floor(budget * o.lowWater) - core - refTokens),
-      hardAvailable: Math.max(0, usable - core),
+      hardAvailable: Math.max(0, scope.usable - core),
       cost,
       noVerbatim: options.toolResults === 'summary',
     });
   }
-  let turnTokens = sum(plan);
-  // Reference material is the first thing to go when the turns need the room.
-  if (core + refTokens + turnTokens <= usable) head.push(...refs);
-  let snippetBlock = compacted ? undefined : keptSnippets;
-  const fixed = tokensOf([...head, state]) + (snippetBlock ? snippetTokens : 0);
-  const turnBlocks: Block[] = [];
+  return { turns, first, plan, compacted, state, core, refTokens, turnTokens: sum(plan), recentTurns, cost };
+}
+
+/** One block per kept turn; the newest keeps head and tail of a single huge output. */
+function buildTurnBlocks(scope: AssemblyScope, turnPlan: TurnPlan, fixed: number): { blocks: Block[]; turnTokens: number } {
+  const { counter, sep, usable } = scope;
+  const { turns, plan, recentTurns, cost } = turnPlan;
+  let turnTokens = turnPlan.turnTokens;
+  const blocks: Block[] = [];
   plan.forEach((level, i) => {
     const turn = turns[i] as Turn;
     if (level === 'dropped') return;
@@ -148,58 +267,32 @@ export function assembleContext(
     }
     const age = turns.length - 1 - i;
     const priority = isLast ? 97 : age < recentTurns ? 80 - age : Math.max(11, 60 - age);
-    turnBlocks.push({ id: `turn-${turn.index}`, rendered, priority, required: isLast, overflow: isLast ? 'head-tail' : 'drop' });
+    blocks.push({ id: `turn-${turn.index}`, rendered, priority, required: isLast, overflow: isLast ? 'head-tail' : 'drop' });
   });
-  const stateAfter = compacted ? view.turns.length : (previous?.stateAfter ?? view.turns.length);
-  const before = turnBlocks.filter((b) => turnIndexOf(b) < stateAfter);
-  const after = turnBlocks.filter((b) => turnIndexOf(b) >= stateAfter);
-
-  // Relevant code is chosen at a compaction and then stays put, ahead of the turns, so it never
-  // breaks the prompt prefix between compactions.
-  if (compacted) snippetBlock = selectSnippets(view, options, plan, first, Math.min(cap(o.shares.snippets), usable - fixed - turnTokens - sep));
-  const blocks = [...head, ...(snippetBlock ? [snippetBlock] : []), ...before, state, ...after];
-  const packed = packSections(
-    blocks.map((b) => ({
-      id: b.id,
-      text: b.rendered.text,
-      tokens: b.rendered.tokens,
-      priority: b.priority,
-      required: b.required ?? false,
-      overflow: b.overflow,
-      ...(b.minTokens !== undefined ? { minTokens: b.minTokens } : {}),
-    })),
-    { budget: usable, counter, separator: MESSAGE_SEPARATOR, exact: false },
-  );
-  const messages = toMessages(blocks, packed.sections);
-  return {
-    plan: { levels: plan, snippets: snippetBlock, state, stateAfter },
-    context: {
-      messages,
-      text: packed.text,
-      tokens: packed.tokens,
-      budget,
-      compacted,
-      sections: packed.sections.map((s) => ({ id: s.id, tokens: s.tokens, action: s.action })),
-      dropped: packed.dropped,
-    },
-  };
+  return { blocks, turnTokens };
 }
 
 function turnIndexOf(b: Block): number {
   return Number(b.id.slice('turn-'.length));
 }
 
-function block(
-  id: string,
-  message: ContextMessage,
-  maxTokens: number,
-  overflow: 'head-tail' | 'trim-tail',
-  counter: ResolvedManagerOptions['counter'],
-  priority: number,
-  required: boolean,
-  minTokens?: number,
-  memo?: ManagerView['memo'],
-): Block {
+/** A message to render as one block, cut to `maxTokens` (keeping head and tail, or the head). */
+interface BlockSpec {
+  id: string;
+  message: ContextMessage;
+  maxTokens: number;
+  overflow: 'head-tail' | 'trim-tail';
+  priority: number;
+  /** Never dropped by the packer. @default false */
+  required?: boolean;
+  /** Tokens the packer may not cut below. */
+  minTokens?: number;
+  /** Renderings kept between assemblies, keyed by id and cap. */
+  memo?: ManagerView['memo'];
+}
+
+function renderBlock(spec: BlockSpec, counter: ResolvedManagerOptions['counter']): Block {
+  const { id, message, maxTokens, overflow, memo } = spec;
   const key = `${id}@${maxTokens}`;
   const hit = memo?.get(key);
   let rendered: Rendered;
@@ -210,11 +303,11 @@ function block(
       const header = `${messageHeader(message)}\n`;
       const room = Math.max(8, maxTokens - counter.count(header) - 1);
       const content = shrinkLarge(message.content, room, overflow, counter, rendered.tokens);
-      rendered = measure([{ ...message, content } as ContextMessage], counter);
+      rendered = measure([{ ...message, content }], counter);
     }
     memo?.set(key, { source: message.content, rendered });
   }
-  return { id, rendered, priority, required, overflow, ...(minTokens !== undefined ? { minTokens } : {}) };
+  return { id, rendered, priority: spec.priority, required: spec.required ?? false, overflow, ...definedFields({ minTokens: spec.minTokens }) };
 }
 
 function selectSnippets(
@@ -270,7 +363,7 @@ function toMessages(blocks: readonly Block[], packed: readonly { id: string; tex
     const only = b.rendered.messages.length === 1 ? b.rendered.messages[0] : undefined;
     const header = only ? `${messageHeader(only)}\n` : '';
     const content = header && section.text.startsWith(header) ? section.text.slice(header.length) : section.text;
-    out.push(only ? ({ ...only, content } as ContextMessage) : { role: 'user', content });
+    out.push(only ? { ...only, content } : { role: 'user', content });
   }
   return out;
 }

@@ -1,7 +1,7 @@
-import type { TokenCounter } from '../tokens/index.js';
 import { contextLimitFor, o200kCounter } from '../tokens/index.js';
+import { definedFields } from '../util/index.js';
 import { assembleContext, type ManagerView, type PlanState } from './assemble-context.js';
-import { classifyTool } from './classify-tool.js';
+import { classifyTool, type ToolIntent } from './classify-tool.js';
 import * as D from './defaults.js';
 import { observeAssembly } from './loop-metrics.js';
 import { diffPaths } from './processors/edit-file.js';
@@ -12,9 +12,8 @@ import type { SnippetEntry } from './snippets/rank-snippets.js';
 import type { SnippetExtractor } from './snippets/snippet-extractor.js';
 import { extractDecisions } from './tracker/extract-decisions.js';
 import { LoopState } from './tracker/loop-state.js';
-import type { Summarizer } from '../summarize/index.js';
 import type { ToolResultRecord, Turn } from './turn.js';
-import type { AssembledContext, AssembleOptions, CategoryShares, ContextManagerOptions, LoopEvent, ToolCall } from './types.js';
+import type { AssembledContext, AssembleOptions, ContextManagerOptions, LoopEvent, ResolvedManagerOptions, ToolCall } from './types.js';
 
 /** Views older than this many turns are snippet candidates only when edited or much mentioned. */
 const SNIPPET_LOOKBACK_TURNS = 12;
@@ -24,20 +23,6 @@ const TOP_MENTIONS = 8;
 const LLM_SUMMARY_MIN_CHARS = 2000;
 const LLM_SUMMARY_TOKENS = 150;
 const CODE_TERM = /`([A-Za-z_][\w.]*)`|\b([A-Za-z]+_[\w]+|[a-z]+[A-Z]\w*|[A-Z][a-z]+[A-Z]\w*)\b/g;
-
-/** Resolved options: every default applied once. */
-export interface ResolvedManagerOptions {
-  budget: number;
-  recentTurns: number;
-  compactEveryTurns: number;
-  maskAfterTurns: number;
-  highWater: number;
-  lowWater: number;
-  maxSnippets: number;
-  shares: CategoryShares;
-  counter: TokenCounter;
-  summarizer: Summarizer | undefined;
-}
 
 /**
  * Records an agent loop as it happens and assembles, before each model call, the best context
@@ -165,21 +150,7 @@ export class ContextManager {
     if (!intent.path && event.openFile && event.openFile !== 'n/a' && (intent.kind === 'edit_file' || intent.kind === 'read_file')) {
       intent.path = event.openFile;
     }
-    const view = intent.kind === 'read_file' || intent.kind === 'edit_file' ? parseFileView(event.text, intent.kind === 'read_file' ? intent.path : undefined) : undefined;
-    if (view && this.extractor) {
-      // Parsing is the costly part of recording, so a view is parsed only when it is needed.
-      this.latestView.set(view.path, view);
-      this.pendingViews.push({ view, turn: turn.index });
-    }
-    if (intent.kind === 'edit_file') {
-      const path = intent.path ?? view?.path;
-      if (path) {
-        // Edited lines map to the functions of the latest view of that file (the edit's own echo).
-        this.recordLatestOutline(path);
-        this.state.files.recordEdit(path, turn.index, intent.lines);
-      }
-    }
-    for (const path of diffPaths(event.text)) this.state.files.recordEdit(path, turn.index);
+    this.trackFiles(turn, intent, event.text);
     const rawId = `r${this.raw.size + 1}`;
     this.raw.set(rawId, event.text);
     const extractor = this.extractor;
@@ -192,9 +163,8 @@ export class ContextManager {
         toolName: call.name,
         args: call.args,
         output: event.text,
-        ...(event.exitCode !== undefined ? { exitCode: event.exitCode } : {}),
         relevantTerms: new Set(this.mentionOrder.slice(0, knownMentions)),
-        ...(extractor ? { outline: extractor.outline } : {}),
+        ...definedFields({ exitCode: event.exitCode, outline: extractor?.outline }),
       }).summary;
     this.state.recordErrors(turn.index, findErrorLines(event.text).slice(-2));
     let summary: string | undefined;
@@ -213,6 +183,26 @@ export class ContextManager {
     turn.results.push(result);
     turn.cache = {};
     this.requestLlmSummary(turn, result);
+  }
+
+  /** What a tool output says about files: a file view to parse for snippets later, edited files and functions. */
+  private trackFiles(turn: Turn, intent: ToolIntent, output: string): void {
+    const isFileTool = intent.kind === 'read_file' || intent.kind === 'edit_file';
+    const view = isFileTool ? parseFileView(output, intent.kind === 'read_file' ? intent.path : undefined) : undefined;
+    if (view && this.extractor) {
+      // Parsing is the costly part of recording, so a view is parsed only when it is needed.
+      this.latestView.set(view.path, view);
+      this.pendingViews.push({ view, turn: turn.index });
+    }
+    if (intent.kind === 'edit_file') {
+      const path = intent.path ?? view?.path;
+      if (path) {
+        // Edited lines map to the functions of the latest view of that file (the edit's own echo).
+        this.recordLatestOutline(path);
+        this.state.files.recordEdit(path, turn.index, intent.lines);
+      }
+    }
+    for (const path of diffPaths(output)) this.state.files.recordEdit(path, turn.index);
   }
 
   /** Asks the optional summarizer in the background; a failure leaves the processor summary. */

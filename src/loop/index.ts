@@ -47,7 +47,7 @@ export { maskedPlaceholder } from './turn.js';
 export type { AnthropicBlock, AnthropicMessage } from './adapters/anthropic-messages.js';
 export type { OpenAIChatMessage } from './adapters/openai-messages.js';
 export type { ToolIntent } from './classify-tool.js';
-export type { ResolvedManagerOptions } from './context-manager.js';
+export type { ResolvedManagerOptions } from './types.js';
 export type { PlannedLevel, PlanTurnsOptions } from './plan-turns.js';
 export type { OutlineEntry, Outliner } from './processors/read-file.js';
 export type { ProcessedOutput, ProcessorInput, ToolProcessor } from './processors/types.js';

@@ -119,3 +119,17 @@ export interface ContextManagerOptions {
    */
   summarizer?: Summarizer;
 }
+
+/** Resolved options: every default applied once. */
+export interface ResolvedManagerOptions {
+  budget: number;
+  recentTurns: number;
+  compactEveryTurns: number;
+  maskAfterTurns: number;
+  highWater: number;
+  lowWater: number;
+  maxSnippets: number;
+  shares: CategoryShares;
+  counter: TokenCounter;
+  summarizer: Summarizer | undefined;
+}

@@ -5,7 +5,12 @@ import { REFRESH_FORMATS, type RefreshFormat, refreshContext } from '../refresh/
 import { ContextWatcher, taskIdOf } from './context-watcher.js';
 import type { WorkspaceState } from './workspace-state.js';
 
-export const CONTEXT_URI_TEMPLATE = 'baton://context/{task_id}{?format}';
+/**
+ * `{task_id}` alone: the SDK's template matcher would accept `{task_id}{?format}` only with a
+ * `?format=` query, so the listed URIs (`baton://context/current`, `baton://context/<task>`) could
+ * not be read. The handler reads the task id and `?format=` from the URI itself.
+ */
+export const CONTEXT_URI_TEMPLATE = 'baton://context/{task_id}';
 export const CURRENT_CONTEXT_URI = 'baton://context/current';
 
 /**
@@ -35,7 +40,7 @@ export function registerContextResources(
     }),
     {
       title: 'Task context',
-      description: 'refresh_context output for a task (or "current") in the format given by ?format=; subscribe to hear when it goes stale.',
+      description: 'refresh_context output for a task id (or "current"); add ?format=minimal|standard|detailed|narrative (default standard). Subscribe to hear when it goes stale.',
       mimeType: 'application/json',
     },
     async (uri) => {

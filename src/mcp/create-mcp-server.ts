@@ -11,7 +11,6 @@ import { registerRefreshContext } from './tools/refresh-context-tool.js';
 import { registerTaskTool } from './tools/task-tool.js';
 import { registerWorkspaceHandshake } from './tools/workspace-handshake.js';
 import { WorkspaceRegistry, WorkspaceState } from './workspace-state.js';
-import { useSection43SdkErrors } from './section43-sdk-errors.js';
 
 export interface BatonMcpServerOptions {
   /** Shared ledgers and git cache (one per process). @default a new registry */
@@ -48,7 +47,6 @@ export function createBatonMcpServer(options: BatonMcpServerOptions = {}): Baton
         'Baton keeps your context across sessions. Call workspace_handshake(project_root) first, then refresh_context to resume work; read metadata.warnings for staleness.',
     },
   );
-  useSection43SdkErrors(server);
   registerWorkspaceHandshake(server, state);
   registerRefreshContext(server, state, sessionId);
   registerTaskTool(server, state);

@@ -1,9 +1,11 @@
 export { CONTEXT_URI_TEMPLATE, CURRENT_CONTEXT_URI, registerContextResources } from './context-resources.js';
 export { ContextWatcher, DEFAULT_WATCH_INTERVAL_MS, taskIdOf } from './context-watcher.js';
 export { createBatonMcpServer } from './create-mcp-server.js';
-export { DEFAULT_HTTP_HOST, MCP_HTTP_PATH, serveHttp } from './serve-http.js';
+export { DEFAULT_HTTP_HOST, exposureCheck, isLoopbackHost, MCP_HTTP_PATH, serveHttp } from './serve-http.js';
 export { serveStdio } from './serve-stdio.js';
-export { errorResult, okResult } from './tool-result.js';
+export { ERROR_META_KEY, errorResult, okResult } from './tool-result.js';
+export { registerCheckedTool } from './register-checked-tool.js';
+export { isUnavailableLedger } from './unavailable-ledger.js';
 export { DEFAULT_LEASE_MS } from './tools/dispatch-tool.js';
 export { WorkspaceRegistry, WorkspaceState } from './workspace-state.js';
 export type { BatonMcpServer, BatonMcpServerOptions } from './create-mcp-server.js';

@@ -3,7 +3,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from 'node:net';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
-import { errorMessage } from '../errors/index.js';
+import { BatonError, errorMessage } from '../errors/index.js';
 import { getLogger } from '../observability/index.js';
 import { type BatonMcpServerOptions, createBatonMcpServer } from './create-mcp-server.js';
 import { WorkspaceRegistry } from './workspace-state.js';
@@ -25,6 +25,8 @@ export interface ServeHttpOptions extends BatonMcpServerOptions {
   allowedHosts?: string[];
   /** Extra Origin header values accepted. */
   allowedOrigins?: string[];
+  /** Serve a non-loopback host without a token (anyone who reaches the port can use the ledger). @default false */
+  allowUnauthenticated?: boolean;
 }
 
 export interface HttpMcpServer {
@@ -45,6 +47,7 @@ interface Session {
  */
 export async function serveHttp(options: ServeHttpOptions): Promise<HttpMcpServer> {
   const host = options.host ?? DEFAULT_HTTP_HOST;
+  checkExposure(host, options);
   const registry = options.registry ?? new WorkspaceRegistry();
   const sessions = new Map<string, Session>();
   let port = options.port;
@@ -115,6 +118,34 @@ export async function serveHttp(options: ServeHttpOptions): Promise<HttpMcpServe
       if (!options.registry) await registry.close();
     },
   };
+}
+
+/** True for an address only this machine can reach. */
+export function isLoopbackHost(host: string): boolean {
+  const bare = host.replace(/^\[|\]$/g, '').toLowerCase();
+  return bare === 'localhost' || bare === '::1' || /^127(\.\d{1,3}){3}$/.test(bare);
+}
+
+/**
+ * A listener beyond loopback answers anyone who reaches the port, and the DNS rebinding check does
+ * not stop them (any client can send `Host: 127.0.0.1:PORT`): such a listener needs a token, unless
+ * the caller opted out explicitly ('warn'). Pure.
+ */
+export function exposureCheck(host: string, options: { token?: string; allowUnauthenticated?: boolean }): 'ok' | 'warn' | 'refuse' {
+  if (isLoopbackHost(host) || options.token) return 'ok';
+  return options.allowUnauthenticated ? 'warn' : 'refuse';
+}
+
+function checkExposure(host: string, options: ServeHttpOptions): void {
+  const verdict = exposureCheck(host, options);
+  if (verdict === 'refuse') {
+    throw new BatonError(
+      'INPUT_INVALID',
+      `Refusing to serve ${host} without a token: anyone who can reach this port could read and change the ledger. Set BATON_MCP_TOKEN (or --token), bind to 127.0.0.1, or pass --allow-unauthenticated if the network is trusted.`,
+      { details: { field: '--host', value: host } },
+    );
+  }
+  if (verdict === 'warn') getLogger().warn({ host }, 'baton mcp: serving a non-loopback address WITHOUT authentication (--allow-unauthenticated)');
 }
 
 function authorized(req: IncomingMessage, token: string): boolean {

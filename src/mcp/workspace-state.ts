@@ -3,7 +3,7 @@ import path from 'node:path';
 import { BatonError, errorMessage } from '../errors/index.js';
 import { type Ledger, openLedger } from '../ledger/index.js';
 import { GitCache } from '../refresh/index.js';
-import { unavailableLedger } from './unavailable-ledger.js';
+import { backendTried, unavailableLedger } from './unavailable-ledger.js';
 
 /** Opens a workspace's ledger; injected so tests and the HTTP server can share or replace it. */
 export type LedgerOpener = (root: string) => Promise<Ledger>;
@@ -35,7 +35,7 @@ export class WorkspaceRegistry {
     } catch (error) {
       // A failed open is not cached: the next call tries again.
       this.ledgers.delete(root);
-      return { ledger: unavailableLedger(root, error), error: errorMessage(error) };
+      return { ledger: unavailableLedger(root, backendTried(), error), error: errorMessage(error) };
     }
   }
 

@@ -1,4 +1,4 @@
-import { generateText, type LanguageModel, streamText } from 'ai';
+import type { LanguageModel } from 'ai';
 import { errorMessage } from '../errors/index.js';
 import type { OutcomeKind } from '../ledger/index.js';
 import type { PanelMessage } from './build-agent-messages.js';
@@ -30,6 +30,8 @@ export interface AgentCallResult {
  * kind, because a provider error must never crash the panel. No retries: `maxRetries: 0`.
  */
 export async function callAgentModel(request: AgentCallRequest): Promise<AgentCallResult> {
+  // The AI SDK loads with the first answer, not with the module (about 80 ms of start-up).
+  const { generateText, streamText } = await import('ai');
   const timeout = AbortSignal.timeout(request.timeoutMs);
   const abortSignal = request.signal ? AbortSignal.any([request.signal, timeout]) : timeout;
   const base = {

@@ -11,6 +11,7 @@ import {
   withSummaryCache,
 } from '../summarize/index.js';
 import { contextLimitFor, o200kCounter, type TokenCounter } from '../tokens/index.js';
+import { definedFields } from '../util/index.js';
 import { buildAgentMessages } from './build-agent-messages.js';
 import { type AgentCallResult, callAgentModel } from './call-agent-model.js';
 import { callBatonProvider } from './call-baton-provider.js';
@@ -79,13 +80,56 @@ export interface RunPanelOptions {
 export async function runPanel(config: PanelConfig, question: string, options: RunPanelOptions): Promise<PanelResult> {
   const trimmed = question.trim();
   if (!trimmed) throw new BatonError('INPUT_INVALID', 'The question is empty: ask the panel something', { details: { field: 'question' } });
-  const { ledger } = options;
-  const now = options.now ?? Date.now;
-  const counter = options.counter ?? o200kCounter;
+  const run = resolvePanelRun(config, options);
+  checkBatonProviders(config, run.providers);
+  const session = await startPanelSession(run.ledger, {
+    question: trimmed,
+    agents: config.agents.map((agent) => agent.name),
+    attribution: run.attribution,
+    panelFile: config.file,
+  });
+  const taskId = panelTaskId(session.id);
+  const answers: PanelAnswer[] = [];
+  for (const [index, agent] of config.agents.entries()) {
+    if (options.signal?.aborted) break;
+    const answer = await answerOne(run, { agent, index, question: trimmed, taskId, prior: answers });
+    answers.push(answer);
+    options.onAgentEnd?.(answer);
+  }
+  await endPanelSession(run.ledger, session.id, answers, run.now());
+  return { session: session.id, taskId, question: trimmed, attribution: run.attribution, answers };
+}
+
+/** The options of one panel run with every default applied once. */
+interface PanelRun {
+  config: PanelConfig;
+  options: RunPanelOptions;
+  ledger: Ledger;
+  now: () => number;
+  counter: TokenCounter;
+  createModel: (spec: PanelHttpModelSpec) => LanguageModel;
+  attribution: Attribution;
+  summarizerFor: (agent: PanelAgent) => Summarizer;
+  providers: Readonly<Record<string, Provider>>;
+}
+
+function resolvePanelRun(config: PanelConfig, options: RunPanelOptions): PanelRun {
   const createModel = options.createModel ?? createLanguageModel;
-  const attribution = options.attribution ?? config.attribution;
-  const summarizerFor = options.summarizerFor ?? defaultSummarizers(config, createModel, options.summaryCache ?? processSummaryCache);
-  const providers = options.providers ?? {};
+  return {
+    config,
+    options,
+    ledger: options.ledger,
+    now: options.now ?? Date.now,
+    counter: options.counter ?? o200kCounter,
+    createModel,
+    attribution: options.attribution ?? config.attribution,
+    summarizerFor: options.summarizerFor ?? defaultSummarizers(config, createModel, options.summaryCache ?? processSummaryCache),
+    providers: options.providers ?? {},
+  };
+}
+
+/** Every agent on a Baton provider names one that exists, before anything is recorded. */
+function checkBatonProviders(config: PanelConfig, providers: Readonly<Record<string, Provider>>): void {
   config.agents.forEach((agent, i) => {
     if (agent.model.provider === 'baton' && !providers[agent.model.name]) {
       throw new BatonError(
@@ -95,113 +139,119 @@ export async function runPanel(config: PanelConfig, question: string, options: R
       );
     }
   });
-
-  const session = await startPanelSession(ledger, {
-    question: trimmed,
-    agents: config.agents.map((agent) => agent.name),
-    attribution,
-    panelFile: config.file,
-  });
-  const taskId = panelTaskId(session.id);
-  const answers: PanelAnswer[] = [];
-  for (const [index, agent] of config.agents.entries()) {
-    if (options.signal?.aborted) break;
-    const answer = await answerOne({ agent, index, question: trimmed, attribution, taskId, prior: answers });
-    answers.push(answer);
-    options.onAgentEnd?.(answer);
-  }
-  await endPanelSession(ledger, session.id, answers, now());
-  return { session: session.id, taskId, question: trimmed, attribution, answers };
-
-  async function answerOne(step: {
-    agent: PanelAgent;
-    index: number;
-    question: string;
-    attribution: Attribution;
-    taskId: string;
-    prior: readonly PanelAnswer[];
-  }): Promise<PanelAnswer> {
-    const { agent, index } = step;
-    const earlier: PriorAnswer[] = step.prior.filter((a) => a.ok).map((a) => ({ agent: a.agent, text: a.text }));
-    const maxOutputTokens = agent.maxOutputTokens ?? config.maxOutputTokens ?? DEFAULT_PANEL_MAX_OUTPUT_TOKENS;
-    const fit = await preparePanelContext({
-      system: withDuplicatePrevention(agent.prompt.text, earlier.map((a) => a.agent)),
-      question: step.question,
-      answers: earlier,
-      attribution: step.attribution,
-      limitTokens: agent.maxContextTokens ?? config.maxContextTokens ?? contextLimitFor(agent.model.model),
-      reserveTokens: maxOutputTokens,
-      summarizer: summarizerFor(agent),
-      signal: options.signal,
-      counter,
-    });
-    if (earlier.length > 0) recordContextDecision(fit.mode, fit.fallback);
-    const call = buildAgentMessages({ systemPrompt: agent.prompt.text, question: step.question, context: fit.context, attribution: step.attribution });
-    const model = describeModel(agent.model);
-    const contextFrom = fit.context.map((a) => a.agent);
-    options.onAgentStart?.({ agent: agent.name, index, model, contextMode: fit.mode, contextFrom });
-
-    const startedAt = now();
-    const dispatch = await startAgentDispatch(ledger, {
-      taskId: step.taskId,
-      agent: agent.name,
-      model,
-      system: call.system,
-      context: call.messages.slice(0, -1).map((m) => m.content).join('\n\n'),
-      startedAt,
-    });
-    const onToken = options.onToken && ((text: string) => options.onToken?.({ agent: agent.name, index, text }));
-    const timeoutMs = agent.timeoutMs ?? config.timeoutMs ?? DEFAULT_PANEL_AGENT_TIMEOUT_MS;
-    const spec = agent.model;
-    const result: AgentCallResult =
-      spec.provider === 'baton'
-        ? await callBatonProvider({
-            provider: providers[spec.name]!,
-            model: spec.model,
-            system: call.system,
-            messages: call.messages,
-            timeoutMs,
-            cwd: options.cwd ?? process.cwd(),
-            taskId: step.taskId,
-            signal: options.signal,
-            onToken,
-          })
-        : await callAgentModel({
-            model: createModel(spec),
-            system: call.system,
-            messages: call.messages,
-            maxOutputTokens,
-            timeoutMs,
-            signal: options.signal,
-            onToken,
-          });
-    const finishedAt = now();
-    const promptTokens = counter.count(call.system) + call.messages.reduce((sum, m) => sum + counter.count(m.content), 0);
-    const answer: PanelAnswer = {
-      agent: agent.name,
-      index,
-      ok: result.ok,
-      text: result.text,
-      ...(result.error === undefined ? {} : { error: result.error }),
-      outcome: result.outcome,
-      contextMode: fit.mode,
-      contextFrom,
-      ...(fit.fallback === undefined ? {} : { contextFallback: fit.fallback }),
-      model,
-      promptVersion: agent.prompt.version,
-      tokens: {
-        input: result.usage.input ?? promptTokens,
-        output: result.usage.output ?? counter.count(result.text),
-        context: fit.contextTokens,
-      },
-      durationMs: finishedAt - startedAt,
-      dispatchId: dispatch.id,
-    };
-    await finishAgentDispatch(ledger, answer, finishedAt);
-    recordAnswer(answer.outcome);
-    return answer;
-  }
 }
+
+interface PanelStep {
+  agent: PanelAgent;
+  index: number;
+  question: string;
+  taskId: string;
+  prior: readonly PanelAnswer[];
+}
+
+/** One agent's turn: decide its context, record the dispatch, call it, record the answer. */
+async function answerOne(run: PanelRun, step: PanelStep): Promise<PanelAnswer> {
+  const { agent, index } = step;
+  const { config, options } = run;
+  const maxOutputTokens = agent.maxOutputTokens ?? config.maxOutputTokens ?? DEFAULT_PANEL_MAX_OUTPUT_TOKENS;
+  const fit = await prepareAgentContext(run, step, maxOutputTokens);
+  const call = buildAgentMessages({ systemPrompt: agent.prompt.text, question: step.question, context: fit.context, attribution: run.attribution });
+  const model = describeModel(agent.model);
+  const contextFrom = fit.context.map((a) => a.agent);
+  options.onAgentStart?.({ agent: agent.name, index, model, contextMode: fit.mode, contextFrom });
+
+  const startedAt = run.now();
+  const dispatch = await startAgentDispatch(run.ledger, {
+    taskId: step.taskId,
+    agent: agent.name,
+    model,
+    system: call.system,
+    context: call.messages.slice(0, -1).map((m) => m.content).join('\n\n'),
+    startedAt,
+  });
+  const result = await callAgent(run, step, call, maxOutputTokens);
+  const finishedAt = run.now();
+  const promptTokens = run.counter.count(call.system) + call.messages.reduce((sum, m) => sum + run.counter.count(m.content), 0);
+  const answer: PanelAnswer = {
+    agent: agent.name,
+    index,
+    ok: result.ok,
+    text: result.text,
+    ...definedFields({ error: result.error }),
+    outcome: result.outcome,
+    contextMode: fit.mode,
+    contextFrom,
+    ...definedFields({ contextFallback: fit.fallback }),
+    model,
+    promptVersion: agent.prompt.version,
+    tokens: {
+      input: result.usage.input ?? promptTokens,
+      output: result.usage.output ?? run.counter.count(result.text),
+      context: fit.contextTokens,
+    },
+    durationMs: finishedAt - startedAt,
+    dispatchId: dispatch.id,
+  };
+  await finishAgentDispatch(run.ledger, answer, finishedAt);
+  recordAnswer(answer.outcome);
+  return answer;
+}
+
+/** The earlier successful answers this agent sees: full, summarized to fit, or none. */
+async function prepareAgentContext(run: PanelRun, step: PanelStep, maxOutputTokens: number) {
+  const { agent } = step;
+  const earlier: PriorAnswer[] = step.prior.filter((a) => a.ok).map((a) => ({ agent: a.agent, text: a.text }));
+  const fit = await preparePanelContext({
+    system: withDuplicatePrevention(agent.prompt.text, earlier.map((a) => a.agent)),
+    question: step.question,
+    answers: earlier,
+    attribution: run.attribution,
+    limitTokens: agent.maxContextTokens ?? run.config.maxContextTokens ?? contextLimitFor(agent.model.model),
+    reserveTokens: maxOutputTokens,
+    summarizer: run.summarizerFor(agent),
+    signal: run.options.signal,
+    counter: run.counter,
+  });
+  if (earlier.length > 0) recordContextDecision(fit.mode, fit.fallback);
+  return fit;
+}
+
+/** Calls the agent's model: a Baton provider (an agent CLI) or an HTTP model through the AI SDK. */
+async function callAgent(
+  run: PanelRun,
+  step: PanelStep,
+  call: ReturnType<typeof buildAgentMessages>,
+  maxOutputTokens: number,
+): Promise<AgentCallResult> {
+  const { agent, index } = step;
+  const { options } = run;
+  const onToken = options.onToken && ((text: string) => options.onToken?.({ agent: agent.name, index, text }));
+  const timeoutMs = agent.timeoutMs ?? run.config.timeoutMs ?? DEFAULT_PANEL_AGENT_TIMEOUT_MS;
+  const spec = agent.model;
+  if (spec.provider === 'baton') {
+    return callBatonProvider({
+      provider: run.providers[spec.name] as Provider,
+      model: spec.model,
+      system: call.system,
+      messages: call.messages,
+      timeoutMs,
+      cwd: options.cwd ?? process.cwd(),
+      taskId: step.taskId,
+      signal: options.signal,
+      onToken,
+    });
+  }
+  return callAgentModel({
+    model: run.createModel(spec),
+    system: call.system,
+    messages: call.messages,
+    maxOutputTokens,
+    timeoutMs,
+    signal: options.signal,
+    onToken,
+  });
+}
+
 
 /**
  * One cached summarizer per summary model, shared by the agents that use it. An agent on a Baton

@@ -53,6 +53,11 @@ export function buildRetryContext(input: RetryContextInput): string {
 function failuresOf(attempt: AttemptSummary): string[] {
   if (attempt.validationErrors.length > 0) return attempt.validationErrors;
   if (attempt.outcome === 'interrupted') return ['previous attempt was interrupted before validation'];
+  // The agent answered and no validation failure was recorded: it passed (the task is being run
+  // again, e.g. after a reset), or its run stopped during validation. It did not end before it.
+  if (attempt.outcome === 'ok' || attempt.outcome === 'agent_error') {
+    return [`previous attempt (#${attempt.attempt}) recorded no validation failure; the task is being run again`];
+  }
   const why = attempt.result ?? attempt.outcome ?? 'unknown failure';
   return [`previous attempt ended before validation: ${why}`];
 }

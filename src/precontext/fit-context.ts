@@ -1,20 +1,10 @@
 import { maskSecretsSync } from '../redact/index.js';
 import { END_LINE, TRUNCATED_LINE } from './defaults.js';
-import { fitTokens, measureSegments } from './fit-tokens.js';
-import type { PreContextLimits } from './types.js';
+import { o200kCounter, startsTokenPiece } from '../tokens/index.js';
+import { fitTokens } from './fit-tokens.js';
+import type { ContextLine, PreContextLimits } from './types.js';
 
-/** One line of a pre-context block, with how it may give way to the limits. */
-export interface ContextLine {
-  text: string;
-  /** Fixed lines (delimiters, headings, instructions) are never dropped or cut. */
-  fixed?: boolean;
-  /** Higher survives longer when lines or tokens run out. */
-  priority: number;
-  /** The line ends with a quoted value that is re-closed when the line is cut. */
-  quoted?: boolean;
-  /** The line ends with a comma-separated list (file paths) that is cut only between items. */
-  list?: boolean;
-}
+export type { ContextLine };
 
 /** Longest single value (error, file list) kept before token fitting; bounds tokenizer work. */
 const MAX_VALUE_CHARS = 240;
@@ -77,9 +67,13 @@ export function fitContext(lines: readonly ContextLine[], limits: PreContextLimi
   block += '\n';
   // A token is at least one byte, so short text needs no counting.
   if (block.length <= limits.maxTokens && Buffer.byteLength(block) <= limits.maxTokens) return block;
-  const segments = measureSegments(kept, block, limits.maxTokens);
-  if (segments.total <= limits.maxTokens) return block;
-  return fitTokens(segments, limits.maxTokens);
+  // Each line is counted once; the sum is the block's count when every line starts a new tokenizer
+  // piece (tokens/startsTokenPiece), else the block is counted whole.
+  const counts = kept.map((line, i) => o200kCounter.count(i === kept.length - 1 ? `${line.text}\n\n` : `${line.text}\n`));
+  const exact = kept.every((line, i) => i === 0 || startsTokenPiece(line.text));
+  const total = exact ? counts.reduce((a, b) => a + b, 0) : o200kCounter.count(block);
+  if (total <= limits.maxTokens) return block;
+  return fitTokens(kept, counts, limits.maxTokens);
 }
 
 function fitLines(lines: readonly ContextLine[], maxLines: number): readonly ContextLine[] {

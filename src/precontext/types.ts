@@ -4,6 +4,19 @@ import type { Logger } from '../observability/index.js';
 /** The three seams where seed 000 injects pre-context (one type with the config's). */
 export type { PreContextType };
 
+/** One line of a pre-context block, with how it may give way to the limits. */
+export interface ContextLine {
+  text: string;
+  /** Fixed lines (delimiters, headings, instructions) are never dropped or cut. */
+  fixed?: boolean;
+  /** Higher survives longer when lines or tokens run out. */
+  priority: number;
+  /** The line ends with a quoted value that is re-closed when the line is cut. */
+  quoted?: boolean;
+  /** The line ends with a comma-separated list (file paths) that is cut only between items. */
+  list?: boolean;
+}
+
 /** Size limits of every pre-context block (seed 000's configuration variables). */
 export interface PreContextLimits {
   /** Hard limit on the block's lines, delimiters included (PRE_CONTEXT_MAX_LINES). @default 10 */

@@ -3,6 +3,7 @@ import { AGENT_CLI_SPECS } from './agents/index.js';
 import { classifyOutcome } from './classify/classify-outcome.js';
 import type { ProcessProviderOptions } from './command-provider.js';
 import { combineOutput } from './process/combine-output.js';
+import { identifyProcess } from './process/process-identity.js';
 import { runProcess } from './process/run-process.js';
 import type { AgentCliProviderConfig, Provider, ProviderResult, ProviderRunRequest } from './types.js';
 
@@ -45,6 +46,7 @@ export function createAgentCliProvider(
         ...(request.signal === undefined ? {} : { signal: request.signal }),
         ...(options.outputCapBytes === undefined ? {} : { outputCapBytes: options.outputCapBytes }),
         ...(options.killGraceMs === undefined ? {} : { killGraceMs: options.killGraceMs }),
+        ...(request.onProcessStart ? { onSpawn: (pid: number) => request.onProcessStart?.(identifyProcess(pid)) } : {}),
       });
       const parsed = spec.parseOutput(run.stdout, run.stderr);
       const outcome = classifyOutcome({
@@ -58,10 +60,12 @@ export function createAgentCliProvider(
         now: now(),
         ...(spec.exitCodes === undefined ? {} : { exitCodes: spec.exitCodes }),
         ...(run.exitCode === undefined ? {} : { exitCode: run.exitCode }),
+        ...(run.signal === undefined ? {} : { signal: run.signal }),
         ...(run.spawnError === undefined ? {} : { spawnError: run.spawnError }),
       });
       const result: ProviderResult = { outcome, ...combineOutput(run), durationMs: run.durationMs };
       if (run.exitCode !== undefined) result.exitCode = run.exitCode;
+      if (run.signal !== undefined) result.signal = run.signal;
       const ranModel = parsed.model ?? model;
       if (model !== undefined && parsed.model !== undefined && parsed.model !== model) {
         // REFERENCE.md: CLIs fall back to smaller models on their own; a silent downgrade is a signal.

@@ -4,6 +4,7 @@ import path from 'node:path';
 import { classifyOutcome } from './classify/classify-outcome.js';
 import { parseCommandOutput } from './command-outcome-line.js';
 import { combineOutput } from './process/combine-output.js';
+import { identifyProcess } from './process/process-identity.js';
 import { runProcess } from './process/run-process.js';
 import type { CommandProviderConfig, Provider, ProviderResult, ProviderRunRequest } from './types.js';
 
@@ -49,6 +50,7 @@ export function createCommandProvider(
           ...(request.signal === undefined ? {} : { signal: request.signal }),
           ...(options.outputCapBytes === undefined ? {} : { outputCapBytes: options.outputCapBytes }),
           ...(options.killGraceMs === undefined ? {} : { killGraceMs: options.killGraceMs }),
+          ...(request.onProcessStart ? { onSpawn: (pid: number) => request.onProcessStart?.(identifyProcess(pid)) } : {}),
         });
         const parsed = parseCommandOutput(run.stdout);
         const outcome = classifyOutcome({
@@ -59,12 +61,16 @@ export function createCommandProvider(
           timedOut: run.timedOut,
           aborted: run.aborted,
           binary: config.command[0]!,
+          programField: 'command',
           now: now(),
           ...(run.exitCode === undefined ? {} : { exitCode: run.exitCode }),
+        ...(run.signal === undefined ? {} : { signal: run.signal }),
+          ...(run.signal === undefined ? {} : { signal: run.signal }),
           ...(run.spawnError === undefined ? {} : { spawnError: run.spawnError }),
         });
         const result: ProviderResult = { outcome, ...combineOutput(run), durationMs: run.durationMs };
         if (run.exitCode !== undefined) result.exitCode = run.exitCode;
+      if (run.signal !== undefined) result.signal = run.signal;
         const ranModel = parsed.model ?? model;
         if (ranModel !== undefined) result.model = ranModel;
         if (parsed.usage !== undefined) result.usage = parsed.usage;

@@ -1,4 +1,3 @@
-import type { BatonConfig } from '../config/index.js';
 import { BatonError } from '../errors/index.js';
 import { createAgentCliProvider } from './cli-provider.js';
 import { createCommandProvider, type ProcessProviderOptions } from './command-provider.js';
@@ -32,7 +31,8 @@ export function createProvider(name: string, config: ProviderConfig, options: Pr
  * declared ones, such as the helper). loadConfig already added defaults for built-in names.
  */
 export function createProviders(
-  config: Pick<BatonConfig, 'providers' | 'priority'>,
+  // The two fields of a BatonConfig this needs, spelled out so providers/ does not import config/.
+  config: { providers: Record<string, ProviderConfig>; priority: readonly string[] },
   options: ProcessProviderOptions = {},
 ): Record<string, Provider> {
   const names = [...new Set([...config.priority, ...Object.keys(config.providers)])];

@@ -1,9 +1,7 @@
-import { createAnthropic } from '@ai-sdk/anthropic';
-import { createGoogleGenerativeAI } from '@ai-sdk/google';
-import { createOpenAICompatible } from '@ai-sdk/openai-compatible';
-import { generateText, type LanguageModel } from 'ai';
 import { performance } from 'node:perf_hooks';
+import { definedFields } from '../util/index.js';
 import { classifyHttpError } from './classify/classify-http-error.js';
+import { loadAiSdkModel } from './model/ai-sdk-model.js';
 import type { HttpProviderConfig, Provider, ProviderResult, ProviderRunRequest, SecretRef } from './types.js';
 
 export interface HttpProviderOptions {
@@ -36,45 +34,56 @@ export function createHttpProvider(name: string, config: HttpProviderConfig, opt
       if ((config.api ?? 'openai-compatible') === 'openai-compatible' && !config.baseURL) {
         return done({ outcome: { kind: 'config_error', reason: `${name}: baseURL is required for an openai-compatible API` }, output: '' });
       }
-      const modelId = request.model ?? config.model;
-      let timedOut = false;
-      const timeout = new AbortController();
-      const timer = setTimeout(() => {
-        timedOut = true;
-        timeout.abort();
-      }, Math.min(request.timeoutMs, config.timeoutMs ?? Number.POSITIVE_INFINITY));
-      const signal = request.signal === undefined ? timeout.signal : AbortSignal.any([timeout.signal, request.signal]);
-      try {
-        const result = await generateText({
-          model: buildModel(name, config, modelId, apiKey),
-          prompt: request.prompt,
-          maxRetries: 0,
-          abortSignal: signal,
-          ...(config.maxOutputTokens === undefined ? {} : { maxOutputTokens: config.maxOutputTokens }),
-          ...(config.headers === undefined ? {} : { headers: config.headers }),
-        });
-        const usage = {
-          ...(result.usage.inputTokens === undefined ? {} : { input: result.usage.inputTokens }),
-          ...(result.usage.outputTokens === undefined ? {} : { output: result.usage.outputTokens }),
-          ...(result.usage.totalTokens === undefined ? {} : { total: result.usage.totalTokens }),
-        };
-        return done({
-          outcome: { kind: 'ok' },
-          output: result.text,
-          response: result.text,
-          model: servedModel(result.response) ?? modelId,
-          usage,
-        });
-      } catch (error) {
-        if (timedOut) return done({ outcome: { kind: 'timeout', reason: `${name} did not answer within Baton's time limit` }, output: '', model: modelId });
-        if (request.signal?.aborted) return done({ outcome: { kind: 'interrupted', reason: `${name} run was aborted` }, output: '', model: modelId });
-        const outcome = classifyHttpError(error, now());
-        return done({ outcome, output: outcome.reason ?? '', model: modelId });
-      } finally {
-        clearTimeout(timer);
-      }
+      return done(await generate(name, config, request, { apiKey, now }));
     },
   };
+}
+
+/**
+ * One generateText call within the run's time limit (the lower of the request's and the config's).
+ * Never throws: a timeout, an abort and every API error come back as an outcome.
+ */
+async function generate(
+  name: string,
+  config: HttpProviderConfig,
+  request: ProviderRunRequest,
+  context: { apiKey: string | undefined; now: () => number },
+): Promise<Omit<ProviderResult, 'durationMs' | 'outputTruncated'>> {
+  const modelId = request.model ?? config.model;
+  // The AI SDK loads with the first HTTP call, not with the module (about 80 ms of start-up).
+  const { generateText } = await import('ai');
+  let timedOut = false;
+  const timeout = new AbortController();
+  const timer = setTimeout(() => {
+    timedOut = true;
+    timeout.abort();
+  }, Math.min(request.timeoutMs, config.timeoutMs ?? Number.POSITIVE_INFINITY));
+  const signal = request.signal === undefined ? timeout.signal : AbortSignal.any([timeout.signal, request.signal]);
+  try {
+    const api = config.api ?? 'openai-compatible';
+    const model = await loadAiSdkModel({ api, modelId, name, ...definedFields({ baseURL: config.baseURL, apiKey: context.apiKey }) });
+    const result = await generateText({
+      model,
+      prompt: request.prompt,
+      maxRetries: 0,
+      abortSignal: signal,
+      ...definedFields({ maxOutputTokens: config.maxOutputTokens, headers: config.headers }),
+    });
+    return {
+      outcome: { kind: 'ok' },
+      output: result.text,
+      response: result.text,
+      model: servedModel(result.response) ?? modelId,
+      usage: definedFields({ input: result.usage.inputTokens, output: result.usage.outputTokens, total: result.usage.totalTokens }),
+    };
+  } catch (error) {
+    if (timedOut) return { outcome: { kind: 'timeout', reason: `${name} did not answer within Baton's time limit` }, output: '', model: modelId };
+    if (request.signal?.aborted) return { outcome: { kind: 'interrupted', reason: `${name} run was aborted` }, output: '', model: modelId };
+    const outcome = classifyHttpError(error, context.now());
+    return { outcome, output: outcome.reason ?? '', model: modelId };
+  } finally {
+    clearTimeout(timer);
+  }
 }
 
 /**
@@ -84,19 +93,6 @@ export function createHttpProvider(name: string, config: HttpProviderConfig, opt
 function servedModel(response: { modelId?: string; body?: unknown }): string | undefined {
   const version = (response.body as { modelVersion?: unknown } | undefined)?.modelVersion;
   return typeof version === 'string' && version !== '' ? version : response.modelId;
-}
-
-function buildModel(name: string, config: HttpProviderConfig, modelId: string, apiKey: string | undefined): LanguageModel {
-  const auth = apiKey === undefined ? {} : { apiKey };
-  const baseURL = config.baseURL === undefined ? {} : { baseURL: config.baseURL };
-  switch (config.api ?? 'openai-compatible') {
-    case 'anthropic':
-      return createAnthropic({ ...auth, ...baseURL })(modelId);
-    case 'google':
-      return createGoogleGenerativeAI({ ...auth, ...baseURL })(modelId);
-    default:
-      return createOpenAICompatible({ name, baseURL: config.baseURL ?? '', ...auth })(modelId);
-  }
 }
 
 function resolveSecret(ref: SecretRef | undefined, env: Readonly<Record<string, string | undefined>>): string | undefined | Error {

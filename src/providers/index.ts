@@ -12,13 +12,16 @@ export { parseCommandOutput } from './command-outcome-line.js';
 export { createCommandProvider } from './command-provider.js';
 export { createProvider, createProviders } from './create-provider.js';
 export { createHttpProvider } from './http-provider.js';
+export { lazyAiSdkModel, loadAiSdkModel } from './model/ai-sdk-model.js';
 export { CappedOutput, DEFAULT_OUTPUT_CAP_BYTES } from './process/capped-output.js';
 export { DEFAULT_KILL_GRACE_MS, runProcess } from './process/run-process.js';
+export { identifyProcess, liveGroupMembers, processStartTime } from './process/process-identity.js';
 export type { AgentArgsOptions, AgentCliSpec, ParsedAgentOutput } from './agents/types.js';
 export type { ClassifyOutcomeInput } from './classify/classify-outcome.js';
 export type { PhraseRule } from './classify/known-phrases.js';
 export type { ProcessProviderOptions } from './command-provider.js';
 export type { HttpProviderOptions } from './http-provider.js';
+export type { AiSdkModelSettings, LanguageModelV3, ModelApi } from './model/ai-sdk-model.js';
 export type { RunProcessOptions, RunProcessResult } from './process/run-process.js';
 export type {
   AgentCliProviderConfig,

@@ -1,4 +1,4 @@
-import type { OutcomeKind } from '../ledger/index.js';
+import type { AgentProcess, OutcomeKind } from '../ledger/index.js';
 
 /** What one provider try produced. Expected failures are values here, never throws. */
 export interface Outcome {
@@ -29,11 +29,15 @@ export interface ProviderRunRequest {
   taskId?: string;
   /** Attempt number (1-based); command providers see it as BATON_ATTEMPT. */
   attempt?: number;
+  /** Called right after the agent process started (process providers only), before Baton waits on it. */
+  onProcessStart?: (process: AgentProcess) => void;
 }
 
 export interface ProviderResult {
   outcome: Outcome;
   exitCode?: number;
+  /** Signal that ended the agent process, when one did (also when Baton sent it). */
+  signal?: string;
   /** Captured output, capped: head and tail kept with a marker when it was larger. */
   output: string;
   /** Whether output was cut to fit the cap. */

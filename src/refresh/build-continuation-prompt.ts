@@ -26,97 +26,96 @@ export function buildContinuationPrompt(snapshot: ContextSnapshot, options: Cont
 
 function continuationSections(snapshot: ContextSnapshot, now: number): Section[] {
   const task = snapshot.task;
-  const state = detectContinuationState(snapshot);
-  const git = snapshot.git;
   const last = snapshot.dispatches[0];
   const lastActivity = Math.max(task?.updatedAt ?? 0, last?.finishedAt ?? last?.startedAt ?? 0);
-  const sections: Section[] = [];
-  const add = (id: string, text: string, priority: number, extra: Partial<Section> = {}) => {
-    if (text.trim()) sections.push({ id, text, priority, ...extra });
-  };
+  const state = detectContinuationState(snapshot);
+  const sections: Section[] = [
+    task
+      ? section('header', taskHeader(snapshot, task, now, lastActivity), 100, { required: true, overflow: 'trim-tail', minTokens: 60 })
+      : section('header', noTaskHeader(snapshot), 100, { required: true }),
+    ...gitSections(snapshot, now),
+    ...(task ? taskSections(snapshot, task) : []),
+    section('instructions', `## Continuation Instructions\n\n${instructions(snapshot, state, now, lastActivity)}`, 95, {
+      required: true,
+      minTokens: 40,
+    }),
+    section('checklist', `**Verification Checklist**:\n${checklist(snapshot)}`, 99, { required: true, overflow: 'trim-tail', minTokens: 30 }),
+  ];
+  // Sections with nothing to say are left out rather than packed empty.
+  return sections.filter((s) => s.text.trim() !== '');
+}
 
-  if (!task) {
-    add('header', noTaskHeader(snapshot), 100, { required: true });
-  } else {
-    add(
-      'header',
-      [
-        '# Session Continuation',
-        '',
-        '## Context Restoration',
-        '',
-        `You are resuming work on **${task.title}** (Task ID: ${task.id}).`,
-        '',
-        '**Previous Session Summary**:',
-        previousSummary(snapshot),
-        '',
-        '**Current State**:',
-        `- Status: ${task.status}`,
-        `- Priority: ${task.priority}`,
-        `- Mode: ${task.mode ?? 'unspecified'}`,
-        `- Last Activity: ${lastActivity ? `${new Date(lastActivity).toISOString()} (${formatAge(now - lastActivity)})` : 'none recorded'}`,
-      ].join('\n'),
-      100,
-      { required: true, overflow: 'trim-tail', minTokens: 60 },
-    );
+function section(id: string, text: string, priority: number, extra: Partial<Section> = {}): Section {
+  return { id, text, priority, ...extra };
+}
+
+function taskHeader(snapshot: ContextSnapshot, task: NonNullable<ContextSnapshot['task']>, now: number, lastActivity: number): string {
+  return [
+    '# Session Continuation',
+    '',
+    '## Context Restoration',
+    '',
+    `You are resuming work on **${task.title}** (Task ID: ${task.id}).`,
+    '',
+    '**Previous Session Summary**:',
+    previousSummary(snapshot),
+    '',
+    '**Current State**:',
+    `- Status: ${task.status}`,
+    `- Priority: ${task.priority}`,
+    `- Mode: ${task.mode ?? 'unspecified'}`,
+    `- Last Activity: ${lastActivity ? `${new Date(lastActivity).toISOString()} (${formatAge(now - lastActivity)})` : 'none recorded'}`,
+  ].join('\n');
+}
+
+/** Branch and change counts, the modified files and the recent commits. */
+function gitSections(snapshot: ContextSnapshot, now: number): Section[] {
+  const git = snapshot.git;
+  if (!git) return [];
+  const status = [
+    '## Work In Progress',
+    '',
+    '**Git Status**:',
+    `- Branch: ${git.branch ?? '(detached HEAD)'}`,
+    `- Uncommitted Changes: ${git.uncommitted} files`,
+    `- Staged Files: ${git.staged} files`,
+    `- Diff: ${git.diffSummary}`,
+  ].join('\n');
+  const sections = [section('git', status, 90)];
+  if (git.changedFiles.length > 0) sections.push(section('files', `**Modified Files**:\n${modifiedFiles(snapshot)}`, 50));
+  if (git.recentCommits.length > 0) {
+    const commits = git.recentCommits
+      .slice(0, 5)
+      .map((c) => `- ${c.sha.slice(0, 7)} ${c.subject} (${formatAge(now - c.at)})`)
+      .join('\n');
+    sections.push(section('commits', `**Recent Commits**:\n${commits}`, 45));
   }
-  if (git) {
-    add(
-      'git',
-      [
-        '## Work In Progress',
-        '',
-        '**Git Status**:',
-        `- Branch: ${git.branch ?? '(detached HEAD)'}`,
-        `- Uncommitted Changes: ${git.uncommitted} files`,
-        `- Staged Files: ${git.staged} files`,
-        `- Diff: ${git.diffSummary}`,
-      ].join('\n'),
-      90,
-    );
-    if (git.changedFiles.length > 0) add('files', `**Modified Files**:\n${modifiedFiles(snapshot)}`, 50);
-    if (git.recentCommits.length > 0) {
-      add(
-        'commits',
-        `**Recent Commits**:\n${git.recentCommits
-          .slice(0, 5)
-          .map((c) => `- ${c.sha.slice(0, 7)} ${c.subject} (${formatAge(now - c.at)})`)
-          .join('\n')}`,
-        45,
-      );
-    }
+  return sections;
+}
+
+/** The task's objective and requirements, its README, its workflow and its constraints. */
+function taskSections(snapshot: ContextSnapshot, task: NonNullable<ContextSnapshot['task']>): Section[] {
+  const expected =
+    task.acceptanceCriteria.length > 0
+      ? 'work that satisfies every item of the verification checklist below'
+      : (task.resultSummary ?? 'see the requirements above');
+  const context = [
+    '## Task Context',
+    '',
+    `**Objective**: ${task.intent || task.title}`,
+    '',
+    '**Requirements** (from the task):',
+    task.instructions || '(no instructions recorded)',
+    '',
+    `**Expected Output**: ${expected}`,
+  ].join('\n');
+  const sections = [section('task', context, 70, { overflow: 'trim-tail', minTokens: 40 })];
+  if (snapshot.artifacts?.readme) sections.push(section('readme', `**Task README** (${snapshot.artifacts.dir}/README.md):\n${snapshot.artifacts.readme}`, 30));
+  const workflow = snapshot.workflow;
+  if (workflow?.active) {
+    sections.push(section('workflow', `**Workflow**: ${workflow.active}${workflow.phase ? `, current phase: ${workflow.phase}` : ''}`, 60));
   }
-  if (task) {
-    add(
-      'task',
-      [
-        '## Task Context',
-        '',
-        `**Objective**: ${task.intent || task.title}`,
-        '',
-        '**Requirements** (from the task):',
-        task.instructions || '(no instructions recorded)',
-        '',
-        `**Expected Output**: ${task.acceptanceCriteria.length > 0 ? 'work that satisfies every item of the verification checklist below' : task.resultSummary ?? 'see the requirements above'}`,
-      ].join('\n'),
-      70,
-      { overflow: 'trim-tail', minTokens: 40 },
-    );
-    if (snapshot.artifacts?.readme) add('readme', `**Task README** (${snapshot.artifacts.dir}/README.md):\n${snapshot.artifacts.readme}`, 30);
-    if (snapshot.workflow?.active) {
-      add(
-        'workflow',
-        `**Workflow**: ${snapshot.workflow.active}${snapshot.workflow.phase ? `, current phase: ${snapshot.workflow.phase}` : ''}`,
-        60,
-      );
-    }
-    add('constraints', constraints(snapshot), 80, { overflow: 'trim-tail' });
-  }
-  add('instructions', `## Continuation Instructions\n\n${instructions(snapshot, state, now, lastActivity)}`, 95, {
-    required: true,
-    minTokens: 40,
-  });
-  add('checklist', `**Verification Checklist**:\n${checklist(snapshot)}`, 99, { required: true, overflow: 'trim-tail', minTokens: 30 });
+  sections.push(section('constraints', constraints(snapshot), 80, { overflow: 'trim-tail' }));
   return sections;
 }
 

@@ -19,6 +19,8 @@ export interface ContextField {
   overflow?: 'trim-tail' | 'trim-head' | 'head-tail' | 'drop';
   /** Per-field cap, so one long text cannot crowd out the rest. */
   maxTokens?: number;
+  /** A shorter `json` value the packer uses before dropping the field (e.g. a result cut to its error lines). */
+  summary?: unknown;
 }
 
 /** Builds the JSON fields of minimal, standard and detailed (seed 002 §2.1-§2.3, §3.2). Pure. */
@@ -80,15 +82,20 @@ export function buildContextFields(snapshot: ContextSnapshot, format: Exclude<Re
       push({ id: `active_tasks.${i}`, key: t.id, group: 'active_tasks', kind: 'json', value: t, priority: 86 - i * 0.1, overflow: 'drop' });
     }
   }
+  const detailed = format === 'detailed';
   for (const [i, d] of snapshot.dispatches.entries()) {
+    const view = dispatchView(d, format);
     push({
       id: `recent_dispatches.${i}`,
       key: d.id,
       group: 'recent_dispatches',
       kind: 'json',
-      value: dispatchView(d, format),
-      // The last dispatch's status and result are always included (§3.2).
-      priority: i === 0 ? 94 : 80 - i * 0.1,
+      value: view,
+      // Long attempt results give way first: cut to their error lines, then dropped.
+      summary: view.result !== undefined ? { ...view, result: errorLines(d.result ?? ''), prompt_preview: undefined } : undefined,
+      // The last dispatch's status and result are always included (§3.2). In detailed, older
+      // attempts rank below the diff, the files, the README and the artifacts.
+      priority: i === 0 ? 94 : detailed ? 57 - i * 0.1 : 80 - i * 0.1,
       required: i === 0,
       overflow: 'drop',
     });
@@ -118,13 +125,13 @@ export function buildContextFields(snapshot: ContextSnapshot, format: Exclude<Re
           group: 'modified_files',
           kind: 'json',
           value: `${f.status} ${f.path}${f.added !== undefined ? ` +${f.added} -${f.deleted ?? 0}` : ''}`,
-          priority: 60 - i * 0.01,
+          priority: (detailed ? 76 : 60) - i * 0.001,
           overflow: 'drop',
         });
       }
     }
-    if (format === 'detailed' && git.diff) {
-      push({ id: 'git_diff', key: 'git_diff', kind: 'text', value: git.diff, priority: 58, overflow: 'trim-tail', maxTokens: 4_000 });
+    if (detailed && git.diff) {
+      push({ id: 'git_diff', key: 'git_diff', kind: 'text', value: git.diff, priority: 78, overflow: 'trim-tail', maxTokens: 3_000 });
     }
   }
   for (const [i, item] of snapshot.debt.entries()) {
@@ -137,14 +144,14 @@ export function buildContextFields(snapshot: ContextSnapshot, format: Exclude<Re
         format === 'detailed'
           ? { id: item.id, task_id: item.taskId ?? null, ...item.data }
           : { id: item.id, title: item.data.title, category: item.data.category, severity: item.data.severity, impact: item.data.impact },
-      priority: (item.taskId === task?.id && task ? 85 : 70) - i * 0.1,
+      priority: (item.taskId === task?.id && task ? 85 : detailed ? 54 : 70) - i * 0.1,
       overflow: 'drop',
     });
   }
   const artifacts = snapshot.artifacts;
   if (artifacts) {
     const readmeFits = artifacts.readme !== undefined && (format === 'detailed' || countTokens(artifacts.readme) < README_INCLUDE_MAX_TOKENS);
-    if (readmeFits) push({ id: 'task_readme', key: 'task_readme', kind: 'text', value: artifacts.readme, priority: 45, overflow: 'trim-tail', maxTokens: 1_500 });
+    if (readmeFits) push({ id: 'task_readme', key: 'task_readme', kind: 'text', value: artifacts.readme, priority: detailed ? 74 : 45, overflow: 'trim-tail', maxTokens: 1_500 });
     push({
       id: 'task_artifacts',
       key: 'task_artifacts',
@@ -154,18 +161,18 @@ export function buildContextFields(snapshot: ContextSnapshot, format: Exclude<Re
         tracking_logs: artifacts.trackingLogs.map((t) => t.name),
         artifacts: artifacts.artifacts.map((a) => `${a.name} (${a.bytes} bytes)`),
       },
-      priority: 55,
+      priority: detailed ? 73 : 55,
       overflow: 'drop',
     });
-    if (format === 'detailed') {
+    if (detailed) {
       artifacts.trackingLogs.forEach((log, i) => {
         if (log.content) {
-          push({ id: `tracking.${log.name}`, key: log.name, group: 'tracking_log_contents', kind: 'text', value: log.content, priority: 35 - i * 0.1, overflow: 'trim-head', maxTokens: 1_000 });
+          push({ id: `tracking.${log.name}`, key: log.name, group: 'tracking_log_contents', kind: 'text', value: log.content, priority: 62 - i * 0.1, overflow: 'trim-head', maxTokens: 800 });
         }
       });
       artifacts.artifacts.forEach((a, i) => {
         if (a.content) {
-          push({ id: `artifact.${a.name}`, key: a.name, group: 'artifact_contents', kind: 'text', value: a.content, priority: 25 - i * 0.1, overflow: 'trim-tail', maxTokens: 800 });
+          push({ id: `artifact.${a.name}`, key: a.name, group: 'artifact_contents', kind: 'text', value: a.content, priority: 60 - i * 0.1, overflow: 'trim-tail', maxTokens: 800 });
         }
       });
     }
@@ -245,7 +252,7 @@ function dispatchView(d: ContextSnapshot['dispatches'][number], format: string) 
     claimed_by: d.claimedBy,
     started_at: new Date(d.startedAt).toISOString(),
     finished_at: d.finishedAt ? new Date(d.finishedAt).toISOString() : undefined,
-    result: d.result ? clip(d.result, long ? 2000 : 300) : undefined,
+    result: d.result ? (long ? clipKeepingErrors(d.result, 2000) : clip(d.result, 300)) : undefined,
     validation_errors: d.validationErrors.length > 0 ? d.validationErrors.slice(0, long ? 20 : 3).map((e) => clip(e, 300)) : undefined,
     files: [...d.filesCreated, ...d.filesUpdated].slice(0, long ? 50 : 10),
     prompt_preview: long && d.promptPreview ? clip(d.promptPreview, 300) : undefined,
@@ -266,6 +273,25 @@ export function nextAction(snapshot: ContextSnapshot): string {
     default:
       return `Resume task ${snapshot.task?.id}${snapshot.git?.uncommitted ? ` (${snapshot.git.uncommitted} uncommitted files)` : ''}.`;
   }
+}
+
+const ERROR_LINE = /error|fail|exception|traceback|panic|expected|assert|cannot|denied|not found|timed? ?out|exit (code|status)|✗|×/i;
+/** @default 400 characters of error lines per attempt result when it is cut. */
+const ERROR_LINES_MAX_CHARS = 400;
+
+/** A long attempt result cut to the lines that say what went wrong (or its first and last line). */
+export function errorLines(result: string): string {
+  const lines = result.split('\n').map((l) => l.trim()).filter(Boolean);
+  const errors = lines.filter((l) => ERROR_LINE.test(l));
+  const kept = errors.length > 0 ? errors : lines.length > 2 ? [lines[0] ?? '', '…', lines.at(-1) ?? ''] : lines;
+  return clip(kept.map((l) => clip(l, 200)).join('\n'), ERROR_LINES_MAX_CHARS);
+}
+
+/** A long result as its error lines, then its tail (the latest output), within `max` characters. */
+function clipKeepingErrors(text: string, max: number): string {
+  if (text.length <= max) return text;
+  const errors = errorLines(text);
+  return `${errors}\n…\n${text.slice(-(max - errors.length - 3))}`;
 }
 
 export function clip(text: string, max: number): string {

@@ -1,6 +1,6 @@
 import { findGitLocation, type GitLocation, readGitKey } from './git-key.js';
 import { type ReadGitStateOptions, readGitState } from './read-git-state.js';
-import type { GitState } from './types.js';
+import type { GitState } from './git-types.js';
 
 /** @default 60_000: seed 002 §6.1 caches git status and commits for 60 seconds. */
 export const DEFAULT_GIT_CACHE_TTL_MS = 60_000;

@@ -13,7 +13,7 @@ export {
   refreshContext,
 } from './refresh-context.js';
 export { MAX_TASKS_PER_REFRESH, refreshTasks } from './refresh-tasks.js';
-export { renderContext } from './render-context.js';
+export { METADATA_RESERVE_TOKENS, renderContext, sentTokens } from './render-context.js';
 export { resolveInsideWorkspace } from './safe-path.js';
 export { DEFAULT_STALE_AFTER_MS, stalenessWarnings } from './session-state.js';
 export { compareSnapshots, deltaSinceTime, snapshotEntities } from './snapshot-delta.js';
@@ -22,7 +22,7 @@ export { REFRESH_FORMATS } from './types.js';
 export type { ContinuationState } from './continuation-state.js';
 export type { GitCacheOptions, GitLookup } from './git-cache.js';
 export type { GitLocation } from './git-key.js';
-export type { RefreshTasksResult, TaskContext } from './refresh-tasks.js';
+export type { RefreshTasksMetadata, RefreshTasksResult, TaskContext } from './refresh-tasks.js';
 export type { RenderedContext, RenderOptions } from './render-context.js';
 export type { ContextDelta, DeltaEntry } from './snapshot-delta.js';
 export type { SnapshotIndexData } from './snapshot-store.js';

@@ -1,5 +1,5 @@
 import { runGit } from '../workspace/index.js';
-import type { ChangedFile, GitCommit, GitState } from './types.js';
+import type { ChangedFile, GitCommit, GitState } from './git-types.js';
 
 /** @default 200: changed files listed (and diffed) at most; the counts stay exact. */
 export const DEFAULT_MAX_CHANGED_FILES = 200;

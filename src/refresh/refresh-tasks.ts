@@ -1,31 +1,53 @@
-import { BatonError } from '../errors/index.js';
+import { type PackResult, packSections, type Section } from '../budget/index.js';
+import { BatonError, isBatonError } from '../errors/index.js';
+import { o200kCounter } from '../tokens/index.js';
 import { FORMAT_TOKEN_CAPS } from './format-budgets.js';
 import { refreshContext } from './refresh-context.js';
-import type { RefreshMetadata, RefreshOptions } from './types.js';
+import { METADATA_RESERVE_TOKENS, sentTokens } from './render-context.js';
+import type { RefreshFormat, RefreshOptions, RefreshResult } from './types.js';
 
-/** @default 10: tasks one multi-task refresh may cover (each gets a share of the format's cap). */
-export const MAX_TASKS_PER_REFRESH = 10;
-/** A task's share of the budget never drops below the minimal format's cap. */
-const MIN_SHARE_TOKENS = FORMAT_TOKEN_CAPS.minimal;
+/** @default 50: tasks one multi-task refresh may cover (they share the format's cap). */
+export const MAX_TASKS_PER_REFRESH = 50;
+/** Room for the dependency list, the metadata and the JSON around the contexts. */
+const WRAPPER_RESERVE_TOKENS = 250;
+const MAX_WARNINGS = 5;
+const MAX_REPACKS = 8;
 
 export interface TaskContext {
   task_id: string;
-  context: Record<string, unknown>;
-  continuation_prompt?: string;
-  metadata: RefreshMetadata;
+  /** The task's context in the format, packed into its share of the cap. */
+  context?: Record<string, unknown>;
+  /** Id, status and title only: the task's share could not hold more. */
+  headline?: string;
+}
+
+export interface RefreshTasksMetadata {
+  format: RefreshFormat;
+  /** Tokens of what is sent: the larger of the text and `structured` as JSON. */
+  token_estimate: number;
+  token_budget: number;
+  warnings: string[];
+  redactions: number;
+  tasks: { requested: number; full: number; headline_only: number; omitted: number };
 }
 
 export interface RefreshTasksResult {
   contexts: TaskContext[];
   /** Dependencies among the requested tasks, and on tasks outside the set. */
   dependencies: Array<{ task_id: string; depends_on: string; status: string; in_set: boolean }>;
-  metadata: { format: string; token_estimate: number; warnings: string[]; redactions: number };
+  metadata: RefreshTasksMetadata;
+  /** `{contexts, dependencies, metadata}`: the structured form, measured against the cap. */
+  structured: Record<string, unknown>;
+  /** JSON of `structured` (markdown for narrative), measured against the cap. */
+  text: string;
 }
 
 /**
- * Multi-task refresh (seed 002 §8.5): one context per task, each in an equal share of the format's
- * cap (at least the minimal cap), plus the dependencies between them. Throws INPUT_INVALID for an
- * empty or oversized list, NOT_FOUND for an unknown task.
+ * Multi-task refresh (seed 002 §8.5): the tasks share the format's cap. Each task is rendered in a
+ * fair share of it (its own packer keeps its most important parts), then one packer pass over all
+ * of them keeps what is sent within the cap: the last-listed tasks shrink to their headline first,
+ * then drop out (counted in `metadata.tasks`, with a warning). Never fails for lack of room.
+ * Throws INPUT_INVALID for an empty or oversized list, NOT_FOUND for an unknown task.
  */
 export async function refreshTasks(taskIds: readonly string[], options: Omit<RefreshOptions, 'taskId'>): Promise<RefreshTasksResult> {
   const ids = [...new Set(taskIds)];
@@ -34,16 +56,131 @@ export async function refreshTasks(taskIds: readonly string[], options: Omit<Ref
       details: { field: 'task_ids', value: ids.length },
     });
   }
-  const format = options.format ?? 'standard';
-  const share = Math.max(MIN_SHARE_TOKENS, Math.floor((options.maxTokens ?? FORMAT_TOKEN_CAPS[format]) / ids.length));
-  const results = await Promise.all(ids.map((taskId) => refreshContext({ ...options, taskId, maxTokens: share })));
+  const format = (options.format ?? 'standard') as RefreshFormat;
+  const cap = options.maxTokens ?? FORMAT_TOKEN_CAPS[format];
+  const share = Math.max(0, Math.floor((cap - WRAPPER_RESERVE_TOKENS) / ids.length));
+  // The per-task render reserves room for its own metadata, which is not sent here: give it back.
+  const results = await Promise.all(ids.map((taskId) => refreshContext({ ...options, taskId, maxTokens: share + METADATA_RESERVE_TOKENS })));
+  const dependencies = dependenciesOf(results, ids);
+  const warnings = [...new Set(results.flatMap((r) => r.metadata.warnings))];
+  const redactions = results.reduce((sum, r) => sum + r.metadata.redactions, 0);
+  const depsText = JSON.stringify(dependencies, null, 1);
+  // A short dependency list stays with the tasks; a long one goes first.
+  const depsPriority = o200kCounter.count(depsText) <= cap / 10 ? 101 : 0;
+  const common = { format, cap, warnings, redactions, dependencies };
+  const deps: Section = { id: 'dependencies', text: depsText, priority: depsPriority, overflow: 'drop' };
+  // Phase 1: every task stays; the last-listed shrink to their headline first.
+  const full = fitTasks(cap, common, results, (budget) => packSections([...results.map(taskSection), deps], { budget, separator: '\n', exact: false }), false);
+  if (full) return full;
+  // Phase 2: headlines only; the last-listed drop out first.
+  const headlines = results.map((result, i): Section => ({ id: `task.${i}`, text: headlineJson(result), priority: 100 - i * 0.01, overflow: 'drop' }));
+  const brief = fitTasks(cap, common, results, (budget) => packSections([...headlines, deps], { budget, separator: '\n', exact: false }), true);
+  return brief ?? assemble(results, packSections([], { budget: 0 }), { ...common, dependencies: [] }, true);
+}
+
+type Common = { format: RefreshFormat; cap: number; warnings: string[]; redactions: number; dependencies: RefreshTasksResult['dependencies'] };
+
+/** Packs at a shrinking budget until what is sent fits the cap; undefined when it cannot. */
+function fitTasks(
+  cap: number,
+  common: Common,
+  results: readonly RefreshResult[],
+  pack: (budget: number) => PackResult,
+  headlinesOnly: boolean,
+): RefreshTasksResult | undefined {
+  let budget = cap - WRAPPER_RESERVE_TOKENS + 100;
+  for (let round = 0; round < MAX_REPACKS && budget > 0; round += 1) {
+    let packed: PackResult;
+    try {
+      packed = pack(budget);
+    } catch (error) {
+      if (isBatonError(error, 'BUDGET_TOO_SMALL')) return undefined;
+      throw error;
+    }
+    const result = assemble(results, packed, common, headlinesOnly);
+    if (result.metadata.token_estimate <= cap) return result;
+    budget = Math.min(budget, packed.tokens) - (result.metadata.token_estimate - cap + 24);
+  }
+  return undefined;
+}
+
+function taskSection(result: RefreshResult, index: number): Section {
+  const full = JSON.stringify({ task_id: result.snapshot.task?.id ?? '', context: result.context }, null, 1);
+  const summary = headlineJson(result);
+  // Required with the headline as its floor: summarized, never dropped, in this phase.
+  return { id: `task.${index}`, text: full, summary, priority: 100 - index * 0.01, overflow: 'summarize', required: true, minTokens: o200kCounter.count(summary) };
+}
+
+function headlineJson(result: RefreshResult): string {
+  return JSON.stringify({ task_id: result.snapshot.task?.id ?? '', headline: headline(result) }, null, 1);
+}
+
+function headline(result: RefreshResult): string {
+  const task = result.snapshot.task;
+  return task ? `${task.id} [${task.status}] ${task.title.slice(0, 100)}` : 'unknown task';
+}
+
+function assemble(results: readonly RefreshResult[], packed: PackResult, common: Common, headlinesOnly: boolean): RefreshTasksResult {
+  const kept = new Map(packed.sections.map((s) => [s.id, s]));
+  const contexts: TaskContext[] = [];
+  for (const [i, result] of results.entries()) {
+    const section = kept.get(`task.${i}`);
+    if (!section) continue;
+    const taskId = result.snapshot.task?.id ?? '';
+    contexts.push(headlinesOnly || section.action === 'summarized' ? { task_id: taskId, headline: headline(result) } : { task_id: taskId, context: result.context });
+  }
+  const headlineOnly = contexts.filter((c) => c.headline !== undefined).length;
+  const omitted = results.length - contexts.length;
+  const warnings = [...common.warnings];
+  if (omitted > 0 || headlineOnly > 0) {
+    warnings.unshift(
+      `${results.length} tasks share the ${common.format} cap of ${common.cap} tokens: ${headlineOnly} shown as a headline only, ${omitted} left out. Ask for fewer task_ids (or one task_id) for more.`,
+    );
+  }
+  const shown = warnings.length > MAX_WARNINGS ? [...warnings.slice(0, MAX_WARNINGS), `(+${warnings.length - MAX_WARNINGS} more warnings)`] : warnings;
+  const dependencies = kept.has('dependencies') ? common.dependencies : [];
+  const metadata: RefreshTasksMetadata = {
+    format: common.format,
+    token_estimate: 0,
+    token_budget: common.cap,
+    warnings: shown,
+    redactions: common.redactions,
+    tasks: { requested: results.length, full: contexts.length - headlineOnly, headline_only: headlineOnly, omitted },
+  };
+  const build = () => {
+    const structured = { contexts, dependencies, metadata } as unknown as Record<string, unknown>;
+    const text = common.format === 'narrative' ? narrativeText(contexts, dependencies, metadata) : JSON.stringify(structured, null, 1);
+    return { structured, text };
+  };
+  // The count is embedded in what it counts: settle it in at most two passes.
+  let out = build();
+  metadata.token_estimate = sentTokens(out.text, out.structured);
+  out = build();
+  const recount = sentTokens(out.text, out.structured);
+  if (recount !== metadata.token_estimate) {
+    metadata.token_estimate = recount;
+    out = build();
+  }
+  return { contexts, dependencies, metadata, ...out };
+}
+
+function narrativeText(contexts: readonly TaskContext[], dependencies: RefreshTasksResult['dependencies'], metadata: RefreshTasksMetadata): string {
+  const parts = contexts.map((c) => (c.context ? String(c.context.markdown ?? '') : `- ${c.headline}`));
+  if (dependencies.length > 0) {
+    parts.push(['## Dependencies', '', ...dependencies.map((d) => `- ${d.task_id} depends on ${d.depends_on} (${d.status}${d.in_set ? '' : ', not in this set'})`)].join('\n'));
+  }
+  const footer = `_format ${metadata.format}, ${metadata.token_estimate} tokens, ${metadata.tasks.requested} tasks${metadata.warnings.length > 0 ? `; ${metadata.warnings[0]}` : ''}_`;
+  return `${parts.join('\n\n---\n\n')}\n\n---\n${footer}\n`;
+}
+
+function dependenciesOf(results: readonly RefreshResult[], ids: readonly string[]): RefreshTasksResult['dependencies'] {
   const status = new Map<string, string>();
   for (const result of results) {
     const task = result.snapshot.task;
     if (task) status.set(task.id, task.status);
     for (const dep of result.snapshot.dependencies) if (!status.has(dep.id)) status.set(dep.id, dep.status);
   }
-  const dependencies = results.flatMap((result) =>
+  return results.flatMap((result) =>
     (result.snapshot.task?.dependsOn ?? []).map((dep) => ({
       task_id: result.snapshot.task?.id ?? '',
       depends_on: dep,
@@ -51,19 +188,4 @@ export async function refreshTasks(taskIds: readonly string[], options: Omit<Ref
       in_set: ids.includes(dep),
     })),
   );
-  return {
-    contexts: results.map((result) => ({
-      task_id: result.snapshot.task?.id ?? '',
-      context: result.context,
-      continuation_prompt: result.continuation_prompt,
-      metadata: result.metadata,
-    })),
-    dependencies,
-    metadata: {
-      format,
-      token_estimate: results.reduce((sum, r) => sum + r.metadata.token_estimate, 0),
-      warnings: [...new Set(results.flatMap((r) => r.metadata.warnings))],
-      redactions: results.reduce((sum, r) => sum + r.metadata.redactions, 0),
-    },
-  };
 }

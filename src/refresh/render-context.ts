@@ -1,4 +1,5 @@
 import { type PackResult, packSections, type Section } from '../budget/index.js';
+import { isBatonError } from '../errors/index.js';
 import { o200kCounter, type TokenCounter } from '../tokens/index.js';
 import { buildContinuationPrompt } from './build-continuation-prompt.js';
 import { buildContextFields, type ContextField } from './context-fields.js';
@@ -32,59 +33,73 @@ const MAX_REPACKS = 8;
 
 /**
  * Renders a snapshot in one format within its hard token cap. Every piece goes through
- * `packSections` (the one packer); the real o200k count of the final text, metadata included, is
- * checked and the budget tightened until it fits, so `metadata.token_estimate <= token_budget`
- * always holds. Pure.
- *
- * @throws BatonError('BUDGET_TOO_SMALL') when even the required parts do not fit `maxTokens`.
+ * `packSections` (the one packer); the real o200k count of what is sent (the text, and the
+ * context plus metadata as JSON, which is what clients such as Claude Code forward) is checked and
+ * the budget tightened until both fit, so `metadata.token_estimate <= token_budget` always holds.
+ * A cap too small for the required parts gets the task's headline instead. Pure.
  */
 export function renderContext(snapshot: ContextSnapshot, options: RenderOptions): RenderedContext {
   const counter = options.counter ?? o200kCounter;
   const cap = options.maxTokens ?? FORMAT_TOKEN_CAPS[options.format];
-  const promptCap = Math.min(PROMPT_TOKEN_CAPS[options.format], Math.floor(cap * 0.4));
-  const prompt =
-    options.generateContinuationPrompt === false
-      ? undefined
-      : buildContinuationPrompt(snapshot, { maxTokens: promptCap, now: options.now, counter });
-  return options.format === 'narrative'
-    ? renderNarrative(snapshot, options, cap, prompt, counter)
-    : renderJson(snapshot, options, cap, prompt, counter);
+  const prompt = options.generateContinuationPrompt === false ? undefined : promptWithin(snapshot, options, cap, counter);
+  // Each stage is tried until one fits; the headline always does.
+  const stages: Stage[] =
+    options.format === 'narrative'
+      ? [narrativeStage(snapshot, options, prompt, counter)]
+      : [jsonStage(snapshot, options.format, options, prompt, counter)];
+  if (options.format !== 'narrative' && options.format !== 'minimal') {
+    // A share too small for this format's required parts (many tasks at once): the minimal shape.
+    stages.push(jsonStage(snapshot, 'minimal', options, undefined, counter, SHAPE_WARNING));
+  }
+  stages.push(() => headlineAttempt(snapshot, options, counter));
+  return fitLoop(cap, counter, options, stages);
 }
 
-function renderJson(
+/** Added to the warnings when a context had to take a smaller shape than its format. */
+export const SHAPE_WARNING = 'The cap (or this task\'s share of it) was too small for the format\'s required parts: a smaller shape was rendered.';
+
+type Stage = (budget: number) => Attempt;
+
+/** The continuation prompt within its share of the cap; none when even its required parts do not fit. */
+function promptWithin(snapshot: ContextSnapshot, options: RenderOptions, cap: number, counter: TokenCounter): string | undefined {
+  const promptCap = Math.min(PROMPT_TOKEN_CAPS[options.format], Math.floor(cap * 0.4));
+  try {
+    return buildContinuationPrompt(snapshot, { maxTokens: promptCap, now: options.now, counter });
+  } catch (error) {
+    if (isBatonError(error, 'BUDGET_TOO_SMALL')) return undefined;
+    throw error;
+  }
+}
+
+function jsonStage(
   snapshot: ContextSnapshot,
+  format: Exclude<RefreshFormat, 'narrative'>,
   options: RenderOptions,
-  cap: number,
   prompt: string | undefined,
   counter: TokenCounter,
-): RenderedContext {
-  const fields = buildContextFields(snapshot, options.format as Exclude<RefreshFormat, 'narrative'>, options.now);
+  warning?: string,
+): Stage {
+  const fields = buildContextFields(snapshot, format, options.now);
   if (prompt !== undefined) {
     fields.push({ id: 'continuation_prompt', key: 'continuation_prompt', kind: 'text', value: prompt, priority: 91, required: true, overflow: 'trim-tail' });
   }
   if (options.delta) fields.push(...deltaFields(options.delta));
   const sections = fields.map((field) => toSection(field, counter));
-  return fitLoop(cap, counter, options, (budget) => {
+  return (budget) => {
     const packed = packSections(sections, { budget, counter, separator: '\n', exact: false });
     const context = nestDelta(assemble(fields, packed));
-    return { packed, context, textOf: (metadata) => JSON.stringify({ ...context, metadata }, null, 1), prompt: context.continuation_prompt as string | undefined };
-  });
+    return { packed, context, textOf: (metadata) => JSON.stringify({ ...context, metadata }, null, 1), prompt: context.continuation_prompt as string | undefined, warning };
+  };
 }
 
-function renderNarrative(
-  snapshot: ContextSnapshot,
-  options: RenderOptions,
-  cap: number,
-  prompt: string | undefined,
-  counter: TokenCounter,
-): RenderedContext {
+function narrativeStage(snapshot: ContextSnapshot, options: RenderOptions, prompt: string | undefined, counter: TokenCounter): Stage {
   const sections = buildNarrativeSections(snapshot, options.now);
   if (prompt !== undefined) {
     sections.push({ id: 'continuation_prompt', text: `## Next Steps\n\n${demote(prompt)}`, priority: 90, required: true, overflow: 'trim-tail', minTokens: 60 });
   }
   if (options.delta) sections.push(deltaSection(options.delta));
   for (const section of sections) section.tokens = counter.count(section.text);
-  return fitLoop(cap, counter, options, (budget) => {
+  return (budget) => {
     const packed = packSections(sections, { budget, counter });
     const keptPrompt = packed.sections.find((s) => s.id === 'continuation_prompt')?.text;
     return {
@@ -94,7 +109,7 @@ function renderNarrative(
         `${packed.text}\n\n---\n_format ${metadata.format}, ${metadata.token_estimate} tokens, ${metadata.redactions} redactions, sources: ${metadata.sources.join(', ')}_\n`,
       prompt: keptPrompt,
     };
-  });
+  };
 }
 
 interface Attempt {
@@ -102,40 +117,116 @@ interface Attempt {
   context: Record<string, unknown>;
   textOf: (metadata: RefreshMetadata) => string;
   prompt: string | undefined;
+  /** Said in metadata.warnings when this attempt is the one sent. */
+  warning?: string;
 }
 
-/** Packs at a shrinking budget until the final text, metadata included, counts within `cap`. */
-function fitLoop(cap: number, counter: TokenCounter, options: RenderOptions, attempt: (budget: number) => Attempt): RenderedContext {
-  let budget = cap - 150;
+/** Room kept for `metadata` when packing the content (the loop corrects any error exactly). */
+export const METADATA_RESERVE_TOKENS = 150;
+
+/**
+ * The tokens a client receives: the larger of the text block and `structuredContent` (the context
+ * plus its metadata) as JSON. Claude Code forwards `structuredContent` to the model, other clients
+ * the text, so the cap must hold for both.
+ */
+export function sentTokens(text: string, structured: Record<string, unknown>, counter: TokenCounter = o200kCounter): number {
+  return Math.max(counter.count(text), counter.count(JSON.stringify(structured)));
+}
+
+/**
+ * Packs at a shrinking budget until what is sent (text and structured form, metadata included)
+ * counts within `cap`. When even the required parts cannot fit (a small share of a many-task
+ * refresh), the one-line headline of the task is rendered instead: never an error.
+ */
+function fitLoop(cap: number, counter: TokenCounter, options: RenderOptions, stages: readonly Stage[]): RenderedContext {
+  let stage = 0;
+  let budget = cap - METADATA_RESERVE_TOKENS;
   let last: RenderedContext | undefined;
-  for (let round = 0; round < MAX_REPACKS; round += 1) {
-    const result = attempt(budget);
+  for (let round = 0; round < MAX_REPACKS * stages.length; round += 1) {
+    const isLast = stage === stages.length - 1;
+    let result: Attempt;
+    try {
+      result = (stages[stage] as Stage)(Math.max(budget, 1));
+    } catch (error) {
+      if (!isBatonError(error, 'BUDGET_TOO_SMALL') || isLast) throw error;
+      stage += 1;
+      budget = cap - METADATA_RESERVE_TOKENS;
+      continue;
+    }
     const metadata: RefreshMetadata = {
       ...options.metadata,
+      warnings: result.warning ? [...options.metadata.warnings, result.warning] : options.metadata.warnings,
       token_estimate: 0,
       token_budget: cap,
-      dropped: result.packed.dropped,
-      trimmed: result.packed.trimmed,
+      dropped: countByGroup(result.packed.dropped),
+      trimmed: countByGroup(result.packed.trimmed),
     };
-    // The count is embedded in the text it counts: settle it in at most two passes.
-    let text = result.textOf(metadata);
-    metadata.token_estimate = counter.count(text);
-    text = result.textOf(metadata);
-    const recount = counter.count(text);
-    if (recount !== metadata.token_estimate) {
-      metadata.token_estimate = recount;
-      text = result.textOf(metadata);
+    // The count is embedded in what it counts: settle it in at most two passes.
+    const measure = () => sentTokens(result.textOf(metadata), { ...result.context, metadata }, counter);
+    metadata.token_estimate = measure();
+    const recount = measure();
+    if (recount !== metadata.token_estimate) metadata.token_estimate = measure();
+    last = { context: result.context, text: result.textOf(metadata), continuationPrompt: result.prompt, metadata };
+    if (metadata.token_estimate <= cap || isLast) return last;
+    // Shrink from what the packer actually used: the sections' sum can sit well below the budget
+    // while the nested JSON around them is what overflows.
+    budget = Math.min(budget, result.packed.tokens) - (metadata.token_estimate - cap + 24);
+    if (budget <= 0 || round % MAX_REPACKS === MAX_REPACKS - 1) {
+      stage += 1;
+      budget = cap - METADATA_RESERVE_TOKENS;
     }
-    last = { context: result.context, text, continuationPrompt: result.prompt, metadata };
-    if (metadata.token_estimate <= cap) return last;
-    budget -= metadata.token_estimate - cap + 24;
   }
-  // Unreachable in practice: each round removes at least the excess.
   return last as RenderedContext;
+}
+
+/**
+ * What was dropped or trimmed, short: a list item (`modified_files.12`) counts toward its list
+ * (`modified_files: 40`), so the report stays a few words however busy the ledger is.
+ */
+function countByGroup(ids: readonly string[]): string[] {
+  const counts = new Map<string, number>();
+  for (const id of ids) {
+    const group = id.includes('.') ? id.slice(0, id.indexOf('.')) : id;
+    counts.set(group, (counts.get(group) ?? 0) + 1);
+  }
+  return [...counts].map(([group, n]) => (n > 1 || ids.some((id) => id.startsWith(`${group}.`)) ? `${group}: ${n}` : group));
+}
+
+/**
+ * The smallest useful context: the task's id, status and title, and the next action, packed into
+ * whatever is left (a share of a many-task refresh can be a few dozen tokens).
+ */
+function headlineAttempt(snapshot: ContextSnapshot, options: RenderOptions, counter: TokenCounter): Attempt {
+  const task = snapshot.task;
+  const line = task ? `${task.id} [${task.status}] ${task.title}` : `no active task in ${snapshot.workspace}`;
+  const room = Math.max(8, (options.maxTokens ?? FORMAT_TOKEN_CAPS[options.format]) - METADATA_RESERVE_TOKENS);
+  const packed = packSections([{ id: 'headline', text: line, priority: 100, required: true, minTokens: 4, overflow: 'trim-tail' }], { budget: room, counter });
+  const context = options.format === 'narrative' ? { markdown: `- ${packed.text}` } : { headline: packed.text };
+  return {
+    packed,
+    context,
+    textOf: (metadata) => (options.format === 'narrative' ? `- ${packed.text}\n` : JSON.stringify({ ...context, metadata }, null, 1)),
+    prompt: undefined,
+    warning: SHAPE_WARNING,
+  };
 }
 
 function toSection(field: ContextField, counter: TokenCounter): Section {
   const text = field.kind === 'text' ? String(field.value ?? '') : JSON.stringify(field.value, null, 1) ?? 'null';
+  if (field.kind === 'json' && field.summary !== undefined) {
+    // Summarized before it is dropped; never cut mid-JSON (its floor is the summary itself).
+    const summary = JSON.stringify(field.summary, null, 1);
+    return {
+      id: field.id,
+      text,
+      priority: field.priority,
+      required: field.required,
+      overflow: 'summarize',
+      summary,
+      minTokens: counter.count(summary),
+      tokens: counter.count(text),
+    };
+  }
   return {
     id: field.id,
     text,
@@ -154,7 +245,7 @@ function assemble(fields: readonly ContextField[], packed: PackResult): Record<s
   for (const field of fields) {
     const section = kept.get(field.id);
     if (!section) continue;
-    const value = field.kind === 'json' ? field.value : section.text;
+    const value = field.kind === 'json' ? (section.action === 'summarized' ? field.summary : field.value) : section.text;
     if (field.group) {
       if (!(field.group in context)) context[field.group] = field.kind === 'text' ? {} : [];
       const list = context[field.group] as unknown[] | Record<string, unknown>;

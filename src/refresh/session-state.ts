@@ -1,3 +1,4 @@
+import { isBatonError } from '../errors/index.js';
 import type { Ledger, LedgerRecord, SessionData } from '../ledger/index.js';
 import { formatAge } from './continuation-state.js';
 
@@ -40,6 +41,17 @@ export async function touchSession(
   update: { workspace: string; head?: string; now: number; taskId?: string },
 ): Promise<void> {
   const data: Partial<SessionData> = { workspace: update.workspace, lastHead: update.head, lastRefreshAt: update.now };
-  if (existing) await ledger.updateRecord<SessionData>('sessions', sessionId, { data, taskId: update.taskId });
-  else await ledger.createRecord<SessionData>('sessions', { id: sessionId, status: 'active', taskId: update.taskId, data });
+  const patch = { data, taskId: update.taskId };
+  if (existing) {
+    await ledger.updateRecord<SessionData>('sessions', sessionId, patch);
+    return;
+  }
+  try {
+    await ledger.createRecord<SessionData>('sessions', { id: sessionId, status: 'active', taskId: update.taskId, data });
+  } catch (error) {
+    // Another refresh of the same session (several task_ids at once, or two calls in flight)
+    // created the record between our read and this write: update it instead.
+    if (!isBatonError(error, 'LEDGER_CONFLICT')) throw error;
+    await ledger.updateRecord<SessionData>('sessions', sessionId, patch);
+  }
 }

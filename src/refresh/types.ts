@@ -1,4 +1,5 @@
 import type { Dispatch, Ledger, LedgerRecord, ReconData, ResearchData, Task, TechDebtData } from '../ledger/index.js';
+import type { GitState } from './git-types.js';
 
 /** How much a refresh says, and for whom. */
 export type RefreshFormat = 'minimal' | 'standard' | 'detailed' | 'narrative';
@@ -7,38 +8,7 @@ export const REFRESH_FORMATS: readonly RefreshFormat[] = ['minimal', 'standard',
 /** Which source a piece of the snapshot came from (reported in metadata and the audit). */
 export type SourceName = 'ledger' | 'git' | 'task_artifacts' | 'workflows' | 'environment' | 'research';
 
-/** One changed file in the working tree. */
-export interface ChangedFile {
-  path: string;
-  /** Two-letter porcelain status, e.g. 'M.', '.M', 'A.', '??'. */
-  status: string;
-  staged: boolean;
-  added?: number;
-  deleted?: number;
-}
-
-export interface GitCommit {
-  sha: string;
-  subject: string;
-  author: string;
-  /** Epoch milliseconds. */
-  at: number;
-}
-
-/** What git says about the working tree, as cached. */
-export interface GitState {
-  head: string | undefined;
-  branch: string | undefined;
-  uncommitted: number;
-  staged: number;
-  untracked: number;
-  changedFiles: ChangedFile[];
-  /** `git diff --stat`-like summary: "+120 -30 in 5 files". */
-  diffSummary: string;
-  recentCommits: GitCommit[];
-  /** Full diff of tracked changes (only gathered for `detailed`), already cut to a size limit. */
-  diff?: string;
-}
+export type { ChangedFile, GitCommit, GitState } from './git-types.js';
 
 export interface TaskArtifacts {
   dir: string;

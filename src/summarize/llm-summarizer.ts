@@ -1,4 +1,4 @@
-import { generateText, type LanguageModel } from 'ai';
+import type { LanguageModel } from 'ai';
 import { BatonError, errorMessage } from '../errors/index.js';
 import { buildSummaryRequest, SUMMARY_PROMPT_VERSION, SUMMARY_SYSTEM_PROMPT } from './summary-prompt.js';
 import { summaryTargetTokens } from './summary-target.js';
@@ -32,6 +32,8 @@ export function createLlmSummarizer(options: LlmSummarizerOptions): Summarizer {
     id,
     async summarize(text: string, request: SummarizeRequest = {}): Promise<string> {
       const targetTokens = request.targetTokens ?? summaryTargetTokens(text);
+      // The AI SDK loads with the first summary, not with the module (about 80 ms of start-up).
+      const { generateText } = await import('ai');
       const timeout = AbortSignal.timeout(timeoutMs);
       let summary: string;
       try {

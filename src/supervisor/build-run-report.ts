@@ -6,6 +6,8 @@ export interface RunReportAttempt {
   attempt: number;
   provider: string;
   outcome: string;
+  /** The signal that ended the agent (killed_by_signal), only when one did. */
+  signal?: string;
   files_created: string[];
   files_updated: string[];
   validation_errors: string[];
@@ -58,6 +60,7 @@ export async function buildRunReport(ledger: LedgerCore, taskIds: readonly strin
         attempt: d.attempt,
         provider: d.provider,
         outcome: d.outcome ?? d.status,
+        ...(d.signal === undefined ? {} : { signal: d.signal }),
         files_created: d.filesCreated,
         files_updated: d.filesUpdated,
         validation_errors: d.validationErrors,

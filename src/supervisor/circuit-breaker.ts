@@ -6,8 +6,11 @@ import type { BreakerSettings } from './types.js';
 
 /** Outcomes that open the breaker at once (REFERENCE.md). */
 const TRIPS_AT_ONCE: ReadonlySet<OutcomeKind> = new Set(['rate_limited', 'quota_exhausted', 'auth_failed']);
-/** Outcomes that count toward failureThreshold. */
-const COUNTS: ReadonlySet<OutcomeKind> = new Set(['overloaded', 'timeout']);
+/**
+ * Outcomes that count toward failureThreshold. A signal death counts like a crash: one OOM kill
+ * or segfault may be bad luck, the same in a row means the provider's CLI is broken here.
+ */
+const COUNTS: ReadonlySet<OutcomeKind> = new Set(['overloaded', 'timeout', 'killed_by_signal']);
 /** Outcomes that prove the provider answered: the agent ran, whatever it made of the task. */
 const ANSWERED: ReadonlySet<OutcomeKind> = new Set(['ok', 'agent_error', 'validation_failed']);
 /** Compare-and-set rounds before giving up on a contended breaker. */
@@ -29,7 +32,7 @@ export interface CircuitBreakerOptions {
 /**
  * A circuit breaker per provider whose state lives in the ledger, so every supervisor sharing the
  * ledger sees it. Opens on rate_limited, quota_exhausted and auth_failed at once (until the
- * reported resetAt, else the kind's cool-down) and on overloaded/timeout after failureThreshold in
+ * reported resetAt, else the kind's cool-down) and on overloaded/timeout/killed_by_signal after failureThreshold in
  * a row. Once open time has passed exactly one process wins the half-open probe through
  * compare-and-set on the breaker's generation (gobreaker v2's design); its lease lets another
  * process take over if the prober dies. Success closes it. validation_failed and context_window

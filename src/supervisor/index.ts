@@ -1,5 +1,6 @@
 export { buildRunReport } from './build-run-report.js';
 export { CircuitBreaker } from './circuit-breaker.js';
+export { claimHolderState } from './claim-holder.js';
 export {
   ALL_PROVIDERS_OPEN,
   DEFAULT_AGENT_TIMEOUT_MS,
@@ -15,17 +16,21 @@ export {
   DEFAULT_QUOTA_COOL_DOWN_MS,
   NO_PROVIDER,
 } from './defaults.js';
+export { endStaleAgentGroups } from './end-stale-agents.js';
 export { loadPlan, parsePlan } from './load-plan.js';
 export { orderTasks } from './order-tasks.js';
 export { parseHelperCommands } from './parse-helper-commands.js';
 export { runProviderChain } from './provider-chain.js';
+export { DEFAULT_CHECK_OUTPUT_CAP_BYTES, runCheck } from './run-check.js';
 export { runPlan } from './run-plan.js';
 export { workspaceOps } from './workspace-ops.js';
 export type { RunReport, RunReportAttempt, RunReportTask } from './build-run-report.js';
 export type { BreakerDecision, CircuitBreakerOptions } from './circuit-breaker.js';
+export type { EndedAgent, EndStaleAgentsOptions } from './end-stale-agents.js';
 export type { HelperCommand } from './parse-helper-commands.js';
 export type { Plan, PlanTask } from './plan-types.js';
 export type { ChainRequest, ChainResult, ProviderChainOptions } from './provider-chain.js';
+export type { RunCheckOptions } from './run-check.js';
 export type { RunPlanOptions } from './run-plan.js';
 export type { TaskSite, TaskSites } from './run-claimed-task.js';
 export type { CompletionGate } from './run-task.js';

@@ -1,18 +1,26 @@
 import { createHash } from 'node:crypto';
-import type { Dispatch } from '../ledger/index.js';
+import type { AgentProcess, Breaker, Dispatch } from '../ledger/index.js';
 import type { Logger } from '../observability/index.js';
 import { buildProviderSwitchContext, isPreContextEnabled, type PreContextSettings } from '../precontext/index.js';
 import type { Provider, ProviderResult } from '../providers/index.js';
 import { maskSecretsSync } from '../redact/index.js';
 import type { CircuitBreaker } from './circuit-breaker.js';
-import { ALL_PROVIDERS_OPEN } from './defaults.js';
+import { describeAttemptFailure, type ProviderFailure } from './describe-failures.js';
 import { contextInjections, dispatchesTotal } from './metrics.js';
 import type { SupervisorDeps, WorkspaceOps } from './types.js';
 
 /** Outcomes after which the chain moves on to the next provider (REFERENCE.md). */
-const NEXT_PROVIDER = new Set(['rate_limited', 'quota_exhausted', 'auth_failed', 'overloaded', 'timeout', 'context_window', 'config_error', 'interrupted']);
-/** Outcomes that open (or count toward opening) the provider's breaker. */
-const TRIPS = new Set(['rate_limited', 'quota_exhausted', 'auth_failed', 'overloaded', 'timeout']);
+const NEXT_PROVIDER = new Set([
+  'rate_limited',
+  'quota_exhausted',
+  'auth_failed',
+  'overloaded',
+  'timeout',
+  'killed_by_signal',
+  'context_window',
+  'config_error',
+  'interrupted',
+]);
 /** Dispatches read back to build a switch context. */
 const SWITCH_HISTORY = 6;
 /** Rounds of "wait for the earliest reset, then try again" before giving up. */
@@ -52,30 +60,39 @@ export interface ChainRequest {
 
 export type ChainResult =
   | { ok: true; dispatch: Dispatch; result: ProviderResult }
-  | { ok: false; failure: string; dispatch?: Dispatch; result?: ProviderResult };
+  | { ok: false; failure: string; failures: ProviderFailure[]; dispatch?: Dispatch; result?: ProviderResult };
 
 /**
  * Seed 000's CLIAdapter.execute: tries providers in priority order, skipping open breakers; every
  * try is a dispatch (appended as running before the run, completed after with the outcome, the
  * measured files, duration, model, injected context and prompt digest). After a failed try the
  * next provider's prompt starts with the PROVIDER SWITCH CONTEXT. When every breaker is open it
- * waits for the earliest reset if that is within maxWaitMs, else fails with
- * "All providers circuit-broken". Returns ok when a provider answered (ok or agent_error).
+ * waits for the earliest reset if that is within maxWaitMs, else fails saying what stopped each
+ * provider ("All providers circuit-broken: ..." only when every breaker is open). Returns ok
+ * when a provider answered (ok or agent_error).
  */
 export async function runProviderChain(first: ChainRequest, options: ProviderChainOptions): Promise<ChainResult> {
   const { ledger, logger } = options;
   let request = first;
   let lastTry: { dispatch: Dispatch; result: ProviderResult } | undefined;
-  let otherFailure: string | undefined;
+  // The latest reason each provider did not finish, in priority order.
+  const failures = new Map<string, ProviderFailure>();
   for (let round = 0; round <= MAX_WAIT_ROUNDS; round++) {
     let earliest: number | undefined;
     let ranThisRound = false;
     for (const provider of options.providers) {
-      if (options.signal?.aborted) return { ok: false, failure: 'aborted', ...lastTry };
+      if (options.signal?.aborted) return { ok: false, failure: 'aborted', failures: [...failures.values()], ...lastTry };
       const decision = await options.breaker.acquire(provider.name);
       if (!decision.allowed) {
         options.onEvent({ type: 'breaker-skip', taskId: request.taskId, provider: provider.name, until: decision.until });
         if (decision.until !== undefined) earliest = Math.min(earliest ?? decision.until, decision.until);
+        failures.set(provider.name, {
+          provider: provider.name,
+          kind: 'breaker_open',
+          reason: decision.reason ?? 'no reason recorded',
+          ...(decision.until === undefined ? {} : { openUntil: decision.until }),
+          ...(decision.local ? { local: true } : {}),
+        });
         continue;
       }
       let prompt = request.prompt;
@@ -93,12 +110,19 @@ export async function runProviderChain(first: ChainRequest, options: ProviderCha
           logger.info({ event: 'prompt.contextual', taskId: request.taskId, provider: provider.name, type: 'circuit_breaker', context: block }, 'provider switch context injected');
         }
       }
-      lastTry = await runOne(provider, request, { prompt, injected, contextType }, options);
-      if (request.newAttempt) request = { ...request, attempt: lastTry.dispatch.attempt, newAttempt: false };
+      const tried = await runOne(provider, request, { prompt, injected, contextType }, options);
+      lastTry = { dispatch: tried.dispatch, result: tried.result };
+      if (request.newAttempt) request = { ...request, attempt: tried.dispatch.attempt, newAttempt: false };
       ranThisRound = true;
-      const kind = lastTry.result.outcome.kind;
-      if (!NEXT_PROVIDER.has(kind)) return { ok: true, ...lastTry };
-      if (!TRIPS.has(kind)) otherFailure = kind;
+      const outcome = lastTry.result.outcome;
+      if (!NEXT_PROVIDER.has(outcome.kind)) return { ok: true, ...lastTry };
+      failures.delete(provider.name);
+      failures.set(provider.name, {
+        provider: provider.name,
+        kind: outcome.kind,
+        reason: outcome.reason ?? outcome.kind,
+        ...(tried.breaker?.state === 'open' && tried.breaker.until !== undefined ? { openUntil: tried.breaker.until } : {}),
+      });
     }
     // Breakers this round just opened are read (and waited for) on the next round.
     if (earliest === undefined && ranThisRound && options.maxWaitMs > 0 && round < MAX_WAIT_ROUNDS) continue;
@@ -107,9 +131,8 @@ export async function runProviderChain(first: ChainRequest, options: ProviderCha
     options.onEvent({ type: 'waiting', taskId: request.taskId, untilMs: earliest });
     await options.sleep(Math.max(0, earliest - now), options.signal);
   }
-  // Every provider open or just tripped: seed 000's "All providers circuit-broken".
-  const failure = otherFailure ? `All providers failed (last: ${otherFailure})` : ALL_PROVIDERS_OPEN;
-  return { ok: false, failure, ...lastTry };
+  const list = [...failures.values()];
+  return { ok: false, failure: describeAttemptFailure(list), failures: list, ...lastTry };
 }
 
 async function runOne(
@@ -117,7 +140,7 @@ async function runOne(
   request: ChainRequest,
   prompt: { prompt: string; injected: string; contextType: Dispatch['contextType'] },
   options: ProviderChainOptions,
-): Promise<{ dispatch: Dispatch; result: ProviderResult }> {
+): Promise<{ dispatch: Dispatch; result: ProviderResult; breaker: Breaker | undefined }> {
   const { ledger } = options;
   const before = await options.workspace.snapshot();
   const fields = {
@@ -128,6 +151,8 @@ async function runOne(
     injectedContext: prompt.injected || undefined,
     contextType: prompt.injected ? prompt.contextType : undefined,
     promptDigest: createHash('sha256').update(prompt.prompt).digest('hex').slice(0, 16),
+    // The whole prompt, masked, so `baton ui` can show exactly what the agent was told.
+    promptPreview: maskSecretsSync(prompt.prompt).text,
     claimedBy: options.owner,
     startedAt: options.now(),
   };
@@ -135,7 +160,15 @@ async function runOne(
   // The allocated number when this try started the attempt.
   const tried = { ...request, attempt: started.attempt };
   options.onEvent({ type: 'dispatch-start', taskId: tried.taskId, attempt: tried.attempt, provider: provider.name, mode: tried.mode });
-  const result = await runSafely(provider, tried, prompt.prompt, options);
+  // The group is on record before Baton waits on it: a resumed run can end it if this one dies.
+  let recorded: Promise<unknown> = Promise.resolve();
+  const onProcessStart = (agentProcess: AgentProcess): void => {
+    recorded = ledger.updateDispatch(started.id, { agentProcess }).catch((error: unknown) => {
+      options.logger.warn({ err: error, dispatch: started.id }, 'could not record the agent process group');
+    });
+  };
+  const result = await runSafely(provider, tried, prompt.prompt, options, onProcessStart);
+  await recorded;
   const changes = await options.workspace.diff(before, await options.workspace.snapshot());
   const finishedAt = options.now();
   const kind = result.outcome.kind;
@@ -143,6 +176,7 @@ async function runOne(
     status: kind === 'ok' ? 'completed' : 'failed',
     outcome: kind,
     exitCode: result.exitCode,
+    signal: result.signal,
     model: result.model,
     filesCreated: changes.created,
     filesUpdated: changes.updated,
@@ -154,14 +188,20 @@ async function runOne(
     finishedAt,
     durationMs: result.durationMs,
   });
-  await options.breaker.record(provider.name, result.outcome);
+  const breaker = await options.breaker.record(provider.name, result.outcome);
   dispatchesTotal().inc({ provider: provider.name, outcome: kind });
-  options.onEvent({ type: 'dispatch-end', taskId: tried.taskId, attempt: tried.attempt, provider: provider.name, outcome: kind, mode: tried.mode });
-  return { dispatch, result };
+  options.onEvent({ type: 'dispatch-end', taskId: tried.taskId, attempt: tried.attempt, provider: provider.name, outcome: kind, mode: tried.mode, ...(result.signal && kind === 'killed_by_signal' ? { signal: result.signal } : {}) });
+  return { dispatch, result, breaker };
 }
 
 /** A provider that throws (a bug, not an outcome) counts as agent_error so the run goes on. */
-async function runSafely(provider: Provider, request: ChainRequest, prompt: string, options: ProviderChainOptions): Promise<ProviderResult> {
+async function runSafely(
+  provider: Provider,
+  request: ChainRequest,
+  prompt: string,
+  options: ProviderChainOptions,
+  onProcessStart: (agentProcess: AgentProcess) => void,
+): Promise<ProviderResult> {
   const started = options.now();
   try {
     return await provider.run({
@@ -170,6 +210,7 @@ async function runSafely(provider: Provider, request: ChainRequest, prompt: stri
       timeoutMs: options.agentTimeoutMs,
       taskId: request.taskId,
       attempt: request.attempt,
+      onProcessStart,
       ...(options.signal ? { signal: options.signal } : {}),
     });
   } catch (error) {

@@ -1,6 +1,7 @@
 import type { Dispatch, Task } from '../ledger/index.js';
 import type { Provider } from '../providers/index.js';
 import { attemptBudget } from './attempt-budget.js';
+import { endStaleAgentGroups } from './end-stale-agents.js';
 import type { ProviderChainOptions } from './provider-chain.js';
 import { type CompletionGate, runTask } from './run-task.js';
 import type { WorkspaceOps } from './types.js';
@@ -52,6 +53,8 @@ export async function runClaimedTask(task: Task, options: RunClaimedOptions): Pr
     Math.max(50, Math.floor(options.leaseMs / 3)),
   );
   try {
+    // An agent still running from a dead run's attempt is ended before the task resumes.
+    await endStaleAgentGroups(ledger, task.id, { logger, onEvent: options.chain.onEvent });
     const interrupted = await ledger.markInterrupted({ taskId: task.id });
     if (interrupted.length > 0) logger.warn({ taskId: task.id, dispatches: interrupted.map((d) => d.id) }, 'resumed: marked unfinished dispatches interrupted');
     const budget = await attemptBudget(ledger, task.id, options.maxAttempts);

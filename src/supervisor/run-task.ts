@@ -4,6 +4,7 @@ import { buildRetryContext, isPreContextEnabled } from '../precontext/index.js';
 import { buildTaskPrompt, loadPromptState } from '../prompt/index.js';
 import { maskSecretsSync } from '../redact/index.js';
 import { ALL_PROVIDERS_OPEN, NO_PROVIDER } from './defaults.js';
+import { describeTaskFailure, type ProviderFailure } from './describe-failures.js';
 import { attemptsPerTask, contextInjections } from './metrics.js';
 import { type ProviderChainOptions, runProviderChain } from './provider-chain.js';
 import { runHelperAgent } from './run-helper-agent.js';
@@ -44,6 +45,9 @@ export async function runTask(task: Task, options: TaskRunOptions): Promise<Task
   const { ledger, logger } = chain;
   let current = task;
   let lastError = 'no attempt ran';
+  // Per attempt that failed before validation: why each provider did not finish it.
+  const chainFailures: ProviderFailure[][] = [];
+  let lastWasChain = false;
   let attempt = options.firstAttempt;
   let maxAttempts = options.maxAttempts;
   let carried: Extract<CompletionGate, { ok: false }> | undefined;
@@ -87,6 +91,8 @@ export async function runTask(task: Task, options: TaskRunOptions): Promise<Task
     if (run.dispatch) attempt = run.dispatch.attempt;
     if (!run.ok) {
       lastError = run.failure;
+      chainFailures.push(run.failures);
+      lastWasChain = true;
       if (!run.dispatch) attempt = (await recordNoProvider(task.id, run.failure, context, chain)).attempt;
       continue;
     }
@@ -97,6 +103,7 @@ export async function runTask(task: Task, options: TaskRunOptions): Promise<Task
       if (!gate.ok) {
         await chain.ledger.updateDispatch(run.dispatch.id, { status: 'failed', validationErrors: [gate.error] });
         lastError = gate.error;
+        lastWasChain = false;
         carried = gate;
         if (gate.extraAttempt) maxAttempts += 1;
         continue;
@@ -110,6 +117,7 @@ export async function runTask(task: Task, options: TaskRunOptions): Promise<Task
       return done;
     }
     lastError = verdict.errors[0] ?? 'validation failed';
+    lastWasChain = false;
   }
   if (chain.signal?.aborted) {
     // Stopped by the operator: not a verdict on the task. It stays in_progress and resumes later.
@@ -118,7 +126,8 @@ export async function runTask(task: Task, options: TaskRunOptions): Promise<Task
   }
   const used = Math.max(0, Math.min(attempt, maxAttempts + 1) - 1);
   attemptsPerTask().observe({ status: 'blocked' }, used);
-  const reason = lastError === ALL_PROVIDERS_OPEN ? ALL_PROVIDERS_OPEN : `Failed after ${used} attempts: ${lastError}`;
+  const why = lastWasChain ? describeTaskFailure(chainFailures) : lastError;
+  const reason = why.startsWith(ALL_PROVIDERS_OPEN) ? why : `Failed after ${used} attempt${used === 1 ? '' : 's'}: ${why}`;
   const blocked = await ledger.updateTask(task.id, { status: 'blocked', blockReason: reason.slice(0, 500) });
   chain.onEvent({ type: 'task-end', taskId: task.id, status: 'blocked', reason });
   return blocked;

@@ -43,10 +43,11 @@ export type SupervisorEvent =
   | { type: 'task-start'; taskId: string; firstAttempt: number; maxAttempts: number }
   | { type: 'attempt-start'; taskId: string; attempt: number }
   | { type: 'dispatch-start'; taskId: string; attempt: number; provider: string; mode?: string }
-  | { type: 'dispatch-end'; taskId: string; attempt: number; provider: string; outcome: OutcomeKind; mode?: string }
+  | { type: 'dispatch-end'; taskId: string; attempt: number; provider: string; outcome: OutcomeKind; mode?: string; signal?: string }
   | { type: 'breaker-skip'; taskId: string; provider: string; until?: number }
   | { type: 'waiting'; taskId: string; untilMs: number }
   | { type: 'claim-wait'; taskId: string; holder: string; untilMs: number }
+  | { type: 'stale-agent-ended'; taskId: string; attempt: number; pid: number; signal: 'SIGTERM' | 'SIGKILL'; gone: boolean }
   | { type: 'context'; taskId: string; attempt: number; kind: 'circuit_breaker' | 'retry' | 'helper' | 'merge_conflict'; text: string }
   | { type: 'validation'; taskId: string; attempt: number; passed: boolean; errors: string[] }
   | { type: 'helper-checks'; taskId: string; attempt: number; checks: { criterion: string; command: string; ok: boolean }[] }

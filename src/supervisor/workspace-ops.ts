@@ -1,4 +1,5 @@
-import { diffSnapshots, runCheck, snapshotWorkspace, type WorkspaceSnapshot } from '../workspace/index.js';
+import { diffSnapshots, snapshotWorkspace, type WorkspaceSnapshot } from '../workspace/index.js';
+import { runCheck } from './run-check.js';
 import type { WorkspaceOps } from './types.js';
 
 /** The real workspace: git-aware snapshots for measuring runs, check commands in `dir`. */

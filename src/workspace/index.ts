@@ -1,9 +1,7 @@
 export { diffSnapshots } from './diff-snapshots.js';
 export { hashFile } from './hash-file.js';
 export { DEFAULT_IGNORED_DIRS, IgnoreRules } from './ignore-rules.js';
-export { DEFAULT_CHECK_OUTPUT_CAP_BYTES, runCheck } from './run-check.js';
 export { DEFAULT_GIT_MAX_BYTES, runGit } from './run-git.js';
 export { snapshotWorkspace } from './snapshot-workspace.js';
-export type { RunCheckOptions } from './run-check.js';
 export type { GitOutput } from './run-git.js';
 export type { CheckResult, WorkspaceDiff, WorkspaceSnapshot } from './types.js';

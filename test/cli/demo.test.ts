@@ -44,7 +44,7 @@ describe('baton demo', () => {
       const report = JSON.parse(status.out());
       expect(report.ledger.backend).toBe('sqlite');
       expect(report.tasks.completed).toBe(2);
-      expect(report.openBreakers.map((b: { provider: string }) => b.provider)).toEqual(['quota']);
+      expect(report.open_breakers.map((b: { provider: string }) => b.provider)).toEqual(['quota']);
       // The ledger lives beside the workspace, so its files are never measured as the agents' changes.
       const measured = result.tasks.flatMap((t: { attempts: { files_created: string[] }[] }) => t.attempts.flatMap((a) => a.files_created));
       expect(measured.some((f: string) => f.includes('.baton'))).toBe(false);

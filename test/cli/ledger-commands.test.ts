@@ -36,10 +36,10 @@ describe('baton init and status', () => {
     const text = await runBaton(['status'], { cwd: dir });
     expect(text.stdout).toMatch(/Tasks: 2 \(pending 2/);
     const shown = await runBaton(['task', 'show', 't1', '--json'], { cwd: dir });
-    const { task } = shown.json<{ task: { acceptanceCriteria: unknown[] } }>();
-    expect(task.acceptanceCriteria).toEqual([{ description: 'tests pass', check: 'npm test' }]);
+    const { task } = shown.json<{ task: { acceptance_criteria: unknown[] } }>();
+    expect(task.acceptance_criteria).toEqual([{ description: 'tests pass', check: 'npm test' }]);
     const second = await runBaton(['task', 'show', 't2', '--json'], { cwd: dir });
-    expect(second.json<{ task: { dependsOn: string[] } }>().task.dependsOn).toEqual(['t1']);
+    expect(second.json<{ task: { depends_on: string[] } }>().task.depends_on).toEqual(['t1']);
   });
 });
 
@@ -47,9 +47,9 @@ describe('baton task', () => {
   it('lists by status with a cursor across pages', async () => {
     for (let i = 0; i < 5; i++) await runBaton(['task', 'add', `t${i}`, '--title', `Task ${i}`], { cwd: dir });
     const first = await runBaton(['task', 'list', '--limit', '2', '--json'], { cwd: dir });
-    const page1 = first.json<{ items: { id: string }[]; nextCursor: string }>();
+    const page1 = first.json<{ items: { id: string }[]; next_cursor: string }>();
     expect(page1.items.map((t) => t.id)).toEqual(['t0', 't1']);
-    const second = await runBaton(['task', 'list', '--limit', '2', '--cursor', page1.nextCursor, '--json'], { cwd: dir });
+    const second = await runBaton(['task', 'list', '--limit', '2', '--cursor', page1.next_cursor, '--json'], { cwd: dir });
     expect(second.json<{ items: { id: string }[] }>().items.map((t) => t.id)).toEqual(['t2', 't3']);
     const none = await runBaton(['task', 'list', '--status', 'blocked', '--json'], { cwd: dir });
     expect(none.json<{ items: unknown[] }>().items).toEqual([]);

@@ -32,9 +32,10 @@ describe('baton panel', () => {
     const file = await writePanel(llm.baseURL, { agents: ['technique', 'science'] });
     const run = await runBaton(['panel', '--config', file, '--ledger', 'memory', '--json', 'How do I volley?'], { cwd: dir });
     expect(run.code).toBe(0);
-    const result = run.json<PanelResult>();
+    // --json is snake_case: PanelResult's answers carry context_mode.
+    const result = run.json<{ session: string; answers: Array<PanelResult['answers'][number] & { context_mode: string }> }>();
     expect(result.session).toMatch(/^pn/);
-    expect(result.answers.map((a) => [a.agent, a.ok, a.text, a.contextMode])).toEqual([
+    expect(result.answers.map((a) => [a.agent, a.ok, a.text, a.context_mode])).toEqual([
       ['technique', true, 'technique says: keep practising.', 'none'],
       ['science', true, 'science says: keep practising.', 'full'],
     ]);
@@ -74,8 +75,8 @@ describe('baton panel', () => {
     expect(run.code).toBe(0);
     const { session } = run.json<PanelResult>();
     const status = await runBaton(['status', '--json'], { cwd: dir });
-    const recent = status.json<{ recentDispatches: Dispatch[] }>().recentDispatches;
-    expect(recent.map((d) => [d.taskId, d.provider, d.status])).toEqual([
+    const recent = status.json<{ recent_dispatches: Array<Dispatch & { task_id: string }> }>().recent_dispatches;
+    expect(recent.map((d) => [d.task_id, d.provider, d.status])).toEqual([
       [`panel:${session}`, 'science', 'completed'],
       [`panel:${session}`, 'technique', 'completed'],
     ]);

@@ -113,7 +113,7 @@ export interface TestRedisServer {
   /** redis://[:password@]127.0.0.1:port/0 */
   url: string;
   /** Kills the server (SIGKILL) and waits for it to exit. */
-  stop(): Promise<void>;
+  stop: () => Promise<void>;
   /** Sends a signal, e.g. SIGSTOP to make it hang with its sockets open, SIGCONT to resume. */
   signal(signal: NodeJS.Signals): void;
 }

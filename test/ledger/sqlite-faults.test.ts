@@ -2,9 +2,8 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import Database from 'better-sqlite3';
 import { openLedger } from '../../src/ledger/index.js';
-import { MIGRATIONS } from '../../src/ledger/sqlite/index.js';
+import { MIGRATIONS, openSqliteDatabase } from '../../src/ledger/sqlite/index.js';
 import { countOverlaps, runClaimRace, runConcurrentAppends, runKilledWriter } from './fixtures/fault-scenarios.js';
 import { expectClean, startWorker } from './fixtures/worker-process.js';
 
@@ -43,7 +42,7 @@ describe('SQLite ledger under real processes', () => {
     } finally {
       await ledger.close();
     }
-    const raw = new Database(file, { readonly: true });
+    const raw = openSqliteDatabase(file, { readonly: true });
     expect(raw.prepare('SELECT version FROM schema_version ORDER BY version').pluck().all()).toEqual(MIGRATIONS.map((m) => m.version));
     raw.close();
   });

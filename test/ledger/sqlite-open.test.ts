@@ -3,11 +3,10 @@ import { existsSync, readFileSync } from 'node:fs';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import Database from 'better-sqlite3';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { type BatonError, isBatonError } from '../../src/errors/index.js';
 import { openLedger } from '../../src/ledger/index.js';
-import { migrateSchema, openSqliteLedger, SCHEMA_VERSION } from '../../src/ledger/sqlite/index.js';
+import { migrateSchema, openSqliteDatabase, openSqliteLedger, SCHEMA_VERSION } from '../../src/ledger/sqlite/index.js';
 
 let dir: string;
 beforeEach(async () => {
@@ -39,7 +38,7 @@ describe('opening a SQLite ledger', () => {
     expect(ledger.location).toBe(path.join(dir, '.baton', 'agent.db'));
     await ledger.createTask({ id: 't1', title: 'persisted' });
     await ledger.close();
-    const raw = new Database(path.join(dir, '.baton', 'agent.db'), { readonly: true });
+    const raw = openSqliteDatabase(path.join(dir, '.baton', 'agent.db'), { readonly: true });
     expect(raw.pragma('journal_mode', { simple: true })).toBe('wal');
     raw.close();
     const again = await openLedger({ spec: `sqlite:${path.join(dir, '.baton', 'agent.db')}`, create: false });
@@ -50,7 +49,7 @@ describe('opening a SQLite ledger', () => {
   it('creates an index for every listed query', async () => {
     const file = path.join(dir, 'indexes.db');
     await (await openLedger({ spec: `sqlite:${file}` })).close();
-    const raw = new Database(file, { readonly: true });
+    const raw = openSqliteDatabase(file, { readonly: true });
     const plan = (sql: string, ...params: unknown[]) =>
       (raw.prepare(`EXPLAIN QUERY PLAN ${sql}`).all(...params) as { detail: string }[]).map((r) => r.detail).join('; ');
     expect(plan("SELECT * FROM tasks WHERE status = 'pending' AND (created_at, id) > (0, '') ORDER BY created_at, id LIMIT 5")).toMatch(
@@ -114,7 +113,7 @@ describe('opening a SQLite ledger', () => {
 
   it("refuses another program's SQLite database with LEDGER_CORRUPT and leaves it unchanged", async () => {
     const file = path.join(dir, 'other.db');
-    const raw = new Database(file);
+    const raw = openSqliteDatabase(file);
     raw.exec("CREATE TABLE notes (body TEXT); INSERT INTO notes VALUES ('mine')");
     raw.close();
     const before = digest(file);
@@ -129,7 +128,7 @@ describe('opening a SQLite ledger', () => {
     const ledger = await openLedger({ spec: `sqlite:${file}` });
     await ledger.createTask({ id: 't1', title: 'from the future' });
     await ledger.close();
-    const raw = new Database(file);
+    const raw = openSqliteDatabase(file);
     raw.prepare('INSERT INTO schema_version (version, description, applied_at) VALUES (?, ?, ?)').run(SCHEMA_VERSION + 7, 'future', 1);
     raw.pragma('journal_mode = DELETE');
     raw.close();
@@ -141,14 +140,14 @@ describe('opening a SQLite ledger', () => {
     expect(error.message).toContain(String(SCHEMA_VERSION + 7));
     expect(error.message).toContain(String(SCHEMA_VERSION));
     expect(digest(file)).toBe(before);
-    const check = new Database(file, { readonly: true });
+    const check = openSqliteDatabase(file, { readonly: true });
     expect(check.pragma('journal_mode', { simple: true })).toBe('delete');
     check.close();
   });
 
   it('migrates an older database forward and keeps its data', async () => {
     const file = path.join(dir, 'v1.db');
-    const raw = new Database(file);
+    const raw = openSqliteDatabase(file);
     expect(migrateSchema(raw, { target: 1 })).toBe(1);
     raw
       .prepare(
@@ -161,7 +160,7 @@ describe('opening a SQLite ledger', () => {
     const ledger = await openLedger({ spec: `sqlite:${file}` });
     expect(await ledger.getTask('old')).toMatchObject({ title: 'Old task', dependsOn: ['x'], options: { enable_pre_context: false } });
     await ledger.close();
-    const after = new Database(file, { readonly: true });
+    const after = openSqliteDatabase(file, { readonly: true });
     expect(after.prepare('SELECT max(version) FROM schema_version').pluck().get()).toBe(SCHEMA_VERSION);
     expect(after.prepare("SELECT name FROM sqlite_master WHERE name = 'records_task'").pluck().get()).toBe('records_task');
     after.close();
@@ -172,7 +171,7 @@ describe('a SQLite ledger locked by another process', () => {
   it('fails with LEDGER_UNAVAILABLE naming the file once the busy timeout passes, and works after', async () => {
     const file = path.join(dir, 'locked.db');
     const ledger = await openSqliteLedger(file, { busyTimeoutMs: 100 });
-    const other = new Database(file);
+    const other = openSqliteDatabase(file);
     other.exec('BEGIN IMMEDIATE');
     try {
       let caught: unknown;

@@ -43,7 +43,7 @@ function expectCallsBesideResults(messages: readonly WireMessage[]): void {
     if (m.role === 'tool') {
       let j = i - 1;
       while (messages[j]?.role === 'tool') j -= 1;
-      const caller = messages[j] as WireMessage | undefined;
+      const caller = messages[j];
       expect(caller?.role).toBe('assistant');
       expect(caller?.tool_calls?.map((c) => c.id)).toContain(m.tool_call_id);
     }

@@ -26,7 +26,7 @@ describe('baton bench context', () => {
     const report = JSON.parse(out.join(''));
     expect(report).toMatchObject({ tokenizer: 'o200k_base', trajectories: 3, builds: 10 });
     expect(Object.keys(report.budgets)).toEqual(['512', '4096']);
-    for (const scores of Object.values(report.budgets) as Record<string, unknown>[]) {
+    for (const scores of Object.values<Record<string, unknown>>(report.budgets)) {
       expect(Object.keys(scores)).toEqual(['baton', 'recency', 'mask_m10', 'mask_m10_recency']);
       expect(scores.baton).toMatchObject({
         over_budget_rate: 0,

@@ -24,7 +24,7 @@ beforeAll(async () => {
       command,
       args: [...args, 'mcp'],
       cwd: ROOT,
-      env: { ...process.env, BATON_LOG_LEVEL: 'warn' } as Record<string, string>,
+      env: { ...(process.env as Record<string, string>), BATON_LOG_LEVEL: 'warn' },
       stderr: 'pipe',
     });
     const client = new Client({ name: `attempts-${i}`, version: '1.0.0' });

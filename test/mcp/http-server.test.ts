@@ -6,7 +6,7 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import { ResourceUpdatedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { MemoryLedger } from '../../src/ledger/index.js';
-import { type HttpMcpServer, serveHttp, WorkspaceRegistry } from '../../src/mcp/index.js';
+import { exposureCheck, type HttpMcpServer, serveHttp, WorkspaceRegistry } from '../../src/mcp/index.js';
 import { makeRepo, type Loose } from '../refresh/helpers.js';
 
 const TOKEN = `tok-${'x'.repeat(8)}-${Date.now()}`;
@@ -62,6 +62,44 @@ function rawPost(url: string, headers: Record<string, string>): Promise<number> 
 }
 
 describe('baton mcp --http (Streamable HTTP)', () => {
+  it('reads every URI resources/list returns, bare and with ?format=', async () => {
+    const server = await start();
+    const client = await connect(server.url);
+    await client.callTool({ name: 'workspace_handshake', arguments: { project_root: repo.dir } });
+    const { resources } = await client.listResources();
+    const uris = resources.map((r) => r.uri);
+    expect(uris).toEqual(['baton://context/current', 'baton://context/web']);
+    for (const uri of uris) {
+      const bare = (await client.readResource({ uri })).contents[0] as { text: string };
+      expect(JSON.parse(bare.text).metadata.format).toBe('standard');
+      expect(JSON.parse(bare.text).current_task.id).toBe('web');
+      const narrative = (await client.readResource({ uri: `${uri}?format=narrative` })).contents[0] as { text: string; mimeType: string };
+      expect(narrative.mimeType).toBe('text/markdown');
+      expect(narrative.text).toMatch(/^# Session Context Summary/);
+    }
+    const { resourceTemplates } = await client.listResourceTemplates();
+    expect(resourceTemplates.map((t) => t.uriTemplate)).toEqual(['baton://context/{task_id}']);
+    await expect(client.readResource({ uri: 'baton://context/web?format=huge' })).rejects.toThrow(/format must be one of minimal, standard, detailed, narrative; got "huge"/);
+  });
+
+  it('refuses a non-loopback host without a token, before listening, and names the way out', async () => {
+    const registry = new WorkspaceRegistry(async () => ledger);
+    // Rejected before listen(): nothing is ever bound beyond loopback here.
+    await expect(serveHttp({ port: 0, host: '0.0.0.0', registry })).rejects.toThrow(
+      /Refusing to serve 0\.0\.0\.0 without a token.*BATON_MCP_TOKEN.*--allow-unauthenticated/,
+    );
+    expect(exposureCheck('0.0.0.0', {})).toBe('refuse');
+    expect(exposureCheck('192.168.1.5', { allowUnauthenticated: true })).toBe('warn');
+    expect(exposureCheck('0.0.0.0', { token: TOKEN })).toBe('ok');
+    for (const host of ['127.0.0.1', '127.1.2.3', 'localhost', '::1', '[::1]']) expect(exposureCheck(host, {})).toBe('ok');
+  });
+
+  it('keeps the Host check on loopback even with a token (DNS rebinding)', async () => {
+    const server = await start({ token: TOKEN });
+    expect(await rawPost(server.url, { authorization: `Bearer ${TOKEN}`, host: 'evil.example:80' })).toBe(403);
+    expect(await rawPost(server.url, { authorization: `Bearer ${TOKEN}`, host: `localhost:${server.port}` })).toBe(200);
+  });
+
   it('binds to 127.0.0.1 and serves tools without a token when none is configured', async () => {
     const server = await start();
     expect(server.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/mcp$/);

@@ -22,8 +22,9 @@ async function connect(registry: WorkspaceRegistry): Promise<Client> {
   return client;
 }
 
+// An error's structured form rides in _meta; its text is what a model reads.
 function parse(result: Loose): Loose {
-  return JSON.parse(result.content[0].text);
+  return result._meta['baton/error'];
 }
 
 describe('Baton MCP server with a ledger that cannot be opened', () => {
@@ -37,7 +38,8 @@ describe('Baton MCP server with a ledger that cannot be opened', () => {
     );
     const hs = (await client.callTool({ name: 'workspace_handshake', arguments: { project_root: repo.dir } })) as Loose;
     expect(hs.isError).toBeFalsy();
-    expect(hs.structuredContent.ledger).toMatchObject({ backend: 'unavailable', error: 'SQLITE_CANTOPEN: unable to open database file' });
+    expect(hs.structuredContent.ledger).toMatchObject({ backend: 'unavailable', tried: 'sqlite', error: 'SQLITE_CANTOPEN: unable to open database file' });
+    expect(hs.structuredContent.ledger.location).toMatch(/^unavailable \(SQLITE_CANTOPEN/);
 
     const refresh = (await client.callTool({ name: 'refresh_context', arguments: {} })) as Loose;
     expect(refresh.isError).toBeFalsy();
@@ -47,6 +49,7 @@ describe('Baton MCP server with a ledger that cannot be opened', () => {
     const tasks = (await client.callTool({ name: 'task', arguments: { action: 'list' } })) as Loose;
     expect(tasks.isError).toBe(true);
     expect(parse(tasks).code).toBe('LEDGER_UNAVAILABLE');
+    expect(tasks.content[0].text).toMatch(/^Error LEDGER_UNAVAILABLE: The ledger of .* cannot be opened: SQLITE_CANTOPEN/);
   });
 
   it('rejects task_id together with task_ids', async () => {
@@ -61,14 +64,29 @@ describe('Baton MCP server with a ledger that cannot be opened', () => {
     expect(parse(result)).toMatchObject({ code: 'INPUT_INVALID', details: { field: 'task_ids' } });
   });
 
-  it('reports input the SDK rejects, and unknown tools, in the §4.3 {error, code} shape', async () => {
+  it('reports input that fails the schema as readable text naming the field, with no structuredContent', async () => {
     const client = await connect(new WorkspaceRegistry(async () => new MemoryLedger()));
     const bad = (await client.callTool({ name: 'task', arguments: { action: 42 } })) as Loose;
     expect(bad.isError).toBe(true);
-    expect(parse(bad)).toMatchObject({ code: 'INPUT_INVALID', error: expect.stringMatching(/action/) });
+    expect(bad.structuredContent).toBeUndefined();
+    expect(parse(bad)).toMatchObject({ code: 'INPUT_INVALID', details: { field: 'action', value: 42 } });
+    const text: string = bad.content[0].text;
+    expect(text).toMatch(/^Error INPUT_INVALID: Invalid arguments for task: action: /);
+    expect(text).toMatch(/Field: action \(got 42\)\nNext step: /);
+    expect(() => JSON.parse(text)).toThrow();
     const unknown = (await client.callTool({ name: 'no_such_tool', arguments: {} })) as Loose;
     expect(unknown.isError).toBe(true);
-    expect(parse(unknown)).toMatchObject({ code: 'NOT_FOUND' });
+    expect(unknown.content[0].text).toMatch(/Tool no_such_tool not found/);
+  });
+
+  it('advertises the strict input schema (required fields, enums) although it validates input itself', async () => {
+    const client = await connect(new WorkspaceRegistry(async () => new MemoryLedger()));
+    const { tools } = await client.listTools();
+    const task = tools.find((t) => t.name === 'task') as Loose;
+    expect(task.inputSchema.required).toEqual(['action']);
+    expect(task.inputSchema.properties.action).toMatchObject({ type: 'string', enum: ['list', 'get', 'create', 'update'] });
+    const hs = tools.find((t) => t.name === 'workspace_handshake') as Loose;
+    expect(hs.inputSchema.properties.project_root).toMatchObject({ type: 'string', minLength: 1 });
   });
 
   it('refuses a handshake with a project root that is not a directory, naming the field', async () => {

@@ -22,7 +22,7 @@ beforeAll(async () => {
     command,
     args: [...args, 'mcp'],
     cwd: ROOT,
-    env: { ...process.env, BATON_LOG_LEVEL: 'warn' } as Record<string, string>,
+    env: { ...process.env, BATON_LOG_LEVEL: 'warn' },
     stderr: 'pipe',
   });
   transport.stderr?.on('data', (chunk) => {
@@ -62,7 +62,9 @@ describe('baton mcp over stdio (real SDK client, child process)', () => {
   it('answers WORKSPACE_NOT_SET in an isError result before the handshake', async () => {
     const result = await call('refresh_context');
     expect(result.isError).toBe(true);
-    expect(JSON.parse(result.content[0]?.text ?? '{}')).toEqual({ error: 'No active workspace. Call workspace_handshake first.', code: 'WORKSPACE_NOT_SET' });
+    expect(result.content[0]?.text).toBe(
+      'Error WORKSPACE_NOT_SET: No active workspace. Call workspace_handshake first.\nNext step: Call workspace_handshake with project_root set to the absolute path of your project, then call this tool again.',
+    );
   });
 
   it('runs a session: handshake, task, dispatch, debt, then refresh_context in both forms', async () => {
@@ -117,9 +119,9 @@ describe('baton mcp over stdio (real SDK client, child process)', () => {
   it('reports bad input with the field named, as an isError result', async () => {
     const missing = await call('task', { action: 'get' });
     expect(missing.isError).toBe(true);
-    expect(JSON.parse(missing.content[0]?.text ?? '{}')).toMatchObject({ code: 'INPUT_INVALID', error: 'task_id is required for action "get"' });
+    expect(missing.content[0]?.text).toMatch(/^Error INPUT_INVALID: task_id is required for action "get"\nField: task_id/);
     const unknown = await call('task', { action: 'get', task_id: 'nope' });
-    expect(JSON.parse(unknown.content[0]?.text ?? '{}').code).toBe('NOT_FOUND');
+    expect(unknown.content[0]?.text).toMatch(/^Error NOT_FOUND: /);
   });
 
   it('keeps stdout for the protocol: logs only reach stderr', () => {

@@ -96,5 +96,5 @@ export async function bigLedger(tasks = 10_000, dispatches = 100_000, now = Date
 }
 
 /** Untyped JSON read back from a rendered context or a tool result, for assertions only. */
-// biome-ignore lint/suspicious/noExplicitAny: assertions walk arbitrary tool output; typing every format here would duplicate the renderer.
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- assertions walk arbitrary tool output; typing every format here would duplicate the renderer.
 export type Loose = any;

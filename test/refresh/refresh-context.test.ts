@@ -72,13 +72,14 @@ describe('refreshContext degradation (§6.5)', () => {
     expect((result.context as Loose).task_readme).toContain('# CSV');
   });
 
-  it('falls back from detailed to standard when detailed cannot be rendered', async () => {
+  it('renders a smaller shape within the cap when the cap cannot hold detailed\'s required parts', async () => {
     const r = repo();
-    // 300 tokens cannot hold detailed's required parts; the fallback renders standard at its own cap.
-    const result = await refreshContext({ workspace: r.dir, ledger: await seeded(), format: 'detailed', maxTokens: 120, gitCache: new GitCache() });
-    expect(result.metadata.format).toBe('standard');
-    expect(result.metadata.requested_format).toBe('detailed');
-    expect(result.metadata.warnings.join('\n')).toMatch(/fell back to standard/);
+    // 300 tokens cannot hold detailed's required parts: the cap still holds (issue 11), with a warning.
+    const result = await refreshContext({ workspace: r.dir, ledger: await seeded(), format: 'detailed', maxTokens: 300, gitCache: new GitCache() });
+    expect(result.metadata.token_estimate).toBeLessThanOrEqual(300);
+    expect(result.metadata.format).toBe('detailed');
+    expect(result.metadata.warnings.join('\n')).toMatch(/too small for the format's required parts/);
+    expect(Object.keys(result.context).length).toBeGreaterThan(0);
   });
 
   it('rejects an unknown format and names the field', async () => {
@@ -236,7 +237,9 @@ describe('refreshTasks (multi-task, §8.5)', () => {
       { task_id: 'c', depends_on: 'b', status: 'in_progress', in_set: true },
       { task_id: 'c', depends_on: 'x', status: 'unknown', in_set: false },
     ]);
-    for (const c of result.contexts) expect(c.metadata.token_estimate).toBeLessThanOrEqual(c.metadata.token_budget);
+    for (const c of result.contexts) expect(c.context).toBeDefined();
+    expect(result.metadata.token_estimate).toBeLessThanOrEqual(result.metadata.token_budget);
+    expect(result.metadata.tasks).toEqual({ requested: 3, full: 3, headline_only: 0, omitted: 0 });
   });
 });
 

@@ -160,8 +160,11 @@ tasks:
     );
     expect(report.tasks.map((t) => t.status)).toEqual(['blocked', 'blocked']);
     expect(report.tasks[0]?.attempts.map((a) => a.provider)).toEqual(['none', 'none']);
-    expect(report.tasks[0]?.attempts[1]?.injected_context).toContain('- previous attempt ended before validation: All providers circuit-broken');
-    expect((await ledger.getTask('t1'))?.blockReason).toBe('All providers circuit-broken');
+    expect(report.tasks[0]?.attempts[1]?.injected_context).toContain('- previous attempt ended before validation: All providers circuit-broken: a: breaker open until');
+    // Each provider is named with its breaker's reopening time and reason.
+    expect((await ledger.getTask('t1'))?.blockReason).toMatch(
+      /^All providers circuit-broken: a: breaker_open 2 times; last: breaker open until \d{4}-\d\d-\d\dT[\d:.]+Z \(rate_limited\) \| b: breaker_open 2 times; last: breaker open until \d{4}-[\d:T.-]+Z \(auth_failed\)$/,
+    );
     expect((await ledger.getTask('t2'))?.blockReason).toBe('Dependency "t1" is blocked');
   });
 
@@ -181,7 +184,7 @@ tasks:
     expect((await ledger.getBreaker('once'))?.state).toBe('closed');
   });
 
-  it('calls it "All providers circuit-broken" when the last provider tripped its breaker', async () => {
+  it('says what the provider did when it tripped its own breaker, not "All providers circuit-broken"', async () => {
     const { dir, ledger, env } = setup();
     const report = await runPlan(plan('tasks: [{ id: t1, instructions: Anything., retry_policy: { max_retries: 1 } }]'), {
       ledger,
@@ -191,7 +194,9 @@ tasks:
       logger: silentLogger,
     });
     expect(report.tasks[0]?.attempts.map((a) => `${a.provider}:${a.outcome}`)).toEqual(['limited:rate_limited']);
-    expect((await ledger.getTask('t1'))?.blockReason).toBe('All providers circuit-broken');
+    expect((await ledger.getTask('t1'))?.blockReason).toMatch(
+      /^Failed after 1 attempt: limited: rate_limited; last: rate limit exceeded \(breaker open until \d{4}-[\d:T.-]+Z\)$/,
+    );
   });
 
   it('waits for the earliest reset when it is within maxWaitMs, then runs', async () => {

@@ -8,7 +8,6 @@ import {
   materializeDispatch,
   materializeTask,
   pageSize,
-  type RecordPatch,
   stripUndefined,
 } from '../defaults.js';
 import { newId } from '../ids.js';
@@ -228,7 +227,7 @@ export class MemoryLedger implements Ledger {
     const store = this.store(collection);
     const current = store.get(id);
     if (!current) throw notFound(collection, id);
-    const next = applyRecordPatch(current, patch as RecordPatch, this.now());
+    const next = applyRecordPatch(current, patch, this.now());
     store.set(id, next);
     return structuredClone(next) as LedgerRecord<T>;
   }

@@ -47,7 +47,18 @@ const MAX_RECONNECT_DELAY_MS = 2_000;
 export async function openRedisLedger(url: string, options: RedisLedgerOptions): Promise<Ledger> {
   const location = redactRedisUrl(url);
   checkRedisUrl(url, location);
-  const { connectTimeoutMs: timeoutMs, namespace } = options;
+  checkOpenOptions(options);
+  const client = createClient(url, options, location);
+  await connectWithin(client, location, options.connectTimeoutMs);
+  return new RedisLedger({
+    redis: defineLedgerScripts(client.redis),
+    keys: createRedisKeys(options.namespace),
+    now: options.now ?? Date.now,
+    location,
+  });
+}
+
+function checkOpenOptions({ namespace, connectTimeoutMs: timeoutMs }: RedisLedgerOptions): void {
   if (!NAMESPACE_PATTERN.test(namespace)) {
     throw new BatonError('INPUT_INVALID', `Invalid Redis namespace ${JSON.stringify(namespace)}: use letters, digits, _, - and . only`, {
       details: { field: 'namespace', value: namespace },
@@ -58,7 +69,19 @@ export async function openRedisLedger(url: string, options: RedisLedgerOptions):
       details: { field: 'connectTimeoutMs', value: timeoutMs },
     });
   }
+}
 
+/** An ioredis client not connected yet, with what the first connection needs to know. */
+interface PendingClient {
+  redis: Redis;
+  /** Called once the first connection succeeded: from then on a lost connection is retried. */
+  markConnected(): void;
+  /** The last connection error ioredis reported, the most telling cause of a failed open. */
+  lastError(): Error | undefined;
+}
+
+function createClient(url: string, options: RedisLedgerOptions, location: string): PendingClient {
+  const timeoutMs = options.connectTimeoutMs;
   let connected = false;
   let lastError: Error | undefined;
   const redis = new Redis(url, {
@@ -81,7 +104,21 @@ export async function openRedisLedger(url: string, options: RedisLedgerOptions):
   redis.on('ready', () => {
     warned = false;
   });
+  return {
+    redis,
+    markConnected: () => {
+      connected = true;
+    },
+    lastError: () => lastError,
+  };
+}
 
+/**
+ * Connects and selects the database within `timeoutMs`, or disconnects and throws: LEDGER_UNAVAILABLE
+ * (unreachable, refused credentials) or INPUT_INVALID (no such database). Leaves no timer behind.
+ */
+async function connectWithin(client: PendingClient, location: string, timeoutMs: number): Promise<void> {
+  const { redis } = client;
   let timer: NodeJS.Timeout | undefined;
   let badDb: Error | undefined;
   try {
@@ -94,10 +131,10 @@ export async function openRedisLedger(url: string, options: RedisLedgerOptions):
         timer = setTimeout(() => reject(new Error(`no answer within ${timeoutMs} ms`)), timeoutMs);
       }),
     ]);
-    connected = true;
+    client.markConnected();
   } catch (error) {
     redis.disconnect();
-    throw unavailable(location, timeoutMs, lastError ?? error);
+    throw unavailable(location, timeoutMs, client.lastError() ?? error);
   } finally {
     clearTimeout(timer);
   }
@@ -108,12 +145,6 @@ export async function openRedisLedger(url: string, options: RedisLedgerOptions):
       details: { field: 'ledger', value: location },
     });
   }
-  return new RedisLedger({
-    redis: defineLedgerScripts(redis),
-    keys: createRedisKeys(namespace),
-    now: options.now ?? Date.now,
-    location,
-  });
 }
 
 /** Catches URLs ioredis would misread (a database "abc" becomes NaN) before any connection. */

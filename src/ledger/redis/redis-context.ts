@@ -40,6 +40,13 @@ export async function retryCompareAndSet<T>(kind: string, id: string, tryOnce: (
 export function toLedgerError(error: unknown, location: string, operation: string): BatonError {
   if (isBatonError(error)) return error;
   const message = error instanceof Error ? error.message : String(error);
+  if (isOutOfMemory(error)) {
+    return new BatonError(
+      'LEDGER_FULL',
+      `Redis ledger at ${location} is out of memory (used memory is above its maxmemory) during ${operation}; the write was refused. Raise maxmemory (CONFIG SET maxmemory, or maxmemory in redis.conf) or free memory, then try again.`,
+      { cause: error, details: { location, operation } },
+    );
+  }
   if (message.startsWith('WRONGTYPE')) {
     return new BatonError('LEDGER_CORRUPT', `Redis ledger at ${location}: ${operation} met a key of the wrong type (${message})`, {
       cause: error,
@@ -50,6 +57,29 @@ export function toLedgerError(error: unknown, location: string, operation: strin
     cause: error,
     details: { location, operation },
   });
+}
+
+/**
+ * Whether Redis refused a write for lack of memory: "OOM command not allowed when used memory >
+ * 'maxmemory'", directly or as the cause of an EXECABORT (ioredis keeps a transaction's queueing
+ * errors in `previousErrors`).
+ */
+export function isOutOfMemory(error: unknown): boolean {
+  if (!(error instanceof Error)) return false;
+  if (/^OOM\b|OOM command not allowed/.test(error.message)) return true;
+  const previous = (error as Error & { previousErrors?: unknown[] }).previousErrors;
+  return Array.isArray(previous) && previous.some((e) => isOutOfMemory(e));
+}
+
+/** maxmemory and used memory as Redis words them (INFO memory), for messages; '?' when unknown. */
+export async function memoryFigures(ctx: RedisContext): Promise<{ max: string; used: string }> {
+  try {
+    const info = await ctx.redis.info('memory');
+    const field = (name: string) => new RegExp(`^${name}:(.*)$`, 'm').exec(info)?.[1]?.trim();
+    return { max: field('maxmemory_human') ?? field('maxmemory') ?? '?', used: field('used_memory_human') ?? field('used_memory') ?? '?' };
+  } catch {
+    return { max: '?', used: '?' };
+  }
 }
 
 /** Splits a list into chunks of at most `size`. */

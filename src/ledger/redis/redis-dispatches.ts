@@ -131,7 +131,7 @@ async function changeDispatch(
   return retryCompareAndSet('dispatch', id, async () => {
     const [raw, seq] = await ctx.redis.hmget(key, 'v', 'seq');
     if (!raw) throw notFound('dispatch', id);
-    const next = change({ ...parseStored('dispatch', key, raw), seq: parseSeq(key, seq ?? null) } as Dispatch);
+    const next = change({ ...parseStored('dispatch', key, raw), seq: parseSeq(key, seq ?? null) });
     if (!next) return { value: undefined };
     return (await ctx.redis.batonWrite(...dispatchWrite(ctx, next, 'cas', raw))) === 1 ? { value: next } : undefined;
   });

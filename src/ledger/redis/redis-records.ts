@@ -59,7 +59,7 @@ export async function updateRecord<T>(
     const raw = await ctx.redis.hget(key, 'v');
     if (raw === null) throw notFound(collection, id);
     const current = parseStored('record', key, raw);
-    const next = applyRecordPatch(current, patch as RecordPatch, ctx.now());
+    const next = applyRecordPatch(current, patch, ctx.now());
     const written = await ctx.redis.batonWrite(...recordWrite(ctx, collection, next, 'cas', raw, current));
     return written === 1 ? { value: next as LedgerRecord<T> } : undefined;
   });

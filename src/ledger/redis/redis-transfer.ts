@@ -2,17 +2,30 @@ import { BatonError } from '../../errors/index.js';
 import type { Dispatch, DispatchStatus, LedgerLine, TaskStatus } from '../types.js';
 import { RECORD_COLLECTIONS, TASK_STATUSES } from '../types.js';
 import { listBreakers, loadClaims } from './redis-claims.js';
-import { chunk, execAll, type RedisContext } from './redis-context.js';
+import type { Redis } from 'ioredis';
+import { chunk, execAll, isOutOfMemory, memoryFigures, type RedisContext } from './redis-context.js';
 import { currentTaskIds, DISPATCH_STATUSES, loadDispatches, putDispatchesArgs } from './redis-dispatches.js';
 import { loadRecords, recordWrite } from './redis-records.js';
 import type { ScriptedPipeline } from './redis-scripts.js';
 import { loadTasks, taskWrite } from './redis-tasks.js';
 import { compareMembers, walkZset } from './walk-zset.js';
+import {
+  cleanAbandonedStaging,
+  deleteKeys,
+  ExpectedCounts,
+  fixedLedgerKeys,
+  isLedgerKey,
+  scanKeys,
+  stagingContext,
+  switchToStaging,
+} from './redis-staging.js';
 
 /** Rows read per round trip while exporting. */
 export const EXPORT_BATCH = 500;
 /** Lines written per MULTI while importing: large enough to be fast, small enough to stay under the command timeout. */
 export const IMPORT_BATCH = 2_000;
+/** Staging builds before an import that keeps meeting concurrent writes gives up. */
+const MAX_IMPORT_ROUNDS = 3;
 /** Dispatches written per bulk script call (each call declares 5 keys per dispatch). */
 const DISPATCHES_PER_CALL = 100;
 
@@ -43,39 +56,114 @@ export async function* exportLines(ctx: RedisContext): AsyncGenerator<LedgerLine
 }
 
 /**
- * Checks every line's shape first (nothing is written if one is bad), then writes one MULTI per
- * batch. Existing ids are overwritten; the dispatch counter moves past the highest imported seq.
- * A dispatch moved to another task by a concurrent import between the read of its task id and
- * the MULTI may stay listed under its old task too (imports of one id are not expected to race).
+ * All or nothing at any size: checks every line's shape first, then builds the whole resulting
+ * ledger (the live one as exported, then the imported lines over it; existing ids are overwritten)
+ * under a staging prefix next to the live keys, checks the staging counts, and switches with one
+ * MULTI of DEL and RENAME (no command in it needs memory, so EXEC runs even at maxmemory). A failure
+ * before the switch (out of memory, a lost connection) deletes the staging keys and leaves the live
+ * ledger as it was. WATCH on a connection of its own makes the switch fail, and the import start
+ * over, if another process wrote to the ledger meanwhile. See docs/ledger.md.
  */
 export async function importLines(ctx: RedisContext, lines: readonly LedgerLine[]): Promise<number> {
   lines.forEach(checkLine);
-  for (const batch of chunk(lines, IMPORT_BATCH)) {
-    // Read before the MULTI: a script may only touch the old task's keys if they are declared.
-    const previous = await currentTaskIds(
-      ctx,
-      batch.flatMap((line) => (line.kind === 'dispatch' ? [line.record.id] : [])),
+  try {
+    return await importChecked(ctx, lines);
+  } catch (error) {
+    if (!isOutOfMemory(error)) throw error;
+    const { max, used } = await memoryFigures(ctx);
+    throw new BatonError(
+      'LEDGER_FULL',
+      `Redis at ${ctx.location} ran out of memory (maxmemory ${max}, used ${used}) while importing ${lines.length} lines; nothing was imported. ` +
+        'An import builds a full second copy of the ledger before switching to it: raise maxmemory (CONFIG SET maxmemory) or free memory, then import again.',
+      { cause: error, details: { location: ctx.location, maxmemory: max, usedMemory: used } },
     );
-    const multi = ctx.redis.multi() as ScriptedPipeline;
-    let dispatches: Dispatch[] = [];
-    const flush = () => {
-      if (dispatches.length > 0) multi.batonPutDispatches(...putDispatchesArgs(ctx, dispatches, previous));
-      dispatches = [];
-    };
-    for (const line of batch) {
-      // Runs of dispatches (the bulk of any real ledger) go through the bulk script, in order.
-      if (line.kind === 'dispatch') {
-        dispatches.push(line.record);
-        if (dispatches.length === DISPATCHES_PER_CALL) flush();
-        continue;
+  }
+}
+
+async function importChecked(ctx: RedisContext, lines: readonly LedgerLine[]): Promise<number> {
+  await cleanAbandonedStaging(ctx);
+  const watcher = ctx.redis.duplicate();
+  watcher.on('error', () => {
+    // Reported through the failing command.
+  });
+  try {
+    if (watcher.status === 'wait') await watcher.connect();
+    for (let round = 1; round <= MAX_IMPORT_ROUNDS; round++) {
+      if (await importOnce(ctx, watcher, lines)) return lines.length;
+    }
+  } finally {
+    watcher.disconnect();
+  }
+  throw new BatonError('LEDGER_CONFLICT', `Redis ledger at ${ctx.location} kept changing during the import (${MAX_IMPORT_ROUNDS} tries); nothing was imported. Stop the runs writing to it and import again.`, {
+    details: { location: ctx.location },
+  });
+}
+
+/** One staging build and switch; false when another writer changed the live ledger meanwhile. */
+async function importOnce(ctx: RedisContext, watcher: Redis, lines: readonly LedgerLine[]): Promise<boolean> {
+  const staging = stagingContext(ctx);
+  try {
+    await watcher.watch(...fixedLedgerKeys(ctx));
+    const live = await scanKeys(watcher, ctx.keys.prefix, (key) => isLedgerKey(ctx, key));
+    for (const keys of chunk(live, EXPORT_BATCH)) await watcher.watch(...keys);
+
+    const expected = new ExpectedCounts();
+    const seq = await ctx.redis.get(ctx.keys.dispatchSeq);
+    if (seq !== null) await staging.redis.set(staging.keys.dispatchSeq, seq);
+    let batch: LedgerLine[] = [];
+    for await (const line of exportLines(ctx)) {
+      expected.add(line);
+      batch.push(line);
+      if (batch.length === IMPORT_BATCH) {
+        await writeBatch(staging, batch);
+        batch = [];
       }
-      flush();
-      queueLine(ctx, multi, line);
+    }
+    await writeBatch(staging, batch);
+    for (const part of chunk(lines, IMPORT_BATCH)) {
+      for (const line of part) expected.add(line);
+      await writeBatch(staging, part);
+    }
+    await expected.verify(staging);
+
+    const again = await scanKeys(watcher, ctx.keys.prefix, (key) => isLedgerKey(ctx, key));
+    if (again.length !== live.length || again.some((key, i) => key !== live[i])) {
+      await watcher.unwatch();
+      return false;
+    }
+    const built = await scanKeys(ctx.redis, staging.keys.prefix, () => true);
+    return await switchToStaging(watcher, ctx, staging, live, built);
+  } finally {
+    await deleteKeys(ctx.redis, staging.keys.prefix);
+  }
+}
+
+/** Writes one batch of lines in one MULTI. */
+async function writeBatch(ctx: RedisContext, batch: readonly LedgerLine[]): Promise<void> {
+  if (batch.length === 0) return;
+  // Read before the MULTI: a script may only touch the old task's keys if they are declared.
+  const previous = await currentTaskIds(
+    ctx,
+    batch.flatMap((line) => (line.kind === 'dispatch' ? [line.record.id] : [])),
+  );
+  const multi = ctx.redis.multi() as ScriptedPipeline;
+  let dispatches: Dispatch[] = [];
+  const flush = () => {
+    if (dispatches.length > 0) multi.batonPutDispatches(...putDispatchesArgs(ctx, dispatches, previous));
+    dispatches = [];
+  };
+  for (const line of batch) {
+    // Runs of dispatches (the bulk of any real ledger) go through the bulk script, in order.
+    if (line.kind === 'dispatch') {
+      dispatches.push(line.record);
+      if (dispatches.length === DISPATCHES_PER_CALL) flush();
+      continue;
     }
     flush();
-    await execAll(multi);
+    queueLine(ctx, multi, line);
   }
-  return lines.length;
+  flush();
+  await execAll(multi);
 }
 
 function queueLine(ctx: RedisContext, multi: ScriptedPipeline, line: Exclude<LedgerLine, { kind: 'dispatch' }>): void {

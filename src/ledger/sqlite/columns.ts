@@ -34,6 +34,8 @@ const DISPATCH_COLUMNS: readonly Column[] = [
   ['status', 'status', 'value'],
   ['outcome', 'outcome', 'value'],
   ['exitCode', 'exit_code', 'value'],
+  ['signal', 'signal', 'value'],
+  ['agentProcess', 'agent_process', 'json'],
   ['filesCreated', 'files_created', 'json'],
   ['filesUpdated', 'files_updated', 'json'],
   ['filesDeleted', 'files_deleted', 'json'],

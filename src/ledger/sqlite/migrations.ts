@@ -108,6 +108,14 @@ export const MIGRATIONS: readonly Migration[] = [
       CREATE INDEX records_task ON records (collection, task_id, updated_at, id);
     `,
   },
+  {
+    version: 3,
+    description: 'dispatch signal and agent process group',
+    sql: `
+      ALTER TABLE dispatches ADD COLUMN signal TEXT;
+      ALTER TABLE dispatches ADD COLUMN agent_process TEXT;
+    `,
+  },
 ];
 
 /** The schema version this code writes. */

@@ -1,11 +1,12 @@
-import { closeSync, existsSync, mkdirSync, openSync, readSync, statSync } from 'node:fs';
+import { accessSync, closeSync, constants, copyFileSync, existsSync, mkdirSync, mkdtempSync, openSync, readSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
-import Database from 'better-sqlite3';
 import { BatonError, errorMessage, isBatonError } from '../../errors/index.js';
 import type { Ledger } from '../ledger.js';
 import { migrateSchema, readSchemaVersion, SCHEMA_VERSION } from './migrations.js';
+import { openSqliteDatabase, type SqliteDatabase } from './open-sqlite-database.js';
 import { SqliteLedger } from './sqlite-ledger.js';
-import { translateLockErrors } from './translate-lock-errors.js';
+import { describeSqliteError, translateSqliteErrors } from './translate-sqlite-errors.js';
 
 /** @default 5000: how long a writer waits for another process's lock before failing. */
 export const DEFAULT_BUSY_TIMEOUT_MS = 5_000;
@@ -17,6 +18,11 @@ export interface SqliteLedgerOptions {
   now?: () => number;
   /** @default DEFAULT_BUSY_TIMEOUT_MS */
   busyTimeoutMs?: number;
+  /**
+   * The caller only reads (baton status, baton export): when the file or its folder is not
+   * writable, open the existing file read-only instead of failing. @default false
+   */
+  readOnlyFallback?: boolean;
 }
 
 /** WAL pages between automatic checkpoints (see the comment where it is set). */
@@ -49,11 +55,12 @@ export async function openSqliteLedger(file: string, options: SqliteLedgerOption
     }
   } else {
     assertSqliteHeader(file);
+    if (options.readOnlyFallback && !isWritable(file)) return openReadOnly(file, options);
   }
 
-  let db: Database.Database;
+  let db: SqliteDatabase;
   try {
-    db = new Database(file);
+    db = openSqliteDatabase(file);
   } catch (error) {
     throw unavailable(file, error);
   }
@@ -78,7 +85,78 @@ export async function openSqliteLedger(file: string, options: SqliteLedgerOption
     // WAL rewrites the same hot index pages many times before they are copied back once.
     db.pragma(`wal_autocheckpoint = ${WAL_AUTOCHECKPOINT_PAGES}`);
     migrateSchema(db, { now: options.now });
-    return translateLockErrors(new SqliteLedger(db, file, options.now), busyTimeoutMs);
+    return translateSqliteErrors(new SqliteLedger(db, file, options.now), busyTimeoutMs);
+  } catch (error) {
+    db.close();
+    if (isBatonError(error)) throw error;
+    // A read-only file system shows up only now, at the first write (journal_mode, migration).
+    if (options.readOnlyFallback && /^SQLITE_READONLY/.test(String((error as { code?: unknown }).code))) return openReadOnly(file, options);
+    throw unavailable(file, error);
+  }
+}
+
+/** Whether this process may write the file and create SQLite's -wal and -shm beside it. */
+function isWritable(file: string): boolean {
+  try {
+    accessSync(file, constants.W_OK);
+    accessSync(path.dirname(file), constants.W_OK);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * Opens an existing ledger without writing anything: no pragma that writes, no migration (an
+ * older schema is read as it is). Every write through it fails with the read-only message.
+ * SQLite cannot read a WAL database in a folder where it may not create the -shm index, so then
+ * it reads a snapshot: a private copy of the file (and its -wal) in a temporary folder, removed
+ * on close. Nobody can be writing the original meanwhile without write access to that folder.
+ */
+function openReadOnly(file: string, options: SqliteLedgerOptions): Ledger {
+  const busyTimeoutMs = Math.max(0, Math.floor(options.busyTimeoutMs ?? DEFAULT_BUSY_TIMEOUT_MS));
+  try {
+    return readOnlyLedger(file, file, busyTimeoutMs, options);
+  } catch (error) {
+    if (isBatonError(error) && error.code !== 'LEDGER_UNAVAILABLE') throw error;
+  }
+  const dir = mkdtempSync(path.join(tmpdir(), 'baton-readonly-'));
+  const copy = path.join(dir, path.basename(file));
+  try {
+    copyFileSync(file, copy);
+    if (existsSync(`${file}-wal`)) copyFileSync(`${file}-wal`, `${copy}-wal`);
+    const ledger = readOnlyLedger(copy, file, busyTimeoutMs, options);
+    const close = ledger.close.bind(ledger);
+    ledger.close = async () => {
+      try {
+        await close();
+      } finally {
+        rmSync(dir, { recursive: true, force: true });
+      }
+    };
+    return ledger;
+  } catch (error) {
+    rmSync(dir, { recursive: true, force: true });
+    throw isBatonError(error) ? error : unavailable(file, error);
+  }
+}
+
+function readOnlyLedger(openPath: string, file: string, busyTimeoutMs: number, options: SqliteLedgerOptions): Ledger {
+  let db: SqliteDatabase;
+  try {
+    db = openSqliteDatabase(openPath, { readonly: true, fileMustExist: true });
+  } catch (error) {
+    throw unavailable(file, error);
+  }
+  try {
+    db.pragma(`busy_timeout = ${busyTimeoutMs}`);
+    const version = readVersion(db, file);
+    if (version > SCHEMA_VERSION) {
+      throw new BatonError('LEDGER_TOO_NEW', `Ledger ${file} has schema version ${version}, newer than this Baton understands (${SCHEMA_VERSION}): upgrade Baton`, {
+        details: { file, version, supported: SCHEMA_VERSION },
+      });
+    }
+    return translateSqliteErrors(new SqliteLedger(db, file, options.now), busyTimeoutMs);
   } catch (error) {
     db.close();
     throw isBatonError(error) ? error : unavailable(file, error);
@@ -100,11 +178,14 @@ function assertSqliteHeader(file: string): void {
   if (!header.equals(SQLITE_HEADER)) throw notALedger(file, 'it is not a SQLite database');
 }
 
-function readVersion(db: Database.Database, file: string): number {
+function readVersion(db: SqliteDatabase, file: string): number {
   let version: number | undefined;
   try {
     version = readSchemaVersion(db);
   } catch (error) {
+    // Locked, read-only or unreadable is not "not a ledger": say what it is.
+    const storage = describeSqliteError(file, error);
+    if (storage && storage.code !== 'LEDGER_CORRUPT') throw storage;
     throw notALedger(file, `SQLite cannot read it (${errorMessage(error)})`, error);
   }
   if (version === undefined) throw notALedger(file, 'it is a SQLite database without a Baton schema_version table');
@@ -120,5 +201,7 @@ function notALedger(file: string, why: string, cause?: unknown): BatonError {
 
 /** Anything else that stops the open (permissions, a full disk, a lock held too long). */
 function unavailable(file: string, cause: unknown): BatonError {
+  const described = describeSqliteError(file, cause);
+  if (described) return described;
   return new BatonError('LEDGER_UNAVAILABLE', `Cannot open ledger ${file}: ${errorMessage(cause)}`, { cause, details: { file } });
 }

@@ -310,7 +310,7 @@ export class SqliteLedger implements Ledger {
   }
 
   async importLines(lines: readonly LedgerLine[]): Promise<number> {
-    return importSqliteLines(this.db, this.sql, lines);
+    return importSqliteLines(this.db, this.sql, lines, this.location);
   }
 
   async close(): Promise<void> {

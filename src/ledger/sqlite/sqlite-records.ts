@@ -1,4 +1,4 @@
-import { applyRecordPatch, decodeCursor, type RecordPatch, stripUndefined } from '../defaults.js';
+import { applyRecordPatch, decodeCursor, stripUndefined } from '../defaults.js';
 import { newId } from '../ids.js';
 import { checkCollection, conflict, notFound } from '../ledger-errors.js';
 import type { LedgerRecord, Page, RecordCollection, RecordQuery } from '../types.js';
@@ -43,7 +43,7 @@ export function updateSqliteRecord<T>(
   const row = sql.get(SELECT_RECORD).get(collection, id) as Row | undefined;
   if (!row) throw notFound(collection, id);
   const current = recordFromRow<Record<string, unknown>>(row);
-  const next = applyRecordPatch(current, patch as RecordPatch, now);
+  const next = applyRecordPatch(current, patch, now);
   sql.get(REPLACE_RECORD).run(recordToRow(collection, next));
   return next as LedgerRecord<T>;
 }

@@ -19,6 +19,7 @@ import {
   taskToRow,
 } from './columns.js';
 import type { StatementCache } from './statement-cache.js';
+import { describeSqliteError } from './translate-sqlite-errors.js';
 
 /** Rows read per query while exporting, so a million dispatches never sit in memory at once. */
 export const EXPORT_CHUNK_ROWS = 1_000;
@@ -67,7 +68,7 @@ export function* exportSqliteLines(sql: StatementCache): Generator<LedgerLine> {
  * Writes lines in one IMMEDIATE transaction: either every line lands or none does. Existing ids
  * are replaced. A line the schema refuses throws IMPORT_INVALID naming its (1-based) number.
  */
-export function importSqliteLines(db: Database.Database, sql: StatementCache, lines: readonly LedgerLine[]): number {
+export function importSqliteLines(db: Database.Database, sql: StatementCache, lines: readonly LedgerLine[], file = db.name): number {
   const write = (line: LedgerLine): void => {
     switch (line.kind) {
       case 'task':
@@ -101,6 +102,9 @@ export function importSqliteLines(db: Database.Database, sql: StatementCache, li
       try {
         write(line);
       } catch (error) {
+        // A full disk or a damaged file is the database's failure, not the line's.
+        const storage = describeSqliteError(file, error);
+        if (storage && storage.code !== 'LEDGER_UNAVAILABLE') throw storage;
         throw new BatonError('IMPORT_INVALID', `Import line ${index + 1} (${line.kind}) was refused: ${errorMessage(error)}`, {
           cause: error,
           details: { line: index + 1, kind: line.kind },

@@ -1,4 +1,4 @@
-import { type ModelMessage, type PrepareStepFunction, type Tool, type ToolSet, tool } from 'ai';
+import type { ModelMessage, PrepareStepFunction, Tool, ToolSet } from 'ai';
 import { z } from 'zod';
 import type { ContextManager } from '../context-manager.js';
 import type { AssembleOptions, ContextMessage, LoopEvent } from '../types.js';
@@ -88,9 +88,12 @@ export const FETCH_RAW_TOOL = 'fetch_raw';
  * tools: { ...myTools, [FETCH_RAW_TOOL]: createFetchRawTool(manager) }
  */
 export function createFetchRawTool(manager: ContextManager): Tool<{ id: string }, string> {
-  return tool({
+  // What the AI SDK's `tool()` returns (it is the identity): built directly so this adapter does not
+  // load the SDK at import time.
+  const fetchRaw: Tool<{ id: string }, string> = {
     description: 'Return the full raw output of an earlier tool call that the context shows masked or summarized.',
     inputSchema: z.object({ id: z.string().describe('The id in the placeholder, e.g. "r12"') }),
     execute: async ({ id }) => manager.fetchRaw(id) ?? `No raw output with id "${id}".`,
-  });
+  };
+  return fetchRaw;
 }

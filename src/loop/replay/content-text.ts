@@ -2,8 +2,8 @@
 export function contentText(content: unknown): string {
   if (typeof content === 'string') return content;
   if (Array.isArray(content)) {
-    return content
-      .map((part) => (typeof part === 'string' ? part : typeof part?.text === 'string' ? part.text : ''))
+    return (content as unknown[])
+      .map((part) => (typeof part === 'string' ? part : partText(part)))
       .filter((t) => t.length > 0)
       .join('\n');
   }
@@ -21,4 +21,9 @@ export function parseArgs(value: unknown): Record<string, unknown> {
     }
   }
   return value && typeof value === 'object' && !Array.isArray(value) ? (value as Record<string, unknown>) : {};
+}
+
+function partText(part: unknown): string {
+  const text = (part as { text?: unknown } | null | undefined)?.text;
+  return typeof text === 'string' ? text : '';
 }

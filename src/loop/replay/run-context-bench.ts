@@ -2,7 +2,7 @@ import { o200kCounter, type TokenCounter } from '../../tokens/index.js';
 import { ContextManager } from '../context-manager.js';
 import { createSnippetExtractor } from '../snippets/snippet-extractor.js';
 import { buildFull, buildRecency, maskOldOutputs, splitHistory } from './baseline-strategies.js';
-import { extractKeyFacts, scoreFacts } from './key-facts.js';
+import { extractKeyFacts, type KeyFacts, scoreFacts } from './key-facts.js';
 import type { Trajectory } from './types.js';
 
 /** The strategies the replay compares, in report order. */
@@ -89,68 +89,7 @@ export async function runContextBench(trajectories: readonly Trajectory[], optio
     return a;
   };
   let builds = 0;
-  for (const traj of trajectories) {
-    const cache = new Map<string, number>();
-    const extractor = await createSnippetExtractor();
-    const managers = budgets.map(() => new ContextManager({ counter }, extractor));
-    const previous = new Map<string, string>();
-    let previousEnd = 0;
-    for (const end of traj.steps) {
-      builds += 1;
-      const events = traj.events.slice(0, end);
-      const history = splitHistory(events);
-      const full = counter.count(buildFull(history));
-      const facts = extractKeyFacts(traj, end);
-      const masked = maskOldOutputs(history);
-      for (const [b, budget] of budgets.entries()) {
-        const manager = managers[b] as ContextManager;
-        manager.recordAll(traj.events.slice(previousEnd, end));
-        const built = manager.assemble({ budget });
-        const recency = buildRecency(history, budget, counter, cache);
-        const maskedRecency = buildRecency(masked.history, budget, counter, cache);
-        const texts: Record<StrategyName, { text: string; compacted: boolean }> = {
-          baton: { text: built.text, compacted: built.compacted },
-          recency: { text: recency.text, compacted: recency.kept < history.units.length },
-          mask_m10: { text: buildFull(masked.history), compacted: masked.masked > 0 },
-          mask_m10_recency: { text: maskedRecency.text, compacted: masked.masked > 0 || maskedRecency.kept < history.units.length },
-        };
-        for (const s of STRATEGIES) {
-          const { text, compacted } = texts[s];
-          const a = get(budget, s);
-          const tokens = counter.count(text);
-          a.builds += 1;
-          if (tokens > budget) a.over += 1;
-          a.tokens += tokens;
-          a.full += full;
-          const score = scoreFacts(facts, text);
-          for (const k of ['goal', 'edited_paths', 'last_error', 'last3'] as const) {
-            const v = score[k];
-            if (v !== undefined) {
-              a.facts[k].sum += v;
-              a.facts[k].n += 1;
-            }
-          }
-          const key = `${budget}/${s}`;
-          const prev = previous.get(key);
-          if (prev !== undefined) {
-            const common = commonPrefix(prev, text);
-            const share = prev.length === 0 ? 1 : common / prev.length;
-            a.stableAll.sum += share;
-            a.stableAll.n += 1;
-            if (compacted) a.compactions += 1;
-            else {
-              a.stable.sum += share;
-              a.stable.n += 1;
-              a.stableCurrent.sum += text.length === 0 ? 1 : common / text.length;
-              a.stableCurrent.n += 1;
-            }
-          }
-          previous.set(key, text);
-        }
-      }
-      previousEnd = end;
-    }
-  }
+  for (const traj of trajectories) builds += await replayTrajectory(traj, budgets, counter, get);
   const latency = await measureLatency(trajectories, budgets, counter, now, options.latencyRuns ?? 1);
   const report: ContextBenchReport['budgets'] = {};
   for (const budget of budgets) {
@@ -168,6 +107,82 @@ export async function runContextBench(trajectories: readonly Trajectory[], optio
       incremental_p95: quantile(latency.incremental, 0.95),
     },
   };
+}
+
+/** Replays one trajectory at every budget and adds each strategy's builds to its accumulator; returns the steps replayed. */
+async function replayTrajectory(
+  traj: Trajectory,
+  budgets: readonly number[],
+  counter: TokenCounter,
+  get: (budget: number, s: StrategyName) => Acc,
+): Promise<number> {
+  const cache = new Map<string, number>();
+  const extractor = await createSnippetExtractor();
+  const managers = budgets.map(() => new ContextManager({ counter }, extractor));
+  const previous = new Map<string, string>();
+  let previousEnd = 0;
+  for (const end of traj.steps) {
+    const events = traj.events.slice(0, end);
+    const history = splitHistory(events);
+    const full = counter.count(buildFull(history));
+    const facts = extractKeyFacts(traj, end);
+    const masked = maskOldOutputs(history);
+    for (const [b, budget] of budgets.entries()) {
+      const manager = managers[b] as ContextManager;
+      manager.recordAll(traj.events.slice(previousEnd, end));
+      const built = manager.assemble({ budget });
+      const recency = buildRecency(history, budget, counter, cache);
+      const maskedRecency = buildRecency(masked.history, budget, counter, cache);
+      const texts: Record<StrategyName, { text: string; compacted: boolean }> = {
+        baton: { text: built.text, compacted: built.compacted },
+        recency: { text: recency.text, compacted: recency.kept < history.units.length },
+        mask_m10: { text: buildFull(masked.history), compacted: masked.masked > 0 },
+        mask_m10_recency: { text: maskedRecency.text, compacted: masked.masked > 0 || maskedRecency.kept < history.units.length },
+      };
+      for (const s of STRATEGIES) {
+        const key = `${budget}/${s}`;
+        const { text, compacted } = texts[s];
+        recordBuild(get(budget, s), { text, compacted, budget, full, facts, previous: previous.get(key) }, counter);
+        previous.set(key, text);
+      }
+    }
+    previousEnd = end;
+  }
+  return traj.steps.length;
+}
+
+/** Adds one build to a strategy's scores: size against the budget, key facts kept, prefix kept since its last build. */
+function recordBuild(
+  a: Acc,
+  build: { text: string; compacted: boolean; budget: number; full: number; facts: KeyFacts; previous: string | undefined },
+  counter: TokenCounter,
+): void {
+  const { text, compacted, previous: prev } = build;
+  const tokens = counter.count(text);
+  a.builds += 1;
+  if (tokens > build.budget) a.over += 1;
+  a.tokens += tokens;
+  a.full += build.full;
+  const score = scoreFacts(build.facts, text);
+  for (const k of ['goal', 'edited_paths', 'last_error', 'last3'] as const) {
+    const v = score[k];
+    if (v !== undefined) {
+      a.facts[k].sum += v;
+      a.facts[k].n += 1;
+    }
+  }
+  if (prev === undefined) return;
+  const common = commonPrefix(prev, text);
+  const share = prev.length === 0 ? 1 : common / prev.length;
+  a.stableAll.sum += share;
+  a.stableAll.n += 1;
+  if (compacted) a.compactions += 1;
+  else {
+    a.stable.sum += share;
+    a.stable.n += 1;
+    a.stableCurrent.sum += text.length === 0 ? 1 : common / text.length;
+    a.stableCurrent.n += 1;
+  }
 }
 
 /**

@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { createRequire } from 'node:module';
-import { Language, type Node, Parser } from 'web-tree-sitter';
+import type { Language, Node } from 'web-tree-sitter';
+import { importOptional, isModuleNotFound, missingDependency } from '../../util/index.js';
 import type { OutlineEntry } from '../processors/read-file.js';
 import { languageForPath } from './language-for-path.js';
 import type { FileView } from './parse-file-view.js';
@@ -12,7 +13,7 @@ export const DEFAULT_SNIPPET_MAX_LINES = 40;
 /** Cuts code at function/class boundaries. Parsing is synchronous once the grammars are loaded. */
 export interface SnippetExtractor {
   /** Definitions in `code` (which starts at `startLine`), outermost first. */
-  outline(path: string, code: string, startLine: number): OutlineEntry[];
+  outline: (path: string, code: string, startLine: number) => OutlineEntry[];
   /** Complete definitions inside a file view, each with its own lines. */
   extract(view: FileView): CodeSnippet[];
   /** How many times code was actually parsed (cache misses). */
@@ -31,20 +32,45 @@ const WASM: Record<SnippetLanguage, string> = {
   python: 'tree-sitter-python.wasm', java: 'tree-sitter-java.wasm', go: 'tree-sitter-go.wasm',
 };
 
-let grammars: Promise<Map<SnippetLanguage, Language>> | undefined;
+type TreeSitter = typeof import('web-tree-sitter');
+
+/** web-tree-sitter and tree-sitter-wasms (about 56 MB) are optional peers: only snippets need them. */
+const TREE_SITTER = { feature: 'Code snippets in the agent-loop context', packages: ['web-tree-sitter', 'tree-sitter-wasms'] } as const;
+
+let loaded: Promise<{ treeSitter: TreeSitter; languages: Map<SnippetLanguage, Language> }> | undefined;
+
+/**
+ * Imports web-tree-sitter and loads every bundled grammar, once per process, only when snippets
+ * are first asked for. Throws BatonError('DEPENDENCY_MISSING') naming the packages to install
+ * when the optional tree-sitter packages are absent.
+ */
+function loadTreeSitter(): Promise<{ treeSitter: TreeSitter; languages: Map<SnippetLanguage, Language> }> {
+  loaded ??= (async () => {
+    const treeSitter = await importOptional<TreeSitter>('web-tree-sitter', TREE_SITTER);
+    await treeSitter.Parser.init();
+    const require = createRequire(import.meta.url);
+    const languages = new Map<SnippetLanguage, Language>();
+    for (const [name, file] of Object.entries(WASM) as [SnippetLanguage, string][]) {
+      let wasm: string;
+      try {
+        wasm = require.resolve(`tree-sitter-wasms/out/${file}`);
+      } catch (error) {
+        throw isModuleNotFound(error) ? missingDependency(TREE_SITTER, error) : error;
+      }
+      languages.set(name, await treeSitter.Language.load(wasm));
+    }
+    return { treeSitter, languages };
+  })();
+  // A failed load (a package missing) is not cached, so installing it needs no restart.
+  loaded.catch(() => {
+    loaded = undefined;
+  });
+  return loaded;
+}
 
 /** Initialises web-tree-sitter and loads every bundled grammar, once per process. */
-export function loadGrammars(): Promise<Map<SnippetLanguage, Language>> {
-  grammars ??= (async () => {
-    await Parser.init();
-    const require = createRequire(import.meta.url);
-    const loaded = new Map<SnippetLanguage, Language>();
-    for (const [name, file] of Object.entries(WASM) as [SnippetLanguage, string][]) {
-      loaded.set(name, await Language.load(require.resolve(`tree-sitter-wasms/out/${file}`)));
-    }
-    return loaded;
-  })();
-  return grammars;
+export async function loadGrammars(): Promise<Map<SnippetLanguage, Language>> {
+  return (await loadTreeSitter()).languages;
 }
 
 /**
@@ -52,8 +78,8 @@ export function loadGrammars(): Promise<Map<SnippetLanguage, Language>> {
  * outlines keyed by a hash of the code, so a file seen twice is parsed once.
  */
 export async function createSnippetExtractor(): Promise<SnippetExtractor> {
-  const languages = await loadGrammars();
-  const parser = new Parser();
+  const { treeSitter, languages } = await loadTreeSitter();
+  const parser = new treeSitter.Parser();
   const cache = new Map<string, OutlineEntry[]>();
   let current: SnippetLanguage | undefined;
   let parseCount = 0;

@@ -1,6 +1,7 @@
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
 import { compareSnapshots, listSnapshots, loadSnapshot } from '../../refresh/index.js';
+import { registerCheckedTool } from '../register-checked-tool.js';
 import { guarded, okResult } from '../tool-result.js';
 import type { WorkspaceState } from '../workspace-state.js';
 import { DEFAULT_PAGE_SIZE, pageOutputShape, pageShape, recordSchema } from './shared-schemas.js';
@@ -8,7 +9,8 @@ import { required } from './task-tool.js';
 
 /** `context_snapshots(action)`: list saved refresh snapshots, or compare two (seed 002 §8.4). */
 export function registerContextSnapshots(server: McpServer, state: WorkspaceState): void {
-  server.registerTool(
+  registerCheckedTool(
+    server,
     'context_snapshots',
     {
       title: 'Saved context snapshots',

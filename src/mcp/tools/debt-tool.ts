@@ -1,6 +1,7 @@
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
 import type { TechDebtData } from '../../ledger/index.js';
+import { registerCheckedTool } from '../register-checked-tool.js';
 import { guarded, okResult } from '../tool-result.js';
 import type { WorkspaceState } from '../workspace-state.js';
 import { DEFAULT_PAGE_SIZE, pageOutputShape, pageShape, recordSchema } from './shared-schemas.js';
@@ -22,7 +23,8 @@ const inputShape = {
 
 /** `debt(action)`: known issues and gotchas, so agents stop rediscovering them. */
 export function registerDebtTool(server: McpServer, state: WorkspaceState): void {
-  server.registerTool(
+  registerCheckedTool(
+    server,
     'debt',
     {
       title: 'Tech debt in the ledger',

@@ -2,6 +2,7 @@ import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
 import { BatonError } from '../../errors/index.js';
 import { type DispatchPatch, OUTCOME_KINDS } from '../../ledger/index.js';
+import { registerCheckedTool } from '../register-checked-tool.js';
 import { guarded, okResult } from '../tool-result.js';
 import type { WorkspaceState } from '../workspace-state.js';
 import { DEFAULT_PAGE_SIZE, pageOutputShape, pageShape, recordSchema } from './shared-schemas.js';
@@ -31,7 +32,8 @@ const inputShape = {
 
 /** `dispatch(action)`: attempts of tasks (list, status, create, claim, complete). */
 export function registerDispatchTool(server: McpServer, state: WorkspaceState, now: () => number = Date.now): void {
-  server.registerTool(
+  registerCheckedTool(
+    server,
     'dispatch',
     {
       title: 'Dispatches in the ledger',

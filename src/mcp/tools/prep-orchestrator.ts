@@ -1,12 +1,14 @@
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
+import { registerCheckedTool } from '../register-checked-tool.js';
 import { guarded, okResult } from '../tool-result.js';
 import type { WorkspaceState } from '../workspace-state.js';
 import { DEFAULT_PAGE_SIZE, pageOutputShape, pageShape, recordSchema } from './shared-schemas.js';
 
 /** `prep_orchestrator`: all active tasks, recent dispatches and open debt for an orchestrator's start. */
 export function registerPrepOrchestrator(server: McpServer, state: WorkspaceState): void {
-  server.registerTool(
+  registerCheckedTool(
+    server,
     'prep_orchestrator',
     {
       title: 'Orchestrator overview',

@@ -1,13 +1,20 @@
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
 import { BatonError } from '../../errors/index.js';
-import { REFRESH_FORMATS, refreshContext, refreshTasks } from '../../refresh/index.js';
+import { MAX_TASKS_PER_REFRESH, REFRESH_FORMATS, refreshContext, refreshTasks } from '../../refresh/index.js';
+import { registerCheckedTool } from '../register-checked-tool.js';
 import { guarded, okResult } from '../tool-result.js';
+import { recordSchema } from './shared-schemas.js';
 import type { WorkspaceState } from '../workspace-state.js';
 
 const inputShape = {
   task_id: z.string().optional().describe('Task to focus on; defaults to the most recently active task.'),
-  task_ids: z.array(z.string()).min(1).max(10).optional().describe('Several tasks at once (instead of task_id): one context each plus their dependencies.'),
+  task_ids: z
+    .array(z.string())
+    .min(1)
+    .max(MAX_TASKS_PER_REFRESH)
+    .optional()
+    .describe('Several tasks at once (instead of task_id): they share the format\'s cap (one context each, the first listed kept longest) plus their dependencies.'),
   format: z.enum(REFRESH_FORMATS).optional().describe('minimal (<=1k tokens), standard (<=4k, default), detailed (<=10k), narrative (markdown for people, <=6k).'),
   include_git: z.boolean().optional().describe('Include git status and commits (default true).'),
   include_tech_debt: z.boolean().optional().describe('Include relevant open tech debt (default true).'),
@@ -22,24 +29,28 @@ const inputShape = {
 };
 
 // Loose: each format has its own fields (seed 002 §2); the common ones are pinned here.
-const outputSchema = z.looseObject({
-  metadata: z
-    .object({
-      generated_at: z.string().optional(),
-      format: z.string(),
-      token_estimate: z.number(),
-      warnings: z.array(z.string()),
-      redactions: z.number(),
-    })
-    .passthrough(),
-  continuation_prompt: z.string().optional(),
-  contexts: z.array(z.record(z.string(), z.unknown())).optional(),
-  dependencies: z.array(z.record(z.string(), z.unknown())).optional(),
-});
+const outputSchema = z
+  .looseObject({
+    metadata: z
+      .looseObject({
+        generated_at: z.string().optional(),
+        format: z.string(),
+        token_estimate: z.number(),
+        warnings: z.array(z.string()),
+        redactions: z.number(),
+      })
+      .meta({ additionalProperties: true }),
+    continuation_prompt: z.string().optional(),
+    markdown: z.string().optional().describe('The narrative format (its continuation prompt is the "Next Steps" section).'),
+    contexts: z.array(recordSchema).optional(),
+    dependencies: z.array(recordSchema).optional(),
+  })
+  .meta({ additionalProperties: true });
 
 /** `refresh_context`: session recovery context and continuation prompt (seed 002 §4). */
 export function registerRefreshContext(server: McpServer, state: WorkspaceState, sessionId: () => string): void {
-  server.registerTool(
+  registerCheckedTool(
+    server,
     'refresh_context',
     {
       title: 'Refresh session context',
@@ -75,13 +86,12 @@ export function registerRefreshContext(server: McpServer, state: WorkspaceState,
         }
         if (input.task_ids) {
           const result = await refreshTasks(input.task_ids, common);
-          return okResult({ ...result }, { redacted: true });
+          return okResult(result.structured, { text: result.text, redacted: true });
         }
         const result = await refreshContext({ ...common, taskId: input.task_id });
-        return okResult(
-          { ...result.context, continuation_prompt: result.continuation_prompt, metadata: { ...result.metadata } },
-          { text: result.text, redacted: true },
-        );
+        // Exactly what the renderer measured against the cap: the context (its continuation prompt
+        // included once: a field of the JSON formats, the "Next Steps" of the narrative) and metadata.
+        return okResult({ ...result.context, metadata: { ...result.metadata } }, { text: result.text, redacted: true });
       }),
   );
 }

@@ -2,6 +2,7 @@ import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
 import { BatonError } from '../../errors/index.js';
 import { newId, TASK_STATUSES, type TaskPatch } from '../../ledger/index.js';
+import { registerCheckedTool } from '../register-checked-tool.js';
 import { guarded, okResult } from '../tool-result.js';
 import type { WorkspaceState } from '../workspace-state.js';
 import { DEFAULT_PAGE_SIZE, pageOutputShape, pageShape, recordSchema } from './shared-schemas.js';
@@ -29,7 +30,8 @@ const inputShape = {
 
 /** `task(action)`: list, read, create and update ledger tasks. */
 export function registerTaskTool(server: McpServer, state: WorkspaceState): void {
-  server.registerTool(
+  registerCheckedTool(
+    server,
     'task',
     {
       title: 'Tasks in the ledger',
@@ -45,7 +47,7 @@ export function registerTaskTool(server: McpServer, state: WorkspaceState): void
         switch (input.action) {
           case 'list': {
             const page = await ledger.listTasks({ status: input.status, limit: input.limit ?? DEFAULT_PAGE_SIZE, cursor: input.cursor });
-            return okResult({ tasks: page.items as unknown as Array<Record<string, unknown>>, next_cursor: page.nextCursor });
+            return okResult({ tasks: page.items, next_cursor: page.nextCursor });
           }
           case 'get': {
             const id = required(input.task_id, 'task_id', 'get');

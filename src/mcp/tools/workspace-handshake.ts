@@ -1,12 +1,14 @@
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
 import { findGitLocation } from '../../refresh/index.js';
+import { registerCheckedTool } from '../register-checked-tool.js';
 import { guarded, okResult } from '../tool-result.js';
 import type { WorkspaceState } from '../workspace-state.js';
 
 /** `workspace_handshake(project_root)`: activates a workspace (its ledger and files) for this session. */
 export function registerWorkspaceHandshake(server: McpServer, state: WorkspaceState): void {
-  server.registerTool(
+  registerCheckedTool(
+    server,
     'workspace_handshake',
     {
       title: 'Set the active workspace',
@@ -17,7 +19,12 @@ export function registerWorkspaceHandshake(server: McpServer, state: WorkspaceSt
       },
       outputSchema: {
         workspace: z.string(),
-        ledger: z.object({ backend: z.string(), location: z.string(), error: z.string().optional() }),
+        ledger: z.object({
+          backend: z.string().describe('sqlite, redis or memory; "unavailable" when the ledger could not be opened.'),
+          tried: z.string().optional().describe('The backend that could not be opened.'),
+          location: z.string(),
+          error: z.string().optional(),
+        }),
         git: z.boolean().describe('Whether the workspace is inside a git repository.'),
         tasks: z.record(z.string(), z.number()).describe('Task counts by status.'),
       },
@@ -30,7 +37,9 @@ export function registerWorkspaceHandshake(server: McpServer, state: WorkspaceSt
         const [tasks, git] = await Promise.all([ledger.countTasksByStatus().catch(() => ({})), findGitLocation(root)]);
         return okResult({
           workspace: root,
-          ledger: { backend: ledgerError ? 'unavailable' : ledger.backend, location: ledger.location, error: ledgerError },
+          ledger: ledgerError
+            ? { backend: 'unavailable', tried: ledger.backend, location: ledger.location, error: ledgerError }
+            : { backend: ledger.backend, location: ledger.location },
           git: git !== undefined,
           tasks,
         });

@@ -1,4 +1,4 @@
-import { APICallError, LoadAPIKeyError, RetryError } from 'ai';
+import { APICallError, LoadAPIKeyError } from '@ai-sdk/provider';
 import { errorMessage } from '../../errors/index.js';
 import type { Outcome } from '../types.js';
 import { parseEpochOrDate, parseResetAt } from './parse-reset-at.js';
@@ -15,7 +15,7 @@ const BAD_KEY = /API key not valid|API_KEY_INVALID|invalid[ _-]?api[ _-]?key|inv
  * context length context_window, 5xx/529/overloaded and network failures overloaded.
  */
 export function classifyHttpError(error: unknown, now: number): Outcome {
-  const cause = RetryError.isInstance(error) ? error.lastError : error;
+  const cause = isRetryError(error) ? error.lastError : error;
   if (LoadAPIKeyError.isInstance(cause)) return { kind: 'config_error', reason: oneLine(cause.message) };
   if (!APICallError.isInstance(cause)) return { kind: 'overloaded', reason: `request failed: ${oneLine(errorMessage(cause))}` };
   const status = cause.statusCode;
@@ -50,4 +50,13 @@ function retryAfter(headers: Record<string, string>, now: number): number | unde
 function oneLine(text: string): string {
   const line = text.split('\n')[0]!.trim();
   return line.length > 200 ? `${line.slice(0, 197)}...` : line;
+}
+
+/**
+ * The AI SDK's RetryError (retries used up), recognised by its documented name: importing the class
+ * would load the whole SDK (`ai`, about 80 ms) wherever providers load; the API error classes come
+ * from the small @ai-sdk/provider package instead.
+ */
+function isRetryError(error: unknown): error is Error & { lastError: unknown } {
+  return error instanceof Error && error.name === 'AI_RetryError' && 'lastError' in error;
 }

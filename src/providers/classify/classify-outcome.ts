@@ -13,6 +13,8 @@ export interface ClassifyOutcomeInput {
   /** Provider type (gemini, codex, claude, copilot, cursor, command, ...). */
   provider: string;
   exitCode?: number;
+  /** Signal that ended the process (e.g. "SIGKILL"), when one did. */
+  signal?: string;
   stdout: string;
   stderr: string;
   /** The CLI's structured output, already parsed. */
@@ -25,6 +27,8 @@ export interface ClassifyOutcomeInput {
   spawnError?: { code: string; message: string };
   /** The program that was run, for config_error messages. */
   binary?: string;
+  /** The baton.config.json field that names the program: "binary" (agent CLIs) or "command". @default 'binary' */
+  programField?: 'binary' | 'command';
   /** Documented exit codes of this CLI. @default {} */
   exitCodes?: Readonly<Record<number, OutcomeKind>>;
   /** Clock for relative reset times ("try again in 2 hours"). */
@@ -40,6 +44,8 @@ export function classifyOutcome(input: ClassifyOutcomeInput): Outcome {
   if (input.timedOut) return { kind: 'timeout', reason: `${input.provider} did not finish within Baton's time limit` };
   if (input.aborted) return { kind: 'interrupted', reason: `${input.provider} run was aborted` };
   if (input.spawnError !== undefined) return spawnOutcome(input);
+  // A process that did not exit never finished its work, whatever it printed before dying.
+  if (input.signal !== undefined) return signalOutcome(input.provider, input.signal);
 
   const parsed = input.parsed;
   const errorText = [parsed?.errorText, parsed?.isError ? parsed.response : undefined].filter(Boolean).join('\n');
@@ -67,12 +73,33 @@ export function classifyOutcome(input: ClassifyOutcomeInput): Outcome {
   return { kind: 'agent_error', reason };
 }
 
+/** Why a signal usually reaches an agent Baton did not stop itself. */
+const SIGNAL_CAUSES: Readonly<Record<string, string>> = {
+  SIGKILL: 'killed: out of memory, or by another process',
+  SIGSEGV: 'crashed: segmentation fault',
+  SIGBUS: 'crashed: bus error',
+  SIGILL: 'crashed: illegal instruction',
+  SIGFPE: 'crashed: arithmetic error',
+  SIGABRT: 'aborted itself',
+  SIGTERM: 'terminated by another process',
+  SIGINT: 'interrupted',
+  SIGHUP: 'its terminal hung up',
+  SIGPIPE: 'wrote to a closed pipe',
+};
+
+function signalOutcome(provider: string, signal: string): Outcome {
+  const cause = SIGNAL_CAUSES[signal];
+  return { kind: 'killed_by_signal', reason: `${provider} was ended by signal ${signal}${cause ? ` (${cause})` : ''} before it exited` };
+}
+
 function spawnOutcome(input: ClassifyOutcomeInput): Outcome {
   const what = input.binary ?? input.provider;
   const error = input.spawnError!;
   const reason =
     error.code === 'ENOENT'
-      ? `${input.provider}: binary "${what}" not found (install it or set "binary" in baton.config.json)`
+      ? input.programField === 'command'
+        ? `${input.provider}: command "${what}" not found (install it, or set "command" of provider "${input.provider}" in baton.config.json to a program that exists)`
+        : `${input.provider}: binary "${what}" not found (install it, or set "binary" of provider "${input.provider}" in baton.config.json)`
       : error.code === 'EACCES'
         ? `${input.provider}: "${what}" is not executable`
         : `${input.provider}: could not start "${what}": ${error.message}`;

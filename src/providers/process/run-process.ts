@@ -22,6 +22,11 @@ export interface RunProcessOptions {
   killGraceMs?: number;
   /** Bytes kept per stream (head and tail). @default DEFAULT_OUTPUT_CAP_BYTES */
   outputCapBytes?: number;
+  /**
+   * Called once right after the process started, with its pid (also its process group id), so
+   * the caller can record the group before waiting on it. Not called when it fails to start.
+   */
+  onSpawn?: (pid: number) => void;
 }
 
 export interface RunProcessResult {
@@ -75,6 +80,14 @@ export function runProcess(argv: readonly string[], options: RunProcessOptions):
       detached: true,
       stdio: ['pipe', 'pipe', 'pipe'],
     });
+
+    if (child.pid !== undefined && options.onSpawn) {
+      try {
+        options.onSpawn(child.pid);
+      } catch {
+        // A recording failure must not leave the process unwatched; the caller logs its own errors.
+      }
+    }
 
     const signalGroup = (sig: NodeJS.Signals): void => {
       if (child.pid === undefined) return;

@@ -2,7 +2,8 @@ import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { type ContextBenchReport, defaultTrajectoryFiles, expandTrajectoryPaths, parseBudgets, readTrajectories, runContextBench, STRATEGIES } from '../../../bench/index.js';
 import { type CliIO, EXIT_OK, parsePositiveInt, printResult } from '../../context.js';
-import type { BenchContextOptions } from './index.js';
+import { toWireCase } from '../../to-wire-case.js';
+import type { BenchContextOptions } from './options.js';
 
 /** Runs the replay over the given (or shared) trajectories and prints the report; exit 0. */
 export async function runBenchContext(io: CliIO, options: BenchContextOptions): Promise<number> {
@@ -13,7 +14,7 @@ export async function runBenchContext(io: CliIO, options: BenchContextOptions): 
     : await defaultTrajectoryFiles(io.cwd);
   const trajectories = (await Promise.all(files.map((f) => readTrajectories(f)))).flat();
   const report = await runContextBench(trajectories, { budgets, latencyRuns });
-  if (options.out) await writeFile(path.resolve(io.cwd, options.out), `${JSON.stringify(report, null, 2)}\n`);
+  if (options.out) await writeFile(path.resolve(io.cwd, options.out), `${JSON.stringify(toWireCase(report), null, 2)}\n`);
   printResult(io, options, report, () => renderReport(report));
   return EXIT_OK;
 }

@@ -1,14 +1,7 @@
 import type { Command } from 'commander';
-import type { RegisterCommand } from '../../commands.js';
-import { type CommonOptions, withCommonOptions } from '../../context.js';
-
-/** Flags of `baton bench context`. */
-export interface BenchContextOptions extends CommonOptions {
-  traj?: string[];
-  budget: string;
-  out?: string;
-  latencyRuns?: string;
-}
+import type { RegisterCommand } from '../../command-types.js';
+import { withCommonOptions } from '../../context.js';
+import type { BenchContextOptions } from './options.js';
 
 /** `baton bench context`: replays agent trajectories through four context strategies. */
 export const registerBench: RegisterCommand = (program: Command, io, state) => {

@@ -1,7 +1,7 @@
 import { BatonError } from '../../../errors/index.js';
 import type { TechDebtData } from '../../../ledger/index.js';
 import { type CliIO, type CommonOptions, EXIT_OK, openCliLedger, parsePositiveInt, printResult } from '../../context.js';
-import type { DebtAddOptions } from './index.js';
+import type { DebtAddOptions } from './options.js';
 
 const SEVERITIES = ['low', 'medium', 'high', 'critical'] as const;
 

@@ -1,14 +1,6 @@
-import type { RegisterCommand } from '../../commands.js';
+import type { RegisterCommand } from '../../command-types.js';
 import { type CommonOptions, withCommonOptions } from '../../context.js';
-
-export interface DebtAddOptions extends CommonOptions {
-  category?: string;
-  description?: string;
-  impact?: string;
-  solution?: string;
-  task?: string;
-  severity?: string;
-}
+import type { DebtAddOptions } from './options.js';
 
 /** `baton debt add|list`: known issues and gotchas agents must not trip over again. */
 export const registerDebt: RegisterCommand = (program, io, state) => {

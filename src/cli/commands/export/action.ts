@@ -6,7 +6,7 @@ import { type CliIO, type CommonOptions, EXIT_OK, openCliLedger } from '../../co
 
 /** Streams the export so a million dispatches never sit in memory at once. */
 export async function runExport(io: CliIO, options: CommonOptions & { out?: string }): Promise<number> {
-  const ledger = await openCliLedger(io, options);
+  const ledger = await openCliLedger(io, options, { readOnly: true });
   const counts: Record<string, number> = {};
   try {
     const file = options.out ? path.resolve(io.cwd, options.out) : undefined;

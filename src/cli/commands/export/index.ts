@@ -1,4 +1,4 @@
-import type { RegisterCommand } from '../../commands.js';
+import type { RegisterCommand } from '../../command-types.js';
 import { type CommonOptions, withCommonOptions } from '../../context.js';
 
 /** `baton export [--out FILE]`: every record as JSON Lines. */

@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import type { RegisterCommand } from '../../commands.js';
+import type { RegisterCommand } from '../../command-types.js';
 import { type CommonOptions, withCommonOptions } from '../../context.js';
 
 /** `baton init`: creates .baton/ with the ledger and a commented config. */

@@ -1,7 +1,7 @@
 import path from 'node:path';
 import { BatonError } from '../../../errors/index.js';
 import { openLedger } from '../../../ledger/index.js';
-import { serveHttp, serveStdio, WorkspaceRegistry } from '../../../mcp/index.js';
+import { DEFAULT_HTTP_HOST, isLoopbackHost, serveHttp, serveStdio, WorkspaceRegistry } from '../../../mcp/index.js';
 import { GitCache } from '../../../refresh/index.js';
 import { VERSION } from '../../program.js';
 import { type CliIO, EXIT_OK } from '../../context.js';
@@ -30,8 +30,15 @@ export async function runMcp(io: CliIO, options: McpCliOptions): Promise<number>
       host: options.host,
       token: options.token ?? io.env.BATON_MCP_TOKEN,
       allowedHosts: options.allowedHost,
+      allowUnauthenticated: options.allowUnauthenticated,
     });
-    io.stderr(`baton mcp: listening on ${server.url}${options.token ?? io.env.BATON_MCP_TOKEN ? ' (bearer token required)' : ''}\n`);
+    const auth =
+      options.token ?? io.env.BATON_MCP_TOKEN
+        ? ' (bearer token required)'
+        : isLoopbackHost(options.host ?? DEFAULT_HTTP_HOST)
+          ? ' (no token: this machine only)'
+          : ' (NO TOKEN: anyone who reaches this address can read and change the ledger)';
+    io.stderr(`baton mcp: listening on ${server.url}${auth}\n`);
     await new Promise<void>((resolve) => {
       process.once('SIGINT', resolve);
       process.once('SIGTERM', resolve);

@@ -1,4 +1,4 @@
-import type { RegisterCommand } from '../../commands.js';
+import type { RegisterCommand } from '../../command-types.js';
 import { type CommonOptions, withCommonOptions } from '../../context.js';
 
 export interface McpCliOptions extends CommonOptions {
@@ -8,6 +8,7 @@ export interface McpCliOptions extends CommonOptions {
   token?: string;
   workspace?: string;
   allowedHost?: string[];
+  allowUnauthenticated?: boolean;
 }
 
 const collect = (value: string, previous: string[]) => [...previous, value];
@@ -20,6 +21,7 @@ export const registerMcp: RegisterCommand = (program, io, state) => {
     .option('--port <n>', 'HTTP port (0 picks a free one)', '8765')
     .option('--host <host>', 'HTTP bind address', '127.0.0.1')
     .option('--token <token>', 'bearer token HTTP clients must send (env BATON_MCP_TOKEN)')
+    .option('--allow-unauthenticated', 'serve a non-loopback --host without a token (a warning is printed)')
     .option('--allowed-host <host:port>', 'extra Host header accepted over HTTP, repeatable', collect, [])
     .option('--workspace <dir>', 'activate this workspace at start (clients may still call workspace_handshake)')
     .action(async (options: McpCliOptions) => {

@@ -3,7 +3,7 @@ import type { Ledger } from '../../../ledger/index.js';
 import { maskSecretsSync } from '../../../redact/index.js';
 import { REFRESH_FORMATS, type RefreshFormat, refreshContext } from '../../../refresh/index.js';
 import { type CliIO, EXIT_OK, openCliLedger, parsePositiveInt, printResult } from '../../context.js';
-import type { RefreshCliOptions } from './index.js';
+import type { RefreshCliOptions } from './options.js';
 
 export async function runRefresh(io: CliIO, taskId: string | undefined, options: RefreshCliOptions): Promise<number> {
   const format = options.format ?? 'standard';

@@ -1,16 +1,6 @@
-import type { RegisterCommand } from '../../commands.js';
-import { type CommonOptions, withCommonOptions } from '../../context.js';
-
-export interface RefreshCliOptions extends CommonOptions {
-  format?: string;
-  since?: string;
-  save?: boolean;
-  session?: string;
-  git?: boolean;
-  prompt?: boolean;
-  dispatchLimit?: string;
-  commitLimit?: string;
-}
+import type { RegisterCommand } from '../../command-types.js';
+import { withCommonOptions } from '../../context.js';
+import type { RefreshCliOptions } from './options.js';
 
 /** `baton refresh [TASK]`: the session-recovery context of seed 002, as refresh_context returns it. */
 export const registerRefresh: RegisterCommand = (program, io, state) => {

@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import type { RegisterCommand } from '../../commands.js';
+import type { RegisterCommand } from '../../command-types.js';
 import { withCommonOptions } from '../../context.js';
 import type { RunOptions } from './action.js';
 

@@ -1,4 +1,4 @@
-import type { EventSink, SupervisorEvent } from '../../../supervisor/index.js';
+import { claimHolderState, type EventSink, type SupervisorEvent } from '../../../supervisor/index.js';
 import type { CliIO } from '../../context.js';
 
 const CLEAR_LINE = '\r\x1b[2K';
@@ -42,17 +42,23 @@ function describe(event: SupervisorEvent): string | undefined {
     case 'dispatch-start':
       return `${event.taskId}: attempt ${event.attempt} · ${event.provider}${event.mode === 'helper' ? ' (helper)' : ''} · running`;
     case 'dispatch-end':
-      return `${event.taskId}: attempt ${event.attempt} · ${event.provider}${event.mode === 'helper' ? ' (helper)' : ''} · ${event.outcome}`;
+      return `${event.taskId}: attempt ${event.attempt} · ${event.provider}${event.mode === 'helper' ? ' (helper)' : ''} · ${event.outcome}${event.signal ? ` (${event.signal})` : ''}`;
     case 'breaker-skip':
       return `${event.taskId}: ${event.provider} skipped (breaker open${event.until ? ` until ${new Date(event.until).toISOString()}` : ''})`;
     case 'waiting':
       return `${event.taskId}: all providers open, waiting until ${new Date(event.untilMs).toISOString()}`;
-    case 'claim-wait':
-      return `${event.taskId}: held by another run (${event.holder}, lease until ${new Date(event.untilMs).toISOString()}); taking other work, and this task if that run stops renewing its lease`;
+    case 'claim-wait': {
+      const until = new Date(event.untilMs).toISOString();
+      return claimHolderState(event.holder) === 'gone'
+        ? `${event.taskId}: claimed by ${event.holder}, a run that is no longer running (it crashed); taking other work, and this task when its lease lapses at ${until}`
+        : `${event.taskId}: held by another live run (${event.holder}, lease until ${until}); taking other work, and this task if that run stops renewing its lease`;
+    }
     case 'task-skip':
       return `· ${event.taskId} ${event.reason}`;
     case 'integration':
       return `${event.taskId}: attempt ${event.attempt} · ${event.ok ? 'integrated' : `not integrated: ${event.detail}`}`;
+    case 'stale-agent-ended':
+      return `${event.taskId}: attempt ${event.attempt}'s agent (process group ${event.pid}) was still running from the interrupted run; ended it with ${event.signal}${event.gone ? '' : ', but some of its processes did not exit'} before starting the next attempt`;
     case 'context':
       return `${event.taskId}: attempt ${event.attempt} · injected ${event.kind} context (${event.text.trimEnd().split('\n').length} lines)`;
     case 'validation':

@@ -3,7 +3,7 @@ import { type CliIO, type CommonOptions, EXIT_OK, openCliLedger, printResult, re
 import { readQueueSection, renderQueueSection } from './queue-section.js';
 
 export async function runStatus(io: CliIO, options: CommonOptions & { limit: number }): Promise<number> {
-  const ledger = await openCliLedger(io, options);
+  const ledger = await openCliLedger(io, options, { readOnly: true });
   try {
     const base = await gatherStatus(ledger, { dispatchLimit: options.limit, now: Date.now() });
     const queue = await readQueueSection(await resolveLedgerSpec(io, options), io.env.BATON_NAMESPACE ?? process.env.BATON_NAMESPACE ?? 'default');

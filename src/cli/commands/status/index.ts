@@ -1,4 +1,4 @@
-import type { RegisterCommand } from '../../commands.js';
+import type { RegisterCommand } from '../../command-types.js';
 import { type CommonOptions, parsePositiveInt, withCommonOptions } from '../../context.js';
 
 /** `baton status`: task counts by status, open breakers, last dispatches. */

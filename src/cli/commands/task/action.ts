@@ -1,7 +1,7 @@
 import { BatonError } from '../../../errors/index.js';
 import { TASK_STATUSES, type AcceptanceCriterion, type Task, type TaskStatus } from '../../../ledger/index.js';
 import { type CliIO, type CommonOptions, EXIT_OK, openCliLedger, parsePositiveInt, printResult } from '../../context.js';
-import type { TaskAddOptions } from './index.js';
+import type { TaskAddOptions } from './options.js';
 
 export async function runTaskAdd(io: CliIO, id: string, options: TaskAddOptions): Promise<number> {
   const priority = Number(options.priority ?? 0);

@@ -1,16 +1,6 @@
-import type { RegisterCommand } from '../../commands.js';
+import type { RegisterCommand } from '../../command-types.js';
 import { type CommonOptions, withCommonOptions } from '../../context.js';
-
-export interface TaskAddOptions extends CommonOptions {
-  title: string;
-  instructions?: string;
-  intent?: string;
-  criterion: string[];
-  dependsOn?: string;
-  priority?: string;
-  mode?: string;
-  difficulty?: string;
-}
+import type { TaskAddOptions } from './options.js';
 
 const collect = (value: string, previous: string[]) => [...previous, value];
 

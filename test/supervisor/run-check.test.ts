@@ -2,7 +2,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runCheck } from '../../src/workspace/index.js';
+import { runCheck } from '../../src/supervisor/index.js';
 
 let cwd: string;
 beforeAll(async () => {

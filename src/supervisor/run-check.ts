@@ -1,5 +1,6 @@
 import { runProcess } from '../providers/index.js';
-import type { CheckResult } from './types.js';
+import { definedFields } from '../util/index.js';
+import type { CheckResult } from '../workspace/index.js';
 
 /** Output kept from one check (head and tail). */
 export const DEFAULT_CHECK_OUTPUT_CAP_BYTES = 64 * 1024;
@@ -27,9 +28,7 @@ export async function runCheck(command: string, options: RunCheckOptions): Promi
     cwd: options.cwd,
     timeoutMs: options.timeoutMs,
     outputCapBytes: options.outputCapBytes ?? DEFAULT_CHECK_OUTPUT_CAP_BYTES,
-    ...(options.env === undefined ? {} : { env: options.env }),
-    ...(options.signal === undefined ? {} : { signal: options.signal }),
-    ...(options.killGraceMs === undefined ? {} : { killGraceMs: options.killGraceMs }),
+    ...definedFields({ env: options.env, signal: options.signal, killGraceMs: options.killGraceMs }),
   });
   let output = run.stdout;
   if (run.spawnError !== undefined) output = `could not run check: ${run.spawnError.message}`;

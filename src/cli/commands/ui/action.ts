@@ -1,0 +1,46 @@
+import path from 'node:path';
+import { BatonError } from '../../../errors/index.js';
+import { openLedger } from '../../../ledger/index.js';
+import { startUiServer } from '../../../ui/index.js';
+import { type CliIO, EXIT_OK, resolveLedgerSpec } from '../../context.js';
+import type { UiCliOptions } from './options.js';
+
+/**
+ * Opens the ledger (an SQLite file must already exist: the view never creates one), serves the
+ * page until SIGINT/SIGTERM, and prints its address (one JSON line with --json).
+ */
+export async function runUi(io: CliIO, options: UiCliOptions, stop: Promise<unknown> = signalled()): Promise<number> {
+  const port = Number(options.port ?? '8766');
+  if (!Number.isInteger(port) || port < 0 || port > 65_535) {
+    throw new BatonError('INPUT_INVALID', `--port must be 0-65535, got "${options.port}"`, { details: { field: '--port', value: options.port } });
+  }
+  const token = options.token ?? io.env.BATON_UI_TOKEN;
+  const spec = await resolveLedgerSpec(io, options);
+  const ledger = await openLedger({ spec, cwd: io.cwd, create: false });
+  try {
+    const server = await startUiServer({
+      ledger,
+      port,
+      host: options.host,
+      token,
+      workspace: options.workspace ? path.resolve(io.cwd, options.workspace) : io.cwd,
+    });
+    if (options.json) io.stdout(`${JSON.stringify({ url: server.url, ledger: ledger.location, backend: ledger.backend, token_required: Boolean(token) })}\n`);
+    else {
+      io.stdout(`baton ui: ${server.url} (ledger ${ledger.backend} ${ledger.location}; read-only; Ctrl-C stops)\n`);
+      if (token) io.stdout(`Token required: open ${server.url}?token=<your token> once; a cookie keeps the browser signed in.\n`);
+    }
+    await stop;
+    await server.close();
+    return EXIT_OK;
+  } finally {
+    await ledger.close();
+  }
+}
+
+function signalled(): Promise<void> {
+  return new Promise((resolve) => {
+    process.once('SIGINT', () => resolve());
+    process.once('SIGTERM', () => resolve());
+  });
+}

@@ -1,0 +1,64 @@
+import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import type { CallToolResult, ToolAnnotations } from '@modelcontextprotocol/sdk/types.js';
+import { z } from 'zod';
+import { BatonError } from '../errors/index.js';
+import { guarded } from './tool-result.js';
+
+export interface CheckedToolConfig<Shape extends z.ZodRawShape> {
+  title: string;
+  description: string;
+  inputSchema: Shape;
+  outputSchema: z.ZodRawShape | z.ZodObject;
+  annotations: ToolAnnotations;
+}
+
+/**
+ * Registers a tool whose input Baton validates itself, so a bad argument comes back as Baton's
+ * readable error (code, field, value, next step) instead of the SDK's dump of zod issues.
+ *
+ * The SDK validates input against the schema it is given before the handler runs, and builds the
+ * error text itself. So the SDK gets a schema that accepts any value for each field but carries
+ * (through zod's `.meta`) the exact JSON Schema of the strict field: `tools/list` advertises the
+ * strict contract, and the strict parse happens here, in the handler.
+ */
+export function registerCheckedTool<Shape extends z.ZodRawShape>(
+  server: McpServer,
+  name: string,
+  config: CheckedToolConfig<Shape>,
+  handler: (input: z.output<z.ZodObject<Shape>>) => Promise<CallToolResult>,
+): void {
+  const strict = z.object(config.inputSchema);
+  server.registerTool(name, { ...config, inputSchema: advertisedShape(config.inputSchema) }, (args: unknown) =>
+    guarded(async () => {
+      const parsed = strict.safeParse(args ?? {});
+      if (!parsed.success) throw inputError(name, args, parsed.error);
+      return handler(parsed.data);
+    }),
+  );
+}
+
+/** The schema handed to the SDK: every field accepts anything; its JSON Schema is the strict one. */
+function advertisedShape(shape: z.ZodRawShape): z.ZodObject {
+  const lenient: Record<string, z.ZodType> = {};
+  const required: string[] = [];
+  for (const [key, field] of Object.entries(shape)) {
+    const { $schema: _drop, ...json } = z.toJSONSchema(field as z.ZodType, { io: 'input', target: 'draft-7', unrepresentable: 'any' }) as Record<
+      string,
+      unknown
+    >;
+    lenient[key] = z.unknown().optional().meta(json);
+    if (!(field as z.ZodType).safeParse(undefined).success) required.push(key);
+  }
+  const object = z.object(lenient);
+  return required.length > 0 ? object.meta({ required }) : object;
+}
+
+function inputError(tool: string, args: unknown, error: z.ZodError): BatonError {
+  const problems = error.issues.map((issue) => `${issue.path.length > 0 ? issue.path.join('.') : '(arguments)'}: ${issue.message}`);
+  const first = error.issues[0];
+  const field = first && first.path.length > 0 ? first.path.join('.') : undefined;
+  const value = field !== undefined && args && typeof args === 'object' ? (args as Record<string, unknown>)[String(first?.path[0])] : undefined;
+  return new BatonError('INPUT_INVALID', `Invalid arguments for ${tool}: ${problems.join('; ')}`, {
+    details: field !== undefined ? { field, ...(value !== undefined ? { value } : {}) } : {},
+  });
+}
