@@ -208,4 +208,32 @@ await describeWithRedis('baton worker on BullMQ', () => {
     const [exit] = await Promise.all(workers.map((w) => w.done));
     expect(exit?.stderr).toContain("every provider's circuit breaker is open: workers take no tasks until");
   }, 120_000);
+
+  it('lets a worker stopped with SIGTERM mid-attempt finish the attempt, never leaving it running', async () => {
+    const project = makeProject([{ id: 'graceful' }], { AGENT_SLEEP_MS: '3000' });
+    cleanups.push(() => rmSync(project.dir, { recursive: true, force: true }));
+    const { clones } = withRemote(project, 1);
+    const namespace = uniqueNamespace('queue-term');
+    namespaces.push(namespace);
+    const [worker] = (await startWorkers(clones, namespace)) as [BatonRun];
+    const producer = startBaton(['run', 'plan.json', '--config', 'baton.config.json', '--ledger', REDIS_TEST_URL, '--queue', '--json'], {
+      cwd: project.dir,
+      env: { BATON_NAMESPACE: namespace, ...QUEUE_ENV },
+    });
+    const deadline = Date.now() + 60_000;
+    while (project.starts().length === 0 && Date.now() < deadline) await sleep(100);
+    worker.child.kill('SIGTERM');
+    const stopped = await worker.done;
+    expect(stopped.code, stopped.stderr).toBe(0);
+    expect(stopped.stdout).toContain('SIGTERM: finishing the running tasks');
+    const done = await producer.done;
+    expect(done.code, done.stderr).toBe(0);
+    const task = (JSON.parse(done.stdout) as Report).tasks[0];
+    expect(task?.status).toBe('completed');
+    expect(task?.attempts.map((a) => `${a.attempt}:${a.outcome}`)).toEqual(['1:ok']);
+    const ledger = await openLedger({ spec: REDIS_TEST_URL, namespace });
+    expect((await ledger.listDispatches({ status: 'running' })).items).toHaveLength(0);
+    await ledger.close();
+    expect(project.starts()).toHaveLength(1);
+  }, 120_000);
 });
