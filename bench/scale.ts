@@ -76,7 +76,10 @@ export default async function run(args: string[]): Promise<void> {
     };
     const out = path.join(ROOT, 'bench', 'results', 'scale.json');
     await mkdir(path.dirname(out), { recursive: true });
-    await writeFile(out, `${JSON.stringify(result, null, 2)}\n`);
+    // Keep the --large results of an earlier run.
+    const previous = (existsSync(out) ? JSON.parse(readFileSync(out, 'utf8')) : {}) as Record<string, unknown>;
+    const kept = previous.large_repository === undefined ? {} : { large_repository: previous.large_repository };
+    await writeFile(out, `${JSON.stringify({ ...result, ...kept }, null, 2)}\n`);
     console.log(JSON.stringify(result, null, 2));
   } finally {
     rmSync(base, { recursive: true, force: true });
