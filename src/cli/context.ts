@@ -1,7 +1,9 @@
+import { access as fileAccess } from 'node:fs/promises';
+import path from 'node:path';
 import { type Command, Option } from 'commander';
-import { loadConfig } from '../config/index.js';
+import { DEFAULT_CONFIG_PATH } from '../config/defaults.js';
 import { BatonError, errorMessage, isBatonError } from '../errors/index.js';
-import { type Ledger, openLedger } from '../ledger/index.js';
+import type { Ledger } from '../ledger/index.js';
 import { toWireCase } from './to-wire-case.js';
 
 /** Where a command reads and writes; tests pass their own. */
@@ -44,16 +46,29 @@ export function withCommonOptions(command: Command): Command {
  * default SQLite file; relative paths resolve against the IO's cwd (the project root).
  */
 export async function openCliLedger(io: CliIO, options: CommonOptions, access: { readOnly?: boolean } = {}): Promise<Ledger> {
+  // Loaded here, not at the top: `baton --version` and `--help` must not pay for the ledger.
+  // open-ledger.js, not the index: the index also exports the JSON-lines parser, which loads zod.
+  const [{ openLedger }, spec] = await Promise.all([import('../ledger/open-ledger.js'), resolveLedgerSpec(io, options)]);
   // A command that only reads also works on a ledger it may not write (opened read-only).
-  return openLedger({ spec: await resolveLedgerSpec(io, options), cwd: io.cwd, readOnlyFallback: access.readOnly ?? false });
+  return openLedger({ spec, cwd: io.cwd, readOnlyFallback: access.readOnly ?? false });
 }
 
 /** The ledger spec a command would use (see openCliLedger), or undefined for the default. */
 export async function resolveLedgerSpec(io: CliIO, options: CommonOptions): Promise<string | undefined> {
   const explicit = options.ledger ?? io.env.BATON_LEDGER ?? io.env.BATON_REDIS_URL;
   if (explicit) return explicit;
+  // No config file at all: the default ledger, without loading the config schema (zod) on the way.
+  if (options.config === undefined && !(await exists(path.resolve(io.cwd, DEFAULT_CONFIG_PATH)))) return undefined;
+  const { loadConfig } = await import('../config/index.js');
   const config = await loadConfig({ cwd: io.cwd, file: options.config, env: io.env });
   return config.ledger;
+}
+
+async function exists(file: string): Promise<boolean> {
+  return fileAccess(file).then(
+    () => true,
+    () => false,
+  );
 }
 
 /** Prints a result: JSON when --json, else the rendered text. */

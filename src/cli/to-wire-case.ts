@@ -25,6 +25,6 @@ export function toWireCase(value: unknown): unknown {
 }
 
 function isPlainObject(value: object): boolean {
-  const proto = Object.getPrototypeOf(value);
+  const proto: unknown = Object.getPrototypeOf(value);
   return proto === Object.prototype || proto === null;
 }

@@ -1,7 +1,9 @@
 import { type McpServer, ResourceTemplate } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { SubscribeRequestSchema, UnsubscribeRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import { BatonError } from '../errors/index.js';
-import { REFRESH_FORMATS, type RefreshFormat, refreshContext } from '../refresh/index.js';
+// Light leaf files only; the refresh module itself loads on first use (load-refresh.ts).
+import { REFRESH_FORMATS, type RefreshFormat } from '../refresh/types.js';
+import { loadRefresh } from './load-refresh.js';
 import { ContextWatcher, taskIdOf } from './context-watcher.js';
 import type { WorkspaceState } from './workspace-state.js';
 
@@ -46,6 +48,7 @@ export function registerContextResources(
     async (uri) => {
       const { root, ledger } = await state.require();
       const format = formatOf(uri);
+      const { refreshContext } = await loadRefresh();
       const result = await refreshContext({
         workspace: root,
         ledger,

@@ -1,6 +1,7 @@
 import { errorMessage } from '../errors/index.js';
-import { getLogger } from '../observability/index.js';
-import { findGitLocation, readGitKey } from '../refresh/index.js';
+// logger.js, not the index: the index also loads prom-client, which start-up does not need.
+import { getLogger } from '../observability/logger.js';
+import { findGitLocation, readGitKey } from '../refresh/git-key.js';
 import type { WorkspaceState } from './workspace-state.js';
 
 /** @default 1000: how often subscribed contexts are checked for staleness. */

@@ -1,7 +1,16 @@
 export { CONTEXT_URI_TEMPLATE, CURRENT_CONTEXT_URI, registerContextResources } from './context-resources.js';
 export { ContextWatcher, DEFAULT_WATCH_INTERVAL_MS, taskIdOf } from './context-watcher.js';
 export { createBatonMcpServer } from './create-mcp-server.js';
-export { DEFAULT_HTTP_HOST, exposureCheck, isLoopbackHost, MCP_HTTP_PATH, serveHttp } from './serve-http.js';
+export {
+  DEFAULT_HTTP_HOST,
+  DEFAULT_MAX_IN_FLIGHT,
+  DEFAULT_MAX_SESSIONS,
+  DEFAULT_SESSION_IDLE_MS,
+  exposureCheck,
+  isLoopbackHost,
+  MCP_HTTP_PATH,
+  serveHttp,
+} from './serve-http.js';
 export { serveStdio } from './serve-stdio.js';
 export { ERROR_META_KEY, errorResult, okResult } from './tool-result.js';
 export { registerCheckedTool } from './register-checked-tool.js';
@@ -10,5 +19,6 @@ export { DEFAULT_LEASE_MS } from './tools/dispatch-tool.js';
 export { WorkspaceRegistry, WorkspaceState } from './workspace-state.js';
 export type { BatonMcpServer, BatonMcpServerOptions } from './create-mcp-server.js';
 export type { ContextWatcherOptions } from './context-watcher.js';
-export type { HttpMcpServer, ServeHttpOptions } from './serve-http.js';
+export type { HttpMcpServer, HttpServerLoad, ServeHttpOptions } from './serve-http.js';
+export type { WarmUpReport } from './warm-up.js';
 export type { LedgerOpener } from './workspace-state.js';

@@ -4,8 +4,10 @@ import type { AddressInfo } from 'node:net';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
 import { BatonError, errorMessage } from '../errors/index.js';
-import { getLogger } from '../observability/index.js';
+// logger.js, not the index: the index also loads prom-client, which start-up does not need.
+import { getLogger } from '../observability/logger.js';
 import { type BatonMcpServerOptions, createBatonMcpServer } from './create-mcp-server.js';
+import { RenderWorker } from '../refresh/render-worker.js';
 import { WorkspaceRegistry } from './workspace-state.js';
 
 /** @default '127.0.0.1': never listen beyond the machine unless asked. */
@@ -13,6 +15,12 @@ export const DEFAULT_HTTP_HOST = '127.0.0.1';
 /** @default '/mcp' */
 export const MCP_HTTP_PATH = '/mcp';
 const MAX_BODY_BYTES = 4 * 1024 * 1024;
+/** @default 256: open sessions at most; an initialize beyond it gets 503 with Retry-After. */
+export const DEFAULT_MAX_SESSIONS = 256;
+/** @default 256: requests handled at once at most (long-lived GET streams excluded); beyond it 503. */
+export const DEFAULT_MAX_IN_FLIGHT = 256;
+/** @default 600_000: a session with no request for this long is closed (its client must initialize again). */
+export const DEFAULT_SESSION_IDLE_MS = 10 * 60 * 1000;
 
 export interface ServeHttpOptions extends BatonMcpServerOptions {
   /** 0 picks a free port. */
@@ -27,31 +35,56 @@ export interface ServeHttpOptions extends BatonMcpServerOptions {
   allowedOrigins?: string[];
   /** Serve a non-loopback host without a token (anyone who reaches the port can use the ledger). @default false */
   allowUnauthenticated?: boolean;
+  /** @default DEFAULT_MAX_SESSIONS */
+  maxSessions?: number;
+  /** @default DEFAULT_MAX_IN_FLIGHT */
+  maxInFlight?: number;
+  /** @default DEFAULT_SESSION_IDLE_MS */
+  sessionIdleMs?: number;
 }
 
 export interface HttpMcpServer {
   url: string;
   port: number;
+  load(): HttpServerLoad;
   close(): Promise<void>;
 }
 
 interface Session {
   transport: StreamableHTTPServerTransport;
   stop: () => void;
+  lastSeen: number;
+}
+
+/** What the server holds right now (for tests, benchmarks and logs). */
+export interface HttpServerLoad {
+  sessions: number;
+  inFlight: number;
+  rejected: number;
+  expired: number;
 }
 
 /**
  * Serves Baton over Streamable HTTP at `http://HOST:PORT/mcp`: one MCP server per client
  * session, a bearer token check before anything else (401 without it), and DNS rebinding
- * protection (Host and Origin must name this server).
+ * protection (Host and Origin must name this server). Load is bounded: at most `maxSessions`
+ * sessions and `maxInFlight` requests at once (503 with Retry-After beyond either), and sessions
+ * idle for `sessionIdleMs` are closed. Every session shares one ledger handle per workspace, one
+ * git cache and one result cache (WorkspaceRegistry).
  */
 export async function serveHttp(options: ServeHttpOptions): Promise<HttpMcpServer> {
   const host = options.host ?? DEFAULT_HTTP_HOST;
   checkExposure(host, options);
   const registry = options.registry ?? new WorkspaceRegistry();
+  // Many clients share this event loop: cold renders go to a worker thread.
+  registry.renderWorker ??= new RenderWorker();
   const sessions = new Map<string, Session>();
   let port = options.port;
   const log = getLogger();
+  const maxSessions = options.maxSessions ?? DEFAULT_MAX_SESSIONS;
+  const maxInFlight = options.maxInFlight ?? DEFAULT_MAX_IN_FLIGHT;
+  const idleMs = options.sessionIdleMs ?? DEFAULT_SESSION_IDLE_MS;
+  const counters = { inFlight: 0, rejected: 0, expired: 0 };
 
   const handle = async (req: IncomingMessage, res: ServerResponse) => {
     const url = new URL(req.url ?? '/', 'http://localhost');
@@ -63,13 +96,20 @@ export async function serveHttp(options: ServeHttpOptions): Promise<HttpMcpServe
     const sessionId = header(req, 'mcp-session-id');
     const body = req.method === 'POST' ? await readJson(req) : undefined;
     const existing = sessionId ? sessions.get(sessionId) : undefined;
-    if (existing) return existing.transport.handleRequest(req, res, body);
+    if (existing) {
+      existing.lastSeen = Date.now();
+      return existing.transport.handleRequest(req, res, body);
+    }
     if (req.method !== 'POST' || sessionId || !isInitializeRequest(body)) {
       return sendJson(res, sessionId ? 404 : 400, {
         jsonrpc: '2.0',
         error: { code: -32000, message: sessionId ? 'Unknown or expired session' : 'No session: send an initialize request first' },
         id: null,
       });
+    }
+    if (sessions.size >= maxSessions) {
+      counters.rejected += 1;
+      return busy(res, 5, `Too many sessions (${sessions.size} of ${maxSessions}); retry later or close idle clients.`);
     }
     const local = [`127.0.0.1:${port}`, `localhost:${port}`, `[::1]:${port}`, `${host}:${port}`];
     const transport: StreamableHTTPServerTransport = new StreamableHTTPServerTransport({
@@ -78,7 +118,7 @@ export async function serveHttp(options: ServeHttpOptions): Promise<HttpMcpServe
       allowedHosts: [...local, ...(options.allowedHosts ?? [])],
       allowedOrigins: [...local.map((h) => `http://${h}`), ...(options.allowedOrigins ?? [])],
       onsessioninitialized: (id) => {
-        sessions.set(id, { transport, stop: () => watcher.stop() });
+        sessions.set(id, { transport, stop: () => watcher.stop(), lastSeen: Date.now() });
       },
     });
     const { server, watcher } = createBatonMcpServer({ ...options, registry, sessionId: () => transport.sessionId ?? 'http' });
@@ -91,12 +131,44 @@ export async function serveHttp(options: ServeHttpOptions): Promise<HttpMcpServe
   };
 
   const http: Server = createServer((req, res) => {
+    // A GET opens the long-lived notification stream: it holds no work, so it is not counted.
+    const counted = req.method !== 'GET';
+    if (counted && counters.inFlight >= maxInFlight) {
+      counters.rejected += 1;
+      req.resume();
+      return busy(res, 1, `Too many requests in flight (${maxInFlight}); retry after a second.`);
+    }
+    if (counted) {
+      counters.inFlight += 1;
+      let done = false;
+      const release = () => {
+        if (done) return;
+        done = true;
+        counters.inFlight -= 1;
+      };
+      res.once('finish', release);
+      res.once('close', release);
+    }
     handle(req, res).catch((error) => {
       log.error({ err: errorMessage(error) }, 'baton mcp http: request failed');
       if (!res.headersSent) sendJson(res, 500, { error: 'Internal error', code: 'INTERNAL' });
       else res.end();
     });
   });
+  const sweeper = setInterval(
+    () => {
+      const cutoff = Date.now() - idleMs;
+      for (const [id, session] of sessions) {
+        if (session.lastSeen >= cutoff) continue;
+        sessions.delete(id);
+        counters.expired += 1;
+        session.stop();
+        session.transport.close().catch(() => undefined);
+      }
+    },
+    Math.max(10, Math.min(idleMs / 4, 30_000)),
+  );
+  sweeper.unref();
   await new Promise<void>((resolve, reject) => {
     http.once('error', reject);
     http.listen(options.port, host, () => resolve());
@@ -104,10 +176,14 @@ export async function serveHttp(options: ServeHttpOptions): Promise<HttpMcpServe
   port = (http.address() as AddressInfo).port;
   const url = `http://${host.includes(':') ? `[${host}]` : host}:${port}${MCP_HTTP_PATH}`;
   log.info({ url, auth: Boolean(options.token) }, 'baton mcp: serving Streamable HTTP');
+  // Loads, the first git read and a standard render start now, in the background (warm-up.ts).
+  void registry.warm(options.workspace);
   return {
     url,
     port,
+    load: () => ({ sessions: sessions.size, ...counters }),
     close: async () => {
+      clearInterval(sweeper);
       for (const session of sessions.values()) {
         session.stop();
         await session.transport.close().catch(() => undefined);
@@ -177,6 +253,12 @@ async function readJson(req: IncomingMessage): Promise<unknown> {
   } catch {
     return undefined;
   }
+}
+
+/** 503 with Retry-After (seconds) and a JSON-RPC error naming the limit, so clients back off. */
+function busy(res: ServerResponse, retryAfterSeconds: number, message: string): void {
+  res.setHeader('Retry-After', String(retryAfterSeconds));
+  sendJson(res, 503, { jsonrpc: '2.0', error: { code: -32000, message, data: { retry_after_s: retryAfterSeconds } }, id: null });
 }
 
 function sendJson(res: ServerResponse, status: number, body: unknown): void {

@@ -1,6 +1,7 @@
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
-import { getLogger } from '../observability/index.js';
-import { type BatonMcpServerOptions, createBatonMcpServer } from './create-mcp-server.js';
+// logger.js, not the index: the index also loads prom-client, which start-up does not need.
+import { getLogger } from '../observability/logger.js';
+import { type BatonMcpServer, type BatonMcpServerOptions, createBatonMcpServer } from './create-mcp-server.js';
 import { WorkspaceRegistry } from './workspace-state.js';
 
 /**
@@ -16,9 +17,31 @@ export async function serveStdio(options: BatonMcpServerOptions = {}): Promise<v
     process.stdin.once('end', () => resolve());
   });
   await server.connect(transport);
+  void registry.warm(options.workspace, { gate: afterInitialize(server) });
   getLogger().info({ workspace: options.workspace ?? null }, 'baton mcp: serving on stdio');
   await closed;
   watcher.stop();
   await server.close().catch(() => undefined);
   await registry.close();
+}
+
+/** @default 50: warm-up starts this long after start-up when no `initialized` notification came. */
+const WARM_UP_FALLBACK_MS = 50;
+
+/**
+ * Resolves once the client has its `initialize` answer (the `initialized` notification) or after
+ * WARM_UP_FALLBACK_MS for a client that waits: the warm-up's module loads hold the event loop
+ * and must not delay the handshake.
+ */
+function afterInitialize(server: BatonMcpServer['server']): Promise<void> {
+  return new Promise((resolve) => {
+    const timer = setTimeout(resolve, WARM_UP_FALLBACK_MS);
+    timer.unref();
+    const previous = server.server.oninitialized;
+    server.server.oninitialized = () => {
+      previous?.();
+      clearTimeout(timer);
+      setImmediate(resolve);
+    };
+  });
 }

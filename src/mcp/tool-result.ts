@@ -1,6 +1,7 @@
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { type BatonErrorCode, errorMessage, isBatonError } from '../errors/index.js';
-import { getLogger } from '../observability/index.js';
+// logger.js, not the index: the index also loads prom-client, which start-up does not need.
+import { getLogger } from '../observability/logger.js';
 import { redactValue } from '../redact/index.js';
 
 /** `_meta` key of an error result's structured form (`{code, error, details?, next}`). */

@@ -2,19 +2,32 @@ import { stat } from 'node:fs/promises';
 import path from 'node:path';
 import { BatonError, errorMessage } from '../errors/index.js';
 import { type Ledger, openLedger } from '../ledger/index.js';
-import { GitCache } from '../refresh/index.js';
+import { GitCache } from '../refresh/git-cache.js';
+import { trackLedgerWrites } from '../refresh/ledger-version.js';
+import type { RenderWorker } from '../refresh/render-worker.js';
+import { ResultCache } from '../refresh/result-cache.js';
 import { backendTried, unavailableLedger } from './unavailable-ledger.js';
+import { type WarmUpReport, warmUp } from './warm-up.js';
 
 /** Opens a workspace's ledger; injected so tests and the HTTP server can share or replace it. */
 export type LedgerOpener = (root: string) => Promise<Ledger>;
 
 /**
  * Ledgers by workspace root, opened once and shared by every MCP session of the process, with
- * one git cache. `close()` closes them all.
+ * one git cache and one cache of rendered refresh results. `close()` closes them all.
  */
 export class WorkspaceRegistry {
   readonly gitCache: GitCache;
+  /** refresh_context results shared by every session (see refresh/result-cache.ts). */
+  readonly resultCache = new ResultCache<unknown>();
+  /**
+   * Where cold renders run, off the event loop every session shares (refresh/render-worker.ts).
+   * Set by the HTTP server, which serves many clients at once; over stdio (one client) a thread
+   * would only add its own start-up to the first answer. @default none: in-thread
+   */
+  renderWorker: RenderWorker | undefined;
   private readonly ledgers = new Map<string, Promise<Ledger>>();
+  private readonly warmUps = new Map<string, Promise<WarmUpReport>>();
 
   constructor(
     private readonly openLedgerFor: LedgerOpener = (root) => openLedger({ cwd: root }),
@@ -27,7 +40,8 @@ export class WorkspaceRegistry {
   async ledger(root: string): Promise<{ ledger: Ledger; error?: string }> {
     let ledger = this.ledgers.get(root);
     if (!ledger) {
-      ledger = this.openLedgerFor(root);
+      // Writes through this handle are counted: the result cache's ledger version (ledger-version.ts).
+      ledger = this.openLedgerFor(root).then(trackLedgerWrites);
       this.ledgers.set(root, ledger);
     }
     try {
@@ -39,7 +53,24 @@ export class WorkspaceRegistry {
     }
   }
 
+  /**
+   * Starts the background warm-up (warm-up.ts) for a workspace, or for the process alone when
+   * none is known yet; once per root. See warmUp for `gate` and `git`. Safe to ignore: it never
+   * rejects.
+   */
+  warm(root?: string, options: { gate?: Promise<void>; git?: boolean } = {}): Promise<WarmUpReport> {
+    const slot = root ?? '';
+    let running = this.warmUps.get(slot);
+    if (!running) {
+      running = warmUp(this, root, options);
+      this.warmUps.set(slot, running);
+    }
+    return running;
+  }
+
   async close(): Promise<void> {
+    await Promise.allSettled(this.warmUps.values());
+    await this.renderWorker?.close();
     const all = [...this.ledgers.values()];
     this.ledgers.clear();
     await Promise.allSettled(all.map(async (ledger) => (await ledger).close()));
@@ -68,6 +99,9 @@ export class WorkspaceState {
     }
     const { ledger, error } = await this.registry.ledger(root);
     this.root = root;
+    // The first refresh_context usually follows the handshake: its modules and ledger load now
+    // (not git: the agent may still edit before it asks).
+    if (!error) void this.registry.warm(root, { git: false });
     return { root, ledger, ledgerError: error };
   }
 

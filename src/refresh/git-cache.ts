@@ -36,6 +36,8 @@ export class GitCache {
   hits = 0;
   misses = 0;
   private readonly entries = new Map<string, Entry>();
+  // Reads under way, by slot: a second caller for the same slot and key shares the first's git run.
+  private readonly pending = new Map<string, { key: string; lookup: Promise<GitLookup> }>();
   private readonly locations = new Map<string, GitLocation | null>();
   private readonly ttlMs: number;
   private readonly now: () => number;
@@ -58,13 +60,46 @@ export class GitCache {
     const location = await this.locate(workspace);
     if (!location) throw new Error('not a git repository (no .git found in the workspace or above it)');
     const key = await readGitKey(location);
-    const slot = `${workspace}\0${options.commitLimit ?? 5}\0${options.includeDiff ? 'diff' : ''}`;
+    const slot = this.slotOf(workspace, options);
     const entry = this.entries.get(slot);
     if (entry && entry.key === key && this.now() - entry.storedAt < this.ttlMs) {
       this.hits += 1;
       return { state: entry.state, hit: true, key };
     }
+    const running = this.pending.get(slot);
+    if (running && running.key === key) {
+      this.hits += 1;
+      return { ...(await running.lookup), hit: true };
+    }
     this.misses += 1;
+    const lookup = this.read(location, slot, workspace, options);
+    this.pending.set(slot, { key, lookup });
+    try {
+      return await lookup;
+    } finally {
+      if (this.pending.get(slot)?.lookup === lookup) this.pending.delete(slot);
+    }
+  }
+
+  /**
+   * The entry stored for this workspace and option set, if it is still valid for the current
+   * HEAD and index; does not read git. (The result cache uses it to tie a rendered result to the
+   * git state it was rendered from.)
+   */
+  async peek(workspace: string, options: ReadGitStateOptions = {}): Promise<GitLookup | undefined> {
+    const location = await this.locate(workspace);
+    if (!location) return undefined;
+    const key = await readGitKey(location);
+    const entry = this.entries.get(this.slotOf(workspace, options));
+    if (!entry || entry.key !== key || this.now() - entry.storedAt >= this.ttlMs) return undefined;
+    return { state: entry.state, hit: true, key };
+  }
+
+  private slotOf(workspace: string, options: ReadGitStateOptions): string {
+    return `${workspace}\0${options.commitLimit ?? 5}\0${options.includeDiff ? 'diff' : ''}`;
+  }
+
+  private async read(location: GitLocation, slot: string, workspace: string, options: ReadGitStateOptions): Promise<GitLookup> {
     const state = await readGitState(workspace, options);
     // Key read again after git ran: `git status` may refresh the index and change its mtime.
     const after = await readGitKey(location);
@@ -80,6 +115,7 @@ export class GitCache {
   /** Forgets every entry (the counters stay). */
   clear(): void {
     this.entries.clear();
+    this.pending.clear();
     this.locations.clear();
   }
 }

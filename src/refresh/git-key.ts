@@ -1,3 +1,4 @@
+import { readFileSync, statSync } from 'node:fs';
 import { readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
 
@@ -31,14 +32,22 @@ export async function findGitLocation(start: string): Promise<GitLocation | unde
   }
 }
 
-/** The commit HEAD points to, read from files: '' for an unborn branch. */
+/**
+ * The commit HEAD points to, read from files: '' for an unborn branch. Synchronous reads of two
+ * or three tiny files: cheaper than a thread-pool round trip each, and this runs on every cached
+ * refresh (it is the cache key).
+ */
 export async function readHead(location: GitLocation): Promise<{ head: string; ref?: string }> {
-  const raw = (await readFile(path.join(location.gitDir, 'HEAD'), 'utf8')).trim();
+  return readHeadNow(location);
+}
+
+function readHeadNow(location: GitLocation): { head: string; ref?: string } {
+  const raw = readFileSync(path.join(location.gitDir, 'HEAD'), 'utf8').trim();
   if (!raw.startsWith('ref:')) return { head: raw };
   const ref = raw.slice(4).trim();
-  const loose = await readFile(path.join(location.commonDir, ref), 'utf8').catch(() => undefined);
+  const loose = readOrUndefined(path.join(location.commonDir, ref));
   if (loose) return { head: loose.trim(), ref };
-  const packed = await readFile(path.join(location.commonDir, 'packed-refs'), 'utf8').catch(() => '');
+  const packed = readOrUndefined(path.join(location.commonDir, 'packed-refs')) ?? '';
   for (const line of packed.split('\n')) {
     const [sha, name] = line.split(' ');
     if (name === ref && sha) return { head: sha, ref };
@@ -46,14 +55,20 @@ export async function readHead(location: GitLocation): Promise<{ head: string; r
   return { head: '', ref };
 }
 
+function readOrUndefined(file: string): string | undefined {
+  try {
+    return readFileSync(file, 'utf8');
+  } catch {
+    return undefined;
+  }
+}
+
 /**
  * Cache key for git results: HEAD (ref and commit) plus the index's mtime and size, so a commit,
- * a checkout, or `git add` all change it. Costs a few stat/read calls, no process.
+ * a checkout, or `git add` all change it. Costs a few small synchronous file reads, no process.
  */
 export async function readGitKey(location: GitLocation): Promise<string> {
-  const [{ head, ref }, index] = await Promise.all([
-    readHead(location),
-    stat(path.join(location.gitDir, 'index')).catch(() => undefined),
-  ]);
+  const { head, ref } = readHeadNow(location);
+  const index = statSync(path.join(location.gitDir, 'index'), { throwIfNoEntry: false });
   return `${ref ?? '-'}@${head}|${index ? `${index.mtimeMs}:${index.size}` : 'noindex'}`;
 }

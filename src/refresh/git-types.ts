@@ -31,4 +31,6 @@ export interface GitState {
   recentCommits: GitCommit[];
   /** Full diff of tracked changes (only gathered for `detailed`), already cut to a size limit. */
   diff?: string;
+  /** What could not be read (a failed diff): copied into the refresh's `metadata.warnings`. */
+  warnings?: string[];
 }

@@ -11,8 +11,13 @@ export {
   DEFAULT_SESSION_ID,
   parseSince,
   refreshContext,
+  warmRefresh,
 } from './refresh-context.js';
-export { MAX_TASKS_PER_REFRESH, refreshTasks } from './refresh-tasks.js';
+export { ledgerVersion, trackLedgerWrites } from './ledger-version.js';
+export { RenderWorker } from './render-worker.js';
+export { DEFAULT_RESULT_MAX_AGE_MS, DEFAULT_RESULT_MAX_ENTRIES, ResultCache } from './result-cache.js';
+export { refreshTasks } from './refresh-tasks.js';
+export { MAX_TASKS_PER_REFRESH } from './types.js';
 export { METADATA_RESERVE_TOKENS, renderContext, sentTokens } from './render-context.js';
 export { resolveInsideWorkspace } from './safe-path.js';
 export { DEFAULT_STALE_AFTER_MS, stalenessWarnings } from './session-state.js';
@@ -21,6 +26,7 @@ export { listSnapshots, loadSnapshot, SNAPSHOT_DIR, saveSnapshot } from './snaps
 export { REFRESH_FORMATS } from './types.js';
 export type { ContinuationState } from './continuation-state.js';
 export type { GitCacheOptions, GitLookup } from './git-cache.js';
+export type { ResultCacheOptions, ResultCacheStatus } from './result-cache.js';
 export type { GitLocation } from './git-key.js';
 export type { RefreshTasksMetadata, RefreshTasksResult, TaskContext } from './refresh-tasks.js';
 export type { RenderedContext, RenderOptions } from './render-context.js';

@@ -1,4 +1,6 @@
-import { runGit } from '../workspace/index.js';
+// The file, not the module's index: the index also carries run-check, which pulls in the providers.
+import { runGit } from '../workspace/run-git.js';
+import { errorMessage } from '../errors/index.js';
 import type { ChangedFile, GitCommit, GitState } from './git-types.js';
 
 /** @default 200: changed files listed (and diffed) at most; the counts stay exact. */
@@ -19,13 +21,18 @@ export interface ReadGitStateOptions {
 
 /**
  * Reads branch, change counts, a diff summary, the last commits and (optionally) the full diff.
- * Status and log run in parallel; the numstat diff is limited to the changed paths so a clean
- * 50,000-file tree costs one `git status`. Throws when `cwd` is not inside a git repository.
+ * Status, log and the numstat diff run at once: `git diff HEAD --numstat` over the whole tree
+ * costs about one `git status` either way (limiting it to the changed paths does not make it
+ * cheaper on a 50,000-file tree, since git still walks the index and HEAD), so running it beside
+ * status instead of after it halves the wait. The full diff for `detailed` still follows status,
+ * limited to the changed paths. Throws when `cwd` is not inside a git repository; a diff that
+ * fails on a repository that has commits leaves a warning in `warnings` (§6.5), not silence.
  */
 export async function readGitState(cwd: string, options: ReadGitStateOptions = {}): Promise<GitState> {
   const commitLimit = options.commitLimit ?? 5;
   const maxFiles = options.maxChangedFiles ?? DEFAULT_MAX_CHANGED_FILES;
-  const [status, log] = await Promise.all([
+  const failures: { numstat?: unknown; diff?: unknown } = {};
+  const [status, log, numstat] = await Promise.all([
     runGit(['status', '--porcelain=v2', '--branch', '-z', '--untracked-files=normal'], cwd),
     commitLimit > 0
       ? runGit(['log', `-n${commitLimit}`, '--format=%H%x1f%s%x1f%an%x1f%ct%x1e'], cwd).catch(() => ({
@@ -33,6 +40,11 @@ export async function readGitState(cwd: string, options: ReadGitStateOptions = {
           truncated: false,
         }))
       : Promise.resolve({ stdout: '', truncated: false }),
+    // Fails on an unborn branch (no HEAD yet); judged below, once status says whether HEAD exists.
+    runGit(['diff', 'HEAD', '--numstat', '-z'], cwd).catch((error: unknown) => {
+      failures.numstat = error;
+      return undefined;
+    }),
   ]);
   const parsed = parseStatus(status.stdout);
   // Baton's own state (.baton/: ledger, snapshots) is not the agent's work in progress.
@@ -41,17 +53,19 @@ export async function readGitState(cwd: string, options: ReadGitStateOptions = {
   const hasHead = parsed.head !== undefined;
   // Status paths are relative to the repository root; pathspecs would be relative to cwd.
   const diffTargets = tracked.map((file) => `:(top,literal)${file.path}`);
-  const [numstat, diff] = await Promise.all([
-    hasHead && diffTargets.length > 0
-      ? runGit(['diff', 'HEAD', '--numstat', '-z', '--', ...diffTargets], cwd).catch(() => undefined)
-      : Promise.resolve(undefined),
+  const diff =
     hasHead && options.includeDiff && diffTargets.length > 0
-      ? runGit(['diff', 'HEAD', '--', ...diffTargets], cwd, options.maxDiffChars ?? DEFAULT_MAX_DIFF_CHARS).catch(
-          () => undefined,
-        )
-      : Promise.resolve(undefined),
-  ]);
+      ? await runGit(['diff', 'HEAD', '--', ...diffTargets], cwd, options.maxDiffChars ?? DEFAULT_MAX_DIFF_CHARS).catch((error: unknown) => {
+          failures.diff = error;
+          return undefined;
+        })
+      : undefined;
   if (numstat) applyNumstat(parsed.files, numstat.stdout);
+  const warnings: string[] = [];
+  if (hasHead && failures.numstat !== undefined) {
+    warnings.push(`Git diff --numstat failed (${errorMessage(failures.numstat)}): line counts of changed files are missing.`);
+  }
+  if (failures.diff !== undefined) warnings.push(`Git diff failed (${errorMessage(failures.diff)}): the full diff is missing.`);
   const added = parsed.files.reduce((sum, file) => sum + (file.added ?? 0), 0);
   const deleted = parsed.files.reduce((sum, file) => sum + (file.deleted ?? 0), 0);
   const changed = parsed.files.filter((file) => file.status !== '??').length;
@@ -66,6 +80,7 @@ export async function readGitState(cwd: string, options: ReadGitStateOptions = {
       parsed.files.length === 0 ? 'clean' : `+${added} -${deleted} in ${changed} tracked files, ${parsed.files.length - changed} untracked`,
     recentCommits: parseLog(log.stdout),
     diff: diff ? (diff.truncated ? `${diff.stdout}\n[diff cut at ${diff.stdout.length} characters]` : diff.stdout) : undefined,
+    ...(warnings.length > 0 ? { warnings } : {}),
   };
 }
 

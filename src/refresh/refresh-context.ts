@@ -1,14 +1,26 @@
 import { BatonError, errorMessage } from '../errors/index.js';
 import { newId } from '../ledger/index.js';
 import { counter, getLogger, histogram } from '../observability/index.js';
-import { redactValue } from '../redact/index.js';
-import { gatherSnapshot } from './gather-snapshot.js';
+import { maskSecretsSync } from '../redact/index.js';
+import { type GatherOptions, gatherSnapshot } from './gather-snapshot.js';
 import { GitCache } from './git-cache.js';
-import { type RenderedContext, renderContext } from './render-context.js';
+import { type RenderJob, redactAndRender } from './redact-and-render.js';
+import type { RenderedContext } from './render-context.js';
 import { type ContextDelta, compareSnapshots, deltaSinceTime } from './snapshot-delta.js';
 import { findSnapshotBefore, loadSnapshot, saveSnapshot } from './snapshot-store.js';
+import { ledgerVersion } from './ledger-version.js';
+import type { ResultCache, ResultCacheStatus } from './result-cache.js';
 import { readSession, stalenessWarnings, touchSession } from './session-state.js';
-import { type ContextSnapshot, REFRESH_FORMATS, type RefreshFormat, type RefreshOptions, type RefreshResult } from './types.js';
+import {
+  type ContextSnapshot,
+  REFRESH_FORMATS,
+  type RefreshFormat,
+  type RefreshMetadata,
+  type RefreshOptions,
+  type RefreshResult,
+} from './types.js';
+
+type SessionRecord = Awaited<ReturnType<typeof readSession>>;
 
 /** @default 5 (seed 002 §4.2) */
 export const DEFAULT_DISPATCH_LIMIT = 5;
@@ -37,51 +49,12 @@ export async function refreshContext(options: RefreshOptions): Promise<RefreshRe
   const startedAt = performance.now();
   const format = resolveFormat(options.format);
   const now = (options.now ?? Date.now)();
-  const gitCache = options.gitCache ?? processGitCache;
   const sessionId = options.sessionId ?? DEFAULT_SESSION_ID;
-  const detailed = format === 'detailed';
-  const includeTaskArtifacts = options.includeTaskArtifacts ?? detailed;
   const sinceMs = options.since !== undefined ? parseSince(options.since) : undefined;
-
-  const sessionPromise = readSession(options.ledger, sessionId).catch(() => undefined);
-  const { snapshot: raw, gitCache: cacheState } = await gatherSnapshot({
-    workspace: options.workspace,
-    ledger: options.ledger,
-    gitCache,
-    taskId: options.taskId,
-    includeGit: options.includeGit ?? true,
-    includeGitDiff: detailed,
-    includeTechDebt: options.includeTechDebt ?? true,
-    includeDispatches: options.includeDispatches ?? true,
-    includeTaskArtifacts,
-    includeArtifactContents: detailed,
-    includeResearch: options.includeResearch ?? detailed,
-    dispatchLimit: limit(options.dispatchLimit ?? (detailed ? 20 : DEFAULT_DISPATCH_LIMIT), 'dispatch_limit'),
-    commitLimit: limit(options.commitLimit ?? DEFAULT_COMMIT_LIMIT, 'commit_limit'),
-    env: options.env ?? process.env,
-    now,
-  });
-  const session = await sessionPromise;
-  raw.warnings.push(...stalenessWarnings(session, { head: raw.git?.head, now }));
-
-  const { value: snapshot, count: redactions } = await redactValue(raw);
-  const delta = await computeDelta(options, snapshot, sinceMs);
   const snapshotId = options.saveSnapshot ? newId('snap-') : undefined;
-  const rendered = renderWithFallback(snapshot, format, {
-    now,
-    generateContinuationPrompt: options.generateContinuationPrompt,
-    maxTokens: options.maxTokens,
-    delta,
-    metadata: {
-      generated_at: new Date(now).toISOString(),
-      format,
-      sources: snapshot.sources,
-      warnings: snapshot.warnings,
-      redactions,
-      cache: { git: cacheState, hits: gitCache.hits, misses: gitCache.misses },
-      snapshot_id: snapshotId,
-    },
-  });
+
+  const session = await readSession(options.ledger, sessionId).catch(() => undefined);
+  const { snapshot, rendered } = await resolveRefresh(options, { format, now, session, sinceMs, snapshotId });
 
   recordMetrics(rendered, performance.now() - startedAt);
   await recordCall(options, {
@@ -101,20 +74,149 @@ export async function refreshContext(options: RefreshOptions): Promise<RefreshRe
   };
 }
 
-function renderWithFallback(
-  snapshot: ContextSnapshot,
-  format: RefreshFormat,
-  options: Omit<Parameters<typeof renderContext>[1], 'format'>,
-): RenderedContext {
-  try {
-    return renderContext(snapshot, { ...options, format });
-  } catch (error) {
-    if (format !== 'detailed') throw error;
-    // §6.5: a detailed render that fails still leaves the agent a standard one.
-    const warning = `Detailed format failed (${errorMessage(error)}); fell back to standard.`;
-    const metadata = { ...options.metadata, format: 'standard' as const, requested_format: 'detailed' as const, warnings: [...options.metadata.warnings, warning] };
-    return renderContext(snapshot, { ...options, maxTokens: undefined, metadata, format: 'standard' });
+/**
+ * Everything refreshContext does for a new session except recording the call: fills the git
+ * cache, loads the tokenizer and the secret-scanner rules, prepares the ledger's statements and,
+ * given a result cache, stores the result a new session's first call will be answered with. The
+ * MCP server runs it in the background at start-up. Writes nothing.
+ */
+export async function warmRefresh(options: RefreshOptions): Promise<void> {
+  const format = resolveFormat(options.format);
+  await resolveRefresh(options, { format, now: (options.now ?? Date.now)(), session: undefined, sinceMs: undefined, snapshotId: undefined });
+}
+
+interface RefreshCall {
+  format: RefreshFormat;
+  now: number;
+  session: SessionRecord;
+  sinceMs: number | undefined;
+  snapshotId: string | undefined;
+}
+
+/** The rendered result for a call: from the result cache when it applies, else computed. */
+async function resolveRefresh(options: RefreshOptions, call: RefreshCall): Promise<ComputedRefresh> {
+  const plan = planGather(options, call.format, options.gitCache ?? processGitCache, call.now);
+  const compute = () => computeRefresh(options, plan, call);
+  const cache = cacheFor(options);
+  const key = cache ? await resultKey(options, plan, call.session, call.now) : undefined;
+  if (!cache || key === undefined) return compute();
+  const { value, status } = await cache.getOrCompute(key, compute);
+  return { ...value, rendered: { ...value.rendered, metadata: withResultStatus(value.rendered.metadata, status) } };
+}
+
+interface ComputedRefresh {
+  snapshot: ContextSnapshot;
+  rendered: RenderedContext;
+}
+
+/** What to gather for these options (the result cache keys on it too). */
+function planGather(options: RefreshOptions, format: RefreshFormat, gitCache: GitCache, now: number): GatherOptions {
+  const detailed = format === 'detailed';
+  const includeTaskArtifacts = options.includeTaskArtifacts ?? detailed;
+  return {
+    workspace: options.workspace,
+    ledger: options.ledger,
+    gitCache,
+    taskId: options.taskId,
+    includeGit: options.includeGit ?? true,
+    includeGitDiff: detailed,
+    includeTechDebt: options.includeTechDebt ?? true,
+    includeDispatches: options.includeDispatches ?? true,
+    includeTaskArtifacts,
+    includeArtifactContents: detailed,
+    includeResearch: options.includeResearch ?? detailed,
+    dispatchLimit: limit(options.dispatchLimit ?? (detailed ? 20 : DEFAULT_DISPATCH_LIMIT), 'dispatch_limit'),
+    commitLimit: limit(options.commitLimit ?? DEFAULT_COMMIT_LIMIT, 'commit_limit'),
+    env: options.env ?? process.env,
+    now,
+  };
+}
+
+/** Gathers, masks and renders: everything of a refresh except the bookkeeping writes. */
+async function computeRefresh(
+  options: RefreshOptions,
+  plan: GatherOptions,
+  call: RefreshCall,
+): Promise<ComputedRefresh> {
+  const { snapshot: raw, gitCache: cacheState } = await gatherSnapshot(plan);
+  raw.warnings.push(...(raw.git?.warnings ?? []), ...stalenessWarnings(call.session, { head: raw.git?.head, now: call.now }));
+
+  const job: RenderJob = {
+    format: call.format,
+    now: call.now,
+    generateContinuationPrompt: options.generateContinuationPrompt,
+    maxTokens: options.maxTokens,
+    metadata: {
+      generated_at: new Date(call.now).toISOString(),
+      cache: { git: cacheState, hits: plan.gitCache.hits, misses: plan.gitCache.misses },
+      snapshot_id: call.snapshotId,
+    },
+  };
+  // A delta reads earlier snapshots through the ledger, which stays on this thread.
+  const { snapshot, rendered } =
+    options.renderWorker && options.since === undefined
+      ? await options.renderWorker.render(raw, job)
+      : await redactAndRender(raw, job, (masked) => computeDelta(options, masked, call.sinceMs));
+  return { snapshot, rendered };
+}
+
+/**
+ * The result cache to use, or none: a call asking for a delta, a saved snapshot, its own clock or
+ * its own environment depends on more than the cache key holds.
+ */
+function cacheFor(options: RefreshOptions): ResultCache<ComputedRefresh> | undefined {
+  if (!options.resultCache) return undefined;
+  if (options.since !== undefined || options.saveSnapshot || options.now || options.env) return undefined;
+  return options.resultCache as ResultCache<ComputedRefresh>;
+}
+
+/**
+ * Every input of a render, or undefined when one cannot be known cheaply (a ledger without a
+ * version). Git enters as the cached git state itself (HEAD, index and the git cache's entry), the
+ * session as the staleness warnings it produces, so sessions in the same state share a result.
+ */
+async function resultKey(options: RefreshOptions, plan: GatherOptions, session: SessionRecord, now: number): Promise<string | undefined> {
+  const ledger = ledgerVersion(options.ledger);
+  if (ledger === undefined) return undefined;
+  // The same lookup gatherSnapshot makes next: a hit here is a hit there, a miss reads git once.
+  const lookup = plan.includeGit
+    ? await plan.gitCache.get(plan.workspace, { commitLimit: plan.commitLimit, includeDiff: plan.includeGitDiff }).catch(() => undefined)
+    : undefined;
+  const git = !plan.includeGit ? 'off' : lookup ? `${lookup.key}#${stateId(lookup.state)}` : 'none';
+  const stale = stalenessWarnings(session, { head: lookup?.state.head, now });
+  return JSON.stringify([
+    plan.workspace,
+    options.format ?? 'standard',
+    plan.taskId ?? null,
+    plan.includeTechDebt,
+    plan.includeDispatches,
+    plan.includeTaskArtifacts,
+    plan.includeResearch,
+    plan.dispatchLimit,
+    plan.commitLimit,
+    options.generateContinuationPrompt ?? true,
+    options.maxTokens ?? null,
+    git,
+    ledger,
+    stale,
+  ]);
+}
+
+const stateIds = new WeakMap<object, number>();
+let nextStateId = 0;
+/** A number per git state object: a re-read of git gives a new one even when HEAD and index are unchanged. */
+function stateId(state: object): number {
+  let id = stateIds.get(state);
+  if (id === undefined) {
+    nextStateId += 1;
+    id = nextStateId;
+    stateIds.set(state, id);
   }
+  return id;
+}
+
+function withResultStatus(metadata: RefreshMetadata, status: ResultCacheStatus): RefreshMetadata {
+  return { ...metadata, cache: { ...metadata.cache, result: status } };
 }
 
 async function computeDelta(options: RefreshOptions, snapshot: ContextSnapshot, sinceMs: number | undefined): Promise<ContextDelta | undefined> {
@@ -124,9 +226,20 @@ async function computeDelta(options: RefreshOptions, snapshot: ContextSnapshot, 
     const base = await loadSnapshot(options.workspace, options.ledger, since);
     return compareSnapshots(base, snapshot, since, since);
   }
-  const base = await findSnapshotBefore(options.workspace, options.ledger, sinceMs, snapshot.task?.id).catch(() => undefined);
+  // A failed lookup still answers (time-based), but says so: a time-based delta cannot list removals.
+  const fallback = (what: string, error: unknown) =>
+    snapshot.warnings.push(
+      maskSecretsSync(`${what} failed (${errorMessage(error)}): the delta since ${since} is time-based, so removals cannot be reported.`).text,
+    );
+  const base = await findSnapshotBefore(options.workspace, options.ledger, sinceMs, snapshot.task?.id).catch((error: unknown) => {
+    fallback('Snapshot lookup', error);
+    return undefined;
+  });
   if (base) {
-    const before = await loadSnapshot(options.workspace, options.ledger, base.id).catch(() => undefined);
+    const before = await loadSnapshot(options.workspace, options.ledger, base.id).catch((error: unknown) => {
+      fallback(`Reading snapshot ${base.id}`, error);
+      return undefined;
+    });
     if (before) return compareSnapshots(before, snapshot, since, base.id);
   }
   return deltaSinceTime(snapshot, sinceMs, since);

@@ -4,10 +4,8 @@ import { o200kCounter } from '../tokens/index.js';
 import { FORMAT_TOKEN_CAPS } from './format-budgets.js';
 import { refreshContext } from './refresh-context.js';
 import { METADATA_RESERVE_TOKENS, sentTokens } from './render-context.js';
-import type { RefreshFormat, RefreshOptions, RefreshResult } from './types.js';
+import { MAX_TASKS_PER_REFRESH, type RefreshFormat, type RefreshOptions, type RefreshResult } from './types.js';
 
-/** @default 50: tasks one multi-task refresh may cover (they share the format's cap). */
-export const MAX_TASKS_PER_REFRESH = 50;
 /** Room for the dependency list, the metadata and the JSON around the contexts. */
 const WRAPPER_RESERVE_TOKENS = 250;
 const MAX_WARNINGS = 5;
@@ -56,7 +54,7 @@ export async function refreshTasks(taskIds: readonly string[], options: Omit<Ref
       details: { field: 'task_ids', value: ids.length },
     });
   }
-  const format = (options.format ?? 'standard') as RefreshFormat;
+  const format = (options.format ?? 'standard');
   const cap = options.maxTokens ?? FORMAT_TOKEN_CAPS[format];
   const share = Math.max(0, Math.floor((cap - WRAPPER_RESERVE_TOKENS) / ids.length));
   // The per-task render reserves room for its own metadata, which is not sent here: give it back.

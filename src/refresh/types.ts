@@ -5,6 +5,9 @@ import type { GitState } from './git-types.js';
 export type RefreshFormat = 'minimal' | 'standard' | 'detailed' | 'narrative';
 export const REFRESH_FORMATS: readonly RefreshFormat[] = ['minimal', 'standard', 'detailed', 'narrative'];
 
+/** @default 50: tasks one multi-task refresh may cover (they share the format's cap). */
+export const MAX_TASKS_PER_REFRESH = 50;
+
 /** Which source a piece of the snapshot came from (reported in metadata and the audit). */
 export type SourceName = 'ledger' | 'git' | 'task_artifacts' | 'workflows' | 'environment' | 'research';
 
@@ -92,6 +95,14 @@ export interface RefreshOptions {
   saveSnapshot?: boolean;
   /** Tighter cap than the format's own (used to share a budget between tasks). */
   maxTokens?: number;
+  /**
+   * Rendered results shared between calls (the MCP server passes one per process). Used only
+   * with a ledger wrapped by `trackLedgerWrites` whose backend reports a version; see result-cache.ts.
+   * @default none
+   */
+  resultCache?: import('./result-cache.js').ResultCache<unknown>;
+  /** Masks and renders on a worker thread (the MCP server passes one). @default in-thread */
+  renderWorker?: import('./render-worker.js').RenderWorker;
 }
 
 export interface RefreshMetadata {
@@ -105,7 +116,8 @@ export interface RefreshMetadata {
   sources: SourceName[];
   warnings: string[];
   redactions: number;
-  cache: { git: 'hit' | 'miss' | 'off'; hits: number; misses: number };
+  /** `result`: how the shared result cache answered (absent when the call did not use it). */
+  cache: { git: 'hit' | 'miss' | 'off'; hits: number; misses: number; result?: 'hit' | 'shared' | 'miss' };
   /** Sections dropped or trimmed to stay within the budget. */
   dropped: string[];
   trimmed: string[];

@@ -3,7 +3,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { encode as libraryEncode } from 'gpt-tokenizer/encoding/o200k_base';
 import { describe, expect, it } from 'vitest';
-import { countO200k, encodeO200k, O200K_SCANNER_ACTIVE } from '../../src/tokens/fast-o200k.js';
+import { countO200k, encodeO200k, O200K_SCANNER_ACTIVE, o200kScannerContract, PINNED_GPT_TOKENIZER } from '../../src/tokens/fast-o200k.js';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 
@@ -30,7 +30,16 @@ function* textFiles(dir: string): Generator<string> {
 
 describe('encodeO200k (the scanner path of the o200k_base tokenizer)', () => {
   it('runs on this gpt-tokenizer (an upgrade that drops its vocabulary map would silently slow every count)', () => {
+    // The message says which private part moved and what to do.
+    expect(o200kScannerContract()).toBeUndefined();
     expect(O200K_SCANNER_ACTIVE).toBe(true);
+  });
+
+  it('is pinned: package.json names exactly the gpt-tokenizer version the private parts were checked against', () => {
+    const pkg = JSON.parse(readFileSync(path.join(root, 'package.json'), 'utf8')) as { dependencies: Record<string, string> };
+    const installed = JSON.parse(readFileSync(path.join(root, 'node_modules/gpt-tokenizer/package.json'), 'utf8')) as { version: string };
+    expect(pkg.dependencies['gpt-tokenizer'], 'gpt-tokenizer must be pinned to an exact version (see src/tokens/fast-o200k.ts)').toBe(PINNED_GPT_TOKENIZER);
+    expect(installed.version).toBe(PINNED_GPT_TOKENIZER);
   });
 
   it.each([

@@ -313,6 +313,21 @@ export class SqliteLedger implements Ledger {
     return importSqliteLines(this.db, this.sql, lines, this.location);
   }
 
+  /**
+   * Change counters for caches (refresh/ledger-version.ts): `external` is `PRAGMA data_version`,
+   * which moves when another connection commits; `own` is `total_changes()`, the rows this
+   * connection has changed. Two cheap reads, no table touched.
+   */
+  changeCounters(): { external: number; own: number } {
+    this.counterStatements ??= {
+      external: this.db.prepare('PRAGMA data_version').pluck(),
+      own: this.db.prepare('SELECT total_changes()').pluck(),
+    };
+    return { external: this.counterStatements.external.get() as number, own: this.counterStatements.own.get() as number };
+  }
+
+  private counterStatements: { external: Database.Statement; own: Database.Statement } | undefined;
+
   async close(): Promise<void> {
     if (this.db.open) this.db.close();
   }

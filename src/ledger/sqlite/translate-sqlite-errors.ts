@@ -67,6 +67,8 @@ export function translateSqliteErrors(ledger: Ledger, busyTimeoutMs: number): Le
     get(target, property, receiver) {
       const value: unknown = Reflect.get(target, property, receiver);
       if (typeof value !== 'function') return value;
+      // Synchronous by contract (two pragma reads, no lock taken): not wrapped into a promise.
+      if (property === 'changeCounters') return (value as () => unknown).bind(target);
       if (property === 'exportLines') {
         return async function* (...args: unknown[]) {
           try {

@@ -1,6 +1,7 @@
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
-import { compareSnapshots, listSnapshots, loadSnapshot } from '../../refresh/index.js';
+import { compareSnapshots } from '../../refresh/snapshot-delta.js';
+import { listSnapshots, loadSnapshot } from '../../refresh/snapshot-store.js';
 import { registerCheckedTool } from '../register-checked-tool.js';
 import { guarded, okResult } from '../tool-result.js';
 import type { WorkspaceState } from '../workspace-state.js';

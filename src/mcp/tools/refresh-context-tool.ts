@@ -1,7 +1,8 @@
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
 import { BatonError } from '../../errors/index.js';
-import { MAX_TASKS_PER_REFRESH, REFRESH_FORMATS, refreshContext, refreshTasks } from '../../refresh/index.js';
+import { MAX_TASKS_PER_REFRESH, REFRESH_FORMATS } from '../../refresh/types.js';
+import { loadRefresh } from '../load-refresh.js';
 import { registerCheckedTool } from '../register-checked-tool.js';
 import { guarded, okResult } from '../tool-result.js';
 import { recordSchema } from './shared-schemas.js';
@@ -63,11 +64,13 @@ export function registerRefreshContext(server: McpServer, state: WorkspaceState,
     },
     (input) =>
       guarded(async () => {
-        const { root, ledger } = await state.require();
+        const [{ root, ledger }, { refreshContext, refreshTasks }] = await Promise.all([state.require(), loadRefresh()]);
         const common = {
           workspace: root,
           ledger,
           gitCache: state.registry.gitCache,
+          resultCache: state.registry.resultCache,
+          renderWorker: state.registry.renderWorker,
           sessionId: sessionId(),
           format: input.format,
           includeGit: input.include_git,

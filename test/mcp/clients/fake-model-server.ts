@@ -139,7 +139,7 @@ export async function startFakeModelServer(script: readonly ScriptStep[]): Promi
   };
 }
 
-// biome-ignore lint/suspicious/noExplicitAny: wire formats of two vendors, read loosely on purpose.
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- wire formats of two vendors, read loosely on purpose.
 type Block = Record<string, any>;
 interface AnthropicRequest {
   model?: string;

@@ -1,11 +1,13 @@
 import path from 'node:path';
 import { BatonError } from '../../../errors/index.js';
 import { openLedger } from '../../../ledger/index.js';
-import { DEFAULT_HTTP_HOST, isLoopbackHost, serveHttp, serveStdio, WorkspaceRegistry } from '../../../mcp/index.js';
-import { GitCache } from '../../../refresh/index.js';
-import { VERSION } from '../../program.js';
-import { type CliIO, EXIT_OK } from '../../context.js';
-import type { McpCliOptions } from './index.js';
+// Files, not the modules' indexes: stdio start-up must not load the HTTP transport or the refresh renderers.
+import { serveStdio } from '../../../mcp/serve-stdio.js';
+import { WorkspaceRegistry } from '../../../mcp/workspace-state.js';
+import { GitCache } from '../../../refresh/git-cache.js';
+import { BATON_VERSION as VERSION } from '../../../version/index.js';
+import { type CliIO, EXIT_OK, parsePositiveInt } from '../../context.js';
+import type { McpCliOptions } from './options.js';
 
 export async function runMcp(io: CliIO, options: McpCliOptions): Promise<number> {
   const spec = options.ledger ?? io.env.BATON_LEDGER;
@@ -24,6 +26,7 @@ export async function runMcp(io: CliIO, options: McpCliOptions): Promise<number>
     if (!Number.isInteger(port) || port < 0 || port > 65_535) {
       throw new BatonError('INPUT_INVALID', `--port must be 0-65535, got "${options.port}"`, { details: { field: '--port', value: options.port } });
     }
+    const { DEFAULT_HTTP_HOST, isLoopbackHost, serveHttp } = await import('../../../mcp/serve-http.js');
     const server = await serveHttp({
       ...common,
       port,
@@ -31,6 +34,9 @@ export async function runMcp(io: CliIO, options: McpCliOptions): Promise<number>
       token: options.token ?? io.env.BATON_MCP_TOKEN,
       allowedHosts: options.allowedHost,
       allowUnauthenticated: options.allowUnauthenticated,
+      maxSessions: optionalInt(options.maxSessions, '--max-sessions'),
+      maxInFlight: optionalInt(options.maxInFlight, '--max-in-flight'),
+      sessionIdleMs: optionalInt(options.sessionIdleMs, '--session-idle-ms'),
     });
     const auth =
       options.token ?? io.env.BATON_MCP_TOKEN
@@ -48,4 +54,8 @@ export async function runMcp(io: CliIO, options: McpCliOptions): Promise<number>
   } finally {
     await registry.close();
   }
+}
+
+function optionalInt(value: string | undefined, flag: string): number | undefined {
+  return value === undefined ? undefined : parsePositiveInt(value, flag);
 }

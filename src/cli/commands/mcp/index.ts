@@ -1,15 +1,6 @@
 import type { RegisterCommand } from '../../command-types.js';
-import { type CommonOptions, withCommonOptions } from '../../context.js';
-
-export interface McpCliOptions extends CommonOptions {
-  http?: boolean;
-  port?: string;
-  host?: string;
-  token?: string;
-  workspace?: string;
-  allowedHost?: string[];
-  allowUnauthenticated?: boolean;
-}
+import { withCommonOptions } from '../../context.js';
+import type { McpCliOptions } from './options.js';
 
 const collect = (value: string, previous: string[]) => [...previous, value];
 
@@ -23,6 +14,9 @@ export const registerMcp: RegisterCommand = (program, io, state) => {
     .option('--token <token>', 'bearer token HTTP clients must send (env BATON_MCP_TOKEN)')
     .option('--allow-unauthenticated', 'serve a non-loopback --host without a token (a warning is printed)')
     .option('--allowed-host <host:port>', 'extra Host header accepted over HTTP, repeatable', collect, [])
+    .option('--max-sessions <n>', 'HTTP sessions open at once; beyond it 503 with Retry-After (default 256)')
+    .option('--max-in-flight <n>', 'HTTP requests handled at once; beyond it 503 with Retry-After (default 256)')
+    .option('--session-idle-ms <ms>', 'close HTTP sessions idle this long (default 600000)')
     .option('--workspace <dir>', 'activate this workspace at start (clients may still call workspace_handshake)')
     .action(async (options: McpCliOptions) => {
       const { runMcp } = await import('./action.js');

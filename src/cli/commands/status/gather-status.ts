@@ -1,4 +1,6 @@
-import { type Breaker, type Dispatch, isBreakerCapable, type LedgerCore, type TaskStatus } from '../../../ledger/index.js';
+import type { Breaker, Dispatch, LedgerCore, TaskStatus } from '../../../ledger/index.js';
+// ledger.js, not the index: the index also exports the JSON-lines parser, which loads zod.
+import { isBreakerCapable } from '../../../ledger/ledger.js';
 
 export interface StatusReport {
   ledger: { backend: string; location: string };

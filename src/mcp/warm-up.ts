@@ -1,0 +1,74 @@
+import { errorMessage } from '../errors/index.js';
+import { getLogger } from '../observability/logger.js';
+import { loadRefresh } from './load-refresh.js';
+import type { WorkspaceRegistry } from './workspace-state.js';
+
+/** How long each warm-up step took (ms from the start of the warm-up), or why it failed. */
+export interface WarmUpReport {
+  steps: Record<string, { ms: number; error?: string }>;
+}
+
+/**
+ * Work the first refresh_context needs that does not depend on the request, started in the
+ * background so a client that connects and thinks for a moment gets a warm answer, and a call
+ * made at once waits only for the slowest step (it joins the same loads and the same git read):
+ * - `git`: the first `git status` / `git log` into the shared git cache (a child process, off the loop);
+ * - `ledger`: opening the workspace's ledger (schema check, prepared statements);
+ * - `refresh_module`: the renderers and the o200k tokenizer vocabulary;
+ * - `secret_scanner`: secretlint and its rule preset;
+ * - `render_*`: a standard render for a new session, left in the shared result cache (with a
+ *   render worker, every format, rendered there).
+ * Nothing is written. A failing step is reported (and logged at debug level), never thrown.
+ * `gate` holds back the steps that evaluate modules until it resolves; `git: false` leaves out the
+ * git read and the renders (which read git).
+ */
+export async function warmUp(
+  registry: WorkspaceRegistry,
+  root: string | undefined,
+  options: { gate?: Promise<void>; git?: boolean } = {},
+): Promise<WarmUpReport> {
+  const { gate } = options;
+  // Reading git ahead fixes the working tree as it is now for the git cache's lifetime: right for
+  // a server started on a workspace, wrong after a handshake (the agent may edit, then refresh).
+  const readGit = root !== undefined && options.git !== false;
+  const started = performance.now();
+  const report: WarmUpReport = { steps: {} };
+  const step = async <T>(name: string, run: () => Promise<T>): Promise<T | undefined> => {
+    try {
+      return await run();
+    } catch (error) {
+      report.steps[name] = { ms: 0, error: errorMessage(error) };
+      return undefined;
+    } finally {
+      report.steps[name] ??= { ms: Math.round(performance.now() - started) };
+    }
+  };
+  // The child process and the file opens first: they run while the modules below evaluate.
+  const git = readGit ? step('git', () => registry.gitCache.get(root, {})) : undefined;
+  const ledger = root ? step('ledger', () => registry.ledger(root)) : undefined;
+  // Module evaluation holds the event loop: it waits for the gate (stdio: the initialize answer).
+  await gate;
+  const refresh = await step('refresh_module', loadRefresh);
+  await step('secret_scanner', async () => (await import('../redact/index.js')).redactValue({ warm: 'up' }));
+  const opened = await ledger;
+  await git;
+  if (readGit && refresh && opened && !opened.error) {
+    // Standard (what a new session asks for); with a render worker, the other formats too, off
+    // the loop (in-thread, a detailed render would hold up the client's first call).
+    const formats = registry.renderWorker ? (['standard', 'minimal', 'narrative', 'detailed'] as const) : (['standard'] as const);
+    for (const format of formats) {
+      await step(`render_${format}`, () =>
+        refresh.warmRefresh({
+          workspace: root,
+          ledger: opened.ledger,
+          format,
+          gitCache: registry.gitCache,
+          resultCache: registry.resultCache,
+          renderWorker: registry.renderWorker,
+        }),
+      );
+    }
+  }
+  getLogger().debug({ workspace: root ?? null, steps: report.steps }, 'baton mcp: warm-up done');
+  return report;
+}

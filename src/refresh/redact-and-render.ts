@@ -1,0 +1,58 @@
+import { errorMessage } from '../errors/index.js';
+import { redactValue } from '../redact/index.js';
+import { type RenderedContext, renderContext } from './render-context.js';
+import type { ContextDelta } from './snapshot-delta.js';
+import type { ContextSnapshot, RefreshFormat, RefreshMetadata } from './types.js';
+
+/** Everything a render needs besides the snapshot; plain data, so it can cross to a worker thread. */
+export interface RenderJob {
+  format: RefreshFormat;
+  now: number;
+  generateContinuationPrompt?: boolean;
+  maxTokens?: number;
+  /** Metadata known before the render; sources, warnings and redactions come from the snapshot. */
+  metadata: Pick<RefreshMetadata, 'generated_at' | 'cache' | 'snapshot_id'>;
+}
+
+export interface RenderOutcome {
+  /** The snapshot with secrets masked. */
+  snapshot: ContextSnapshot;
+  rendered: RenderedContext;
+}
+
+/**
+ * The CPU-heavy half of a refresh: masks secrets in the gathered snapshot, then renders the
+ * format within its cap (a failed detailed render falls back to standard, §6.5). `delta`, when
+ * given, is computed from the masked snapshot before rendering (it may add warnings).
+ */
+export async function redactAndRender(
+  raw: ContextSnapshot,
+  job: RenderJob,
+  delta?: (snapshot: ContextSnapshot) => Promise<ContextDelta | undefined>,
+): Promise<RenderOutcome> {
+  const { value: snapshot, count: redactions } = await redactValue(raw);
+  const changes = delta ? await delta(snapshot) : undefined;
+  const options = {
+    now: job.now,
+    generateContinuationPrompt: job.generateContinuationPrompt,
+    maxTokens: job.maxTokens,
+    delta: changes,
+    metadata: {
+      generated_at: job.metadata.generated_at,
+      format: job.format,
+      sources: snapshot.sources,
+      warnings: snapshot.warnings,
+      redactions,
+      cache: job.metadata.cache,
+      snapshot_id: job.metadata.snapshot_id,
+    },
+  };
+  try {
+    return { snapshot, rendered: renderContext(snapshot, { ...options, format: job.format }) };
+  } catch (error) {
+    if (job.format !== 'detailed') throw error;
+    const warning = `Detailed format failed (${errorMessage(error)}); fell back to standard.`;
+    const metadata = { ...options.metadata, format: 'standard' as const, requested_format: 'detailed' as const, warnings: [...options.metadata.warnings, warning] };
+    return { snapshot, rendered: renderContext(snapshot, { ...options, maxTokens: undefined, metadata, format: 'standard' }) };
+  }
+}

@@ -1,0 +1,20 @@
+// Entry of the render worker thread (render-worker.ts): receives gathered snapshots, answers
+// with masked and rendered results. Its own tokenizer and secret-scanner load here, off the
+// server's event loop.
+import { parentPort } from 'node:worker_threads';
+import { errorMessage } from '../errors/index.js';
+import { type RenderJob, redactAndRender } from './redact-and-render.js';
+import type { ContextSnapshot } from './types.js';
+
+interface Request {
+  id: number;
+  raw: ContextSnapshot;
+  job: RenderJob;
+}
+
+parentPort?.on('message', (request: Request) => {
+  redactAndRender(request.raw, request.job).then(
+    (outcome) => parentPort?.postMessage({ id: request.id, outcome }),
+    (error: unknown) => parentPort?.postMessage({ id: request.id, error: errorMessage(error) }),
+  );
+});

@@ -1,0 +1,88 @@
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { batonCommand, ROOT } from '../mcp/helpers/launch.js';
+import { makeRepo } from '../refresh/helpers.js';
+
+// A module-load hook (node --import) that appends every module URL a real `baton` process loads
+// to a file: what start-up pulls in is then asserted on, not guessed from the source.
+let dir: string;
+let hook: string;
+let repo: ReturnType<typeof makeRepo>;
+
+beforeAll(() => {
+  dir = mkdtempSync(path.join(tmpdir(), 'baton-imports-'));
+  writeFileSync(
+    path.join(dir, 'hooks.mjs'),
+    "import { appendFileSync } from 'node:fs';\nexport async function load(url, context, next) {\n  appendFileSync(process.env.TRACE_FILE, url + '\\n');\n  return next(url, context);\n}\n",
+  );
+  hook = path.join(dir, 'register.mjs');
+  writeFileSync(hook, `import { register } from 'node:module';\nregister(${JSON.stringify(pathToFileURL(path.join(dir, 'hooks.mjs')).href)});\n`);
+  repo = makeRepo({ 'src/app.ts': 'export {};\n' });
+});
+
+afterAll(() => {
+  rmSync(dir, { recursive: true, force: true });
+  repo?.cleanup();
+});
+
+/** Modules that must never load for the command at hand. */
+const HEAVY = [/node_modules\/ai\//, /node_modules\/@ai-sdk\//, /tree-sitter/, /\/(src|dist)\/panel\//, /\/(src|dist)\/providers\//];
+
+function loaded(name: string): string[] {
+  return readFileSync(path.join(dir, name), 'utf8').split('\n').filter(Boolean);
+}
+
+function run(name: string, args: string[]): string[] {
+  const { command, args: base } = batonCommand();
+  const env = { ...process.env, TRACE_FILE: path.join(dir, name), BATON_LOG_LEVEL: 'warn' };
+  execFileSync(command, ['--import', hook, ...base, ...args], { cwd: repo.dir, env, stdio: 'ignore' });
+  return loaded(name);
+}
+
+// Start-up is a property of the built CLI (bin/baton.js over dist/); `npm test` builds first.
+// From a stale build the source runs through tsx, whose own loader would be traced instead.
+describe.skipIf(!batonCommand().built)('what each command loads at start-up', () => {
+  it('`baton --version` loads nothing but bin/baton.js', () => {
+    const env = { ...process.env, TRACE_FILE: path.join(dir, 'version') };
+    const out = execFileSync(process.execPath, ['--import', hook, path.join(ROOT, 'bin/baton.js'), '--version'], { cwd: repo.dir, env, encoding: 'utf8' });
+    expect(out.trim()).toBe(JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8')).version);
+    const modules = loaded('version').filter((url) => url.startsWith('file:'));
+    expect(modules).toEqual([pathToFileURL(path.join(ROOT, 'bin/baton.js')).href]);
+  });
+
+  it('`baton --help` and `baton status` load neither the AI SDK, tree-sitter, the providers, the tokenizer nor zod', () => {
+    for (const [name, args] of [['help', ['--help']], ['status', ['status']]] as const) {
+      const modules = run(name, [...args]);
+      for (const pattern of [...HEAVY, /gpt-tokenizer/, /node_modules\/zod\//, /@secretlint/]) {
+        expect(modules.filter((url) => pattern.test(url)), `${name}: ${pattern}`).toEqual([]);
+      }
+    }
+  });
+
+  it('`baton mcp` serves a session and a refresh_context without the AI SDK, tree-sitter, the panel or the providers', async () => {
+    const { command, args } = batonCommand();
+    const transport = new StdioClientTransport({
+      command,
+      args: ['--import', hook, ...args, 'mcp', '--workspace', repo.dir],
+      cwd: repo.dir,
+      env: { ...process.env, TRACE_FILE: path.join(dir, 'mcp'), BATON_LOG_LEVEL: 'warn' },
+      stderr: 'ignore',
+    });
+    const client = new Client({ name: 'imports-test', version: '1.0.0' });
+    await client.connect(transport);
+    const result = await client.callTool({ name: 'refresh_context', arguments: { format: 'standard' } });
+    expect(result.isError).toBeFalsy();
+    await client.close();
+    const modules = loaded('mcp');
+    expect(modules.some((url) => /refresh-context/.test(url))).toBe(true);
+    for (const pattern of HEAVY) expect(modules.filter((url) => pattern.test(url)), String(pattern)).toEqual([]);
+    // The HTTP transport is for --http only.
+    expect(modules.filter((url) => /streamableHttp|@hono/.test(url))).toEqual([]);
+  }, 30_000);
+});
