@@ -13,6 +13,7 @@ import { registerServe } from './commands/serve/index.js';
 import { registerStatus } from './commands/status/index.js';
 import { registerTask } from './commands/task/index.js';
 import { registerUi } from './commands/ui/index.js';
+import { registerWorker } from './commands/worker/index.js';
 import type { CliState, RegisterCommand } from './command-types.js';
 import type { CliIO } from './context.js';
 
@@ -39,6 +40,7 @@ const COMMANDS: RegisterCommand[] = [
   registerExport,
   registerImport,
   registerUi,
+  registerWorker,
 ];
 
 export function registerCommands(program: Command, io: CliIO, state: CliState): void {

@@ -8,6 +8,7 @@ import type {
   DispatchQuery,
   LedgerLine,
   LedgerRecord,
+  NewAttemptDispatch,
   NewDispatch,
   NewTask,
   Page,
@@ -52,6 +53,14 @@ export interface LedgerCore {
 
   /** Appends a dispatch; the ledger assigns `seq` (and `id` when absent). */
   appendDispatch(input: NewDispatch): Promise<Dispatch>;
+  /**
+   * Appends a dispatch as a new attempt of its task: its attempt number is one past the highest
+   * attempt among the task's dispatches, allocated and written in one atomic step (SQLite: one
+   * write transaction; Redis: one Lua script with declared keys), so concurrent callers in any
+   * number of processes get distinct numbers. Further provider tries of the same attempt use
+   * appendDispatch with the returned number.
+   */
+  appendNextAttempt(input: NewAttemptDispatch): Promise<Dispatch>;
   /** Applies a patch to a dispatch. Throws NOT_FOUND. */
   updateDispatch(id: string, patch: DispatchPatch): Promise<Dispatch>;
   getDispatch(id: string): Promise<Dispatch | undefined>;

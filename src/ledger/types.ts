@@ -117,7 +117,7 @@ export interface Dispatch {
   validationErrors: string[];
   /** Pre-context injected into this try's prompt, and its kind. */
   injectedContext?: string;
-  contextType?: 'circuit_breaker' | 'retry' | 'helper';
+  contextType?: 'circuit_breaker' | 'retry' | 'helper' | 'merge_conflict';
   promptDigest?: string;
   promptPreview?: string;
   /** Short result or error text (already redacted by the writer). */
@@ -133,6 +133,8 @@ export interface Dispatch {
 
 export type NewDispatch = Pick<Dispatch, 'taskId' | 'attempt' | 'provider'> &
   Partial<Omit<Dispatch, 'seq' | 'taskId' | 'attempt' | 'provider'>>;
+/** A dispatch whose attempt number the ledger allocates (Ledger.appendNextAttempt). */
+export type NewAttemptDispatch = Omit<NewDispatch, 'attempt'>;
 export type DispatchPatch = Partial<Omit<Dispatch, 'id' | 'seq' | 'taskId'>>;
 
 /** A lease on a task: while `leaseUntil` is in the future only `owner` may run it. */

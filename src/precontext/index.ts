@@ -1,4 +1,5 @@
 export { buildHelperContext } from './build-helper-context.js';
+export { buildMergeConflictContext } from './build-merge-conflict-context.js';
 export { buildProviderSwitchContext } from './build-provider-switch-context.js';
 export { buildRetryContext } from './build-retry-context.js';
 export {
@@ -18,6 +19,7 @@ export { detectTaskLoop } from './detect-task-loop.js';
 export { isPreContextEnabled } from './is-pre-context-enabled.js';
 export { summarizeAttempts } from './summarize-attempts.js';
 export type { HelperContextInput } from './build-helper-context.js';
+export type { ConflictAuthor, MergeConflictContextInput } from './build-merge-conflict-context.js';
 export type { ProviderSwitchContextInput } from './build-provider-switch-context.js';
 export type { RetryContextInput } from './build-retry-context.js';
 export type { AttemptSummary, PreContextBuildOptions, PreContextLimits, PreContextSettings, PreContextType } from './types.js';

@@ -1,4 +1,5 @@
 import type { Dispatch, LedgerCore, TaskStatus } from '../ledger/index.js';
+import { allDispatches } from './attempt-budget.js';
 
 /** One provider try in the report (snake_case: the issue's `--json` shape). */
 export interface RunReportAttempt {
@@ -11,32 +12,47 @@ export interface RunReportAttempt {
   files_updated: string[];
   validation_errors: string[];
   injected_context: string;
+  /** The run (or worker) that made this try: `<host>:<pid>:<id>`. */
+  claimed_by?: string;
 }
 
 export interface RunReportTask {
   id: string;
   status: TaskStatus | 'missing';
   attempts: RunReportAttempt[];
+  /** Whether this run made any of the task's tries (absent when the report has no owner). */
+  ran_here?: boolean;
 }
 
 /** `baton run --json`'s final report. */
 export interface RunReport {
   tasks: RunReportTask[];
+  /** When several runs shared the plan: who ran what. */
+  shared?: {
+    /** This run's owner id. */
+    owner: string;
+    /** Tasks this run made tries of. */
+    ran_here: string[];
+    /** Tasks only other runs (or workers) made tries of. */
+    ran_by_others: string[];
+  };
 }
 
-/** Builds the report from the ledger (so a resumed run reports the crashed run's tries too). */
-export async function buildRunReport(ledger: LedgerCore, taskIds: readonly string[]): Promise<RunReport> {
+/**
+ * Builds the report from the ledger (so a resumed run reports the crashed run's tries too).
+ * With `owner`, it says which tasks this run ran and which other runs ran.
+ */
+export async function buildRunReport(ledger: LedgerCore, taskIds: readonly string[], options: { owner?: string } = {}): Promise<RunReport> {
   const tasks: RunReportTask[] = [];
+  const ranHere: string[] = [];
+  const ranByOthers: string[] = [];
   for (const id of taskIds) {
     const task = await ledger.getTask(id);
-    const dispatches: Dispatch[] = [];
-    let cursor: string | undefined;
-    do {
-      const page = await ledger.listDispatches({ taskId: id, limit: 200, ...(cursor ? { cursor } : {}) });
-      dispatches.push(...page.items);
-      cursor = page.nextCursor;
-    } while (cursor);
+    const dispatches: Dispatch[] = await allDispatches(ledger, id);
     dispatches.sort((a, b) => a.seq - b.seq);
+    const here = options.owner !== undefined && dispatches.some((d) => d.claimedBy === options.owner);
+    if (here) ranHere.push(id);
+    else if (dispatches.length > 0) ranByOthers.push(id);
     tasks.push({
       id,
       status: task?.status ?? 'missing',
@@ -49,8 +65,10 @@ export async function buildRunReport(ledger: LedgerCore, taskIds: readonly strin
         files_updated: d.filesUpdated,
         validation_errors: d.validationErrors,
         injected_context: d.injectedContext ?? '',
+        ...(d.claimedBy ? { claimed_by: d.claimedBy } : {}),
       })),
+      ...(options.owner !== undefined ? { ran_here: here } : {}),
     });
   }
-  return { tasks };
+  return { tasks, ...(options.owner !== undefined ? { shared: { owner: options.owner, ran_here: ranHere, ran_by_others: ranByOthers } } : {}) };
 }

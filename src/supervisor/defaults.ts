@@ -23,8 +23,12 @@ export {
 export const DEFAULT_MAX_ATTEMPTS = 3;
 /** How long the chain waits for the earliest breaker reset before failing the attempt. @default 0 */
 export const DEFAULT_MAX_WAIT_MS = 0;
-/** Task claim lease; renewed every third of it while the task runs. @default 30_000 */
-export const DEFAULT_TASK_LEASE_MS = 30_000;
+/**
+ * Task claim lease (BATON_LEASE_MS); renewed every third of it while the task runs, so a live run
+ * keeps it through stalls of up to two thirds of it, and a dead run's task is taken over by
+ * another run at most this long after the death. @default 10_000
+ */
+export const DEFAULT_TASK_LEASE_MS = 10_000;
 /** The attempt's failure when every provider's breaker is open (seed 000's wording). */
 export const ALL_PROVIDERS_OPEN = 'All providers circuit-broken';
 /** Provider name recorded on a dispatch when no provider could run at all. */

@@ -32,4 +32,6 @@ export type { Plan, PlanTask } from './plan-types.js';
 export type { ChainRequest, ChainResult, ProviderChainOptions } from './provider-chain.js';
 export type { RunCheckOptions } from './run-check.js';
 export type { RunPlanOptions } from './run-plan.js';
+export type { TaskSite, TaskSites } from './run-claimed-task.js';
+export type { CompletionGate } from './run-task.js';
 export type { BreakerSettings, CheckRun, EventSink, FileChanges, SupervisorEvent, WorkspaceOps } from './types.js';

@@ -51,6 +51,11 @@ export interface ChainRequest {
   /** 'helper' for verifier runs; the task's agent mode otherwise. */
   mode?: string;
   taskOptions?: Readonly<Record<string, unknown>>;
+  /**
+   * The first try starts a new attempt: the ledger allocates its number atomically
+   * (appendNextAttempt) and later tries of this call reuse it. `attempt` is the expected number.
+   */
+  newAttempt?: boolean;
 }
 
 export type ChainResult =
@@ -66,8 +71,9 @@ export type ChainResult =
  * provider ("All providers circuit-broken: ..." only when every breaker is open). Returns ok
  * when a provider answered (ok or agent_error).
  */
-export async function runProviderChain(request: ChainRequest, options: ProviderChainOptions): Promise<ChainResult> {
+export async function runProviderChain(first: ChainRequest, options: ProviderChainOptions): Promise<ChainResult> {
   const { ledger, logger } = options;
+  let request = first;
   let lastTry: { dispatch: Dispatch; result: ProviderResult } | undefined;
   // The latest reason each provider did not finish, in priority order.
   const failures = new Map<string, ProviderFailure>();
@@ -106,6 +112,7 @@ export async function runProviderChain(request: ChainRequest, options: ProviderC
       }
       const tried = await runOne(provider, request, { prompt, injected, contextType }, options);
       lastTry = { dispatch: tried.dispatch, result: tried.result };
+      if (request.newAttempt) request = { ...request, attempt: tried.dispatch.attempt, newAttempt: false };
       ranThisRound = true;
       const outcome = lastTry.result.outcome;
       if (!NEXT_PROVIDER.has(outcome.kind)) return { ok: true, ...lastTry };
@@ -136,12 +143,11 @@ async function runOne(
 ): Promise<{ dispatch: Dispatch; result: ProviderResult; breaker: Breaker | undefined }> {
   const { ledger } = options;
   const before = await options.workspace.snapshot();
-  const started = await ledger.appendDispatch({
+  const fields = {
     taskId: request.taskId,
-    attempt: request.attempt,
     provider: provider.name,
     mode: request.mode,
-    status: 'running',
+    status: 'running' as const,
     injectedContext: prompt.injected || undefined,
     contextType: prompt.injected ? prompt.contextType : undefined,
     promptDigest: createHash('sha256').update(prompt.prompt).digest('hex').slice(0, 16),
@@ -149,8 +155,11 @@ async function runOne(
     promptPreview: maskSecretsSync(prompt.prompt).text,
     claimedBy: options.owner,
     startedAt: options.now(),
-  });
-  options.onEvent({ type: 'dispatch-start', taskId: request.taskId, attempt: request.attempt, provider: provider.name, mode: request.mode });
+  };
+  const started = request.newAttempt ? await ledger.appendNextAttempt(fields) : await ledger.appendDispatch({ ...fields, attempt: request.attempt });
+  // The allocated number when this try started the attempt.
+  const tried = { ...request, attempt: started.attempt };
+  options.onEvent({ type: 'dispatch-start', taskId: tried.taskId, attempt: tried.attempt, provider: provider.name, mode: tried.mode });
   // The group is on record before Baton waits on it: a resumed run can end it if this one dies.
   let recorded: Promise<unknown> = Promise.resolve();
   const onProcessStart = (agentProcess: AgentProcess): void => {
@@ -158,7 +167,7 @@ async function runOne(
       options.logger.warn({ err: error, dispatch: started.id }, 'could not record the agent process group');
     });
   };
-  const result = await runSafely(provider, request, prompt.prompt, options, onProcessStart);
+  const result = await runSafely(provider, tried, prompt.prompt, options, onProcessStart);
   await recorded;
   const changes = await options.workspace.diff(before, await options.workspace.snapshot());
   const finishedAt = options.now();
@@ -181,7 +190,7 @@ async function runOne(
   });
   const breaker = await options.breaker.record(provider.name, result.outcome);
   dispatchesTotal().inc({ provider: provider.name, outcome: kind });
-  options.onEvent({ type: 'dispatch-end', taskId: request.taskId, attempt: request.attempt, provider: provider.name, outcome: kind, mode: request.mode, ...(result.signal && kind === 'killed_by_signal' ? { signal: result.signal } : {}) });
+  options.onEvent({ type: 'dispatch-end', taskId: tried.taskId, attempt: tried.attempt, provider: provider.name, outcome: kind, mode: tried.mode, ...(result.signal && kind === 'killed_by_signal' ? { signal: result.signal } : {}) });
   return { dispatch, result, breaker };
 }
 

@@ -1,6 +1,6 @@
 import { hostname } from 'node:os';
 import { setTimeout as delay } from 'node:timers/promises';
-import type { Ledger, Task } from '../ledger/index.js';
+import type { Ledger, Task, TaskStatus } from '../ledger/index.js';
 import { newId } from '../ledger/index.js';
 import { getLogger, type Logger } from '../observability/index.js';
 import { DEFAULT_PRE_CONTEXT_SETTINGS, type PreContextSettings } from '../precontext/index.js';
@@ -11,15 +11,14 @@ import { CircuitBreaker } from './circuit-breaker.js';
 import {
   DEFAULT_AGENT_TIMEOUT_MS,
   DEFAULT_CHECK_TIMEOUT_MS,
-  DEFAULT_TASK_LEASE_MS,
   DEFAULT_MAX_ATTEMPTS,
   DEFAULT_MAX_WAIT_MS,
+  DEFAULT_TASK_LEASE_MS,
 } from './defaults.js';
 import type { Plan, PlanTask } from './plan-types.js';
 import type { ProviderChainOptions } from './provider-chain.js';
-import { endStaleAgentGroups } from './end-stale-agents.js';
-import { runTask } from './run-task.js';
-import type { BreakerSettings, EventSink, SupervisorDeps, WorkspaceOps } from './types.js';
+import { type RunClaimedOptions, runClaimedTask, type TaskSites } from './run-claimed-task.js';
+import type { BreakerSettings, EventSink, WorkspaceOps } from './types.js';
 
 export interface RunPlanOptions {
   ledger: Ledger;
@@ -43,8 +42,14 @@ export interface RunPlanOptions {
   maxRetries?: number;
   /** @default DEFAULT_MAX_WAIT_MS */
   maxWaitMs?: number;
-  /** Task claim lease. @default DEFAULT_TASK_LEASE_MS */
+  /** Task claim lease, renewed every third of it while the task runs. @default DEFAULT_TASK_LEASE_MS */
   leaseMs?: number;
+  /** Tasks run at once. Above 1, `sites` must give each task its own working copy. @default 1 */
+  concurrency?: number;
+  /** Where each task runs (git worktrees for --concurrency); the shared workspaceDir when absent. */
+  sites?: TaskSites;
+  /** How often to look again for work while other runs hold every ready task. @default min(500, leaseMs / 4) */
+  pollMs?: number;
   /** @default `<host>:<pid>:<random>` */
   owner?: string;
   now?: () => number;
@@ -54,12 +59,18 @@ export interface RunPlanOptions {
   signal?: AbortSignal;
 }
 
+const FINAL: ReadonlySet<TaskStatus> = new Set(['completed', 'blocked', 'archived']);
+
 /**
- * The control loop: upserts the plan's tasks into the ledger and runs them in dependency order.
- * Each task is claimed with a lease (renewed while it runs); a task whose dependency is blocked is
- * blocked too. Resume: after claiming a task, its `running` dispatches left by a crashed run are
- * marked interrupted and the attempts continue after them, with context. Completed and blocked
- * tasks are not rerun. Returns the run report built from the ledger.
+ * The control loop: upserts the plan's tasks into the ledger and runs them in dependency order,
+ * up to `concurrency` at once. Several runs may share one plan and ledger: each task is claimed
+ * with a lease (renewed while it runs) and its status re-read after the claim, so a task another
+ * run completed is never run again, and a task held by a live run is left to it while this run
+ * takes other work (or waits). A dead run's lease lapses and its task is resumed here: its
+ * `running` dispatches are marked interrupted and the attempts continue after them, with
+ * context. A task whose dependency is blocked is blocked too. Returns when every task of the
+ * plan is completed, blocked or archived (by this run or others), or the signal aborts; the
+ * report is built from the ledger and says which tasks this run ran.
  */
 export async function runPlan(plan: Plan, options: RunPlanOptions): Promise<RunReport> {
   const { ledger } = options;
@@ -69,6 +80,8 @@ export async function runPlan(plan: Plan, options: RunPlanOptions): Promise<RunR
   const onEvent = options.onEvent ?? (() => {});
   const sleep = options.sleep ?? ((ms: number, signal?: AbortSignal) => delay(ms, undefined, signal ? { signal } : {}));
   const leaseMs = options.leaseMs ?? DEFAULT_TASK_LEASE_MS;
+  const concurrency = Math.max(1, Math.floor(options.concurrency ?? 1));
+  const pollMs = options.pollMs ?? Math.max(20, Math.min(500, Math.floor(leaseMs / 4)));
   const breaker = new CircuitBreaker({ ledger, owner, settings: options.breaker ?? {}, now });
   const chain: ProviderChainOptions = {
     ledger,
@@ -86,47 +99,90 @@ export async function runPlan(plan: Plan, options: RunPlanOptions): Promise<RunR
     logger,
     ...(options.signal ? { signal: options.signal } : {}),
   };
-  const helperChain = { ...chain, providers: options.helperProviders ?? options.providers };
+  const claimed: Omit<RunClaimedOptions, 'maxAttempts'> = {
+    chain,
+    helperProviders: options.helperProviders ?? options.providers,
+    leaseMs,
+    recentHistoryWindow: options.recentHistoryWindow ?? DEFAULT_RECENT_HISTORY_WINDOW,
+    checkTimeoutMs: options.checkTimeoutMs ?? DEFAULT_CHECK_TIMEOUT_MS,
+    ...(options.sites ? { sites: options.sites } : {}),
+  };
 
   for (const planTask of plan.tasks) await ledger.upsertTask(toNewTask(planTask));
-  for (const planTask of plan.tasks) {
-    if (options.signal?.aborted) break;
-    const task = await ledger.getTask(planTask.id);
-    if (!task || task.status === 'completed' || task.status === 'blocked' || task.status === 'archived') continue;
-    const blockedDep = await firstUnfinishedDependency(ledger, task);
-    if (blockedDep) {
-      const reason = `Dependency "${blockedDep.id}" is ${blockedDep.status === 'blocked' ? 'blocked' : 'not completed'}`;
-      await ledger.updateTask(task.id, { status: 'blocked', blockReason: reason });
-      onEvent({ type: 'task-end', taskId: task.id, status: 'blocked', reason });
-      continue;
-    }
-    if (!(await claimWithWait(ledger, task.id, owner, leaseMs, { now, sleep, onEvent, signal: options.signal }))) {
-      logger.warn({ taskId: task.id }, 'task is claimed by another live runner; skipped');
-      continue;
-    }
-    const renew = setInterval(() => {
-      ledger.claimTask(task.id, owner, leaseMs).catch((error) => logger.warn({ err: error, taskId: task.id }, 'lease renewal failed'));
-    }, Math.max(50, Math.floor(leaseMs / 3)));
-    try {
-      await endStaleAgentGroups(ledger, task.id, { logger, onEvent });
-      const interrupted = await ledger.markInterrupted({ taskId: task.id });
-      if (interrupted.length > 0) logger.warn({ taskId: task.id, dispatches: interrupted.map((d) => d.id) }, 'resumed: marked unfinished dispatches interrupted');
-      const firstAttempt = (await highestAttempt(ledger, task.id)) + 1;
-      const running = await ledger.updateTask(task.id, { status: 'in_progress' });
-      await runTask(running, {
-        chain,
-        helperChain,
-        maxAttempts: planTask.maxRetries ?? options.maxRetries ?? DEFAULT_MAX_ATTEMPTS,
-        firstAttempt,
-        recentHistoryWindow: options.recentHistoryWindow ?? DEFAULT_RECENT_HISTORY_WINDOW,
-        checkTimeoutMs: options.checkTimeoutMs ?? DEFAULT_CHECK_TIMEOUT_MS,
+  const final = new Map<string, TaskStatus>();
+  const running = new Map<string, Promise<void>>();
+  const announced = new Map<string, string>();
+  const byId = new Map(plan.tasks.map((t) => [t.id, t]));
+
+  const start = (planTask: PlanTask, task: Task) => {
+    const maxAttempts = planTask.maxRetries ?? options.maxRetries ?? DEFAULT_MAX_ATTEMPTS;
+    const run = runClaimedTask(task, { ...claimed, maxAttempts })
+      .then((done) => {
+        if (FINAL.has(done.status)) final.set(done.id, done.status);
+      })
+      .catch((error: unknown) => {
+        logger.error({ err: error, taskId: task.id }, 'task run failed');
+      })
+      .finally(() => running.delete(task.id));
+    running.set(task.id, run);
+  };
+
+  while (!options.signal?.aborted) {
+    let open = 0;
+    for (const planTask of plan.tasks) {
+      if (options.signal?.aborted) break;
+      if (final.has(planTask.id)) continue;
+      open += 1;
+      if (running.has(planTask.id) || running.size >= concurrency) continue;
+      const deps = planTask.dependsOn.map((id) => final.get(id));
+      const failedDep = planTask.dependsOn.find((id) => {
+        const status = final.get(id);
+        return status === 'blocked' || status === 'archived';
       });
-    } finally {
-      clearInterval(renew);
-      await ledger.releaseTask(task.id, owner).catch(() => false);
+      const task = await ledger.getTask(planTask.id);
+      if (!task) continue;
+      if (FINAL.has(task.status)) {
+        final.set(task.id, task.status);
+        continue;
+      }
+      if (failedDep) {
+        const reason = `Dependency "${failedDep}" is ${final.get(failedDep)}`;
+        await ledger.updateTask(task.id, { status: 'blocked', blockReason: reason });
+        final.set(task.id, 'blocked');
+        onEvent({ type: 'task-end', taskId: task.id, status: 'blocked', reason });
+        continue;
+      }
+      // Dependencies not finished yet (here or in another run): come back to it.
+      if (deps.some((s) => s !== 'completed')) continue;
+      const claim = await ledger.claimTask(task.id, owner, leaseMs);
+      if (!claim.ok) {
+        if (announced.get(task.id) !== claim.holder.owner) {
+          announced.set(task.id, claim.holder.owner);
+          onEvent({ type: 'claim-wait', taskId: task.id, holder: claim.holder.owner, untilMs: claim.holder.leaseUntil });
+        }
+        continue;
+      }
+      // Re-read after the claim: the holder we waited for may have finished the task.
+      const fresh = await ledger.getTask(task.id);
+      if (!fresh || FINAL.has(fresh.status)) {
+        await ledger.releaseTask(task.id, owner).catch(() => false);
+        const status = fresh?.status ?? 'archived';
+        final.set(task.id, status);
+        onEvent({ type: 'task-skip', taskId: task.id, status, reason: `${status} by another run` });
+        continue;
+      }
+      start(planTask, fresh);
     }
+    if (open === 0 && running.size === 0) break;
+    // Wait for one of ours to finish, or look again shortly for work other runs left.
+    // A real timer, not options.sleep: an injected sleep may return at once (tests' fake clocks).
+    const tick = delay(pollMs, undefined, options.signal ? { signal: options.signal } : {}).catch(() => undefined);
+    await Promise.race(running.size > 0 ? [...running.values(), tick] : [tick]);
   }
-  return buildRunReport(ledger, plan.tasks.map((t) => t.id));
+  await Promise.allSettled([...running.values()]);
+  await options.sites?.finish?.();
+  // Tasks that only exist in the plan keep their plan order in the report.
+  return buildRunReport(ledger, [...byId.keys()], { owner });
 }
 
 function toNewTask(t: PlanTask) {
@@ -141,49 +197,4 @@ function toNewTask(t: PlanTask) {
     priority: t.priority,
     ...(t.agentMode === undefined ? {} : { mode: t.agentMode }),
   };
-}
-
-async function firstUnfinishedDependency(ledger: Ledger, task: Task): Promise<Task | undefined> {
-  for (const id of task.dependsOn) {
-    const dep = await ledger.getTask(id);
-    if (dep?.status !== 'completed') return dep ?? { ...task, id, status: 'pending' };
-  }
-  return undefined;
-}
-
-/**
- * Claims the task. A live lease held by someone else is waited out once, up to two leases long:
- * after a crash the dead run's lease lapses; a live runner renews it and keeps the task.
- */
-async function claimWithWait(
-  ledger: Ledger,
-  taskId: string,
-  owner: string,
-  leaseMs: number,
-  deps: Pick<SupervisorDeps, 'now' | 'sleep' | 'onEvent'> & { signal?: AbortSignal | undefined },
-): Promise<boolean> {
-  const deadline = deps.now() + leaseMs * 2;
-  let announced = false;
-  for (;;) {
-    const claim = await ledger.claimTask(taskId, owner, leaseMs);
-    if (claim.ok) return true;
-    const wait = Math.min(claim.holder.leaseUntil - deps.now() + 10, deadline - deps.now());
-    if (wait <= 0 || deps.signal?.aborted) return false;
-    if (!announced) {
-      deps.onEvent({ type: 'claim-wait', taskId, holder: claim.holder.owner, untilMs: claim.holder.leaseUntil });
-      announced = true;
-    }
-    await deps.sleep(Math.min(wait, 1_000), deps.signal);
-  }
-}
-
-async function highestAttempt(ledger: Ledger, taskId: string): Promise<number> {
-  let highest = 0;
-  let cursor: string | undefined;
-  do {
-    const page = await ledger.listDispatches({ taskId, limit: 200, ...(cursor ? { cursor } : {}) });
-    for (const d of page.items) highest = Math.max(highest, d.attempt);
-    cursor = page.nextCursor;
-  } while (cursor);
-  return highest;
 }

@@ -22,7 +22,17 @@ export interface TaskRunOptions {
   firstAttempt: number;
   recentHistoryWindow: number;
   checkTimeoutMs: number;
+  /**
+   * Runs after validation passes, before the task is marked completed (--concurrency: commit and
+   * integrate the task's worktree). A refusal fails the attempt with `error`; `context` leads the
+   * next attempt's prompt in place of the retry context, and `extraAttempt` adds one attempt.
+   */
+  beforeComplete?: (attempt: number, dispatch: Dispatch) => Promise<CompletionGate>;
 }
+
+export type CompletionGate =
+  | { ok: true }
+  | { ok: false; error: string; /** '' to use the retry context. */ context: string; contextType: 'merge_conflict'; extraAttempt: boolean };
 
 /**
  * Runs one claimed task's attempts (seed 000's executeTaskWithRetries): prompt builder, then the
@@ -39,8 +49,10 @@ export async function runTask(task: Task, options: TaskRunOptions): Promise<Task
   const chainFailures: ProviderFailure[][] = [];
   let lastWasChain = false;
   let attempt = options.firstAttempt;
-  chain.onEvent({ type: 'task-start', taskId: task.id, firstAttempt: attempt, maxAttempts: options.maxAttempts });
-  for (; attempt <= options.maxAttempts; attempt++) {
+  let maxAttempts = options.maxAttempts;
+  let carried: Extract<CompletionGate, { ok: false }> | undefined;
+  chain.onEvent({ type: 'task-start', taskId: task.id, firstAttempt: attempt, maxAttempts });
+  for (; attempt <= maxAttempts; attempt++) {
     if (chain.signal?.aborted) break;
     chain.onEvent({ type: 'attempt-start', taskId: task.id, attempt });
     const state = await loadPromptState(ledger, { window: options.recentHistoryWindow });
@@ -49,7 +61,19 @@ export async function runTask(task: Task, options: TaskRunOptions): Promise<Task
       logger.info({ event: 'prompt.original', taskId: task.id, attempt, digest: digest(base), prompt: maskSecretsSync(base).text }, 'task prompt');
     }
     let context = '';
-    if (attempt > 1 && isPreContextEnabled(chain.preContext, 'retry', current.options)) {
+    let contextType: Dispatch['contextType'] = 'retry';
+    if (carried?.context) {
+      // A refused completion (merge conflict) explains itself better than the retry context.
+      context = isPreContextEnabled(chain.preContext, 'retry', current.options) ? carried.context : '';
+      contextType = carried.contextType;
+      carried = undefined;
+      if (context) {
+        contextInjections().inc({ type: contextType });
+        chain.onEvent({ type: 'context', taskId: task.id, attempt, kind: contextType, text: context });
+        logger.info({ event: 'prompt.contextual', taskId: task.id, attempt, type: contextType, context }, 'merge conflict context injected');
+      }
+    } else if (attempt > 1 && isPreContextEnabled(chain.preContext, 'retry', current.options)) {
+      carried = undefined;
       const history = await ledger.lastDispatches(task.id, RETRY_HISTORY);
       context = buildRetryContext({ attempt, dispatches: history, limits: chain.preContext.limits, logger });
       if (context) {
@@ -59,18 +83,32 @@ export async function runTask(task: Task, options: TaskRunOptions): Promise<Task
       }
     }
     const run = await runProviderChain(
-      { taskId: task.id, attempt, prompt: context + base, injectedContext: context, contextType: context ? 'retry' : undefined, mode: current.mode, taskOptions: current.options },
+      { taskId: task.id, attempt, prompt: context + base, injectedContext: context, contextType: context ? contextType : undefined, mode: current.mode, taskOptions: current.options, newAttempt: true },
       chain,
     );
+    // The ledger allocated the attempt's number; it is the expected one unless someone else (an
+    // MCP client) started an attempt of this task meanwhile.
+    if (run.dispatch) attempt = run.dispatch.attempt;
     if (!run.ok) {
       lastError = run.failure;
       chainFailures.push(run.failures);
       lastWasChain = true;
-      if (!run.dispatch) await recordNoProvider(task.id, attempt, run.failure, context, chain);
+      if (!run.dispatch) attempt = (await recordNoProvider(task.id, run.failure, context, chain)).attempt;
       continue;
     }
     const verdict = await validate(current, attempt, run.dispatch, run.result.response ?? run.result.output, options);
     current = verdict.task;
+    if (verdict.errors.length === 0 && options.beforeComplete) {
+      const gate = await options.beforeComplete(attempt, run.dispatch);
+      if (!gate.ok) {
+        await chain.ledger.updateDispatch(run.dispatch.id, { status: 'failed', validationErrors: [gate.error] });
+        lastError = gate.error;
+        lastWasChain = false;
+        carried = gate;
+        if (gate.extraAttempt) maxAttempts += 1;
+        continue;
+      }
+    }
     if (verdict.errors.length === 0) {
       attemptsPerTask().observe({ status: 'completed' }, attempt);
       const summary = run.dispatch.result ?? `All ${current.acceptanceCriteria.length} acceptance criteria passed`;
@@ -86,7 +124,7 @@ export async function runTask(task: Task, options: TaskRunOptions): Promise<Task
     chain.onEvent({ type: 'task-end', taskId: task.id, status: 'in_progress', reason: 'run stopped' });
     return current;
   }
-  const used = Math.max(0, Math.min(attempt, options.maxAttempts + 1) - 1);
+  const used = Math.max(0, Math.min(attempt, maxAttempts + 1) - 1);
   attemptsPerTask().observe({ status: 'blocked' }, used);
   const why = lastWasChain ? describeTaskFailure(chainFailures) : lastError;
   const reason = why.startsWith(ALL_PROVIDERS_OPEN) ? why : `Failed after ${used} attempt${used === 1 ? '' : 's'}: ${why}`;
@@ -139,11 +177,10 @@ async function markFailed(dispatch: Dispatch, errors: string[], chain: ProviderC
 }
 
 /** An attempt where no provider could run still leaves a record, so the next retry can say why. */
-async function recordNoProvider(taskId: string, attempt: number, failure: string, context: string, chain: ProviderChainOptions): Promise<void> {
+async function recordNoProvider(taskId: string, failure: string, context: string, chain: ProviderChainOptions): Promise<Dispatch> {
   const now = chain.now();
-  await chain.ledger.appendDispatch({
+  return chain.ledger.appendNextAttempt({
     taskId,
-    attempt,
     provider: NO_PROVIDER,
     status: 'failed',
     result: failure,

@@ -48,10 +48,14 @@ export type SupervisorEvent =
   | { type: 'waiting'; taskId: string; untilMs: number }
   | { type: 'claim-wait'; taskId: string; holder: string; untilMs: number }
   | { type: 'stale-agent-ended'; taskId: string; attempt: number; pid: number; signal: 'SIGTERM' | 'SIGKILL'; gone: boolean }
-  | { type: 'context'; taskId: string; attempt: number; kind: 'circuit_breaker' | 'retry' | 'helper'; text: string }
+  | { type: 'context'; taskId: string; attempt: number; kind: 'circuit_breaker' | 'retry' | 'helper' | 'merge_conflict'; text: string }
   | { type: 'validation'; taskId: string; attempt: number; passed: boolean; errors: string[] }
   | { type: 'helper-checks'; taskId: string; attempt: number; checks: { criterion: string; command: string; ok: boolean }[] }
-  | { type: 'task-end'; taskId: string; status: string; reason?: string };
+  | { type: 'task-end'; taskId: string; status: string; reason?: string }
+  /** The task was not run here: another run finished it (or blocked it) first. */
+  | { type: 'task-skip'; taskId: string; status: string; reason: string }
+  /** A passing attempt's result could not be integrated; the task runs again on the new base. */
+  | { type: 'integration'; taskId: string; attempt: number; ok: boolean; detail: string };
 
 export type EventSink = (event: SupervisorEvent) => void;
 

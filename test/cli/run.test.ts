@@ -41,11 +41,11 @@ describe('baton run', () => {
     const code = await runCli(['node', 'baton', 'run', 'plan.yaml', '--config', 'baton.config.json', '--ledger', 'memory', '--json'], t.io);
     expect(code).toBe(0);
     const report = JSON.parse(t.out());
-    expect(Object.keys(report)).toEqual(['tasks']);
+    expect(Object.keys(report)).toEqual(['tasks', 'shared']);
     expect(report.tasks[0].id).toBe('docs');
     expect(report.tasks[0].status).toBe('completed');
     expect(Object.keys(report.tasks[0].attempts[0]).sort()).toEqual(
-      ['attempt', 'files_created', 'files_updated', 'injected_context', 'outcome', 'provider', 'validation_errors'].sort(),
+      ['attempt', 'claimed_by', 'files_created', 'files_updated', 'injected_context', 'outcome', 'provider', 'validation_errors'].sort(),
     );
     expect(report.tasks[0].attempts.map((a: { provider: string; outcome: string }) => `${a.provider}:${a.outcome}`)).toEqual([
       'limited:rate_limited',

@@ -97,7 +97,7 @@ describe('claim contention', () => {
   it('held by a live run says so, without guessing at a crash', async () => {
     const owner = `${hostname()}:${process.pid}:abc123`;
     const run = await heldBy(owner);
-    expect(run.out).toMatch(new RegExp(`job: held by another live run \\(${owner}\\) until \\S+Z; waiting for it to finish or release the task`));
+    expect(run.out).toMatch(new RegExp(`job: held by another live run \\(${owner}, lease until \\S+Z\\); taking other work, and this task if that run stops renewing its lease`));
     expect(run.out).not.toContain('crash');
   });
 
@@ -105,7 +105,7 @@ describe('claim contention', () => {
     const dead = spawnSync('true').pid;
     const owner = `${hostname()}:${dead}:abc123`;
     const run = await heldBy(owner);
-    expect(run.out).toMatch(new RegExp(`job: claimed by ${owner}, a run that is no longer running \\(it crashed\\); waiting for its lease to lapse at \\S+Z`));
+    expect(run.out).toMatch(new RegExp(`job: claimed by ${owner}, a run that is no longer running \\(it crashed\\); taking other work, and this task when its lease lapses at \\S+Z`));
   });
 });
 

@@ -122,9 +122,11 @@ export function hasRedisServerBinary(): boolean {
   return spawnSync('redis-server', ['--version'], { stdio: 'ignore' }).status === 0;
 }
 
-export async function startRedisServer(options: { password?: string; port?: number } = {}): Promise<TestRedisServer> {
+export async function startRedisServer(options: { password?: string; port?: number; appendOnlyDir?: string } = {}): Promise<TestRedisServer> {
   const port = options.port ?? (await freePort());
-  const args = ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--daemonize', 'no'];
+  // appendOnlyDir: persist every write there (AOF, fsync always), so a restart on it loses nothing.
+  const persistence = options.appendOnlyDir ? ['--appendonly', 'yes', '--appendfsync', 'always', '--dir', options.appendOnlyDir] : ['--appendonly', 'no'];
+  const args = ['--port', String(port), '--bind', '127.0.0.1', '--save', '', ...persistence, '--daemonize', 'no'];
   if (options.password) args.push('--requirepass', options.password);
   const child = spawn('redis-server', args, { stdio: 'ignore' });
   const auth = options.password ? `:${encodeURIComponent(options.password)}@` : '';

@@ -6,6 +6,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { isBreakerCapable, isClaimCapable, isFullLedger, isRecordCapable, isTransferCapable } from '../../src/ledger/index.js';
+import { describeAttemptContract } from './fixtures/contract-attempts.js';
 import { describeClaimAndBreakerContract } from './fixtures/contract-claims.js';
 import { describeDispatchContract } from './fixtures/contract-dispatches.js';
 import { describeExportContract } from './fixtures/contract-export.js';
@@ -30,6 +31,7 @@ export function describeLedgerContract(name: string, factory: LedgerFactory): vo
     });
     describeTaskContract(ctx);
     describeDispatchContract(ctx);
+    describeAttemptContract(ctx);
     describeClaimAndBreakerContract(ctx);
     describeRecordContract(ctx);
     describeExportContract(ctx);

@@ -11,6 +11,7 @@ await describeWithRedis('redis ledger', () => {
       const ledger = await openLedger({ spec: REDIS_TEST_URL, namespace });
       return {
         ledger,
+        shared: { spec: REDIS_TEST_URL, env: { BATON_NAMESPACE: namespace } },
         cleanup: async () => {
           await ledger.close();
           await deleteNamespace(namespace);

@@ -16,6 +16,7 @@ afterAll(async () => {
 
 describeLedgerContract('sqlite', async () => {
   n += 1;
-  const ledger = await openLedger({ spec: `sqlite:${path.join(dir, `ledger-${n}.db`)}` });
-  return { ledger, cleanup: () => ledger.close() };
+  const spec = `sqlite:${path.join(dir, `ledger-${n}.db`)}`;
+  const ledger = await openLedger({ spec });
+  return { ledger, cleanup: () => ledger.close(), shared: { spec, env: {} } };
 });

@@ -23,6 +23,7 @@ import type {
   DispatchQuery,
   LedgerLine,
   LedgerRecord,
+  NewAttemptDispatch,
   NewDispatch,
   NewTask,
   Page,
@@ -104,12 +105,23 @@ export class MemoryLedger implements Ledger {
   }
 
   async appendDispatch(input: NewDispatch): Promise<Dispatch> {
+    return this.appendDispatchNow(input);
+  }
+
+  private appendDispatchNow(input: NewDispatch): Dispatch {
     if (input.id && this.dispatchIndex.has(input.id)) throw conflict('dispatch', input.id);
     this.seq += 1;
     const dispatch = materializeDispatch(structuredClone(input), this.seq, this.now());
     this.dispatches.push(dispatch);
     this.dispatchIndex.set(dispatch.id, dispatch);
     return structuredClone(dispatch);
+  }
+
+  async appendNextAttempt(input: NewAttemptDispatch): Promise<Dispatch> {
+    // One synchronous step: no other call can run between reading the highest attempt and appending.
+    let highest = 0;
+    for (const d of this.dispatches) if (d.taskId === input.taskId && d.attempt > highest) highest = d.attempt;
+    return this.appendDispatchNow({ ...input, attempt: highest + 1 });
   }
 
   async updateDispatch(id: string, patch: DispatchPatch): Promise<Dispatch> {

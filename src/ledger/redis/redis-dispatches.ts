@@ -2,7 +2,7 @@ import { isBatonError } from '../../errors/index.js';
 import { materializeDispatch, stripUndefined } from '../defaults.js';
 import { newId } from '../ids.js';
 import { conflict, notFound } from '../ledger-errors.js';
-import type { Dispatch, DispatchPatch, DispatchQuery, DispatchStatus, NewDispatch, Page } from '../types.js';
+import type { Dispatch, DispatchPatch, DispatchQuery, DispatchStatus, NewAttemptDispatch, NewDispatch, Page } from '../types.js';
 import { type RedisContext, readHashes, retryCompareAndSet } from './redis-context.js';
 import { parseSeq, parseStored } from './redis-schemas.js';
 import { type IndexOp, type WriteMode, writeArgs } from './redis-scripts.js';
@@ -94,6 +94,28 @@ export async function appendDispatch(ctx: RedisContext, input: NewDispatch): Pro
   if (seq === -1) throw conflict('dispatch', draft.id);
   draft.seq = Number(seq);
   return draft;
+}
+
+/** One round trip: the script numbers the attempt, takes the seq, stores and indexes the dispatch. */
+export async function appendNextAttempt(ctx: RedisContext, input: NewAttemptDispatch): Promise<Dispatch> {
+  const draft = materializeDispatch({ ...input, attempt: 0, id: input.id ?? newId('d') }, 0, ctx.now());
+  const { seq: _seq, attempt: _attempt, ...rest } = draft;
+  const k = ctx.keys;
+  const [seq, attempt] = (await ctx.redis.batonAppendNextAttempt(
+    6,
+    k.dispatchSeq,
+    k.dispatch(draft.id),
+    k.dispatchesJsonByTask(draft.taskId),
+    k.dispatchesAll,
+    k.dispatchesByTask(draft.taskId),
+    k.dispatchesByStatus(draft.status),
+    JSON.stringify(rest),
+    draft.taskId,
+    draft.status,
+    draft.id,
+  )) as [number, number];
+  if (seq === -1) throw conflict('dispatch', draft.id);
+  return { ...draft, seq: Number(seq), attempt: Number(attempt) };
 }
 
 /**

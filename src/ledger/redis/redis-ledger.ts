@@ -9,6 +9,7 @@ import type {
   DispatchQuery,
   LedgerLine,
   LedgerRecord,
+  NewAttemptDispatch,
   NewDispatch,
   NewTask,
   Page,
@@ -62,6 +63,9 @@ export class RedisLedger implements Ledger {
 
   appendDispatch(input: NewDispatch): Promise<Dispatch> {
     return this.guard('appendDispatch', () => dispatches.appendDispatch(this.ctx, input));
+  }
+  appendNextAttempt(input: NewAttemptDispatch): Promise<Dispatch> {
+    return this.guard('appendNextAttempt', () => dispatches.appendNextAttempt(this.ctx, input));
   }
   updateDispatch(id: string, patch: DispatchPatch): Promise<Dispatch> {
     return this.guard('updateDispatch', () => dispatches.updateDispatch(this.ctx, id, patch));

@@ -53,6 +53,28 @@ return seq
 `;
 
 /**
+ * Appends a dispatch as the next attempt of its task, in one atomic step: the attempt number is
+ * one past the highest attempt among the task's dispatches (read from its JSON hash), so racing
+ * callers never share a number. KEYS as APPEND. ARGV: JSON without seq and without attempt,
+ * taskId, status, id. Returns {seq, attempt}, or {-1, 0} when the id exists.
+ */
+const APPEND_NEXT_ATTEMPT = `
+if redis.call('EXISTS', KEYS[2]) == 1 then return {-1, 0} end
+local highest = 0
+for _, v in ipairs(redis.call('HVALS', KEYS[3])) do
+  local a = tonumber(cjson.decode(v).attempt) or 0
+  if a > highest then highest = a end
+end
+local attempt = highest + 1
+local json = '{"attempt":' .. attempt .. ',' .. string.sub(ARGV[1], 2)
+local seq = redis.call('INCR', KEYS[1])
+redis.call('HSET', KEYS[2], 'v', json, 'seq', seq, 'taskId', ARGV[2], 'status', ARGV[3])
+redis.call('HSET', KEYS[3], ARGV[4], json)
+for k = 4, #KEYS do redis.call('ZADD', KEYS[k], seq, ARGV[4]) end
+return {seq, attempt}
+`;
+
+/**
  * A task's newest dispatches in one round trip. KEYS[1]: the task's zset; KEYS[2]: its JSON hash.
  * ARGV[1]: how many. Returns id, seq, JSON (nil when the hash lacks the id) per dispatch, newest
  * first. HMGET goes in slices because unpack() of a long list overflows Lua's stack.
@@ -197,6 +219,7 @@ type Arg = string | number;
 export interface LedgerScripts<R> {
   batonWrite(numKeys: number, ...keysAndArgs: Arg[]): R;
   batonAppend(numKeys: number, ...keysAndArgs: Arg[]): R;
+  batonAppendNextAttempt(numKeys: number, ...keysAndArgs: Arg[]): R;
   batonLastDispatches(numKeys: number, ...keysAndArgs: Arg[]): R;
   batonClaim(numKeys: number, ...keysAndArgs: Arg[]): R;
   batonRelease(numKeys: number, ...keysAndArgs: Arg[]): R;
@@ -213,6 +236,7 @@ export type ScriptedPipeline = ChainableCommander & LedgerScripts<ChainableComma
 export function defineLedgerScripts(redis: Redis): ScriptedRedis {
   redis.defineCommand('batonWrite', { lua: WRITE });
   redis.defineCommand('batonAppend', { lua: APPEND });
+  redis.defineCommand('batonAppendNextAttempt', { lua: APPEND_NEXT_ATTEMPT });
   redis.defineCommand('batonLastDispatches', { lua: LAST_DISPATCHES });
   redis.defineCommand('batonClaim', { lua: CLAIM });
   redis.defineCommand('batonRelease', { lua: RELEASE });

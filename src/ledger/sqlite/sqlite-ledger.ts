@@ -20,6 +20,7 @@ import type {
   DispatchQuery,
   LedgerLine,
   LedgerRecord,
+  NewAttemptDispatch,
   NewDispatch,
   NewTask,
   Page,
@@ -152,6 +153,24 @@ export class SqliteLedger implements Ledger {
       if (isUniqueViolation(error)) throw conflict('dispatch', draft.id);
       throw error;
     }
+  }
+
+  async appendNextAttempt(input: NewAttemptDispatch): Promise<Dispatch> {
+    // BEGIN IMMEDIATE takes the write lock before reading, so no other process can read the same
+    // highest attempt between this read and this insert.
+    return this.db
+      .transaction(() => {
+        const row = this.sql.get('SELECT MAX(attempt) AS highest FROM dispatches WHERE task_id = ?').get(input.taskId) as { highest: number | null };
+        const draft = materializeDispatch(structuredClone({ ...input, attempt: (row.highest ?? 0) + 1 }), 0, this.now());
+        try {
+          const { lastInsertRowid } = this.sql.get(INSERT_DISPATCH).run({ ...dispatchToRow(draft), seq: null });
+          return { ...draft, seq: Number(lastInsertRowid) };
+        } catch (error) {
+          if (isUniqueViolation(error)) throw conflict('dispatch', draft.id);
+          throw error;
+        }
+      })
+      .immediate();
   }
 
   async updateDispatch(id: string, patch: DispatchPatch): Promise<Dispatch> {

@@ -76,17 +76,18 @@ export function registerDispatchTool(server: McpServer, state: WorkspaceState, n
           case 'create': {
             const taskId = required(input.task_id, 'task_id', 'create');
             if (!(await ledger.getTask(taskId))) throw new BatonError('NOT_FOUND', `No task "${taskId}"`, { details: { field: 'task_id', value: taskId } });
-            const last = (await ledger.lastDispatches(taskId, 1))[0];
-            const dispatch = await ledger.appendDispatch({
+            const fields = {
               taskId,
-              attempt: input.attempt ?? (last ? last.attempt + 1 : 1),
               provider: required(input.provider, 'provider', 'create'),
               model: input.model,
               mode: input.mode,
               promptPreview: input.prompt_preview,
-              status: 'running',
+              status: 'running' as const,
               startedAt: now(),
-            });
+            };
+            // Without an explicit attempt the ledger allocates the next one atomically, so
+            // concurrent creates never share a number.
+            const dispatch = input.attempt === undefined ? await ledger.appendNextAttempt(fields) : await ledger.appendDispatch({ ...fields, attempt: input.attempt });
             return okResult({ dispatch: { ...dispatch } });
           }
           case 'claim': {

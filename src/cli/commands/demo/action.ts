@@ -18,7 +18,7 @@ export interface DemoOptions extends CommonOptions {
 export interface InjectedSeam {
   task: string;
   attempt: number;
-  seam: 'circuit_breaker' | 'retry' | 'helper';
+  seam: 'circuit_breaker' | 'retry' | 'helper' | 'merge_conflict';
   context: string;
 }
 

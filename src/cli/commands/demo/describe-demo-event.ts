@@ -4,6 +4,7 @@ const SEAM_TITLE = {
   circuit_breaker: 'provider switch',
   retry: 'retry',
   helper: 'helper agent',
+  merge_conflict: 'merge conflict',
 } as const;
 
 /** The demo's narration of one supervisor event; undefined for events it does not show. */

@@ -1,12 +1,14 @@
 import path from 'node:path';
 import { type BatonConfig, loadConfig } from '../../../config/index.js';
 import { BatonError } from '../../../errors/index.js';
+import { createWorktreeSites } from '../../../isolation/index.js';
 import { openLedger } from '../../../ledger/index.js';
 import { createProviders, type Provider } from '../../../providers/index.js';
 import { DEFAULT_TASK_LEASE_MS, loadPlan, type RunReport, runPlan, workspaceOps } from '../../../supervisor/index.js';
 import { type CliIO, type CommonOptions, EXIT_FAILURE, EXIT_OK, parsePositiveInt, printResult } from '../../context.js';
 import { startMetricsServer } from './metrics-server.js';
 import { createProgress } from './progress.js';
+import { runQueued } from './run-queued.js';
 import { toPreContextSettings } from './to-pre-context-settings.js';
 
 export interface RunOptions extends CommonOptions {
@@ -15,6 +17,10 @@ export interface RunOptions extends CommonOptions {
   workspace?: string;
   metricsPort?: string;
   maxWait?: string;
+  concurrency?: string;
+  keepWorktrees?: boolean;
+  queue?: boolean;
+  remote?: string;
 }
 
 /** Runs a plan; exit 0 when every task completed, 1 when any did not, 2 on bad input. */
@@ -22,13 +28,24 @@ export async function runRun(io: CliIO, planFile: string, options: RunOptions): 
   const maxRetries = options.maxRetries === undefined ? undefined : parsePositiveInt(options.maxRetries, '--max-retries');
   const metricsPort = options.metricsPort === undefined ? undefined : parsePort(options.metricsPort);
   const maxWaitMs = options.maxWait === undefined ? 0 : parseNonNegative(options.maxWait, '--max-wait');
+  const concurrency = options.concurrency === undefined ? 1 : parsePositiveInt(options.concurrency, '--concurrency');
   const config = await loadConfig({ cwd: io.cwd, ...(options.config ? { file: options.config } : {}), env: io.env });
   const plan = await loadPlan(planFile, { cwd: io.cwd });
   const { providers, helperProviders } = selectProviders(config, options.providers);
   const workspaceDir = path.resolve(io.cwd, options.workspace ?? '.');
-  const ledger = await openLedger({ spec: options.ledger ?? io.env.BATON_LEDGER ?? config.ledger, cwd: io.cwd });
-  const metrics = metricsPort === undefined ? undefined : await startMetricsServer(metricsPort);
+  const preContext = toPreContextSettings(config.preContext);
   const progress = createProgress(io, { json: Boolean(options.json) });
+  // Checked before the ledger opens: a repository that cannot take worktrees is bad input (exit 2).
+  const sites =
+    concurrency > 1
+      ? await createWorktreeSites({ repoDir: workspaceDir, keepWorktrees: Boolean(options.keepWorktrees), limits: preContext.limits, onEvent: progress.onEvent })
+      : undefined;
+  const ledgerSpec = options.ledger ?? io.env.BATON_LEDGER ?? config.ledger;
+  if (options.queue && !/^rediss?:\/\//.test(ledgerSpec ?? '')) {
+    throw new BatonError('INPUT_INVALID', `--queue needs a Redis ledger (--ledger redis://HOST:PORT/DB), got "${ledgerSpec ?? 'the default SQLite file'}"`, { details: { field: '--ledger', value: ledgerSpec } });
+  }
+  const ledger = await openLedger({ spec: ledgerSpec, cwd: io.cwd });
+  const metrics = metricsPort === undefined ? undefined : await startMetricsServer(metricsPort);
   const abort = new AbortController();
   const onSignal = () => abort.abort();
   process.once('SIGINT', onSignal);
@@ -36,19 +53,32 @@ export async function runRun(io: CliIO, planFile: string, options: RunOptions): 
   let report: RunReport;
   try {
     const leaseMs = Number(io.env.BATON_LEASE_MS);
-    report = await runPlan(plan, {
+    report = options.queue
+      ? await runQueued(io, {
+          ledger,
+          redisUrl: ledgerSpec as string,
+          plan,
+          repoDir: workspaceDir,
+          remote: options.remote ?? 'origin',
+          signal: abort.signal,
+          json: Boolean(options.json),
+          ...(maxRetries === undefined ? {} : { maxRetries }),
+        })
+      : await runPlan(plan, {
       ledger,
       providers,
       helperProviders,
       workspace: workspaceOps(workspaceDir),
       workspaceDir,
-      preContext: toPreContextSettings(config.preContext),
+      preContext,
       breaker: config.breaker,
       recentHistoryWindow: config.recentHistoryWindow,
       agentTimeoutMs: config.timeouts.agentMs,
       checkTimeoutMs: config.timeouts.checkMs,
       maxWaitMs,
       leaseMs: leaseMs > 0 ? leaseMs : DEFAULT_TASK_LEASE_MS,
+      concurrency,
+      ...(sites ? { sites } : {}),
       onEvent: progress.onEvent,
       signal: abort.signal,
       ...(maxRetries === undefined ? {} : { maxRetries }),
@@ -64,7 +94,7 @@ export async function runRun(io: CliIO, planFile: string, options: RunOptions): 
   return report.tasks.every((t) => t.status === 'completed') ? EXIT_OK : EXIT_FAILURE;
 }
 
-function selectProviders(config: BatonConfig, list: string | undefined): { providers: Provider[]; helperProviders: Provider[] } {
+export function selectProviders(config: BatonConfig, list: string | undefined): { providers: Provider[]; helperProviders: Provider[] } {
   const priority = list === undefined ? config.priority : list.split(',').map((s) => s.trim()).filter(Boolean);
   if (priority.length === 0) {
     throw new BatonError('INPUT_INVALID', '--providers names no provider', { details: { field: '--providers', value: list } });
@@ -105,8 +135,17 @@ function parseNonNegative(value: string, flag: string): number {
 function renderReport(report: RunReport): string {
   const lines = report.tasks.map((t) => {
     const attempts = new Set(t.attempts.map((a) => a.attempt)).size;
-    return `${t.status === 'completed' ? '✓' : '✗'} ${t.id}: ${t.status} (${attempts} attempt${attempts === 1 ? '' : 's'}, ${t.attempts.length} provider tr${t.attempts.length === 1 ? 'y' : 'ies'})`;
+    const where = t.ran_here === false && t.attempts.length > 0 ? ', by another run' : '';
+    return `${t.status === 'completed' ? '✓' : '✗'} ${t.id}: ${t.status} (${attempts} attempt${attempts === 1 ? '' : 's'}, ${t.attempts.length} provider tr${t.attempts.length === 1 ? 'y' : 'ies'}${where})`;
   });
   const done = report.tasks.filter((t) => t.status === 'completed').length;
-  return [...lines, `${done}/${report.tasks.length} tasks completed`].join('\n');
+  const shared = report.shared && report.shared.ran_by_others.length > 0
+    ? [`ran here: ${list(report.shared.ran_here)}; ran by other runs: ${list(report.shared.ran_by_others)}`]
+    : [];
+  return [...lines, ...shared, `${done}/${report.tasks.length} tasks completed`].join('\n');
+}
+
+function list(ids: readonly string[]): string {
+  if (ids.length === 0) return 'none';
+  return `${ids.length} (${ids.slice(0, 10).join(', ')}${ids.length > 10 ? ', …' : ''})`;
 }

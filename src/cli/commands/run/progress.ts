@@ -25,7 +25,7 @@ export function createProgress(io: CliIO, options: { json: boolean }): { onEvent
     onEvent(event: SupervisorEvent) {
       const text = describe(event);
       if (!text) return;
-      if (live && event.type !== 'task-end' && event.type !== 'context') redraw(text);
+      if (live && event.type !== 'task-end' && event.type !== 'context' && event.type !== 'task-skip') redraw(text);
       else line(text);
     },
     finish() {
@@ -50,9 +50,13 @@ function describe(event: SupervisorEvent): string | undefined {
     case 'claim-wait': {
       const until = new Date(event.untilMs).toISOString();
       return claimHolderState(event.holder) === 'gone'
-        ? `${event.taskId}: claimed by ${event.holder}, a run that is no longer running (it crashed); waiting for its lease to lapse at ${until}`
-        : `${event.taskId}: held by another live run (${event.holder}) until ${until}; waiting for it to finish or release the task`;
+        ? `${event.taskId}: claimed by ${event.holder}, a run that is no longer running (it crashed); taking other work, and this task when its lease lapses at ${until}`
+        : `${event.taskId}: held by another live run (${event.holder}, lease until ${until}); taking other work, and this task if that run stops renewing its lease`;
     }
+    case 'task-skip':
+      return `· ${event.taskId} ${event.reason}`;
+    case 'integration':
+      return `${event.taskId}: attempt ${event.attempt} · ${event.ok ? 'integrated' : `not integrated: ${event.detail}`}`;
     case 'stale-agent-ended':
       return `${event.taskId}: attempt ${event.attempt}'s agent (process group ${event.pid}) was still running from the interrupted run; ended it with ${event.signal}${event.gone ? '' : ', but some of its processes did not exit'} before starting the next attempt`;
     case 'context':

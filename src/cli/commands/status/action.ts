@@ -1,11 +1,14 @@
 import { gatherStatus, renderStatus } from './gather-status.js';
-import { type CliIO, type CommonOptions, EXIT_OK, openCliLedger, printResult } from '../../context.js';
+import { type CliIO, type CommonOptions, EXIT_OK, openCliLedger, printResult, resolveLedgerSpec } from '../../context.js';
+import { readQueueSection, renderQueueSection } from './queue-section.js';
 
 export async function runStatus(io: CliIO, options: CommonOptions & { limit: number }): Promise<number> {
   const ledger = await openCliLedger(io, options, { readOnly: true });
   try {
-    const status = await gatherStatus(ledger, { dispatchLimit: options.limit, now: Date.now() });
-    printResult(io, options, status, () => renderStatus(status));
+    const base = await gatherStatus(ledger, { dispatchLimit: options.limit, now: Date.now() });
+    const queue = await readQueueSection(await resolveLedgerSpec(io, options), io.env.BATON_NAMESPACE ?? process.env.BATON_NAMESPACE ?? 'default');
+    const status = queue ? { ...base, queue } : base;
+    printResult(io, options, status, () => (queue ? `${renderStatus(base)}\n${renderQueueSection(queue)}` : renderStatus(base)));
     return EXIT_OK;
   } finally {
     await ledger.close();

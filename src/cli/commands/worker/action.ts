@@ -1,0 +1,83 @@
+import { loadConfig } from '../../../config/index.js';
+import { BatonError } from '../../../errors/index.js';
+import { openLedger } from '../../../ledger/index.js';
+import { DEFAULT_QUEUE_LOCK_MS, DEFAULT_STALLED_INTERVAL_MS, queueConnection, queuePrefix, readQueueStatus, startQueueWorker } from '../../../queue/index.js';
+import { startMetricsServer } from '../run/metrics-server.js';
+import { DEFAULT_TASK_LEASE_MS } from '../../../supervisor/index.js';
+import { type CliIO, type CommonOptions, EXIT_OK, parsePositiveInt } from '../../context.js';
+import { selectProviders } from '../run/action.js';
+import { createProgress } from '../run/progress.js';
+import { toPreContextSettings } from '../run/to-pre-context-settings.js';
+
+export interface WorkerOptions extends CommonOptions {
+  concurrency?: string;
+  providers?: string;
+  keepWorktrees?: boolean;
+  metricsPort?: string;
+}
+
+/** Runs until SIGTERM or SIGINT, then stops taking jobs and finishes the running ones (exit 0). */
+function parsePort(value: string): number {
+  const port = Number(value);
+  if (!Number.isInteger(port) || port < 0 || port > 65_535) {
+    throw new BatonError('INPUT_INVALID', `--metrics-port must be a port number (0-65535), got "${value}"`, { details: { field: '--metrics-port', value } });
+  }
+  return port;
+}
+
+export async function runWorker(io: CliIO, options: WorkerOptions): Promise<number> {
+  const concurrency = options.concurrency === undefined ? 1 : parsePositiveInt(options.concurrency, '--concurrency');
+  const config = await loadConfig({ cwd: io.cwd, ...(options.config ? { file: options.config } : {}), env: io.env });
+  const spec = options.ledger ?? io.env.BATON_LEDGER ?? config.ledger;
+  if (!spec || !/^rediss?:\/\//.test(spec)) {
+    throw new BatonError('INPUT_INVALID', `baton worker needs a Redis ledger (--ledger redis://HOST:PORT/DB), got "${spec ?? 'none'}"`, { details: { field: '--ledger', value: spec } });
+  }
+  const { providers, helperProviders } = selectProviders(config, options.providers);
+  const ledger = await openLedger({ spec, cwd: io.cwd });
+  const connection = queueConnection(spec);
+  const progress = createProgress(io, { json: Boolean(options.json) });
+  const lease = Number(io.env.BATON_LEASE_MS);
+  const lockMs = Number(io.env.BATON_QUEUE_LOCK_MS);
+  const stalledMs = Number(io.env.BATON_QUEUE_STALLED_MS);
+  const namespace = io.env.BATON_NAMESPACE ?? process.env.BATON_NAMESPACE ?? 'default';
+  const stopped = new Promise<NodeJS.Signals>((resolve) => {
+    process.once('SIGTERM', () => resolve('SIGTERM'));
+    process.once('SIGINT', () => resolve('SIGINT'));
+  });
+  try {
+    const worker = await startQueueWorker({
+      connection,
+      prefix: queuePrefix(namespace),
+      ledger,
+      repoDir: io.cwd,
+      concurrency,
+      lockMs: lockMs > 0 ? lockMs : DEFAULT_QUEUE_LOCK_MS,
+      stalledIntervalMs: stalledMs > 0 ? stalledMs : DEFAULT_STALLED_INTERVAL_MS,
+      keepWorktrees: Boolean(options.keepWorktrees),
+      run: {
+        providers,
+        helperProviders,
+        preContext: toPreContextSettings(config.preContext),
+        breaker: config.breaker,
+        recentHistoryWindow: config.recentHistoryWindow,
+        agentTimeoutMs: config.timeouts.agentMs,
+        checkTimeoutMs: config.timeouts.checkMs,
+        leaseMs: lease > 0 ? lease : DEFAULT_TASK_LEASE_MS,
+        onEvent: progress.onEvent,
+      },
+    });
+    const metrics =
+      options.metricsPort === undefined ? undefined : await startMetricsServer(parsePort(options.metricsPort), () => readQueueStatus(connection, queuePrefix(namespace)));
+    io.stdout(`baton worker ${worker.owner} ready (concurrency ${concurrency}${metrics ? `, metrics on :${metrics.port}/metrics` : ''})\n`);
+    const signal = await stopped;
+    await metrics?.close();
+    io.stdout(`${signal}: finishing the running tasks, taking no new ones\n`);
+    await worker.close();
+    io.stdout('baton worker stopped\n');
+  } finally {
+    progress.finish();
+    connection.disconnect();
+    await ledger.close();
+  }
+  return EXIT_OK;
+}

@@ -1,0 +1,161 @@
+import path from 'node:path';
+import { BatonError } from '../errors/index.js';
+import type { Task } from '../ledger/index.js';
+import { getLogger, type Logger } from '../observability/index.js';
+import { buildMergeConflictContext, type ConflictAuthor, type PreContextLimits } from '../precontext/index.js';
+import type { CompletionGate, EventSink, TaskSite, TaskSites } from '../supervisor/index.js';
+import { commitIdentity, git, gitOk } from './git.js';
+import { pruneStaleWorktrees } from './prune-stale.js';
+import { safeRefPart, taskBranch, taskCommitMessage, taskOfSubject } from './task-branch.js';
+import { createSerializer, removeWorktree, workspaceIn } from './worktree-ops.js';
+
+/** Pushes lost to another worker's push before the attempt gives up integrating. */
+export const MAX_PUSH_RACES = 10;
+
+export interface RemoteSitesOptions {
+  /** The worker's clone of the repository. */
+  repoDir: string;
+  /** @default 'origin' */
+  remote?: string;
+  keepWorktrees?: boolean;
+  limits?: Partial<PreContextLimits>;
+  logger?: Logger;
+  onEvent?: EventSink;
+}
+
+/** Sites for one run's branch; a worker makes one per branch it sees in its jobs. */
+export interface RemoteSites {
+  forBranch(runBranch: string): TaskSites;
+}
+
+/**
+ * Task sites for `baton worker`: like --concurrency, each task runs in its own worktree of the
+ * worker's clone on `baton/<task-id>`, made from the remote's run branch as just fetched. A passing
+ * attempt is committed and integrated with a compare-and-swap on the remote run branch: fetch,
+ * merge the branch's tip into the task's commit, re-run the task's checks when that brought in
+ * others' work, then one atomic push of the task branch and a plain (fast-forward only) update of
+ * the run branch; a push rejected because another worker moved the branch starts over. A conflict resets the worktree to the new tip and re-runs
+ * the task with a MERGE CONFLICT CONTEXT.
+ */
+export async function createRemoteSites(options: RemoteSitesOptions): Promise<RemoteSites> {
+  const logger = options.logger ?? getLogger();
+  const onEvent = options.onEvent ?? (() => {});
+  const remote = options.remote ?? 'origin';
+  const top = await git(['rev-parse', '--show-toplevel'], options.repoDir);
+  if (top.code !== 0) throw new BatonError('INPUT_INVALID', `baton worker needs a clone of the repository: ${options.repoDir} is not in a git repository`, { details: { field: 'cwd', value: options.repoDir } });
+  const repo = top.stdout.trim();
+  const url = await git(['remote', 'get-url', remote], repo);
+  if (url.code !== 0) throw new BatonError('INPUT_INVALID', `baton worker pushes results to the remote "${remote}", which ${repo} does not have (git remote add ${remote} URL)`, { details: { field: '--remote', value: remote } });
+  const commonDir = path.resolve(repo, await gitOk(['rev-parse', '--git-common-dir'], repo));
+  const root = path.join(commonDir, 'baton-worktrees');
+  const identity = await commitIdentity(repo);
+  await pruneStaleWorktrees(repo, root, logger);
+  // Fetches and worktree changes share the clone's refs: one at a time.
+  const serially = createSerializer();
+  const tracking = (branch: string) => `refs/remotes/${remote}/${branch}`;
+  const fetch = (branch: string) => serially(() => gitOk(['fetch', '--quiet', remote, `+refs/heads/${branch}:${tracking(branch)}`], repo));
+
+  const forBranch = (runBranch: string): TaskSites => ({
+    async open(task: Task): Promise<TaskSite> {
+      const dir = path.join(root, safeRefPart(task.id));
+      const ref = taskBranch(task.id);
+      await fetch(runBranch);
+      await serially(async () => {
+        await removeWorktree(repo, dir);
+        await gitOk(['worktree', 'add', '--quiet', '-B', ref, dir, tracking(runBranch)], repo);
+      });
+      let conflicts = 0;
+      const complete = async (attempt: number): Promise<CompletionGate> => {
+        await gitOk(['add', '-A'], dir);
+        const staged = await git(['diff', '--cached', '--quiet'], dir);
+        if (staged.code !== 0) await gitOk(['commit', '--quiet', '--no-verify', '-m', taskCommitMessage(task.id, attempt)], dir, identity);
+        for (let race = 0; race < MAX_PUSH_RACES; race++) {
+          await fetch(runBranch);
+          const before = await gitOk(['rev-parse', 'HEAD'], dir);
+          const merge = await git(['merge', '--no-edit', '--no-verify', '-m', `baton: integrate ${task.id}`, tracking(runBranch)], dir, identity);
+          if (merge.code !== 0) {
+            conflicts += 1;
+            const gate = await conflictGate(dir, runBranch, tracking(runBranch), task.id, options.limits ?? {}, conflicts);
+            onEvent({ type: 'integration', taskId: task.id, attempt, ok: false, detail: gate.error });
+            return gate;
+          }
+          const moved = (await gitOk(['rev-parse', 'HEAD'], dir)) !== before;
+          if (moved) {
+            // Others' work came in with the merge: the task's checks must still pass on the result.
+            const failed = await failingCheck(task, dir);
+            if (failed) {
+              await gitOk(['reset', '--hard', '--quiet', tracking(runBranch)], dir);
+              const error = `after merging ${runBranch}: ${failed}`;
+              onEvent({ type: 'integration', taskId: task.id, attempt, ok: false, detail: error });
+              return { ok: false, error, context: '', contextType: 'merge_conflict', extraAttempt: false };
+            }
+          }
+          // The compare-and-swap: a plain push of the run branch only succeeds as a fast-forward of
+          // what we fetched; --atomic pushes the task branch with it, or neither.
+          const push = await git(['push', '--quiet', '--atomic', remote, `+HEAD:refs/heads/${ref}`, `HEAD:refs/heads/${runBranch}`], dir);
+          if (push.code === 0) {
+            onEvent({ type: 'integration', taskId: task.id, attempt, ok: true, detail: `pushed to ${remote}/${runBranch}` });
+            return { ok: true };
+          }
+          logger.info({ taskId: task.id, race }, `${remote}/${runBranch} moved during integration; fetching and merging again`);
+        }
+        const error = `could not push to ${remote}/${runBranch}: it kept moving (${MAX_PUSH_RACES} races)`;
+        return { ok: false, error, context: '', contextType: 'merge_conflict', extraAttempt: false };
+      };
+      return {
+        dir,
+        workspace: workspaceIn(dir),
+        complete,
+        release: async () => {
+          if (options.keepWorktrees) return;
+          await serially(async () => {
+            await removeWorktree(repo, dir);
+            await git(['branch', '-D', ref], repo);
+          });
+        },
+      };
+    },
+  });
+  return { forBranch };
+}
+
+async function conflictGate(
+  dir: string,
+  runBranch: string,
+  tip: string,
+  taskId: string,
+  limits: Partial<PreContextLimits>,
+  conflicts: number,
+): Promise<Extract<CompletionGate, { ok: false }>> {
+  const listed = await git(['diff', '--name-only', '--diff-filter=U'], dir);
+  const files = listed.stdout.split('\n').map((f) => f.trim()).filter(Boolean);
+  await git(['merge', '--abort'], dir);
+  const base = (await git(['merge-base', 'HEAD', tip], dir)).stdout.trim();
+  const changedBy: ConflictAuthor[] = [];
+  for (const file of files.slice(0, 5)) {
+    const subject = (await git(['log', '-1', '--no-merges', '--format=%s', base ? `${base}..${tip}` : tip, '--', file], dir)).stdout.trim();
+    const task = subject ? taskOfSubject(subject) : undefined;
+    if (task) changedBy.push({ taskId: task.taskId, attempt: task.attempt });
+    else if (subject) changedBy.push({ subject: subject.slice(0, 60) });
+  }
+  await gitOk(['reset', '--hard', '--quiet', tip], dir);
+  await gitOk(['clean', '-fdq'], dir);
+  const error = files.length > 0 ? `merge conflict integrating into ${runBranch}: ${files.slice(0, 5).join(', ')}` : `could not merge ${runBranch}`;
+  return {
+    ok: false,
+    error: `${error} (task ${taskId})`,
+    context: buildMergeConflictContext({ files, changedBy, limits }),
+    contextType: 'merge_conflict',
+    extraAttempt: files.length > 0 && conflicts <= 3,
+  };
+}
+
+/** The first of the task's check commands that fails in `dir`, described; undefined when all pass. */
+async function failingCheck(task: Task, dir: string): Promise<string | undefined> {
+  for (const criterion of task.acceptanceCriteria) {
+    if (!criterion.check) continue;
+    const result = await workspaceIn(dir).runCheck(criterion.check, { timeoutMs: 120_000 });
+    if (!result.ok) return `check failed: ${criterion.check}`;
+  }
+  return undefined;
+}

@@ -1,0 +1,116 @@
+import path from 'node:path';
+import { BatonError } from '../errors/index.js';
+import type { Dispatch, Task } from '../ledger/index.js';
+import { getLogger, type Logger } from '../observability/index.js';
+import type { PreContextLimits } from '../precontext/index.js';
+import type { CompletionGate, EventSink, TaskSite, TaskSites } from '../supervisor/index.js';
+import { commitIdentity, git, gitOk } from './git.js';
+import { integrateTask } from './integrate-task.js';
+import { pruneStaleWorktrees } from './prune-stale.js';
+import { createSerializer, removeWorktree, workspaceIn } from './worktree-ops.js';
+import { safeRefPart, taskBranch, taskCommitMessage } from './task-branch.js';
+
+/** A passing task re-run this many times after merge conflicts before its attempts count again. */
+export const MAX_CONFLICT_RERUNS = 3;
+
+export interface WorktreeSitesOptions {
+  /** Any folder inside the repository; its checked-out branch is the run's branch. */
+  repoDir: string;
+  /** Keep each task's worktree and branch after integration. @default false */
+  keepWorktrees?: boolean;
+  /** Limits of the merge-conflict block (the run's pre-context limits). */
+  limits?: Partial<PreContextLimits>;
+  logger?: Logger;
+  onEvent?: EventSink;
+}
+
+/**
+ * Task sites for `baton run --concurrency N`: each task runs in its own git worktree on branch
+ * `baton/<task-id>`, set to the run's branch as it is when the task starts (so it holds its
+ * dependencies' results); at most N worktrees are made and reused task after task. A passing attempt is committed there ("baton: <task> (attempt N)") and
+ * merged into the run's branch in the user's working tree, one at a time; a merge conflict is
+ * aborted, the worktree reset to the new base, and the task re-run with a MERGE CONFLICT CONTEXT.
+ * Worktrees live in `<git-common-dir>/baton-worktrees/`; stale ones and stale `baton/*` branches
+ * left by an interrupted run are removed when the next run starts.
+ * @throws BatonError INPUT_INVALID when the folder is not in a git repository, HEAD is detached, or
+ * tracked files have uncommitted changes (a merge would mix them with the tasks' results).
+ */
+export async function createWorktreeSites(options: WorktreeSitesOptions): Promise<TaskSites> {
+  const logger = options.logger ?? getLogger();
+  const onEvent = options.onEvent ?? (() => {});
+  const top = await git(['rev-parse', '--show-toplevel'], options.repoDir);
+  if (top.code !== 0) invalid(`--concurrency runs each task in a git worktree: ${options.repoDir} is not in a git repository (git init, commit, then run again)`, options.repoDir);
+  const repo = top.stdout.trim();
+  const branch = await git(['symbolic-ref', '--quiet', '--short', 'HEAD'], repo);
+  if (branch.code !== 0) invalid(`--concurrency integrates into the checked-out branch, but HEAD in ${repo} is detached: check out a branch first`, repo);
+  const runBranch = branch.stdout.trim();
+  const dirty = await gitOk(['status', '--porcelain', '--untracked-files=no'], repo);
+  if (dirty) {
+    invalid(`--concurrency merges each task's result into ${runBranch} in ${repo}, which has uncommitted changes to tracked files:\n${dirty.split('\n').slice(0, 5).join('\n')}\nCommit or stash them first.`, repo);
+  }
+  const commonDir = path.resolve(repo, await gitOk(['rev-parse', '--git-common-dir'], repo));
+  const root = path.join(commonDir, 'baton-worktrees');
+  const identity = await commitIdentity(repo);
+  await pruneStaleWorktrees(repo, root, logger);
+
+  // Integrations touch the user's working tree: one at a time.
+  const serially = createSerializer();
+
+  // Worktrees are reused from task to task: switching one to a new branch rewrites only the files
+  // that differ and keeps its index warm, where a fresh worktree of a large repository checks out
+  // and then stats every file (seconds on 50,000 files).
+  const idle: string[] = [];
+  const all = new Set<string>();
+  let made = 0;
+
+  return {
+    async open(task: Task): Promise<TaskSite> {
+      const ref = taskBranch(task.id);
+      const reused = options.keepWorktrees ? undefined : idle.pop();
+      const dir = reused ?? path.join(root, options.keepWorktrees ? safeRefPart(task.id) : `slot-${++made}`);
+      // The base is the run's branch now: every dependency has been integrated into it.
+      if (reused) {
+        // Only this worktree's index and HEAD change (and a new ref): no need to wait for others.
+        await gitOk(['checkout', '--quiet', '--force', '-B', ref, runBranch], dir);
+        await gitOk(['clean', '-fdq'], dir);
+      } else {
+        await removeWorktree(repo, dir);
+        await serially(() => gitOk(['worktree', 'add', '--quiet', '-B', ref, dir, runBranch], repo));
+        all.add(dir);
+      }
+      let conflicts = 0;
+      return {
+        dir,
+        workspace: workspaceIn(dir),
+        complete: async (attempt: number, _dispatch: Dispatch): Promise<CompletionGate> => {
+          await gitOk(['add', '-A'], dir);
+          const staged = await git(['diff', '--cached', '--quiet'], dir);
+          if (staged.code !== 0) await gitOk(['commit', '--quiet', '--no-verify', '-m', taskCommitMessage(task.id, attempt)], dir, identity);
+          const result = await serially(() => integrateTask({ repo, runBranch, worktree: dir, taskId: task.id, taskBranch: ref, identity, limits: options.limits ?? {} }));
+          onEvent({ type: 'integration', taskId: task.id, attempt, ok: result.ok, detail: result.ok ? `into ${runBranch}` : result.error });
+          if (result.ok) return { ok: true };
+          if (result.conflict) conflicts += 1;
+          logger.warn({ taskId: task.id, attempt, error: result.error }, 'task result not integrated; re-running on the new base');
+          return { ok: false, error: result.error, context: result.context, contextType: 'merge_conflict', extraAttempt: result.conflict && conflicts <= MAX_CONFLICT_RERUNS };
+        },
+        release: async () => {
+          if (options.keepWorktrees) return;
+          // Detach so the task's branch can go; the worktree waits for the next task.
+          await git(['checkout', '--quiet', '--detach'], dir);
+          await git(['branch', '-D', ref], repo);
+          idle.push(dir);
+        },
+      };
+    },
+    async finish() {
+      if (!options.keepWorktrees) for (const dir of all) await removeWorktree(repo, dir);
+      await git(['worktree', 'prune'], repo);
+    },
+  };
+}
+
+function invalid(message: string, dir: string): never {
+  throw new BatonError('INPUT_INVALID', message, { details: { field: '--concurrency', value: dir } });
+}
+
+

@@ -1,0 +1,10 @@
+export { queueConnection } from './connection.js';
+export { DEFAULT_GATE_DELAY_MS, DEFAULT_QUEUE_LOCK_MS, DEFAULT_STALLED_INTERVAL_MS, QUEUE_NAME, queuePrefix } from './defaults.js';
+export { enqueuePlan } from './enqueue-plan.js';
+export { readQueueStatus } from './queue-status.js';
+export { startQueueWorker } from './start-worker.js';
+export { waitForTasks } from './wait-for-tasks.js';
+export type { EnqueuePlanOptions } from './enqueue-plan.js';
+export type { TaskJobData, TaskJobResult } from './job-data.js';
+export type { QueueStatus } from './queue-status.js';
+export type { QueueWorker, QueueWorkerOptions } from './start-worker.js';

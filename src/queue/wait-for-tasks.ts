@@ -1,0 +1,28 @@
+import { setTimeout as delay } from 'node:timers/promises';
+import { isBatonError } from '../errors/index.js';
+import type { LedgerCore } from '../ledger/index.js';
+
+const FINAL = new Set(['completed', 'blocked', 'archived']);
+
+/** Resolves when every task is completed, blocked or archived in the ledger (or the signal aborts). */
+export async function waitForTasks(ledger: LedgerCore, taskIds: readonly string[], options: { pollMs?: number; signal?: AbortSignal; onProgress?: (done: number) => void; onUnavailable?: (message: string) => void } = {}): Promise<void> {
+  const open = new Set(taskIds);
+  let reported = -1;
+  while (open.size > 0 && !options.signal?.aborted) {
+    try {
+      for (const id of [...open]) {
+        const status = (await ledger.getTask(id))?.status;
+        if (status && FINAL.has(status)) open.delete(id);
+      }
+    } catch (error) {
+      // Redis restarting or briefly unreachable: the run is still going; look again shortly.
+      if (!isBatonError(error) || error.code !== 'LEDGER_UNAVAILABLE') throw error;
+      options.onUnavailable?.(error.message);
+    }
+    const done = taskIds.length - open.size;
+    if (done !== reported) options.onProgress?.(done);
+    reported = done;
+    if (open.size === 0) break;
+    await delay(options.pollMs ?? 250, undefined, options.signal ? { signal: options.signal } : {}).catch(() => undefined);
+  }
+}

@@ -1,0 +1,46 @@
+import type { Dispatch, LedgerCore } from '../ledger/index.js';
+import { HELPER_MODE } from '../precontext/index.js';
+
+/** Where a claimed task's attempts continue, read from its dispatches. */
+export interface AttemptBudget {
+  /** One past the highest attempt in the ledger (resume after a crash or another run). */
+  firstAttempt: number;
+  /** The last attempt this run may start; below firstAttempt when none is left. */
+  lastAttempt: number;
+  /** Attempts that ran and failed (a verdict), as opposed to ones cut short (interrupted). */
+  failed: number;
+  /** The newest failed attempt's reason, for a block reason. */
+  lastFailure?: string;
+}
+
+/**
+ * Counts only attempts that really ran and failed against the task's limit: an attempt whose
+ * runner died (its dispatches `interrupted`) is not a verdict, so it is given back. Without this
+ * a resumed task could be blocked with "no attempt ran".
+ */
+export async function attemptBudget(ledger: LedgerCore, taskId: string, maxAttempts: number): Promise<AttemptBudget> {
+  const dispatches = await allDispatches(ledger, taskId);
+  let highest = 0;
+  const failed = new Set<number>();
+  let lastFailure: string | undefined;
+  for (const d of dispatches) {
+    highest = Math.max(highest, d.attempt);
+    if (d.mode === HELPER_MODE || d.status !== 'failed') continue;
+    failed.add(d.attempt);
+    // Newest first: the first failure seen is the latest.
+    lastFailure ??= d.validationErrors[0] ?? d.result ?? d.outcome;
+  }
+  const remaining = Math.max(0, maxAttempts - failed.size);
+  return { firstAttempt: highest + 1, lastAttempt: highest + remaining, failed: failed.size, ...(lastFailure ? { lastFailure } : {}) };
+}
+
+export async function allDispatches(ledger: LedgerCore, taskId: string): Promise<Dispatch[]> {
+  const out: Dispatch[] = [];
+  let cursor: string | undefined;
+  do {
+    const page = await ledger.listDispatches({ taskId, limit: 200, ...(cursor ? { cursor } : {}) });
+    out.push(...page.items);
+    cursor = page.nextCursor;
+  } while (cursor);
+  return out;
+}

@@ -1,0 +1,88 @@
+import type { Dispatch, Task } from '../ledger/index.js';
+import type { Provider } from '../providers/index.js';
+import { attemptBudget } from './attempt-budget.js';
+import { endStaleAgentGroups } from './end-stale-agents.js';
+import type { ProviderChainOptions } from './provider-chain.js';
+import { type CompletionGate, runTask } from './run-task.js';
+import type { WorkspaceOps } from './types.js';
+
+/** Where one task runs: its own working copy (a git worktree) with its own measurement. */
+export interface TaskSite {
+  /** The folder the agent works in and checks run in. */
+  dir: string;
+  workspace: WorkspaceOps;
+  /** Commits and integrates a passing attempt; a refusal re-runs the task on the new base. */
+  complete?: (attempt: number, dispatch: Dispatch) => Promise<CompletionGate>;
+  /** Called when the task's run ends, whatever the outcome. */
+  release(): Promise<void>;
+}
+
+/** Gives each task its own site (src/isolation's worktrees), and finishes the run. */
+export interface TaskSites {
+  open(task: Task): Promise<TaskSite>;
+  /** After the last task: bring the run's result into the user's working tree, tidy up. */
+  finish?(): Promise<void>;
+}
+
+export interface RunClaimedOptions {
+  chain: ProviderChainOptions;
+  helperProviders: readonly Provider[];
+  maxAttempts: number;
+  leaseMs: number;
+  recentHistoryWindow: number;
+  checkTimeoutMs: number;
+  sites?: TaskSites;
+}
+
+/**
+ * Runs a task this run has just claimed (and re-read): renews the lease while it runs, marks a
+ * dead run's unfinished dispatches interrupted, continues the attempts after the highest one,
+ * counting only attempts that ran and failed, and releases the claim at the end.
+ */
+export async function runClaimedTask(task: Task, options: RunClaimedOptions): Promise<Task> {
+  const { ledger, logger, owner } = options.chain;
+  const renew = setInterval(
+    () => {
+      ledger
+        .claimTask(task.id, owner, options.leaseMs)
+        .then((claim) => {
+          if (!claim.ok) logger.error({ taskId: task.id, holder: claim.holder.owner }, 'task lease lost to another run (was this process stalled longer than the lease?)');
+        })
+        .catch((error: unknown) => logger.warn({ err: error, taskId: task.id }, 'lease renewal failed'));
+    },
+    Math.max(50, Math.floor(options.leaseMs / 3)),
+  );
+  try {
+    // An agent still running from a dead run's attempt is ended before the task resumes.
+    await endStaleAgentGroups(ledger, task.id, { logger, onEvent: options.chain.onEvent });
+    const interrupted = await ledger.markInterrupted({ taskId: task.id });
+    if (interrupted.length > 0) logger.warn({ taskId: task.id, dispatches: interrupted.map((d) => d.id) }, 'resumed: marked unfinished dispatches interrupted');
+    const budget = await attemptBudget(ledger, task.id, options.maxAttempts);
+    if (budget.lastAttempt < budget.firstAttempt) {
+      // Every allowed attempt already ran and failed (a run died before recording the verdict).
+      const reason = `Failed after ${budget.failed} attempts: ${budget.lastFailure ?? 'validation failed'}`.slice(0, 500);
+      const blocked = await ledger.updateTask(task.id, { status: 'blocked', blockReason: reason });
+      options.chain.onEvent({ type: 'task-end', taskId: task.id, status: 'blocked', reason });
+      return blocked;
+    }
+    const site = options.sites ? await options.sites.open(task) : undefined;
+    const chain = site ? { ...options.chain, cwd: site.dir, workspace: site.workspace } : options.chain;
+    try {
+      const running = await ledger.updateTask(task.id, { status: 'in_progress' });
+      return await runTask(running, {
+        chain,
+        helperChain: { ...chain, providers: options.helperProviders },
+        maxAttempts: budget.lastAttempt,
+        firstAttempt: budget.firstAttempt,
+        recentHistoryWindow: options.recentHistoryWindow,
+        checkTimeoutMs: options.checkTimeoutMs,
+        ...(site?.complete ? { beforeComplete: site.complete } : {}),
+      });
+    } finally {
+      await site?.release();
+    }
+  } finally {
+    clearInterval(renew);
+    await ledger.releaseTask(task.id, owner).catch(() => false);
+  }
+}
