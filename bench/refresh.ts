@@ -4,13 +4,14 @@
  * /tmp/baton-bench-refresh between runs). Writes bench/results/refresh.json.
  * Targets (issue 6): standard cold <= 150 ms, warm <= 10 ms, detailed cold <= 400 ms.
  */
-import { execFileSync, spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { existsSync, writeFileSync } from 'node:fs';
 import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { type LedgerLine, materializeDispatch, materializeTask, openLedger } from '../src/ledger/index.js';
 import { GitCache, refreshContext } from '../src/refresh/index.js';
+import { ensureBaseRepo } from './lib/bench-repo.js';
 
 const ROOT = '/tmp/baton-bench-refresh';
 const TASKS = 10_000;
@@ -59,24 +60,9 @@ export default async function run(args: string[]): Promise<void> {
   console.log(JSON.stringify(result, null, 2));
 }
 
-/** A repository of `files` committed files plus a few uncommitted edits, built once. */
+/** A repository of `files` committed files (bench-repo.ts builds it) plus a few uncommitted edits. */
 function ensureRepo(files: number): string {
-  const repo = path.join(ROOT, `repo-${files}`);
-  const ready = path.join(repo, '.git', 'bench-ready');
-  if (!existsSync(ready)) {
-    rmSync(repo, { recursive: true, force: true });
-    mkdirSync(repo, { recursive: true });
-    for (let i = 0; i < files; i += 1) {
-      const dir = path.join(repo, 'src', `pkg${Math.floor(i / 100)}`);
-      if (i % 100 === 0) mkdirSync(dir, { recursive: true });
-      writeFileSync(path.join(dir, `file${i}.ts`), `export const value${i} = ${i};\n`);
-    }
-    const git = (...a: string[]) => execFileSync('git', a, { cwd: repo, stdio: 'ignore', maxBuffer: 1 << 26 });
-    git('init', '-q', '-b', 'main');
-    git('-c', 'user.email=bench@example.com', '-c', 'user.name=bench', 'add', '-A');
-    git('-c', 'user.email=bench@example.com', '-c', 'user.name=bench', 'commit', '-qm', 'bench: 50k files');
-    writeFileSync(ready, new Date().toISOString());
-  }
+  const repo = ensureBaseRepo(files);
   // A realistic working tree: some edits and new files, so the diff and stats have work to do.
   for (let i = 0; i < 12; i += 1) writeFileSync(path.join(repo, 'src', `pkg${i}`, `file${i * 100}.ts`), `export const value${i * 100} = ${i} + 1;\n// edited\n`);
   for (let i = 0; i < 5; i += 1) writeFileSync(path.join(repo, `notes${i}.md`), `note ${i}\n`);
