@@ -90,7 +90,12 @@ export default async function run(args: string[]): Promise<void> {
       mcp_first_refresh_after_1s_pause: m(baton.paused),
       mcp_warm_refresh: m(baton.warm),
       ...(peer
-        ? { peer_ready: m(peer.ready), peer_first_call: m(peer.first), peer_first_call_after_1s_pause: m(peer.paused), peer_warm_call: m(peer.warm) }
+        ? {
+            peer_ready: m(peer.ready),
+            peer_first_call: m(peer.first),
+            peer_first_call_after_1s_pause: m(peer.paused),
+            peer_warm_call: m(peer.warm),
+          }
         : {}),
     },
     ratios: {

@@ -65,7 +65,8 @@ export async function generateLongTrajectories(options: LongTrajectoryOptions = 
     const targets = findTargets(repo);
     if (targets.length > 0) repos.push({ repo, targets });
   }
-  if (repos.length === 0) throw new Error(`long-trajectories: no Python package with a usable function under sourceRoots ${JSON.stringify(roots)}`);
+  if (repos.length === 0)
+    throw new Error(`long-trajectories: no Python package with a usable function under sourceRoots ${JSON.stringify(roots)}`);
   const rng = createRng(seed);
   const usedTargets = new Set<string>();
   const out: GeneratedTrajectory[] = [];
@@ -111,7 +112,8 @@ const AGENT = 'primary';
 /** The run in SWE-agent's newer schema: tagged `history`, `trajectory` steps, `info.submission`. */
 function toTraj(rng: Rng, run: SyntheticRun, repo: SourceRepo, target: Target, templates: SweAgentTemplates, seed: number): unknown {
   const history: Record<string, unknown>[] = [{ message_type: 'system_prompt', role: 'system', content: templates.system, agent: AGENT }];
-  if (templates.demonstration) history.push({ message_type: 'demonstration', role: 'user', content: templates.demonstration, agent: AGENT, is_demo: true });
+  if (templates.demonstration)
+    history.push({ message_type: 'demonstration', role: 'user', content: templates.demonstration, agent: AGENT, is_demo: true });
   history.push({ message_type: 'observation', role: 'user', content: run.task, agent: AGENT });
   const trajectory: Record<string, unknown>[] = [];
   let sent = 0;
@@ -121,17 +123,31 @@ function toTraj(rng: Rng, run: SyntheticRun, repo: SourceRepo, target: Target, t
     const response = `${s.thought}\n\`\`\`\n${s.action}\`\`\``;
     sent += Math.round(context / 4);
     received += Math.round(response.length / 4);
-    history.push({ message_type: 'action', role: 'assistant', content: response, thought: `${s.thought}\n`, action: s.action, agent: AGENT });
+    history.push({
+      message_type: 'action',
+      role: 'assistant',
+      content: response,
+      thought: `${s.thought}\n`,
+      action: s.action,
+      agent: AGENT,
+    });
     const last = i === run.steps.length - 1;
     if (!last) {
       const prompt = `(Open file: ${s.after.open_file})\n(Current directory: ${s.after.working_dir})\nbash-$`;
-      const content = s.observation === '' ? `Your command ran successfully and did not produce any output.\n${prompt}` : `${s.observation}\n${prompt}`;
+      const content =
+        s.observation === '' ? `Your command ran successfully and did not produce any output.\n${prompt}` : `${s.observation}\n${prompt}`;
       history.push({ message_type: 'observation', role: 'user', content, agent: AGENT });
       context += response.length + content.length;
     }
-    trajectory.push({ action: s.action, observation: s.observation, response, state: `${JSON.stringify(s.before)}\n`, thought: `${s.thought}\n` });
+    trajectory.push({
+      action: s.action,
+      observation: s.observation,
+      response,
+      state: `${JSON.stringify(s.before)}\n`,
+      thought: `${s.thought}\n`,
+    });
   }
-  const cost = Math.round((sent * 0.01 + received * 0.03)) / 1000;
+  const cost = Math.round(sent * 0.01 + received * 0.03) / 1000;
   return {
     environment: 'swe_main',
     trajectory,
@@ -163,12 +179,19 @@ async function main(argv: string[]): Promise<void> {
     process.exit(2);
   }
   const options: LongTrajectoryOptions = {};
-  const flags: Record<string, keyof LongTrajectoryOptions> = { '--count': 'count', '--seed': 'seed', '--min-steps': 'minSteps', '--max-steps': 'maxSteps' };
+  const flags: Record<string, keyof LongTrajectoryOptions> = {
+    '--count': 'count',
+    '--seed': 'seed',
+    '--min-steps': 'minSteps',
+    '--max-steps': 'maxSteps',
+  };
   for (let i = 0; i < rest.length; i += 1) {
     const field = flags[rest[i] as string];
     const value = Number(rest[i + 1]);
     if (!field || !Number.isInteger(value)) {
-      console.error(`long-trajectories: bad argument ${rest[i]} ${rest[i + 1] ?? ''} (expected --count/--seed/--min-steps/--max-steps INTEGER)`);
+      console.error(
+        `long-trajectories: bad argument ${rest[i]} ${rest[i + 1] ?? ''} (expected --count/--seed/--min-steps/--max-steps INTEGER)`,
+      );
       process.exit(2);
     }
     (options as Record<string, number>)[field] = value;

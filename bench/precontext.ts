@@ -34,7 +34,28 @@ export function rng(seed: number): () => number {
   };
 }
 
-const WORDS = ['auth', 'routes', 'endpoint', 'registered', 'coverage', 'missing', 'test', 'returns', '404', 'config', 'splash', 'navigation', 'tab', 'schema', 'migration', 'price', 'format', 'null', 'pagination', 'expected'];
+const WORDS = [
+  'auth',
+  'routes',
+  'endpoint',
+  'registered',
+  'coverage',
+  'missing',
+  'test',
+  'returns',
+  '404',
+  'config',
+  'splash',
+  'navigation',
+  'tab',
+  'schema',
+  'migration',
+  'price',
+  'format',
+  'null',
+  'pagination',
+  'expected',
+];
 const DIRS = ['src', 'app', 'lib', 'test', 'src/routes', 'src/auth', 'app/components', 'app/navigation/screens/settings'];
 const PROVIDERS = ['gemini', 'copilot', 'cursor', 'codex', 'claude'];
 const OUTCOMES = ['rate_limited', 'quota_exhausted', 'timeout', 'overloaded', 'ok', 'validation_failed'] as const;
@@ -50,7 +71,10 @@ export function generateHistory(taskId: string, random: () => number): History {
     const tries = 1 + Math.floor(random() * 3);
     for (let t = 0; t < tries; t++) {
       seq += 1;
-      const errors = random() < 0.7 ? Array.from({ length: Math.floor(random() * 5) }, () => sentence(2 + Math.floor(random() * (random() < 0.1 ? 200 : 14)))) : [];
+      const errors =
+        random() < 0.7
+          ? Array.from({ length: Math.floor(random() * 5) }, () => sentence(2 + Math.floor(random() * (random() < 0.1 ? 200 : 14))))
+          : [];
       if (random() < 0.02) errors.push(`token leaked: ghp_${'x'.repeat(36)}`);
       out.push({
         id: `${taskId}-${seq}`,
@@ -175,7 +199,11 @@ async function measureInjection(ledger: Ledger, histories: readonly History[]): 
       if (pass > 0) times[i] = Math.min(times[i] as number, ms);
     }
   }
-  const p99 = (list: number[]) => percentile(list.sort((a, b) => a - b), 99);
+  const p99 = (list: number[]) =>
+    percentile(
+      list.sort((a, b) => a - b),
+      99,
+    );
   return { single: p99(single), bestOf3: p99(times) };
 }
 
@@ -220,7 +248,11 @@ export default async function bench(args: string[]): Promise<void> {
   await mkdir(path.dirname(RESULTS), { recursive: true });
   await writeFile(RESULTS, `${JSON.stringify(report, null, 2)}\n`);
   console.log(JSON.stringify(report, null, 2));
-  console.log(`load average ${loadavg().map((l) => l.toFixed(1)).join(' ')} on ${cpus().length} cores`);
+  console.log(
+    `load average ${loadavg()
+      .map((l) => l.toFixed(1))
+      .join(' ')} on ${cpus().length} cores`,
+  );
   console.log(`${historiesCount} histories, ${builds.single.length} builds, ${sample.length} injections per backend -> ${RESULTS}`);
 }
 

@@ -64,7 +64,8 @@ export default async function run(args: string[]): Promise<void> {
 function ensureRepo(files: number): string {
   const repo = ensureBaseRepo(files);
   // A realistic working tree: some edits and new files, so the diff and stats have work to do.
-  for (let i = 0; i < 12; i += 1) writeFileSync(path.join(repo, 'src', `pkg${i}`, `file${i * 100}.ts`), `export const value${i * 100} = ${i} + 1;\n// edited\n`);
+  for (let i = 0; i < 12; i += 1)
+    writeFileSync(path.join(repo, 'src', `pkg${i}`, `file${i * 100}.ts`), `export const value${i * 100} = ${i} + 1;\n// edited\n`);
   for (let i = 0; i < 5; i += 1) writeFileSync(path.join(repo, `notes${i}.md`), `note ${i}\n`);
   return repo;
 }

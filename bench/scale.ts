@@ -133,7 +133,16 @@ function makePlan(tasks: number): Plan {
   return {
     tasks: Array.from({ length: tasks }, (_, i) => {
       const id = `t${String(i + 1).padStart(3, '0')}`;
-      return { id, title: id, instructions: `Write out/${id}.txt.`, intent: '', acceptanceCriteria: [{ description: 'output exists', check: `test -f out/${id}.txt` }], dependsOn: [], options: {}, priority: 0 };
+      return {
+        id,
+        title: id,
+        instructions: `Write out/${id}.txt.`,
+        intent: '',
+        acceptanceCriteria: [{ description: 'output exists', check: `test -f out/${id}.txt` }],
+        dependsOn: [],
+        options: {},
+        priority: 0,
+      };
     }),
   };
 }
@@ -223,7 +232,10 @@ async function withWorkers(setup: Setup & { workers: number; sleepS: number }): 
   execFileSync('git', ['init', '-q', '--bare', '-b', 'main', remote]);
   execFileSync('git', ['remote', 'add', 'origin', remote], { cwd: dir });
   execFileSync('git', ['push', '-q', 'origin', 'main'], { cwd: dir });
-  const config = JSON.stringify({ providers: { stand_in: { type: 'command', command: ['sh', '-c', setup.script] } }, priority: ['stand_in'] });
+  const config = JSON.stringify({
+    providers: { stand_in: { type: 'command', command: ['sh', '-c', setup.script] } },
+    priority: ['stand_in'],
+  });
   writeFileSync(path.join(dir, 'baton.config.json'), config);
   const namespace = `bench-scale-queue-${process.pid}-${Date.now().toString(36)}`;
   const env = { ...process.env, BATON_NAMESPACE: namespace, BATON_LOG_LEVEL: 'error' };
@@ -240,8 +252,20 @@ async function withWorkers(setup: Setup & { workers: number; sleepS: number }): 
   const connection = queueConnection(setup.redis);
   const producerLedger = await openLedger({ spec: setup.redis, namespace });
   const started = performance.now();
-  await enqueuePlan({ connection, prefix: queuePrefix(namespace), ledger: producerLedger, plan: setup.plan, runId: `bench${Date.now()}`, runBranch: 'main', remote: 'origin' });
-  await waitForTasks(producerLedger, setup.plan.tasks.map((t) => t.id), { pollMs: 50 });
+  await enqueuePlan({
+    connection,
+    prefix: queuePrefix(namespace),
+    ledger: producerLedger,
+    plan: setup.plan,
+    runId: `bench${Date.now()}`,
+    runBranch: 'main',
+    remote: 'origin',
+  });
+  await waitForTasks(
+    producerLedger,
+    setup.plan.tasks.map((t) => t.id),
+    { pollMs: 50 },
+  );
   const wall = (performance.now() - started) / 1000;
   await producerLedger.close();
   execFileSync('git', ['pull', '-q', '--ff-only', 'origin', 'main'], { cwd: dir });
@@ -269,7 +293,11 @@ async function withWorkers(setup: Setup & { workers: number; sleepS: number }): 
 }
 
 function startReady(args: string[], cwd: string, env: NodeJS.ProcessEnv): Promise<ChildProcess> {
-  const child = spawn(process.execPath, ['--import', TSX_LOADER, '--input-type=module', '-e', ENTRY, ...args], { cwd, env, stdio: ['ignore', 'pipe', 'inherit'] });
+  const child = spawn(process.execPath, ['--import', TSX_LOADER, '--input-type=module', '-e', ENTRY, ...args], {
+    cwd,
+    env,
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
   return new Promise((resolve, reject) => {
     let seen = '';
     child.stdout?.on('data', (c: Buffer) => {
@@ -280,7 +308,12 @@ function startReady(args: string[], cwd: string, env: NodeJS.ProcessEnv): Promis
   });
 }
 
-async function summarize(ledger: Ledger, plan: Plan, wall: number, overheadOf: (taskId: string, agentMs: number) => number | undefined): Promise<ModeResult> {
+async function summarize(
+  ledger: Ledger,
+  plan: Plan,
+  wall: number,
+  overheadOf: (taskId: string, agentMs: number) => number | undefined,
+): Promise<ModeResult> {
   const overheads: number[] = [];
   let runs = 0;
   let completed = 0;
@@ -292,7 +325,13 @@ async function summarize(ledger: Ledger, plan: Plan, wall: number, overheadOf: (
     const overhead = overheadOf(task.id, agentMs);
     if (overhead !== undefined) overheads.push(overhead);
   }
-  return { wall_s: round(wall), agent_runs: runs, completed, overhead_p50_ms: round(percentile(overheads, 50)), overhead_p95_ms: round(percentile(overheads, 95)) };
+  return {
+    wall_s: round(wall),
+    agent_runs: runs,
+    completed,
+    overhead_p50_ms: round(percentile(overheads, 50)),
+    overhead_p95_ms: round(percentile(overheads, 95)),
+  };
 }
 
 async function dropNamespace(ledger: Ledger, namespace: string, redis: string): Promise<void> {

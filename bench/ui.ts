@@ -106,7 +106,16 @@ async function timeInBrowser(url: string, samples: number) {
   const context = await chromium.launchPersistentContext(profile, {
     executablePath: CHROMIUM,
     headless: true,
-    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+    args: [
+      '--headless',
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-quic',
+      '--no-first-run',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+    ],
   });
   try {
     const warm = await context.newPage();
@@ -128,7 +137,13 @@ async function openBackend(backend: string): Promise<{ ledger: Ledger; cleanup: 
   if (backend === 'sqlite') {
     const dir = await mkdtemp(path.join(tmpdir(), 'baton-ui-bench-'));
     const ledger = await openLedger({ spec: `sqlite:${path.join(dir, 'agent.db')}` });
-    return { ledger, cleanup: async () => { await ledger.close(); await rm(dir, { recursive: true, force: true }); } };
+    return {
+      ledger,
+      cleanup: async () => {
+        await ledger.close();
+        await rm(dir, { recursive: true, force: true });
+      },
+    };
   }
   const namespace = `bench-ui-${process.pid}-${Date.now().toString(36)}`;
   const ledger = await openLedger({ spec: REDIS_URL, namespace });

@@ -52,7 +52,10 @@ export async function ensureLoadRepo(files: number, name: string): Promise<strin
   execFileSync('git', ['checkout', '-q', '--', '.'], { cwd: repo, stdio: 'ignore' });
   for (let i = 0; i < MODIFIED; i += 1) {
     const k = i * 97;
-    writeFileSync(path.join(repo, 'src', `pkg${Math.floor(k / 100)}`, `file${k}.ts`), `export const value${k} = ${k} + 1;\n// edited by the bench\n`);
+    writeFileSync(
+      path.join(repo, 'src', `pkg${Math.floor(k / 100)}`, `file${k}.ts`),
+      `export const value${k} = ${k} + 1;\n// edited by the bench\n`,
+    );
   }
   mkdirSync(path.join(repo, 'notes'), { recursive: true });
   for (let i = 0; i < UNTRACKED; i += 1) writeFileSync(path.join(repo, 'notes', `note${i}.md`), `note ${i}\n`);

@@ -19,7 +19,16 @@ if (file) {
     const rss = process.memoryUsage().rss;
     rssMax = Math.max(rssMax, rss);
     const ms = (ns) => Math.round((ns / 1e6) * 10) / 10;
-    writeFileSync(file, JSON.stringify({ max_ms: ms(histogram.max), p99_ms: ms(histogram.percentile(99)), rss_mb: Math.round(rss / 2 ** 20), rss_max_mb: Math.round(rssMax / 2 ** 20), gc_max_ms: Math.round(gcMax * 10) / 10 }));
+    writeFileSync(
+      file,
+      JSON.stringify({
+        max_ms: ms(histogram.max),
+        p99_ms: ms(histogram.percentile(99)),
+        rss_mb: Math.round(rss / 2 ** 20),
+        rss_max_mb: Math.round(rssMax / 2 ** 20),
+        gc_max_ms: Math.round(gcMax * 10) / 10,
+      }),
+    );
   };
   setInterval(write, 200).unref();
   process.on('SIGUSR2', () => {

@@ -113,7 +113,14 @@ export function buildRun(rng: Rng, repo: SourceRepo, t: Target, total: number, t
   const shown = () => (open ? path.posix.basename(open) : base);
 
   /** Runs one command: the thought is written before, the output computed by `exec`. */
-  const step = (kind: ThoughtKind, action: string, slots: ThoughtSlots, exec: () => string, after: ThoughtSlots = {}, reflectAs?: ReflectVariant) => {
+  const step = (
+    kind: ThoughtKind,
+    action: string,
+    slots: ThoughtSlots,
+    exec: () => string,
+    after: ThoughtSlots = {},
+    reflectAs?: ReflectVariant,
+  ) => {
     const all = { ...baseSlots, shown: shown(), ...slots };
     let thought = discussion(rng, previous, kind, stage, seen, all, recentMuses);
     if (rng.chance(0.12)) thought = `DISCUSSION\n${thought}`;
@@ -129,11 +136,17 @@ export function buildRun(rng: Rng, repo: SourceRepo, t: Target, total: number, t
   };
 
   const openAt = (kind: ThoughtKind, rel: string, line: number | undefined, extra: ThoughtSlots = {}) =>
-    step(kind, line === undefined ? `open ${rel}` : `open ${rel} ${line}`, { line: line ?? 1, ...extra }, () => {
-      open = rel;
-      current = line === undefined ? view.constrainLine(view.WINDOW / 2, lines(rel).length) : view.gotoCentre(line, lines(rel).length);
-      return view.printWindow(abs(rel), lines(rel), current);
-    }, { other: path.posix.basename(rel) });
+    step(
+      kind,
+      line === undefined ? `open ${rel}` : `open ${rel} ${line}`,
+      { line: line ?? 1, ...extra },
+      () => {
+        open = rel;
+        current = line === undefined ? view.constrainLine(view.WINDOW / 2, lines(rel).length) : view.gotoCentre(line, lines(rel).length);
+        return view.printWindow(abs(rel), lines(rel), current);
+      },
+      { other: path.posix.basename(rel) },
+    );
 
   // Places elsewhere in the package that mention the function: what an agent opens to check callers.
   const callers: { rel: string; line: number }[] = [];
@@ -149,8 +162,38 @@ export function buildRun(rng: Rng, repo: SourceRepo, t: Target, total: number, t
     for (let attempt = 0; attempt < 12; attempt += 1) {
       const choice = rng.pick(
         phase === 'explore'
-          ? ['search_file', 'search_file', 'search_dir', 'open_other', 'open_other', 'scroll_down', 'scroll_down', 'scroll_down', 'scroll_up', 'goto', 'goto', 'grep', 'python_c', 'rerun', 'cat', 'back']
-          : ['search_dir', 'open_other', 'open_other', 'scroll_down', 'scroll_down', 'scroll_up', 'goto', 'git_diff', 'rerun_ok', 'pytest_q', 'back', 'search_file'],
+          ? [
+              'search_file',
+              'search_file',
+              'search_dir',
+              'open_other',
+              'open_other',
+              'scroll_down',
+              'scroll_down',
+              'scroll_down',
+              'scroll_up',
+              'goto',
+              'goto',
+              'grep',
+              'python_c',
+              'rerun',
+              'cat',
+              'back',
+            ]
+          : [
+              'search_dir',
+              'open_other',
+              'open_other',
+              'scroll_down',
+              'scroll_down',
+              'scroll_up',
+              'goto',
+              'git_diff',
+              'rerun_ok',
+              'pytest_q',
+              'back',
+              'search_file',
+            ],
       );
       const total = open ? lines(open).length : 0;
       switch (choice) {
@@ -170,16 +213,27 @@ export function buildRun(rng: Rng, repo: SourceRepo, t: Target, total: number, t
           const dir = rng.pick([repo.pkg, path.posix.dirname(t.file.rel)]);
           const action = `search_dir "${term}" ${dir}`;
           if (used.has(action)) break;
-          const inDir = [...files].filter(([rel]) => rel.startsWith(`${dir}/`) && rel.endsWith('.py')).map(([rel, ls]) => ({ abs: abs(rel), lines: ls }));
+          const inDir = [...files]
+            .filter(([rel]) => rel.startsWith(`${dir}/`) && rel.endsWith('.py'))
+            .map(([rel, ls]) => ({ abs: abs(rel), lines: ls }));
           const out = view.searchDir(term, abs(dir), inDir);
           const count = out.split('\n').filter((l) => / \(\d+ matches\)$/.test(l)).length;
           const onlyTarget = count === 1 && out.includes(`${abs(t.file.rel)} (`);
-          step('search_dir', action, { term, dir }, () => out, { term, dir, count }, count === 0 ? 'search_none' : onlyTarget ? 'search_dir_one' : undefined);
+          step(
+            'search_dir',
+            action,
+            { term, dir },
+            () => out,
+            { term, dir, count },
+            count === 0 ? 'search_none' : onlyTarget ? 'search_dir_one' : undefined,
+          );
           return true;
         }
         case 'open_other': {
           const caller = callers.length > 0 && rng.chance(0.6);
-          const pool = caller ? callers : otherFiles.map((f) => ({ rel: f.rel, line: rng.pick(defsOf(f.rel).length ? defsOf(f.rel) : [1]) }));
+          const pool = caller
+            ? callers
+            : otherFiles.map((f) => ({ rel: f.rel, line: rng.pick(defsOf(f.rel).length ? defsOf(f.rel) : [1]) }));
           if (pool.length === 0) break;
           const target = rng.pick(pool);
           if (used.has(`open ${target.rel} ${target.line}`) || open === target.rel) break;
@@ -203,10 +257,16 @@ export function buildRun(rng: Rng, repo: SourceRepo, t: Target, total: number, t
           if (!open) break;
           const line = rng.pick(defsOf(open).length ? defsOf(open) : [1]);
           if (view.gotoCentre(line, total) === current) break;
-          step('goto', `goto ${line}`, { line }, () => {
-            current = view.gotoCentre(line, total);
-            return view.printWindow(abs(open as string), lines(open as string), current);
-          }, { line });
+          step(
+            'goto',
+            `goto ${line}`,
+            { line },
+            () => {
+              current = view.gotoCentre(line, total);
+              return view.printWindow(abs(open as string), lines(open as string), current);
+            },
+            { line },
+          );
           return true;
         }
         case 'grep': {
@@ -251,7 +311,9 @@ export function buildRun(rng: Rng, repo: SourceRepo, t: Target, total: number, t
         }
         case 'pytest_q': {
           if (!files.has(testRel) || used.has(`python -m pytest ${testRel} -q`)) break;
-          step('pytest_ok', `python -m pytest ${testRel} -q`, {}, () => pytestPassed(rng, repo.root, testRel, fixedTests.tests.length, true));
+          step('pytest_ok', `python -m pytest ${testRel} -q`, {}, () =>
+            pytestPassed(rng, repo.root, testRel, fixedTests.tests.length, true),
+          );
           return true;
         }
       }
@@ -302,26 +364,44 @@ export function buildRun(rng: Rng, repo: SourceRepo, t: Target, total: number, t
     step('ls', 'ls -F', {}, () => `${listing.join('\n')}\n`);
   }
   step('find_file', `find_file "${base}" ${repo.pkg}`, {}, () =>
-    view.findFile(base, abs(repo.pkg), [...files.keys()].filter((rel) => rel.startsWith(`${repo.pkg}/`) && path.posix.basename(rel) === base).map(abs)),
+    view.findFile(
+      base,
+      abs(repo.pkg),
+      [...files.keys()].filter((rel) => rel.startsWith(`${repo.pkg}/`) && path.posix.basename(rel) === base).map(abs),
+    ),
   );
   openAt('open_target', t.file.rel, t.errLine);
   for (let i = 0; i < exploreCount; i += 1) explore('explore');
 
   // The fix needs the target open with the function's start in view.
   if (open === t.file.rel) {
-    step('goto', `goto ${t.defLine}`, { line: t.defLine }, () => {
-      current = view.gotoCentre(t.defLine, original.length);
-      return view.printWindow(abs(t.file.rel), original, current);
-    }, { line: t.defLine });
+    step(
+      'goto',
+      `goto ${t.defLine}`,
+      { line: t.defLine },
+      () => {
+        current = view.gotoCentre(t.defLine, original.length);
+        return view.printWindow(abs(t.file.rel), original, current);
+      },
+      { line: t.defLine },
+    );
   } else openAt('open_target', t.file.rel, t.defLine);
 
   const at = t.bodyLine;
   const kept = original[at - 1] ?? '';
   if (withLint) {
     const typo = rng.chance(0.5);
-    const bad = typo ? [`${t.indent}if ${t.param} is Nnoe:`, `${t.indent}    return None`, kept] : [`if ${t.param} is None:`, '    return None', kept];
+    const bad = typo
+      ? [`${t.indent}if ${t.param} is Nnoe:`, `${t.indent}    return None`, kept]
+      : [`if ${t.param} is None:`, '    return None', kept];
     const lint = typo ? "F821 undefined name 'Nnoe'" : 'E999 IndentationError: unexpected indent';
-    step('edit_lint_fail', `edit ${at}:${at}\n${bad.join('\n')}\nend_of_edit`, {}, () => view.editRejected(abs(t.file.rel), original, at, at, bad, [lint]), { lint });
+    step(
+      'edit_lint_fail',
+      `edit ${at}:${at}\n${bad.join('\n')}\nend_of_edit`,
+      {},
+      () => view.editRejected(abs(t.file.rel), original, at, at, bad, [lint]),
+      { lint },
+    );
   }
   step('edit_fix', `edit ${at}:${at}\n${[...guard, kept].join('\n')}\nend_of_edit`, {}, () => {
     const next = [...original.slice(0, at - 1), ...guard, ...original.slice(at - 1)];
@@ -364,6 +444,7 @@ export function buildRun(rng: Rng, repo: SourceRepo, t: Target, total: number, t
     ...(withTests ? [newFileDiff(testRel, fixedTests.lines, rng.hex(7))] : []),
   ].join('')}`;
   step('submit', 'submit', {}, () => submission);
-  if (steps.length !== total) throw new Error(`long-trajectories: built ${steps.length} steps for ${t.file.rel}:${t.func}, expected ${total}`);
+  if (steps.length !== total)
+    throw new Error(`long-trajectories: built ${steps.length} steps for ${t.file.rel}:${t.func}, expected ${total}`);
   return { issue, task, steps, submission };
 }

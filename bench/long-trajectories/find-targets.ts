@@ -62,7 +62,9 @@ function targetAt(file: RepoFile, i: number): Target | undefined {
   }
   if (end >= lines.length || end >= i + 8) return undefined;
   const inner = sig.slice(sig.indexOf('(') + 1, sig.lastIndexOf(')'));
-  const params = splitTop(inner).map((p) => p.trim()).filter(Boolean);
+  const params = splitTop(inner)
+    .map((p) => p.trim())
+    .filter(Boolean);
   const positional = params.filter((p) => p !== 'self' && p !== 'cls');
   if (defIndent && params[0] !== 'self') return undefined;
   const first = positional[0];
@@ -117,7 +119,8 @@ function targetAt(file: RepoFile, i: number): Target | undefined {
 
 /** What `None` does on this line, judged by the first use of the parameter; undefined when unclear. */
 function failureOn(text: string, param: string): { kind: FailureKind; attr?: string } | undefined {
-  if (/None|isinstance|getattr|hasattr|callable|\bif\b|\bor\b|\band\b|\bnot\b|\btry\b|\blambda\b|\bis\b|==|!=|\bin\s+\(/.test(text)) return undefined;
+  if (/None|isinstance|getattr|hasattr|callable|\bif\b|\bor\b|\band\b|\bnot\b|\btry\b|\blambda\b|\bis\b|==|!=|\bin\s+\(/.test(text))
+    return undefined;
   if (/\\$|[([{,]\s*$/.test(text)) return undefined;
   const first = new RegExp(`\\b${param}\\b`).exec(text);
   if (!first) return undefined;
@@ -125,7 +128,8 @@ function failureOn(text: string, param: string): { kind: FailureKind; attr?: str
   const before = text.slice(0, first.index);
   // An instance built with __new__ has no attributes set by __init__: nothing on self may run first.
   if (/self\./.test(before)) return undefined;
-  if (/^\.(?!_)([A-Za-z]\w*)/.test(after) && !/\.\s*$/.test(before)) return { kind: 'attribute', attr: /^\.(\w+)/.exec(after)?.[1] as string };
+  if (/^\.(?!_)([A-Za-z]\w*)/.test(after) && !/\.\s*$/.test(before))
+    return { kind: 'attribute', attr: /^\.(\w+)/.exec(after)?.[1] as string };
   if (/^\[/.test(after) && !/\.\s*$/.test(before)) return { kind: 'subscript' };
   if (/\bfor\b[^:]*\bin\s+$/.test(before) && /^\s*[:)\]]/.test(after)) return { kind: 'iterate' };
   if (/\blen\($/.test(before) && /^\)/.test(after)) return { kind: 'len' };

@@ -22,7 +22,11 @@ export function targetNames(t: Target): TargetNames {
   if (isInit) parts.pop();
   const dotted = parts.join('.');
   const ref = isInit ? dotted : (parts.at(-1) as string);
-  const importLine = isInit ? `import ${dotted}` : parts.length > 1 ? `from ${parts.slice(0, -1).join('.')} import ${ref}` : `import ${dotted}`;
+  const importLine = isInit
+    ? `import ${dotted}`
+    : parts.length > 1
+      ? `from ${parts.slice(0, -1).join('.')} import ${ref}`
+      : `import ${dotted}`;
   const args = Array.from({ length: Math.max(1, t.arity) }, () => 'None').join(', ');
   const qual = t.cls ? `${t.cls}.${t.func}` : t.func;
   const setup = t.cls ? `obj = ${ref}.${t.cls}.__new__(${ref}.${t.cls})` : undefined;
@@ -41,7 +45,14 @@ export function reproScript(n: TargetNames): { lines: string[]; callLine: number
 }
 
 /** Python's traceback for the reproduction script, with the real line of the real file. */
-export function reproTraceback(root: string, script: string, callLine: number, n: TargetNames, t: Target, targetLines: readonly string[]): string {
+export function reproTraceback(
+  root: string,
+  script: string,
+  callLine: number,
+  n: TargetNames,
+  t: Target,
+  targetLines: readonly string[],
+): string {
   const err = errorMessage(t);
   return [
     'Traceback (most recent call last):',
@@ -55,7 +66,11 @@ export function reproTraceback(root: string, script: string, callLine: number, n
 }
 
 /** The regression test file the agent writes; the third test forgets `import inspect` at first. */
-export function testFile(n: TargetNames, t: Target, withInspect: boolean): { lines: string[]; tests: string[]; brokenTest: string; brokenLine: number } {
+export function testFile(
+  n: TargetNames,
+  t: Target,
+  withInspect: boolean,
+): { lines: string[]; tests: string[]; brokenTest: string; brokenLine: number } {
   const f = t.func.replace(/^_+/, '');
   const tests = [`test_${f}_accepts_none`, `test_${f}_is_callable`, `test_${f}_keeps_${t.param}_parameter`];
   const lines = [...(withInspect ? ['import inspect'] : []), 'import pytest', '', n.importLine, '', ''];

@@ -19,7 +19,21 @@ function pythonStdlibRoots(): string[] {
 }
 
 /** Package folders that are not a plausible project (tests, generated tables, tooling, bundles). */
-const SKIP_DIRS = new Set(['test', 'tests', 'encodings', 'pydoc_data', 'site-packages', 'dist-packages', 'lib-dynload', '__pycache__', 'ensurepip', 'idle_test', 'turtledemo', 'venv', 'lib2to3']);
+const SKIP_DIRS = new Set([
+  'test',
+  'tests',
+  'encodings',
+  'pydoc_data',
+  'site-packages',
+  'dist-packages',
+  'lib-dynload',
+  '__pycache__',
+  'ensurepip',
+  'idle_test',
+  'turtledemo',
+  'venv',
+  'lib2to3',
+]);
 const MIN_FILES = 3;
 const MIN_LINES = 1500;
 

@@ -47,7 +47,8 @@ export function windowShows(total: number, current: number, n: number): boolean 
   return n <= last && n >= Math.max(1, last - WINDOW + 1);
 }
 
-const EDIT_OK = 'File updated. Please review the changes and make sure they are correct (correct indentation, no duplicate lines, etc). Edit the file again if necessary.';
+const EDIT_OK =
+  'File updated. Please review the changes and make sure they are correct (correct indentation, no duplicate lines, etc). Edit the file again if necessary.';
 
 /** A successful edit: the window around the edit, then the review reminder. */
 export function editApplied(absPath: string, lines: readonly string[], start: number): string {
@@ -110,7 +111,12 @@ export function searchFile(term: string, absPath: string, lines: readonly string
   const hits = lines.map((l, i) => [i + 1, l] as const).filter(([, l]) => l.includes(term));
   if (hits.length === 0) return `No matches found for "${term}" in ${absPath}\n`;
   if (hits.length > 100) return `More than 100 lines matched for "${term}" in ${absPath}. Please narrow your search.\n`;
-  return [`Found ${hits.length} matches for "${term}" in ${absPath}:`, ...hits.map(([n, l]) => `Line ${n}:${l}`), `End of matches for "${term}" in ${absPath}`, ''].join('\n');
+  return [
+    `Found ${hits.length} matches for "${term}" in ${absPath}:`,
+    ...hits.map(([n, l]) => `Line ${n}:${l}`),
+    `End of matches for "${term}" in ${absPath}`,
+    '',
+  ].join('\n');
 }
 
 /** `search_dir TERM [DIR]` over files given as absolute path and lines. */
@@ -122,7 +128,12 @@ export function searchDir(term: string, absDir: string, files: readonly { abs: s
   if (counts.length === 0) return `No matches found for "${term}" in ${absDir}\n`;
   if (counts.length > 100) return `More than ${counts.length} files matched for "${term}" in ${absDir}. Please narrow your search.\n`;
   const total = counts.reduce((s, c) => s + c.n, 0);
-  return [`Found ${total} matches for "${term}" in ${absDir}:`, ...counts.map((c) => `${c.abs} (${c.n} matches)`), `End of matches for "${term}" in ${absDir}`, ''].join('\n');
+  return [
+    `Found ${total} matches for "${term}" in ${absDir}:`,
+    ...counts.map((c) => `${c.abs} (${c.n} matches)`),
+    `End of matches for "${term}" in ${absDir}`,
+    '',
+  ].join('\n');
 }
 
 function countOf(line: string, term: string): number {

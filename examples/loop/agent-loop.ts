@@ -26,9 +26,21 @@ const task = process.argv.slice(2).join(' ') || 'List the files here and say wha
 const MAX_STEPS = 20;
 
 const TOOLS = [
-  { name: 'read_file', description: 'Read a text file', parameters: { type: 'object', properties: { path: { type: 'string' } }, required: ['path'] } },
-  { name: 'list_dir', description: 'List a directory', parameters: { type: 'object', properties: { path: { type: 'string' } }, required: ['path'] } },
-  { name: 'run', description: 'Run a shell command', parameters: { type: 'object', properties: { command: { type: 'string' } }, required: ['command'] } },
+  {
+    name: 'read_file',
+    description: 'Read a text file',
+    parameters: { type: 'object', properties: { path: { type: 'string' } }, required: ['path'] },
+  },
+  {
+    name: 'list_dir',
+    description: 'List a directory',
+    parameters: { type: 'object', properties: { path: { type: 'string' } }, required: ['path'] },
+  },
+  {
+    name: 'run',
+    description: 'Run a shell command',
+    parameters: { type: 'object', properties: { command: { type: 'string' } }, required: ['command'] },
+  },
 ];
 
 interface ChatReply {
@@ -52,7 +64,10 @@ async function runTool(call: ToolCall): Promise<{ text: string; exitCode?: numbe
   const arg = String(call.args.path ?? call.args.command ?? '');
   try {
     if (call.name === 'read_file') return { text: await readFile(arg, 'utf8') };
-    if (call.name === 'list_dir') return { text: (await readdir(arg || '.', { withFileTypes: true })).map((d) => (d.isDirectory() ? `${d.name}/` : d.name)).join('\n') };
+    if (call.name === 'list_dir')
+      return {
+        text: (await readdir(arg || '.', { withFileTypes: true })).map((d) => (d.isDirectory() ? `${d.name}/` : d.name)).join('\n'),
+      };
     const { stdout, stderr } = await promisify(execFile)('sh', ['-c', arg], { maxBuffer: 8 * 1024 * 1024 });
     return { text: `${stdout}${stderr}`, exitCode: 0 };
   } catch (error) {
@@ -70,7 +85,11 @@ for (let step = 0; step < MAX_STEPS; step += 1) {
     onRetry: ({ attempt, delayMs }) => console.error(`retry ${attempt} in ${delayMs} ms with a smaller context`),
   });
   const message = reply.choices[0]?.message;
-  const toolCalls: ToolCall[] = (message?.tool_calls ?? []).map((c) => ({ id: c.id, name: c.function.name, args: JSON.parse(c.function.arguments || '{}') as Record<string, unknown> }));
+  const toolCalls: ToolCall[] = (message?.tool_calls ?? []).map((c) => ({
+    id: c.id,
+    name: c.function.name,
+    args: JSON.parse(c.function.arguments || '{}') as Record<string, unknown>,
+  }));
   manager.record({ kind: 'assistant', text: message?.content ?? '', toolCalls });
   if (toolCalls.length === 0) {
     console.log(message?.content ?? '');
@@ -78,6 +97,12 @@ for (let step = 0; step < MAX_STEPS; step += 1) {
   }
   for (const call of toolCalls) {
     const result = await runTool(call);
-    manager.record({ kind: 'tool', callId: call.id, name: call.name, text: result.text, ...(result.exitCode !== undefined ? { exitCode: result.exitCode } : {}) });
+    manager.record({
+      kind: 'tool',
+      callId: call.id,
+      name: call.name,
+      text: result.text,
+      ...(result.exitCode !== undefined ? { exitCode: result.exitCode } : {}),
+    });
   }
 }

@@ -21,7 +21,11 @@ const result = await generateText({
   system: 'You are a careful coding agent.',
   prompt: 'Read package.json and summarize the scripts.',
   tools: {
-    read_file: tool({ description: 'Read a file', inputSchema: z.object({ path: z.string() }), execute: ({ path }) => readFile(path, 'utf8') }),
+    read_file: tool({
+      description: 'Read a file',
+      inputSchema: z.object({ path: z.string() }),
+      execute: ({ path }) => readFile(path, 'utf8'),
+    }),
   },
   stopWhen: stepCountIs(10),
   prepareStep: batonPrepareStep(manager),

@@ -13,7 +13,7 @@ export const VERSION = BATON_VERSION;
 export async function main(argv: string[], io: CliIO): Promise<number> {
   const state = { exitCode: 0 };
   const program = new Command('baton')
-    .description('Keeps AI coding agents\' context continuous at every seam, from one durable ledger.')
+    .description("Keeps AI coding agents' context continuous at every seam, from one durable ledger.")
     .version(VERSION)
     .showHelpAfterError('(run with --help for usage)')
     .exitOverride()

@@ -8,10 +8,7 @@ const TYPES: ReadonlySet<string> = new Set<PreContextType>(['circuit_breaker', '
  * variables keep the seed's names so existing deployments keep working.
  * @throws BatonError CONFIG_INVALID naming the variable and its value.
  */
-export function applyPreContextEnv(
-  base: PreContextConfig,
-  env: Readonly<Record<string, string | undefined>>,
-): PreContextConfig {
+export function applyPreContextEnv(base: PreContextConfig, env: Readonly<Record<string, string | undefined>>): PreContextConfig {
   const result = { ...base, types: [...base.types] };
   const enabled = env.ENABLE_PRE_CONTEXT_INJECTION;
   if (enabled !== undefined && enabled !== '') result.enabled = parseBool('ENABLE_PRE_CONTEXT_INJECTION', enabled);

@@ -50,11 +50,7 @@ export class BatonError extends Error {
   readonly details: Record<string, unknown>;
   readonly [MARKER] = true;
 
-  constructor(
-    code: BatonErrorCode,
-    message: string,
-    options: { cause?: unknown; details?: Record<string, unknown> } = {},
-  ) {
+  constructor(code: BatonErrorCode, message: string, options: { cause?: unknown; details?: Record<string, unknown> } = {}) {
     super(message, options.cause === undefined ? undefined : { cause: options.cause });
     this.name = new.target.name;
     this.code = code;

@@ -43,5 +43,10 @@ export async function gitOk(args: readonly string[], cwd: string, env: Readonly<
 export async function commitIdentity(cwd: string): Promise<Record<string, string>> {
   const email = await git(['config', 'user.email'], cwd);
   if (email.code === 0 && email.stdout.trim()) return {};
-  return { GIT_AUTHOR_NAME: 'Baton', GIT_AUTHOR_EMAIL: 'baton@localhost', GIT_COMMITTER_NAME: 'Baton', GIT_COMMITTER_EMAIL: 'baton@localhost' };
+  return {
+    GIT_AUTHOR_NAME: 'Baton',
+    GIT_AUTHOR_EMAIL: 'baton@localhost',
+    GIT_COMMITTER_NAME: 'Baton',
+    GIT_COMMITTER_EMAIL: 'baton@localhost',
+  };
 }

@@ -23,10 +23,17 @@ export type IntegrateResult = { ok: true } | { ok: false; conflict: boolean; err
  */
 export async function integrateTask(input: IntegrateInput): Promise<IntegrateResult> {
   const { repo } = input;
-  const merge = await git(['merge', '--no-edit', '--no-verify', '-m', `baton: integrate ${input.taskId}`, input.taskBranch], repo, input.identity);
+  const merge = await git(
+    ['merge', '--no-edit', '--no-verify', '-m', `baton: integrate ${input.taskId}`, input.taskBranch],
+    repo,
+    input.identity,
+  );
   if (merge.code === 0) return { ok: true };
   const conflicted = await git(['diff', '--name-only', '--diff-filter=U'], repo);
-  const files = conflicted.stdout.split('\n').map((f) => f.trim()).filter(Boolean);
+  const files = conflicted.stdout
+    .split('\n')
+    .map((f) => f.trim())
+    .filter(Boolean);
   await git(['merge', '--abort'], repo);
   if (files.length === 0) {
     const reason = (merge.stderr || merge.stdout).trim().split('\n')[0] ?? `exit ${merge.code}`;

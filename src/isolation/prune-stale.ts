@@ -22,8 +22,12 @@ export async function pruneStaleWorktrees(repo: string, root: string, logger: Lo
   await rm(root, { recursive: true, force: true });
   await git(['worktree', 'prune'], repo);
   const refs = await git(['for-each-ref', '--format=%(refname:short)', `refs/heads/${TASK_BRANCH_PREFIX}`], repo);
-  const branches = refs.stdout.split('\n').map((b) => b.trim()).filter(Boolean);
+  const branches = refs.stdout
+    .split('\n')
+    .map((b) => b.trim())
+    .filter(Boolean);
   // git refuses to delete a checked-out branch, which is what we want.
   for (const branch of branches) await git(['branch', '-D', branch], repo);
-  if (stale.length > 0 || branches.length > 0) logger.info({ worktrees: stale.length, branches: branches.length }, 'removed stale task worktrees and branches of an earlier run');
+  if (stale.length > 0 || branches.length > 0)
+    logger.info({ worktrees: stale.length, branches: branches.length }, 'removed stale task worktrees and branches of an earlier run');
 }

@@ -42,10 +42,18 @@ export async function createRemoteSites(options: RemoteSitesOptions): Promise<Re
   const onEvent = options.onEvent ?? (() => {});
   const remote = options.remote ?? 'origin';
   const top = await git(['rev-parse', '--show-toplevel'], options.repoDir);
-  if (top.code !== 0) throw new BatonError('INPUT_INVALID', `baton worker needs a clone of the repository: ${options.repoDir} is not in a git repository`, { details: { field: 'cwd', value: options.repoDir } });
+  if (top.code !== 0)
+    throw new BatonError('INPUT_INVALID', `baton worker needs a clone of the repository: ${options.repoDir} is not in a git repository`, {
+      details: { field: 'cwd', value: options.repoDir },
+    });
   const repo = top.stdout.trim();
   const url = await git(['remote', 'get-url', remote], repo);
-  if (url.code !== 0) throw new BatonError('INPUT_INVALID', `baton worker pushes results to the remote "${remote}", which ${repo} does not have (git remote add ${remote} URL)`, { details: { field: '--remote', value: remote } });
+  if (url.code !== 0)
+    throw new BatonError(
+      'INPUT_INVALID',
+      `baton worker pushes results to the remote "${remote}", which ${repo} does not have (git remote add ${remote} URL)`,
+      { details: { field: '--remote', value: remote } },
+    );
   const commonDir = path.resolve(repo, await gitOk(['rev-parse', '--git-common-dir'], repo));
   const root = path.join(commonDir, 'baton-worktrees');
   const identity = await commitIdentity(repo);
@@ -72,7 +80,11 @@ export async function createRemoteSites(options: RemoteSitesOptions): Promise<Re
         for (let race = 0; race < MAX_PUSH_RACES; race++) {
           await fetch(runBranch);
           const before = await gitOk(['rev-parse', 'HEAD'], dir);
-          const merge = await git(['merge', '--no-edit', '--no-verify', '-m', `baton: integrate ${task.id}`, tracking(runBranch)], dir, identity);
+          const merge = await git(
+            ['merge', '--no-edit', '--no-verify', '-m', `baton: integrate ${task.id}`, tracking(runBranch)],
+            dir,
+            identity,
+          );
           if (merge.code !== 0) {
             conflicts += 1;
             const gate = await conflictGate(dir, runBranch, tracking(runBranch), task.id, options.limits ?? {}, conflicts);
@@ -128,7 +140,10 @@ async function conflictGate(
   conflicts: number,
 ): Promise<Extract<CompletionGate, { ok: false }>> {
   const listed = await git(['diff', '--name-only', '--diff-filter=U'], dir);
-  const files = listed.stdout.split('\n').map((f) => f.trim()).filter(Boolean);
+  const files = listed.stdout
+    .split('\n')
+    .map((f) => f.trim())
+    .filter(Boolean);
   await git(['merge', '--abort'], dir);
   const base = (await git(['merge-base', 'HEAD', tip], dir)).stdout.trim();
   const changedBy: ConflictAuthor[] = [];
@@ -140,7 +155,8 @@ async function conflictGate(
   }
   await gitOk(['reset', '--hard', '--quiet', tip], dir);
   await gitOk(['clean', '-fdq'], dir);
-  const error = files.length > 0 ? `merge conflict integrating into ${runBranch}: ${files.slice(0, 5).join(', ')}` : `could not merge ${runBranch}`;
+  const error =
+    files.length > 0 ? `merge conflict integrating into ${runBranch}: ${files.slice(0, 5).join(', ')}` : `could not merge ${runBranch}`;
   return {
     ok: false,
     error: `${error} (task ${taskId})`,

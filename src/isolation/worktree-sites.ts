@@ -39,14 +39,22 @@ export async function createWorktreeSites(options: WorktreeSitesOptions): Promis
   const logger = options.logger ?? getLogger();
   const onEvent = options.onEvent ?? (() => {});
   const top = await git(['rev-parse', '--show-toplevel'], options.repoDir);
-  if (top.code !== 0) invalid(`--concurrency runs each task in a git worktree: ${options.repoDir} is not in a git repository (git init, commit, then run again)`, options.repoDir);
+  if (top.code !== 0)
+    invalid(
+      `--concurrency runs each task in a git worktree: ${options.repoDir} is not in a git repository (git init, commit, then run again)`,
+      options.repoDir,
+    );
   const repo = top.stdout.trim();
   const branch = await git(['symbolic-ref', '--quiet', '--short', 'HEAD'], repo);
-  if (branch.code !== 0) invalid(`--concurrency integrates into the checked-out branch, but HEAD in ${repo} is detached: check out a branch first`, repo);
+  if (branch.code !== 0)
+    invalid(`--concurrency integrates into the checked-out branch, but HEAD in ${repo} is detached: check out a branch first`, repo);
   const runBranch = branch.stdout.trim();
   const dirty = await gitOk(['status', '--porcelain', '--untracked-files=no'], repo);
   if (dirty) {
-    invalid(`--concurrency merges each task's result into ${runBranch} in ${repo}, which has uncommitted changes to tracked files:\n${dirty.split('\n').slice(0, 5).join('\n')}\nCommit or stash them first.`, repo);
+    invalid(
+      `--concurrency merges each task's result into ${runBranch} in ${repo}, which has uncommitted changes to tracked files:\n${dirty.split('\n').slice(0, 5).join('\n')}\nCommit or stash them first.`,
+      repo,
+    );
   }
   const commonDir = path.resolve(repo, await gitOk(['rev-parse', '--git-common-dir'], repo));
   const root = path.join(commonDir, 'baton-worktrees');
@@ -85,13 +93,22 @@ export async function createWorktreeSites(options: WorktreeSitesOptions): Promis
         complete: async (attempt: number, _dispatch: Dispatch): Promise<CompletionGate> => {
           await gitOk(['add', '-A'], dir);
           const staged = await git(['diff', '--cached', '--quiet'], dir);
-          if (staged.code !== 0) await gitOk(['commit', '--quiet', '--no-verify', '-m', taskCommitMessage(task.id, attempt)], dir, identity);
-          const result = await serially(() => integrateTask({ repo, runBranch, worktree: dir, taskId: task.id, taskBranch: ref, identity, limits: options.limits ?? {} }));
+          if (staged.code !== 0)
+            await gitOk(['commit', '--quiet', '--no-verify', '-m', taskCommitMessage(task.id, attempt)], dir, identity);
+          const result = await serially(() =>
+            integrateTask({ repo, runBranch, worktree: dir, taskId: task.id, taskBranch: ref, identity, limits: options.limits ?? {} }),
+          );
           onEvent({ type: 'integration', taskId: task.id, attempt, ok: result.ok, detail: result.ok ? `into ${runBranch}` : result.error });
           if (result.ok) return { ok: true };
           if (result.conflict) conflicts += 1;
           logger.warn({ taskId: task.id, attempt, error: result.error }, 'task result not integrated; re-running on the new base');
-          return { ok: false, error: result.error, context: result.context, contextType: 'merge_conflict', extraAttempt: result.conflict && conflicts <= MAX_CONFLICT_RERUNS };
+          return {
+            ok: false,
+            error: result.error,
+            context: result.context,
+            contextType: 'merge_conflict',
+            extraAttempt: result.conflict && conflicts <= MAX_CONFLICT_RERUNS,
+          };
         },
         release: async () => {
           if (options.keepWorktrees) return;
@@ -112,5 +129,3 @@ export async function createWorktreeSites(options: WorktreeSitesOptions): Promis
 function invalid(message: string, dir: string): never {
   throw new BatonError('INPUT_INVALID', message, { details: { field: '--concurrency', value: dir } });
 }
-
-

@@ -33,10 +33,7 @@ export interface OpenLedgerOptions {
   now?: () => number;
 }
 
-export type LedgerSpec =
-  | { backend: 'memory' }
-  | { backend: 'sqlite'; path: string }
-  | { backend: 'redis'; url: string };
+export type LedgerSpec = { backend: 'memory' } | { backend: 'sqlite'; path: string } | { backend: 'redis'; url: string };
 
 /** Parses a ledger spec; throws INPUT_INVALID naming the value when it is none of the forms. */
 export function parseLedgerSpec(spec: string, cwd: string = process.cwd()): LedgerSpec {
@@ -68,7 +65,11 @@ export async function openLedger(options: OpenLedgerOptions = {}): Promise<Ledge
       return new MemoryLedger(options.now);
     case 'sqlite': {
       const { openSqliteLedger } = await import('./sqlite/index.js');
-      return openSqliteLedger(spec.path, { create: options.create ?? true, now: options.now, readOnlyFallback: options.readOnlyFallback ?? false });
+      return openSqliteLedger(spec.path, {
+        create: options.create ?? true,
+        now: options.now,
+        readOnlyFallback: options.readOnlyFallback ?? false,
+      });
     }
     case 'redis': {
       const { openRedisLedger } = await import('./redis/index.js');

@@ -169,14 +169,7 @@ export type BreakerWrite = Omit<Breaker, 'provider' | 'generation' | 'updatedAt'
 
 /** Collections of plain records that share one storage shape. */
 export type RecordCollection = 'debt' | 'research' | 'recon' | 'sessions' | 'snapshots' | 'audit';
-export const RECORD_COLLECTIONS: readonly RecordCollection[] = [
-  'debt',
-  'research',
-  'recon',
-  'sessions',
-  'snapshots',
-  'audit',
-];
+export const RECORD_COLLECTIONS: readonly RecordCollection[] = ['debt', 'research', 'recon', 'sessions', 'snapshots', 'audit'];
 
 /** Common indexed fields of every plain record; the rest lives in `data`. */
 export interface LedgerRecord<T = Record<string, unknown>> {

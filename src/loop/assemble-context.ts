@@ -151,7 +151,12 @@ function buildHeadBlocks(scope: AssemblyScope): { head: Block[]; refs: Block[]; 
   const head: Block[] = [];
   if (view.system !== undefined) {
     const message: ContextMessage = { role: 'system', content: view.system };
-    head.push(renderBlock({ id: 'system', message, maxTokens: cap(shares.system), overflow: 'head-tail', priority: 100, required: true, memo }, counter));
+    head.push(
+      renderBlock(
+        { id: 'system', message, maxTokens: cap(shares.system), overflow: 'head-tail', priority: 100, required: true, memo },
+        counter,
+      ),
+    );
   }
   if (view.goal !== undefined) {
     const goalHead = renderMessage({ role: 'user', content: view.goal.slice(0, GOAL_HEAD_CHARS) });
@@ -159,11 +164,19 @@ function buildHeadBlocks(scope: AssemblyScope): { head: Block[]; refs: Block[]; 
     memo.set(goalHead, { source: goalHead, rendered: { messages: [], text: '', tokens: minGoal } });
     const message: ContextMessage = { role: 'user', content: view.goal };
     const maxTokens = Math.max(minGoal, cap(shares.goal));
-    head.push(renderBlock({ id: 'goal', message, maxTokens, overflow: 'trim-tail', priority: 99, required: true, minTokens: minGoal, memo }, counter));
+    head.push(
+      renderBlock(
+        { id: 'goal', message, maxTokens, overflow: 'trim-tail', priority: 99, required: true, minTokens: minGoal, memo },
+        counter,
+      ),
+    );
   }
   const refCap = view.references.length ? Math.floor(cap(shares.reference) / view.references.length) : 0;
   const refs = view.references.map((text, i) =>
-    renderBlock({ id: `reference-${i}`, message: { role: 'user', content: text }, maxTokens: refCap, overflow: 'head-tail', priority: 10, memo }, counter),
+    renderBlock(
+      { id: `reference-${i}`, message: { role: 'user', content: text }, maxTokens: refCap, overflow: 'head-tail', priority: 10, memo },
+      counter,
+    ),
   );
   const renderState = () =>
     renderBlock(
@@ -307,16 +320,17 @@ function renderBlock(spec: BlockSpec, counter: ResolvedManagerOptions['counter']
     }
     memo?.set(key, { source: message.content, rendered });
   }
-  return { id, rendered, priority: spec.priority, required: spec.required ?? false, overflow, ...definedFields({ minTokens: spec.minTokens }) };
+  return {
+    id,
+    rendered,
+    priority: spec.priority,
+    required: spec.required ?? false,
+    overflow,
+    ...definedFields({ minTokens: spec.minTokens }),
+  };
 }
 
-function selectSnippets(
-  view: ManagerView,
-  options: AssembleOptions,
-  plan: PlannedLevel[],
-  first: number,
-  room: number,
-): Block | undefined {
+function selectSnippets(view: ManagerView, options: AssembleOptions, plan: PlannedLevel[], first: number, room: number): Block | undefined {
   const max = options.maxSnippets ?? view.options.maxSnippets;
   if (max <= 0 || room < 64) return undefined;
   const candidates = view.snippets();

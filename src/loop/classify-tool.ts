@@ -12,21 +12,68 @@ export interface ToolIntent {
 }
 
 const BY_NAME: Record<string, ToolKind> = {
-  read_file: 'read_file', read: 'read_file', view: 'read_file', view_file: 'read_file', open: 'read_file',
-  goto: 'read_file', scroll_down: 'read_file', scroll_up: 'read_file', cat: 'read_file', file_read: 'read_file',
-  head: 'read_file', tail: 'read_file',
-  edit_file: 'edit_file', edit: 'edit_file', write: 'edit_file', write_file: 'edit_file', create: 'edit_file',
-  str_replace: 'edit_file', insert: 'edit_file', apply_patch: 'edit_file', replace: 'edit_file',
-  search_replace: 'edit_file', file_edit: 'edit_file', append: 'edit_file',
-  grep: 'grep', rg: 'grep', codebase_search: 'grep', grep_search: 'grep', search_dir: 'grep', search_file: 'grep',
-  find_file: 'grep', search: 'grep', file_search: 'grep',
-  list_dir: 'list_dir', ls: 'list_dir', list_files: 'list_dir', tree: 'list_dir', find: 'list_dir',
-  bash: 'terminal', run: 'terminal', shell: 'terminal', run_terminal_cmd: 'terminal', execute_bash: 'terminal',
-  cmd_run: 'terminal', terminal: 'terminal', execute_command: 'terminal', exec: 'terminal',
+  read_file: 'read_file',
+  read: 'read_file',
+  view: 'read_file',
+  view_file: 'read_file',
+  open: 'read_file',
+  goto: 'read_file',
+  scroll_down: 'read_file',
+  scroll_up: 'read_file',
+  cat: 'read_file',
+  file_read: 'read_file',
+  head: 'read_file',
+  tail: 'read_file',
+  edit_file: 'edit_file',
+  edit: 'edit_file',
+  write: 'edit_file',
+  write_file: 'edit_file',
+  create: 'edit_file',
+  str_replace: 'edit_file',
+  insert: 'edit_file',
+  apply_patch: 'edit_file',
+  replace: 'edit_file',
+  search_replace: 'edit_file',
+  file_edit: 'edit_file',
+  append: 'edit_file',
+  grep: 'grep',
+  rg: 'grep',
+  codebase_search: 'grep',
+  grep_search: 'grep',
+  search_dir: 'grep',
+  search_file: 'grep',
+  find_file: 'grep',
+  search: 'grep',
+  file_search: 'grep',
+  list_dir: 'list_dir',
+  ls: 'list_dir',
+  list_files: 'list_dir',
+  tree: 'list_dir',
+  find: 'list_dir',
+  bash: 'terminal',
+  run: 'terminal',
+  shell: 'terminal',
+  run_terminal_cmd: 'terminal',
+  execute_bash: 'terminal',
+  cmd_run: 'terminal',
+  terminal: 'terminal',
+  execute_command: 'terminal',
+  exec: 'terminal',
 };
 
 const SHELL_TOOLS = new Set(['bash', 'run', 'shell', 'run_terminal_cmd', 'execute_bash', 'cmd_run', 'terminal', 'execute_command', 'exec']);
-const PATH_KEYS = ['path', 'file_path', 'filepath', 'filename', 'file_name', 'file', 'target_file', 'relative_workspace_path', 'dir', 'directory'];
+const PATH_KEYS = [
+  'path',
+  'file_path',
+  'filepath',
+  'filename',
+  'file_name',
+  'file',
+  'target_file',
+  'relative_workspace_path',
+  'dir',
+  'directory',
+];
 const EDITOR_WRITES = new Set(['create', 'str_replace', 'insert', 'undo_edit', 'write', 'append']);
 
 /**
@@ -66,7 +113,10 @@ export function classifyCommand(command: string): ToolIntent {
   const firstLine = command.split('\n')[0] ?? '';
   const words = firstLine.trim().split(/\s+/);
   const verb = (words[0] ?? '').toLowerCase();
-  const arg = words.slice(1).find((w) => !w.startsWith('-'))?.replace(/^["']|["']$/g, '');
+  const arg = words
+    .slice(1)
+    .find((w) => !w.startsWith('-'))
+    ?.replace(/^["']|["']$/g, '');
   const edit = /^edit\s+(\d+):(\d+)/.exec(firstLine.trim());
   if (edit) return { kind: 'edit_file', lines: { start: Number(edit[1]), end: Number(edit[2]) } };
   const redirect = /(?:>>?|\btee\s+(?:-a\s+)?)\s*["']?([\w./-]+\.\w+)/.exec(firstLine);

@@ -240,7 +240,8 @@ export class ContextManager {
 
   private recordLatestOutline(path: string): void {
     const view = this.latestView.get(path);
-    if (view && this.extractor) this.state.files.recordOutline(path, this.extractor.outline(view.path, view.lines.join('\n'), view.startLine));
+    if (view && this.extractor)
+      this.state.files.recordOutline(path, this.extractor.outline(view.path, view.lines.join('\n'), view.startLine));
   }
 
   /**
@@ -253,7 +254,10 @@ export class ContextManager {
     const extractor = this.extractor;
     if (extractor && this.pendingViews.length > 0) {
       const oldest = this.turns.length - SNIPPET_LOOKBACK_TURNS;
-      const top = [...this.mentions.entries()].sort((a, b) => b[1] - a[1]).slice(0, TOP_MENTIONS).map(([name]) => name);
+      const top = [...this.mentions.entries()]
+        .sort((a, b) => b[1] - a[1])
+        .slice(0, TOP_MENTIONS)
+        .map(([name]) => name);
       for (const { view, turn } of this.pendingViews) {
         const relevant =
           turn >= oldest || this.state.files.isModified(view.path) || top.some((name) => view.lines.some((line) => line.includes(name)));

@@ -32,14 +32,23 @@ let assembly: AssemblyMetrics | undefined;
  */
 function assemblyMetrics(): AssemblyMetrics {
   if (assembly) return assembly;
-  const assemblies = counter('baton_loop_assemblies_total', 'Agent-loop contexts assembled, by whether the build re-planned older turns', ['compacted']);
-  const sections = counter('baton_loop_sections_total', 'Sections of assembled agent-loop contexts, by what the packer did with them', ['action']);
+  const assemblies = counter('baton_loop_assemblies_total', 'Agent-loop contexts assembled, by whether the build re-planned older turns', [
+    'compacted',
+  ]);
+  const sections = counter('baton_loop_sections_total', 'Sections of assembled agent-loop contexts, by what the packer did with them', [
+    'action',
+  ]);
   const bound = Object.fromEntries(SECTION_ACTIONS.map((action) => [action, sections.labels(action)])) as AssemblyMetrics['sections'];
   assembly = {
     compacted: assemblies.labels('true'),
     appended: assemblies.labels('false'),
     sections: bound,
-    seconds: histogram('baton_loop_assembly_duration_seconds', 'Wall time of one agent-loop context assembly', [], ASSEMBLY_SECONDS_BUCKETS),
+    seconds: histogram(
+      'baton_loop_assembly_duration_seconds',
+      'Wall time of one agent-loop context assembly',
+      [],
+      ASSEMBLY_SECONDS_BUCKETS,
+    ),
     tokens: histogram('baton_loop_context_tokens', 'Tokens of each assembled agent-loop context', [], CONTEXT_TOKEN_BUCKETS),
     utilization: histogram('baton_loop_budget_utilization', 'Assembled tokens as a share of the token budget', [], UTILIZATION_BUCKETS),
   };
@@ -74,7 +83,10 @@ export function observeAssembly(context: AssembledContext, seconds: number): voi
 
 /** Records one retry of a model call (1-based `attempt`), labelled by classifyModelError's kind. */
 export function observeModelRetry(error: unknown, attempt: number): void {
-  counter('baton_loop_model_retries_total', 'Model calls retried by callWithContextRetry, by error kind and retry number', ['kind', 'attempt']).inc({
+  counter('baton_loop_model_retries_total', 'Model calls retried by callWithContextRetry, by error kind and retry number', [
+    'kind',
+    'attempt',
+  ]).inc({
     kind: classifyModelError(error).kind,
     attempt: String(attempt),
   });
@@ -82,9 +94,11 @@ export function observeModelRetry(error: unknown, attempt: number): void {
 
 /** Records a model call that failed for good, labelled by the kind of its last error. */
 export function observeModelFailure(error: unknown): void {
-  counter('baton_loop_model_failures_total', 'Model calls through callWithContextRetry that failed after all retries (or at once), by last error kind', [
-    'kind',
-  ]).inc({ kind: classifyModelError(error).kind });
+  counter(
+    'baton_loop_model_failures_total',
+    'Model calls through callWithContextRetry that failed after all retries (or at once), by last error kind',
+    ['kind'],
+  ).inc({ kind: classifyModelError(error).kind });
 }
 
 /** A new packer action fails type-checking here, so its metric label is added, not lost. */

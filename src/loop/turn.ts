@@ -63,7 +63,10 @@ export function renderTurnClipped(turn: Turn, maxTokens: number, counter: TokenC
   if (full.tokens <= maxTokens || turn.results.length === 0) return full;
   const hit = turn.cache.clipped;
   if (hit && hit.maxTokens === maxTokens) return hit.rendered;
-  const fixed = measure(turnMessages(turn, () => ''), counter).tokens;
+  const fixed = measure(
+    turnMessages(turn, () => ''),
+    counter,
+  ).tokens;
   const share = Math.max(16, Math.floor((maxTokens - fixed - 8) / turn.results.length));
   const messages = turnMessages(turn, (r) => shrinkText(r.raw, share, 'head-tail', counter));
   let rendered = measure(messages, counter);

@@ -42,7 +42,8 @@ export function registerContextResources(
     }),
     {
       title: 'Task context',
-      description: 'refresh_context output for a task id (or "current"); add ?format=minimal|standard|detailed|narrative (default standard). Subscribe to hear when it goes stale.',
+      description:
+        'refresh_context output for a task id (or "current"); add ?format=minimal|standard|detailed|narrative (default standard). Subscribe to hear when it goes stale.',
       mimeType: 'application/json',
     },
     async (uri) => {

@@ -42,10 +42,11 @@ function advertisedShape(shape: z.ZodRawShape): z.ZodObject {
   const lenient: Record<string, z.ZodType> = {};
   const required: string[] = [];
   for (const [key, field] of Object.entries(shape)) {
-    const { $schema: _drop, ...json } = z.toJSONSchema(field as z.ZodType, { io: 'input', target: 'draft-7', unrepresentable: 'any' }) as Record<
-      string,
-      unknown
-    >;
+    const { $schema: _drop, ...json } = z.toJSONSchema(field as z.ZodType, {
+      io: 'input',
+      target: 'draft-7',
+      unrepresentable: 'any',
+    }) as Record<string, unknown>;
     lenient[key] = z.unknown().optional().meta(json);
     if (!(field as z.ZodType).safeParse(undefined).success) required.push(key);
   }
@@ -57,7 +58,8 @@ function inputError(tool: string, args: unknown, error: z.ZodError): BatonError 
   const problems = error.issues.map((issue) => `${issue.path.length > 0 ? issue.path.join('.') : '(arguments)'}: ${issue.message}`);
   const first = error.issues[0];
   const field = first && first.path.length > 0 ? first.path.join('.') : undefined;
-  const value = field !== undefined && args && typeof args === 'object' ? (args as Record<string, unknown>)[String(first?.path[0])] : undefined;
+  const value =
+    field !== undefined && args && typeof args === 'object' ? (args as Record<string, unknown>)[String(first?.path[0])] : undefined;
   return new BatonError('INPUT_INVALID', `Invalid arguments for ${tool}: ${problems.join('; ')}`, {
     details: field !== undefined ? { field, ...(value !== undefined ? { value } : {}) } : {},
   });

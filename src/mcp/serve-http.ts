@@ -88,10 +88,14 @@ export async function serveHttp(options: ServeHttpOptions): Promise<HttpMcpServe
 
   const handle = async (req: IncomingMessage, res: ServerResponse) => {
     const url = new URL(req.url ?? '/', 'http://localhost');
-    if (url.pathname !== MCP_HTTP_PATH) return sendJson(res, 404, { error: `Not found; the MCP endpoint is ${MCP_HTTP_PATH}`, code: 'NOT_FOUND' });
+    if (url.pathname !== MCP_HTTP_PATH)
+      return sendJson(res, 404, { error: `Not found; the MCP endpoint is ${MCP_HTTP_PATH}`, code: 'NOT_FOUND' });
     if (options.token && !authorized(req, options.token)) {
       res.setHeader('WWW-Authenticate', 'Bearer realm="baton"');
-      return sendJson(res, 401, { error: 'Missing or wrong bearer token (Authorization: Bearer <BATON_MCP_TOKEN>).', code: 'UNAUTHORIZED' });
+      return sendJson(res, 401, {
+        error: 'Missing or wrong bearer token (Authorization: Bearer <BATON_MCP_TOKEN>).',
+        code: 'UNAUTHORIZED',
+      });
     }
     const sessionId = header(req, 'mcp-session-id');
     const body = req.method === 'POST' ? await readJson(req) : undefined;
@@ -221,7 +225,8 @@ function checkExposure(host: string, options: ServeHttpOptions): void {
       { details: { field: '--host', value: host } },
     );
   }
-  if (verdict === 'warn') getLogger().warn({ host }, 'baton mcp: serving a non-loopback address WITHOUT authentication (--allow-unauthenticated)');
+  if (verdict === 'warn')
+    getLogger().warn({ host }, 'baton mcp: serving a non-loopback address WITHOUT authentication (--allow-unauthenticated)');
 }
 
 function authorized(req: IncomingMessage, token: string): boolean {

@@ -30,7 +30,8 @@ const NEXT_STEPS: Partial<Record<BatonErrorCode, string>> = {
   WORKSPACE_NOT_SET: 'Call workspace_handshake with project_root set to the absolute path of your project, then call this tool again.',
   INPUT_INVALID: "Fix the argument named above (the tool's input schema lists what it accepts) and call again.",
   NOT_FOUND: 'Check the id: task(action: "list") and dispatch(action: "list") show what exists.',
-  LEDGER_UNAVAILABLE: 'The ledger (BATON_LEDGER or .baton/agent.db) cannot be reached: refresh_context still works from git and files; tell the user.',
+  LEDGER_UNAVAILABLE:
+    'The ledger (BATON_LEDGER or .baton/agent.db) cannot be reached: refresh_context still works from git and files; tell the user.',
   LEDGER_CONFLICT: 'Someone changed the record first: read it again and retry with its current state.',
   PATH_OUTSIDE_WORKSPACE: 'Use a path inside the active workspace.',
   BUDGET_TOO_SMALL: 'Ask for a smaller format, fewer tasks, or include_* options turned off.',

@@ -41,10 +41,7 @@ export function buildAgentMessages(input: BuildAgentMessagesInput): AgentMessage
       input.systemPrompt,
       input.context.map((answer) => answer.agent),
     ),
-    messages: [
-      ...input.context.map((answer) => renderContextMessage(answer, attribution)),
-      { role: 'user', content: input.question },
-    ],
+    messages: [...input.context.map((answer) => renderContextMessage(answer, attribution)), { role: 'user', content: input.question }],
   };
 }
 

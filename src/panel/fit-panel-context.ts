@@ -78,7 +78,9 @@ export function fitPanelContext(input: FitPanelContextInput): FitPanelContextRes
 
   const summaryTexts = input.answers.map((answer, i) => {
     const summary = input.summaries?.get(i);
-    return summary === undefined ? undefined : renderContextMessage({ ...answer, text: summary, summarized: true }, input.attribution).content;
+    return summary === undefined
+      ? undefined
+      : renderContextMessage({ ...answer, text: summary, summarized: true }, input.attribution).content;
   });
   const sections: Section[] = input.answers.map((answer, i) => ({
     id: String(i),

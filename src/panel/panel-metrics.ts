@@ -6,11 +6,9 @@ export function recordContextDecision(mode: ContextMode, fallback: ContextFallba
   if (mode !== 'none') {
     counter('baton_panel_contexts_passed_total', 'Later panel agents that received earlier answers, by form', ['mode']).inc({ mode });
   } else if (fallback) {
-    counter(
-      'baton_panel_context_fallbacks_total',
-      'Later panel agents that got no context although earlier answers existed, by reason',
-      ['reason'],
-    ).inc({ reason: fallback });
+    counter('baton_panel_context_fallbacks_total', 'Later panel agents that got no context although earlier answers existed, by reason', [
+      'reason',
+    ]).inc({ reason: fallback });
   }
 }
 

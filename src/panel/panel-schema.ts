@@ -70,7 +70,8 @@ export const panelFileSchema = z
   .superRefine((file, ctx) => {
     const seen = new Set<string>();
     file.agents.forEach((agent, i) => {
-      if (seen.has(agent.name)) ctx.addIssue({ code: 'custom', path: ['agents', i, 'name'], message: `duplicate agent name "${agent.name}"` });
+      if (seen.has(agent.name))
+        ctx.addIssue({ code: 'custom', path: ['agents', i, 'name'], message: `duplicate agent name "${agent.name}"` });
       seen.add(agent.name);
     });
   });

@@ -20,7 +20,16 @@ import { withDuplicatePrevention } from './duplicate-prevention.js';
 import { endPanelSession, finishAgentDispatch, panelTaskId, startAgentDispatch, startPanelSession } from './panel-ledger.js';
 import { recordAnswer, recordContextDecision } from './panel-metrics.js';
 import { preparePanelContext } from './prepare-panel-context.js';
-import type { Attribution, ContextMode, PanelAgent, PanelAnswer, PanelConfig, PanelHttpModelSpec, PanelResult, PriorAnswer } from './types.js';
+import type {
+  Attribution,
+  ContextMode,
+  PanelAgent,
+  PanelAnswer,
+  PanelConfig,
+  PanelHttpModelSpec,
+  PanelResult,
+  PriorAnswer,
+} from './types.js';
 
 /** Reserved answer length when neither the agent nor the panel sets one. @default 1024 */
 export const DEFAULT_PANEL_MAX_OUTPUT_TOKENS = 1024;
@@ -155,7 +164,12 @@ async function answerOne(run: PanelRun, step: PanelStep): Promise<PanelAnswer> {
   const { config, options } = run;
   const maxOutputTokens = agent.maxOutputTokens ?? config.maxOutputTokens ?? DEFAULT_PANEL_MAX_OUTPUT_TOKENS;
   const fit = await prepareAgentContext(run, step, maxOutputTokens);
-  const call = buildAgentMessages({ systemPrompt: agent.prompt.text, question: step.question, context: fit.context, attribution: run.attribution });
+  const call = buildAgentMessages({
+    systemPrompt: agent.prompt.text,
+    question: step.question,
+    context: fit.context,
+    attribution: run.attribution,
+  });
   const model = describeModel(agent.model);
   const contextFrom = fit.context.map((a) => a.agent);
   options.onAgentStart?.({ agent: agent.name, index, model, contextMode: fit.mode, contextFrom });
@@ -166,7 +180,10 @@ async function answerOne(run: PanelRun, step: PanelStep): Promise<PanelAnswer> {
     agent: agent.name,
     model,
     system: call.system,
-    context: call.messages.slice(0, -1).map((m) => m.content).join('\n\n'),
+    context: call.messages
+      .slice(0, -1)
+      .map((m) => m.content)
+      .join('\n\n'),
     startedAt,
   });
   const result = await callAgent(run, step, call, maxOutputTokens);
@@ -202,7 +219,10 @@ async function prepareAgentContext(run: PanelRun, step: PanelStep, maxOutputToke
   const { agent } = step;
   const earlier: PriorAnswer[] = step.prior.filter((a) => a.ok).map((a) => ({ agent: a.agent, text: a.text }));
   const fit = await preparePanelContext({
-    system: withDuplicatePrevention(agent.prompt.text, earlier.map((a) => a.agent)),
+    system: withDuplicatePrevention(
+      agent.prompt.text,
+      earlier.map((a) => a.agent),
+    ),
     question: step.question,
     answers: earlier,
     attribution: run.attribution,
@@ -251,7 +271,6 @@ async function callAgent(
     onToken,
   });
 }
-
 
 /**
  * One cached summarizer per summary model, shared by the agents that use it. An agent on a Baton

@@ -35,7 +35,11 @@ export function buildMergeConflictContext(input: MergeConflictContextInput): str
   const more = input.files.length > limits.maxFiles ? ` (+${input.files.length - limits.maxFiles} more)` : '';
   const lines: ContextLine[] = [
     { text: '--- MERGE CONFLICT CONTEXT ---', fixed: true, priority: 100 },
-    { text: 'Your passing result conflicted with work integrated meanwhile; this attempt starts from the new base.', fixed: true, priority: 100 },
+    {
+      text: 'Your passing result conflicted with work integrated meanwhile; this attempt starts from the new base.',
+      fixed: true,
+      priority: 100,
+    },
     { text: `Conflicting files: ${files}${more}`, priority: 90, list: true },
   ];
   if (authors.length > 0) lines.push({ text: `Changed by: ${cleanValue(authors.join(', '))}`, priority: 80, list: true });

@@ -13,10 +13,7 @@ const RULES = [
   '- Do not claim work you did not do.',
 ];
 
-const OUTPUT_FORMAT = [
-  'End with a short plain-text summary of what you changed and why.',
-  'If you cannot finish, say what blocked you.',
-];
+const OUTPUT_FORMAT = ['End with a short plain-text summary of what you changed and why.', 'If you cannot finish, say what blocked you.'];
 
 /**
  * Builds seed 000's task prompt: Task ID, Task Description, Intent, Acceptance Criteria, the

@@ -18,11 +18,7 @@ export const MAX_ARGV_PROMPT_BYTES = 100_000;
  * Baton's wall clock. Structured output is read first, then the known phrases, then the exit code.
  * A missing binary is a config_error naming it.
  */
-export function createAgentCliProvider(
-  name: string,
-  config: AgentCliProviderConfig,
-  options: ProcessProviderOptions = {},
-): Provider {
+export function createAgentCliProvider(name: string, config: AgentCliProviderConfig, options: ProcessProviderOptions = {}): Provider {
   const spec = AGENT_CLI_SPECS[config.type];
   const binary = config.binary ?? spec.defaultBinary;
   const now = options.now ?? Date.now;

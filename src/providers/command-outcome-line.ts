@@ -9,9 +9,7 @@ const outcomeLineSchema = z.object({
   model: z.string().optional(),
   response: z.string().optional(),
   reason: z.string().optional(),
-  usage: z
-    .object({ input: z.number().optional(), output: z.number().optional(), total: z.number().optional() })
-    .optional(),
+  usage: z.object({ input: z.number().optional(), output: z.number().optional(), total: z.number().optional() }).optional(),
 });
 
 /**

@@ -23,11 +23,7 @@ export interface ProcessProviderOptions {
  * and an optional last stdout line `{"outcome":"rate_limited","resetAt":"…Z"}` give the outcome;
  * without that line, exit 0 is ok and anything else is classified by the known phrases.
  */
-export function createCommandProvider(
-  name: string,
-  config: CommandProviderConfig,
-  options: ProcessProviderOptions = {},
-): Provider {
+export function createCommandProvider(name: string, config: CommandProviderConfig, options: ProcessProviderOptions = {}): Provider {
   const now = options.now ?? Date.now;
   return {
     name,
@@ -64,13 +60,13 @@ export function createCommandProvider(
           programField: 'command',
           now: now(),
           ...(run.exitCode === undefined ? {} : { exitCode: run.exitCode }),
-        ...(run.signal === undefined ? {} : { signal: run.signal }),
+          ...(run.signal === undefined ? {} : { signal: run.signal }),
           ...(run.signal === undefined ? {} : { signal: run.signal }),
           ...(run.spawnError === undefined ? {} : { spawnError: run.spawnError }),
         });
         const result: ProviderResult = { outcome, ...combineOutput(run), durationMs: run.durationMs };
         if (run.exitCode !== undefined) result.exitCode = run.exitCode;
-      if (run.signal !== undefined) result.signal = run.signal;
+        if (run.signal !== undefined) result.signal = run.signal;
         const ranModel = parsed.model ?? model;
         if (ranModel !== undefined) result.model = ranModel;
         if (parsed.usage !== undefined) result.usage = parsed.usage;

@@ -54,10 +54,13 @@ async function generate(
   const { generateText } = await import('ai');
   let timedOut = false;
   const timeout = new AbortController();
-  const timer = setTimeout(() => {
-    timedOut = true;
-    timeout.abort();
-  }, Math.min(request.timeoutMs, config.timeoutMs ?? Number.POSITIVE_INFINITY));
+  const timer = setTimeout(
+    () => {
+      timedOut = true;
+      timeout.abort();
+    },
+    Math.min(request.timeoutMs, config.timeoutMs ?? Number.POSITIVE_INFINITY),
+  );
   const signal = request.signal === undefined ? timeout.signal : AbortSignal.any([timeout.signal, request.signal]);
   try {
     const api = config.api ?? 'openai-compatible';
@@ -77,7 +80,8 @@ async function generate(
       usage: definedFields({ input: result.usage.inputTokens, output: result.usage.outputTokens, total: result.usage.totalTokens }),
     };
   } catch (error) {
-    if (timedOut) return { outcome: { kind: 'timeout', reason: `${name} did not answer within Baton's time limit` }, output: '', model: modelId };
+    if (timedOut)
+      return { outcome: { kind: 'timeout', reason: `${name} did not answer within Baton's time limit` }, output: '', model: modelId };
     if (request.signal?.aborted) return { outcome: { kind: 'interrupted', reason: `${name} run was aborted` }, output: '', model: modelId };
     const outcome = classifyHttpError(error, context.now());
     return { outcome, output: outcome.reason ?? '', model: modelId };

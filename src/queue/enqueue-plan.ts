@@ -48,7 +48,13 @@ export async function enqueuePlan(options: EnqueuePlanOptions): Promise<string[]
       queued.push(task.id);
       jobs.push({
         name: 'task',
-        data: { runId: options.runId, runBranch: options.runBranch, remote: options.remote, task, ...(options.maxRetries ? { maxRetries: options.maxRetries } : {}) },
+        data: {
+          runId: options.runId,
+          runBranch: options.runBranch,
+          remote: options.remote,
+          task,
+          ...(options.maxRetries ? { maxRetries: options.maxRetries } : {}),
+        },
         // A job that throws (Redis unreachable for a moment, a git error) is tried again: the
         // ledger's claim and status re-read keep the task itself exactly once.
         opts: {

@@ -22,7 +22,8 @@ export interface QueueWorkerOptions {
   /** @default DEFAULT_STALLED_INTERVAL_MS */
   stalledIntervalMs?: number;
   /** Everything runPlan needs besides the ledger, sites and owner (providers, timeouts, …). */
-  run: Omit<RunPlanOptions, 'ledger' | 'sites' | 'owner' | 'concurrency' | 'workspace' | 'workspaceDir'> & Partial<Pick<RunPlanOptions, 'workspace' | 'workspaceDir'>>;
+  run: Omit<RunPlanOptions, 'ledger' | 'sites' | 'owner' | 'concurrency' | 'workspace' | 'workspaceDir'> &
+    Partial<Pick<RunPlanOptions, 'workspace' | 'workspaceDir'>>;
   keepWorktrees?: boolean;
   logger?: Logger;
 }
@@ -76,7 +77,10 @@ export async function startQueueWorker(options: QueueWorkerOptions): Promise<Que
     const until = await allBreakersOpenUntil(ledger, providerNames);
     if (until !== undefined) {
       const ms = Math.max(1, until - Date.now());
-      logger.warn({ until: new Date(until).toISOString(), providers: providerNames }, `every provider's circuit breaker is open: workers take no tasks until ${new Date(until).toISOString()}`);
+      logger.warn(
+        { until: new Date(until).toISOString(), providers: providerNames },
+        `every provider's circuit breaker is open: workers take no tasks until ${new Date(until).toISOString()}`,
+      );
       await queue.rateLimit(ms);
       throw Worker.RateLimitError();
     }
@@ -98,7 +102,11 @@ export async function startQueueWorker(options: QueueWorkerOptions): Promise<Que
       // Dependencies were checked above; runPlan sees the task alone.
       { tasks: [{ ...task, dependsOn: [] }] },
       {
-        workspace: { snapshot: async () => undefined, diff: () => ({ created: [], updated: [], deleted: [] }), runCheck: async () => ({ ok: false, output: 'no workspace' }) },
+        workspace: {
+          snapshot: async () => undefined,
+          diff: () => ({ created: [], updated: [], deleted: [] }),
+          runCheck: async () => ({ ok: false, output: 'no workspace' }),
+        },
         workspaceDir: options.repoDir,
         ...options.run,
         ...(job.data.maxRetries ? { maxRetries: job.data.maxRetries } : {}),

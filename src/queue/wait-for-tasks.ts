@@ -5,7 +5,11 @@ import type { LedgerCore } from '../ledger/index.js';
 const FINAL = new Set(['completed', 'blocked', 'archived']);
 
 /** Resolves when every task is completed, blocked or archived in the ledger (or the signal aborts). */
-export async function waitForTasks(ledger: LedgerCore, taskIds: readonly string[], options: { pollMs?: number; signal?: AbortSignal; onProgress?: (done: number) => void; onUnavailable?: (message: string) => void } = {}): Promise<void> {
+export async function waitForTasks(
+  ledger: LedgerCore,
+  taskIds: readonly string[],
+  options: { pollMs?: number; signal?: AbortSignal; onProgress?: (done: number) => void; onUnavailable?: (message: string) => void } = {},
+): Promise<void> {
   const open = new Set(taskIds);
   let reported = -1;
   while (open.size > 0 && !options.signal?.aborted) {

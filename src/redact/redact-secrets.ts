@@ -48,10 +48,7 @@ export async function redactSecrets(text: string): Promise<RedactResult> {
  * `redactSecrets` for many strings at once: they are linted in a few batched secretlint calls
  * (one call costs about a millisecond however short the text), and returned in input order.
  */
-export async function redactSecretsMany(
-  texts: readonly string[],
-  options: { batchChars?: number } = {},
-): Promise<RedactManyResult> {
+export async function redactSecretsMany(texts: readonly string[], options: { batchChars?: number } = {}): Promise<RedactManyResult> {
   const batchChars = options.batchChars ?? DEFAULT_BATCH_CHARS;
   const out = [...texts];
   let count = 0;
@@ -114,7 +111,11 @@ async function lintBatch(linter: Linter, out: string[], start: number, end: numb
       const pieceEnd = pieceStart + (pieces[p] ?? '').length;
       if (to <= pieceStart || from >= pieceEnd) continue;
       const ranges = perPiece.get(p) ?? [];
-      ranges.push({ from: Math.max(from, pieceStart) - pieceStart, to: Math.min(to, pieceEnd) - pieceStart, kind: shortRuleName(message.ruleId) });
+      ranges.push({
+        from: Math.max(from, pieceStart) - pieceStart,
+        to: Math.min(to, pieceEnd) - pieceStart,
+        kind: shortRuleName(message.ruleId),
+      });
       perPiece.set(p, ranges);
     }
   }

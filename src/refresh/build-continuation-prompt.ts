@@ -39,7 +39,11 @@ function continuationSections(snapshot: ContextSnapshot, now: number): Section[]
       required: true,
       minTokens: 40,
     }),
-    section('checklist', `**Verification Checklist**:\n${checklist(snapshot)}`, 99, { required: true, overflow: 'trim-tail', minTokens: 30 }),
+    section('checklist', `**Verification Checklist**:\n${checklist(snapshot)}`, 99, {
+      required: true,
+      overflow: 'trim-tail',
+      minTokens: 30,
+    }),
   ];
   // Sections with nothing to say are left out rather than packed empty.
   return sections.filter((s) => s.text.trim() !== '');
@@ -110,7 +114,8 @@ function taskSections(snapshot: ContextSnapshot, task: NonNullable<ContextSnapsh
     `**Expected Output**: ${expected}`,
   ].join('\n');
   const sections = [section('task', context, 70, { overflow: 'trim-tail', minTokens: 40 })];
-  if (snapshot.artifacts?.readme) sections.push(section('readme', `**Task README** (${snapshot.artifacts.dir}/README.md):\n${snapshot.artifacts.readme}`, 30));
+  if (snapshot.artifacts?.readme)
+    sections.push(section('readme', `**Task README** (${snapshot.artifacts.dir}/README.md):\n${snapshot.artifacts.readme}`, 30));
   const workflow = snapshot.workflow;
   if (workflow?.active) {
     sections.push(section('workflow', `**Workflow**: ${workflow.active}${workflow.phase ? `, current phase: ${workflow.phase}` : ''}`, 60));
@@ -136,8 +141,12 @@ function previousSummary(snapshot: ContextSnapshot): string {
   const files = new Set(attempts.flatMap((d) => [...d.filesCreated, ...d.filesUpdated]));
   return [
     `${attempts.length} recent attempt(s), ${failed} failed.`,
-    last ? `Last: dispatch ${last.id} (attempt ${last.attempt}, ${last.provider}${last.model ? `/${last.model}` : ''}) ${last.status}${last.outcome ? ` [${last.outcome}]` : ''}${last.result ? `: ${oneLine(last.result, 300)}` : ''}` : '',
-    files.size > 0 ? `Files touched so far: ${[...files].slice(0, 10).join(', ')}${files.size > 10 ? ` and ${files.size - 10} more` : ''}` : '',
+    last
+      ? `Last: dispatch ${last.id} (attempt ${last.attempt}, ${last.provider}${last.model ? `/${last.model}` : ''}) ${last.status}${last.outcome ? ` [${last.outcome}]` : ''}${last.result ? `: ${oneLine(last.result, 300)}` : ''}`
+      : '',
+    files.size > 0
+      ? `Files touched so far: ${[...files].slice(0, 10).join(', ')}${files.size > 10 ? ` and ${files.size - 10} more` : ''}`
+      : '',
   ]
     .filter(Boolean)
     .join('\n');
@@ -178,7 +187,12 @@ function constraints(snapshot: ContextSnapshot): string {
   ].join('\n');
 }
 
-function instructions(snapshot: ContextSnapshot, state: ReturnType<typeof detectContinuationState>, now: number, lastActivity: number): string {
+function instructions(
+  snapshot: ContextSnapshot,
+  state: ReturnType<typeof detectContinuationState>,
+  now: number,
+  lastActivity: number,
+): string {
   const title = snapshot.task?.title ?? '';
   switch (state) {
     case 'no_task':
@@ -257,7 +271,7 @@ function checklist(snapshot: ContextSnapshot): string {
   const criteria = snapshot.task?.acceptanceCriteria ?? [];
   if (criteria.length === 0) {
     return snapshot.task
-      ? '- [ ] The task\'s requirements above are met\n- [ ] Changes are committed or described in the dispatch result'
+      ? "- [ ] The task's requirements above are met\n- [ ] Changes are committed or described in the dispatch result"
       : '- [ ] A task is chosen and its context refreshed';
   }
   return criteria.map((c) => `- [ ] ${c.description}${c.check ? ` (check: \`${c.check}\`)` : ''}`).join('\n');

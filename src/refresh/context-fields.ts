@@ -67,10 +67,24 @@ export function buildContextFields(snapshot: ContextSnapshot, format: Exclude<Re
     priority: 100,
     required: true,
   });
-  push({ id: 'current_task', key: 'current_task', kind: 'json', value: task ? taskView(task, format) : null, priority: 100, required: true });
+  push({
+    id: 'current_task',
+    key: 'current_task',
+    kind: 'json',
+    value: task ? taskView(task, format) : null,
+    priority: 100,
+    required: true,
+  });
   if (task?.instructions && format === 'standard' && countTokens(task.instructions) > 300) {
     // Long instructions would crowd out everything else as a whole JSON field: trim as text.
-    push({ id: 'task_instructions', key: 'task_instructions', kind: 'text', value: task.instructions, priority: 75, overflow: 'trim-tail' });
+    push({
+      id: 'task_instructions',
+      key: 'task_instructions',
+      kind: 'text',
+      value: task.instructions,
+      priority: 75,
+      overflow: 'trim-tail',
+    });
   }
   if (snapshot.dependencies.length > 0) {
     push({ id: 'dependencies', key: 'dependencies', kind: 'json', value: snapshot.dependencies, priority: 88 });
@@ -150,8 +164,18 @@ export function buildContextFields(snapshot: ContextSnapshot, format: Exclude<Re
   }
   const artifacts = snapshot.artifacts;
   if (artifacts) {
-    const readmeFits = artifacts.readme !== undefined && (format === 'detailed' || countTokens(artifacts.readme) < README_INCLUDE_MAX_TOKENS);
-    if (readmeFits) push({ id: 'task_readme', key: 'task_readme', kind: 'text', value: artifacts.readme, priority: detailed ? 74 : 45, overflow: 'trim-tail', maxTokens: 1_500 });
+    const readmeFits =
+      artifacts.readme !== undefined && (format === 'detailed' || countTokens(artifacts.readme) < README_INCLUDE_MAX_TOKENS);
+    if (readmeFits)
+      push({
+        id: 'task_readme',
+        key: 'task_readme',
+        kind: 'text',
+        value: artifacts.readme,
+        priority: detailed ? 74 : 45,
+        overflow: 'trim-tail',
+        maxTokens: 1_500,
+      });
     push({
       id: 'task_artifacts',
       key: 'task_artifacts',
@@ -167,12 +191,30 @@ export function buildContextFields(snapshot: ContextSnapshot, format: Exclude<Re
     if (detailed) {
       artifacts.trackingLogs.forEach((log, i) => {
         if (log.content) {
-          push({ id: `tracking.${log.name}`, key: log.name, group: 'tracking_log_contents', kind: 'text', value: log.content, priority: 62 - i * 0.1, overflow: 'trim-head', maxTokens: 800 });
+          push({
+            id: `tracking.${log.name}`,
+            key: log.name,
+            group: 'tracking_log_contents',
+            kind: 'text',
+            value: log.content,
+            priority: 62 - i * 0.1,
+            overflow: 'trim-head',
+            maxTokens: 800,
+          });
         }
       });
       artifacts.artifacts.forEach((a, i) => {
         if (a.content) {
-          push({ id: `artifact.${a.name}`, key: a.name, group: 'artifact_contents', kind: 'text', value: a.content, priority: 60 - i * 0.1, overflow: 'trim-tail', maxTokens: 800 });
+          push({
+            id: `artifact.${a.name}`,
+            key: a.name,
+            group: 'artifact_contents',
+            kind: 'text',
+            value: a.content,
+            priority: 60 - i * 0.1,
+            overflow: 'trim-tail',
+            maxTokens: 800,
+          });
         }
       });
     }
@@ -183,12 +225,25 @@ export function buildContextFields(snapshot: ContextSnapshot, format: Exclude<Re
       id: 'workflow_context',
       key: 'workflow_context',
       kind: 'json',
-      value: { active_workflow: workflow.active ?? null, current_phase: workflow.phase ?? null, available: workflow.available.slice(0, 30) },
+      value: {
+        active_workflow: workflow.active ?? null,
+        current_phase: workflow.phase ?? null,
+        available: workflow.available.slice(0, 30),
+      },
       priority: 65,
       overflow: 'drop',
     });
     const fits = workflow.content && (format === 'detailed' || countTokens(workflow.content) < WORKFLOW_INCLUDE_MAX_TOKENS);
-    if (fits) push({ id: 'workflow_content', key: 'workflow_content', kind: 'text', value: workflow.content, priority: 30, overflow: 'trim-tail', maxTokens: 1_500 });
+    if (fits)
+      push({
+        id: 'workflow_content',
+        key: 'workflow_content',
+        kind: 'text',
+        value: workflow.content,
+        priority: 30,
+        overflow: 'trim-tail',
+        maxTokens: 1_500,
+      });
   }
   for (const [i, r] of snapshot.research.entries()) {
     push({
@@ -281,7 +336,10 @@ const ERROR_LINES_MAX_CHARS = 400;
 
 /** A long attempt result cut to the lines that say what went wrong (or its first and last line). */
 export function errorLines(result: string): string {
-  const lines = result.split('\n').map((l) => l.trim()).filter(Boolean);
+  const lines = result
+    .split('\n')
+    .map((l) => l.trim())
+    .filter(Boolean);
   const errors = lines.filter((l) => ERROR_LINE.test(l));
   const kept = errors.length > 0 ? errors : lines.length > 2 ? [lines[0] ?? '', '…', lines.at(-1) ?? ''] : lines;
   return clip(kept.map((l) => clip(l, 200)).join('\n'), ERROR_LINES_MAX_CHARS);

@@ -16,9 +16,7 @@ export function detectContinuationState(snapshot: ContextSnapshot): Continuation
   const last = snapshot.dispatches[0];
   if (last && isFailure(last)) return 'failed_attempt';
   const hasTrace =
-    snapshot.dispatches.length > 0 ||
-    (snapshot.artifacts?.trackingLogs.length ?? 0) > 0 ||
-    (snapshot.artifacts?.artifacts.length ?? 0) > 0;
+    snapshot.dispatches.length > 0 || (snapshot.artifacts?.trackingLogs.length ?? 0) > 0 || (snapshot.artifacts?.artifacts.length ?? 0) > 0;
   if (task.status === 'pending' && !hasTrace) return 'just_started';
   if (!hasTrace && task.status !== 'in_progress') return 'just_started';
   return 'resumed_after_break';

@@ -29,7 +29,8 @@ const skipped = new WeakMap<Ledger, { changes: number }>();
  */
 export function trackLedgerWrites(ledger: Ledger): Ledger {
   const counter = { changes: 0 };
-  const bookkeeping = (method: 'createRecord' | 'updateRecord') =>
+  const bookkeeping =
+    (method: 'createRecord' | 'updateRecord') =>
     (...args: unknown[]) => {
       const call = () => (ledger[method] as (...a: unknown[]) => unknown).apply(ledger, args);
       if (!UNREAD_COLLECTIONS.has(String(args[0]))) return call();

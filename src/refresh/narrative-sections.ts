@@ -13,7 +13,12 @@ export function buildNarrativeSections(snapshot: ContextSnapshot, now: number): 
   };
   add(
     'header',
-    ['# Session Context Summary', '', `**Workspace**: \`${snapshot.workspace}\``, `**Generated**: ${new Date(snapshot.generatedAt).toISOString()}`].join('  \n'),
+    [
+      '# Session Context Summary',
+      '',
+      `**Workspace**: \`${snapshot.workspace}\``,
+      `**Generated**: ${new Date(snapshot.generatedAt).toISOString()}`,
+    ].join('  \n'),
     100,
     { required: true },
   );
@@ -64,7 +69,14 @@ export function buildNarrativeSections(snapshot: ContextSnapshot, now: number): 
   if (snapshot.dispatches.length > 1) {
     add(
       'dispatches',
-      ['### Attempts', '', ...snapshot.dispatches.map((d) => `- ${d.id}: attempt ${d.attempt} on ${d.provider}, ${d.status}${d.outcome ? ` (${d.outcome})` : ''}${d.result ? ` — ${d.result.replace(/\s+/g, ' ').slice(0, 200)}` : ''}`)].join('\n'),
+      [
+        '### Attempts',
+        '',
+        ...snapshot.dispatches.map(
+          (d) =>
+            `- ${d.id}: attempt ${d.attempt} on ${d.provider}, ${d.status}${d.outcome ? ` (${d.outcome})` : ''}${d.result ? ` — ${d.result.replace(/\s+/g, ' ').slice(0, 200)}` : ''}`,
+        ),
+      ].join('\n'),
       70,
       { overflow: 'trim-tail' },
     );
@@ -82,7 +94,10 @@ export function buildNarrativeSections(snapshot: ContextSnapshot, now: number): 
         '',
         '**Modified Files**:',
         ...(git.changedFiles.length > 0
-          ? git.changedFiles.map((f) => `- \`${f.path}\` ${f.status === '??' ? '(new)' : f.added !== undefined ? `(+${f.added} -${f.deleted ?? 0})` : `(${f.status})`}`)
+          ? git.changedFiles.map(
+              (f) =>
+                `- \`${f.path}\` ${f.status === '??' ? '(new)' : f.added !== undefined ? `(+${f.added} -${f.deleted ?? 0})` : `(${f.status})`}`,
+            )
           : ['- none']),
       ].join('\n'),
       80,
@@ -113,7 +128,11 @@ export function buildNarrativeSections(snapshot: ContextSnapshot, now: number): 
     );
   }
   if (snapshot.workflow?.active) {
-    add('workflow', `## Workflow\n\n**${snapshot.workflow.active}**${snapshot.workflow.phase ? `, current phase: ${snapshot.workflow.phase}` : ''}`, 60);
+    add(
+      'workflow',
+      `## Workflow\n\n**${snapshot.workflow.active}**${snapshot.workflow.phase ? `, current phase: ${snapshot.workflow.phase}` : ''}`,
+      60,
+    );
   }
   if (snapshot.artifacts?.readme) add('readme', `## Task README\n\n${snapshot.artifacts.readme}`, 30, { overflow: 'trim-tail' });
   if (snapshot.warnings.length > 0) {

@@ -55,10 +55,12 @@ export async function readGitState(cwd: string, options: ReadGitStateOptions = {
   const diffTargets = tracked.map((file) => `:(top,literal)${file.path}`);
   const diff =
     hasHead && options.includeDiff && diffTargets.length > 0
-      ? await runGit(['diff', 'HEAD', '--', ...diffTargets], cwd, options.maxDiffChars ?? DEFAULT_MAX_DIFF_CHARS).catch((error: unknown) => {
-          failures.diff = error;
-          return undefined;
-        })
+      ? await runGit(['diff', 'HEAD', '--', ...diffTargets], cwd, options.maxDiffChars ?? DEFAULT_MAX_DIFF_CHARS).catch(
+          (error: unknown) => {
+            failures.diff = error;
+            return undefined;
+          },
+        )
       : undefined;
   if (numstat) applyNumstat(parsed.files, numstat.stdout);
   const warnings: string[] = [];

@@ -22,10 +22,7 @@ export interface ReadLedgerContextOptions {
   debtLimit?: number;
 }
 
-export type LedgerContext = Pick<
-  ContextSnapshot,
-  'task' | 'dependencies' | 'activeTasks' | 'dispatches' | 'debt' | 'research' | 'recon'
->;
+export type LedgerContext = Pick<ContextSnapshot, 'task' | 'dependencies' | 'activeTasks' | 'dispatches' | 'debt' | 'research' | 'recon'>;
 
 const ACTIVE_PAGE = 50;
 

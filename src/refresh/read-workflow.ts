@@ -16,7 +16,10 @@ export async function readWorkflow(
 ): Promise<WorkflowContext | undefined> {
   const rel = path.join('.agent', 'workflows');
   const files = await readdir(path.join(workspace, rel)).catch(() => [] as string[]);
-  const available = files.filter((file) => file.endsWith('.md')).map((file) => file.slice(0, -3)).sort();
+  const available = files
+    .filter((file) => file.endsWith('.md'))
+    .map((file) => file.slice(0, -3))
+    .sort();
   if (available.length === 0 && !links?.workflow) return undefined;
   const active = links?.workflow?.replace(/\.md$/, '');
   let content: string | undefined;

@@ -38,7 +38,12 @@ export async function redactAndRender(
   } catch (error) {
     if (job.format !== 'detailed') throw error;
     const warning = `Detailed format failed (${errorMessage(error)}); fell back to standard.`;
-    const metadata = { ...options.metadata, format: 'standard' as const, requested_format: 'detailed' as const, warnings: [...options.metadata.warnings, warning] };
+    const metadata = {
+      ...options.metadata,
+      format: 'standard' as const,
+      requested_format: 'detailed' as const,
+      warnings: [...options.metadata.warnings, warning],
+    };
     return { snapshot, rendered: renderContext(snapshot, { ...options, maxTokens: undefined, metadata, format: 'standard' }) };
   }
 }

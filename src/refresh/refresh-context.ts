@@ -82,7 +82,13 @@ export async function refreshContext(options: RefreshOptions): Promise<RefreshRe
  */
 export async function warmRefresh(options: RefreshOptions): Promise<void> {
   const format = resolveFormat(options.format);
-  await resolveRefresh(options, { format, now: (options.now ?? Date.now)(), session: undefined, sinceMs: undefined, snapshotId: undefined });
+  await resolveRefresh(options, {
+    format,
+    now: (options.now ?? Date.now)(),
+    session: undefined,
+    sinceMs: undefined,
+    snapshotId: undefined,
+  });
 }
 
 interface RefreshCall {
@@ -133,11 +139,7 @@ function planGather(options: RefreshOptions, format: RefreshFormat, gitCache: Gi
 }
 
 /** Gathers, masks and renders: everything of a refresh except the bookkeeping writes. */
-async function computeRefresh(
-  options: RefreshOptions,
-  plan: GatherOptions,
-  call: RefreshCall,
-): Promise<ComputedRefresh> {
+async function computeRefresh(options: RefreshOptions, plan: GatherOptions, call: RefreshCall): Promise<ComputedRefresh> {
   const { snapshot: raw, gitCache: cacheState } = await gatherSnapshot(plan);
   raw.warnings.push(...(raw.git?.warnings ?? []), ...stalenessWarnings(call.session, { head: raw.git?.head, now: call.now }));
 
@@ -219,7 +221,11 @@ function withResultStatus(metadata: RefreshMetadata, status: ResultCacheStatus):
   return { ...metadata, cache: { ...metadata.cache, result: status } };
 }
 
-async function computeDelta(options: RefreshOptions, snapshot: ContextSnapshot, sinceMs: number | undefined): Promise<ContextDelta | undefined> {
+async function computeDelta(
+  options: RefreshOptions,
+  snapshot: ContextSnapshot,
+  sinceMs: number | undefined,
+): Promise<ContextDelta | undefined> {
   const since = options.since;
   if (since === undefined) return undefined;
   if (sinceMs === undefined) {
@@ -229,7 +235,8 @@ async function computeDelta(options: RefreshOptions, snapshot: ContextSnapshot, 
   // A failed lookup still answers (time-based), but says so: a time-based delta cannot list removals.
   const fallback = (what: string, error: unknown) =>
     snapshot.warnings.push(
-      maskSecretsSync(`${what} failed (${errorMessage(error)}): the delta since ${since} is time-based, so removals cannot be reported.`).text,
+      maskSecretsSync(`${what} failed (${errorMessage(error)}): the delta since ${since} is time-based, so removals cannot be reported.`)
+        .text,
     );
   const base = await findSnapshotBefore(options.workspace, options.ledger, sinceMs, snapshot.task?.id).catch((error: unknown) => {
     fallback('Snapshot lookup', error);
@@ -309,11 +316,16 @@ function recordMetrics(rendered: RenderedContext, durationMs: number): void {
   const { format, redactions, cache, token_estimate: tokens } = rendered.metadata;
   counter('baton_refresh_total', 'refresh_context calls', ['format', 'git_cache']).inc({ format, git_cache: cache.git });
   counter('baton_redactions_total', 'secrets masked in emitted context', ['source']).inc({ source: 'refresh' }, redactions);
-  histogram('baton_refresh_tokens', 'tokens of each rendered context', ['format'], [250, 500, 1000, 2000, 4000, 6000, 10000]).observe({ format }, tokens);
-  histogram('baton_refresh_duration_ms', 'refresh_context wall time (gather to render)', ['format'], [5, 10, 25, 50, 100, 150, 250, 400, 1000, 2000]).observe(
+  histogram('baton_refresh_tokens', 'tokens of each rendered context', ['format'], [250, 500, 1000, 2000, 4000, 6000, 10000]).observe(
     { format },
-    durationMs,
+    tokens,
   );
+  histogram(
+    'baton_refresh_duration_ms',
+    'refresh_context wall time (gather to render)',
+    ['format'],
+    [5, 10, 25, 50, 100, 150, 250, 400, 1000, 2000],
+  ).observe({ format }, durationMs);
 }
 
 function resolveFormat(format: string | undefined): RefreshFormat {
@@ -328,7 +340,9 @@ function resolveFormat(format: string | undefined): RefreshFormat {
 
 function limit(value: number, field: string): number {
   if (!Number.isInteger(value) || value < 0 || value > MAX_LIMIT) {
-    throw new BatonError('INPUT_INVALID', `${field} must be an integer from 0 to ${MAX_LIMIT}; got ${value}`, { details: { field, value } });
+    throw new BatonError('INPUT_INVALID', `${field} must be an integer from 0 to ${MAX_LIMIT}; got ${value}`, {
+      details: { field, value },
+    });
   }
   return value;
 }
@@ -339,7 +353,8 @@ export function parseSince(since: string): number | undefined {
   if (/^\d{10,}$/.test(value)) return Number(value);
   if (/^\d{4}-\d{2}-\d{2}/.test(value)) {
     const ms = Date.parse(value);
-    if (Number.isNaN(ms)) throw new BatonError('INPUT_INVALID', `since "${since}" is not a valid date`, { details: { field: 'since', value: since } });
+    if (Number.isNaN(ms))
+      throw new BatonError('INPUT_INVALID', `since "${since}" is not a valid date`, { details: { field: 'since', value: since } });
     return ms;
   }
   if (value.startsWith('snap-')) return undefined;

@@ -54,11 +54,13 @@ export async function refreshTasks(taskIds: readonly string[], options: Omit<Ref
       details: { field: 'task_ids', value: ids.length },
     });
   }
-  const format = (options.format ?? 'standard');
+  const format = options.format ?? 'standard';
   const cap = options.maxTokens ?? FORMAT_TOKEN_CAPS[format];
   const share = Math.max(0, Math.floor((cap - WRAPPER_RESERVE_TOKENS) / ids.length));
   // The per-task render reserves room for its own metadata, which is not sent here: give it back.
-  const results = await Promise.all(ids.map((taskId) => refreshContext({ ...options, taskId, maxTokens: share + METADATA_RESERVE_TOKENS })));
+  const results = await Promise.all(
+    ids.map((taskId) => refreshContext({ ...options, taskId, maxTokens: share + METADATA_RESERVE_TOKENS })),
+  );
   const dependencies = dependenciesOf(results, ids);
   const warnings = [...new Set(results.flatMap((r) => r.metadata.warnings))];
   const redactions = results.reduce((sum, r) => sum + r.metadata.redactions, 0);
@@ -68,15 +70,38 @@ export async function refreshTasks(taskIds: readonly string[], options: Omit<Ref
   const common = { format, cap, warnings, redactions, dependencies };
   const deps: Section = { id: 'dependencies', text: depsText, priority: depsPriority, overflow: 'drop' };
   // Phase 1: every task stays; the last-listed shrink to their headline first.
-  const full = fitTasks(cap, common, results, (budget) => packSections([...results.map(taskSection), deps], { budget, separator: '\n', exact: false }), false);
+  const full = fitTasks(
+    cap,
+    common,
+    results,
+    (budget) => packSections([...results.map(taskSection), deps], { budget, separator: '\n', exact: false }),
+    false,
+  );
   if (full) return full;
   // Phase 2: headlines only; the last-listed drop out first.
-  const headlines = results.map((result, i): Section => ({ id: `task.${i}`, text: headlineJson(result), priority: 100 - i * 0.01, overflow: 'drop' }));
-  const brief = fitTasks(cap, common, results, (budget) => packSections([...headlines, deps], { budget, separator: '\n', exact: false }), true);
+  const headlines = results.map((result, i): Section => ({
+    id: `task.${i}`,
+    text: headlineJson(result),
+    priority: 100 - i * 0.01,
+    overflow: 'drop',
+  }));
+  const brief = fitTasks(
+    cap,
+    common,
+    results,
+    (budget) => packSections([...headlines, deps], { budget, separator: '\n', exact: false }),
+    true,
+  );
   return brief ?? assemble(results, packSections([], { budget: 0 }), { ...common, dependencies: [] }, true);
 }
 
-type Common = { format: RefreshFormat; cap: number; warnings: string[]; redactions: number; dependencies: RefreshTasksResult['dependencies'] };
+type Common = {
+  format: RefreshFormat;
+  cap: number;
+  warnings: string[];
+  redactions: number;
+  dependencies: RefreshTasksResult['dependencies'];
+};
 
 /** Packs at a shrinking budget until what is sent fits the cap; undefined when it cannot. */
 function fitTasks(
@@ -106,7 +131,15 @@ function taskSection(result: RefreshResult, index: number): Section {
   const full = JSON.stringify({ task_id: result.snapshot.task?.id ?? '', context: result.context }, null, 1);
   const summary = headlineJson(result);
   // Required with the headline as its floor: summarized, never dropped, in this phase.
-  return { id: `task.${index}`, text: full, summary, priority: 100 - index * 0.01, overflow: 'summarize', required: true, minTokens: o200kCounter.count(summary) };
+  return {
+    id: `task.${index}`,
+    text: full,
+    summary,
+    priority: 100 - index * 0.01,
+    overflow: 'summarize',
+    required: true,
+    minTokens: o200kCounter.count(summary),
+  };
 }
 
 function headlineJson(result: RefreshResult): string {
@@ -125,7 +158,11 @@ function assemble(results: readonly RefreshResult[], packed: PackResult, common:
     const section = kept.get(`task.${i}`);
     if (!section) continue;
     const taskId = result.snapshot.task?.id ?? '';
-    contexts.push(headlinesOnly || section.action === 'summarized' ? { task_id: taskId, headline: headline(result) } : { task_id: taskId, context: result.context });
+    contexts.push(
+      headlinesOnly || section.action === 'summarized'
+        ? { task_id: taskId, headline: headline(result) }
+        : { task_id: taskId, context: result.context },
+    );
   }
   const headlineOnly = contexts.filter((c) => c.headline !== undefined).length;
   const omitted = results.length - contexts.length;
@@ -135,7 +172,8 @@ function assemble(results: readonly RefreshResult[], packed: PackResult, common:
       `${results.length} tasks share the ${common.format} cap of ${common.cap} tokens: ${headlineOnly} shown as a headline only, ${omitted} left out. Ask for fewer task_ids (or one task_id) for more.`,
     );
   }
-  const shown = warnings.length > MAX_WARNINGS ? [...warnings.slice(0, MAX_WARNINGS), `(+${warnings.length - MAX_WARNINGS} more warnings)`] : warnings;
+  const shown =
+    warnings.length > MAX_WARNINGS ? [...warnings.slice(0, MAX_WARNINGS), `(+${warnings.length - MAX_WARNINGS} more warnings)`] : warnings;
   const dependencies = kept.has('dependencies') ? common.dependencies : [];
   const metadata: RefreshTasksMetadata = {
     format: common.format,
@@ -162,10 +200,20 @@ function assemble(results: readonly RefreshResult[], packed: PackResult, common:
   return { contexts, dependencies, metadata, ...out };
 }
 
-function narrativeText(contexts: readonly TaskContext[], dependencies: RefreshTasksResult['dependencies'], metadata: RefreshTasksMetadata): string {
+function narrativeText(
+  contexts: readonly TaskContext[],
+  dependencies: RefreshTasksResult['dependencies'],
+  metadata: RefreshTasksMetadata,
+): string {
   const parts = contexts.map((c) => (c.context ? String(c.context.markdown ?? '') : `- ${c.headline}`));
   if (dependencies.length > 0) {
-    parts.push(['## Dependencies', '', ...dependencies.map((d) => `- ${d.task_id} depends on ${d.depends_on} (${d.status}${d.in_set ? '' : ', not in this set'})`)].join('\n'));
+    parts.push(
+      [
+        '## Dependencies',
+        '',
+        ...dependencies.map((d) => `- ${d.task_id} depends on ${d.depends_on} (${d.status}${d.in_set ? '' : ', not in this set'})`),
+      ].join('\n'),
+    );
   }
   const footer = `_format ${metadata.format}, ${metadata.token_estimate} tokens, ${metadata.tasks.requested} tasks${metadata.warnings.length > 0 ? `; ${metadata.warnings[0]}` : ''}_`;
   return `${parts.join('\n\n---\n\n')}\n\n---\n${footer}\n`;

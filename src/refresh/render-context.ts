@@ -51,7 +51,8 @@ export function renderContext(snapshot: ContextSnapshot, options: RenderOptions)
 }
 
 /** Added to the warnings when a context had to take a smaller shape than its format. */
-export const SHAPE_WARNING = 'The cap (or this task\'s share of it) was too small for the format\'s required parts: a smaller shape was rendered.';
+export const SHAPE_WARNING =
+  "The cap (or this task's share of it) was too small for the format's required parts: a smaller shape was rendered.";
 
 type Stage = (budget: number) => Attempt;
 
@@ -76,21 +77,42 @@ function jsonStage(
 ): Stage {
   const fields = buildContextFields(snapshot, format, options.now);
   if (prompt !== undefined) {
-    fields.push({ id: 'continuation_prompt', key: 'continuation_prompt', kind: 'text', value: prompt, priority: 91, required: true, overflow: 'trim-tail' });
+    fields.push({
+      id: 'continuation_prompt',
+      key: 'continuation_prompt',
+      kind: 'text',
+      value: prompt,
+      priority: 91,
+      required: true,
+      overflow: 'trim-tail',
+    });
   }
   if (options.delta) fields.push(...deltaFields(options.delta));
   const sections = fields.map((field) => toSection(field, counter));
   return (budget) => {
     const packed = packSections(sections, { budget, counter, separator: '\n', exact: false });
     const context = nestDelta(assemble(fields, packed));
-    return { packed, context, textOf: (metadata) => JSON.stringify({ ...context, metadata }, null, 1), prompt: context.continuation_prompt as string | undefined, warning };
+    return {
+      packed,
+      context,
+      textOf: (metadata) => JSON.stringify({ ...context, metadata }, null, 1),
+      prompt: context.continuation_prompt as string | undefined,
+      warning,
+    };
   };
 }
 
 function narrativeStage(snapshot: ContextSnapshot, options: RenderOptions, prompt: string | undefined, counter: TokenCounter): Stage {
   const sections = buildNarrativeSections(snapshot, options.now);
   if (prompt !== undefined) {
-    sections.push({ id: 'continuation_prompt', text: `## Next Steps\n\n${demote(prompt)}`, priority: 90, required: true, overflow: 'trim-tail', minTokens: 60 });
+    sections.push({
+      id: 'continuation_prompt',
+      text: `## Next Steps\n\n${demote(prompt)}`,
+      priority: 90,
+      required: true,
+      overflow: 'trim-tail',
+      minTokens: 60,
+    });
   }
   if (options.delta) sections.push(deltaSection(options.delta));
   for (const section of sections) section.tokens = counter.count(section.text);
@@ -195,7 +217,10 @@ function headlineAttempt(snapshot: ContextSnapshot, options: RenderOptions, coun
   const task = snapshot.task;
   const line = task ? `${task.id} [${task.status}] ${task.title}` : `no active task in ${snapshot.workspace}`;
   const room = Math.max(8, (options.maxTokens ?? FORMAT_TOKEN_CAPS[options.format]) - METADATA_RESERVE_TOKENS);
-  const packed = packSections([{ id: 'headline', text: line, priority: 100, required: true, minTokens: 4, overflow: 'trim-tail' }], { budget: room, counter });
+  const packed = packSections([{ id: 'headline', text: line, priority: 100, required: true, minTokens: 4, overflow: 'trim-tail' }], {
+    budget: room,
+    counter,
+  });
   const context = options.format === 'narrative' ? { markdown: `- ${packed.text}` } : { headline: packed.text };
   return {
     packed,
@@ -207,7 +232,7 @@ function headlineAttempt(snapshot: ContextSnapshot, options: RenderOptions, coun
 }
 
 function toSection(field: ContextField, counter: TokenCounter): Section {
-  const text = field.kind === 'text' ? String(field.value ?? '') : JSON.stringify(field.value, null, 1) ?? 'null';
+  const text = field.kind === 'text' ? String(field.value ?? '') : (JSON.stringify(field.value, null, 1) ?? 'null');
   if (field.kind === 'json' && field.summary !== undefined) {
     // Summarized before it is dropped; never cut mid-JSON (its floor is the summary itself).
     const summary = JSON.stringify(field.summary, null, 1);
@@ -266,14 +291,28 @@ function deltaFields(delta: ContextDelta): ContextField[] {
       id: 'delta_info',
       key: 'delta_info',
       kind: 'json',
-      value: { since: delta.since, base: delta.base ?? null, added: delta.added.length, updated: delta.updated.length, removed: delta.removed.length },
+      value: {
+        since: delta.since,
+        base: delta.base ?? null,
+        added: delta.added.length,
+        updated: delta.updated.length,
+        removed: delta.removed.length,
+      },
       priority: 97,
       required: true,
     },
   ];
   for (const kind of DELTA_KINDS) {
     for (const [i, entry] of delta[kind].entries()) {
-      fields.push({ id: `delta_${kind}.${i}`, key: entry.key, group: `delta_${kind}`, kind: 'json', value: entry, priority: 87 - i * 0.01, overflow: 'drop' });
+      fields.push({
+        id: `delta_${kind}.${i}`,
+        key: entry.key,
+        group: `delta_${kind}`,
+        kind: 'json',
+        value: entry,
+        priority: 87 - i * 0.01,
+        overflow: 'drop',
+      });
     }
   }
   return fields;
@@ -282,7 +321,10 @@ function deltaFields(delta: ContextDelta): ContextField[] {
 function nestDelta(context: Record<string, unknown>): Record<string, unknown> {
   if (!('delta_info' in context)) return context;
   const { delta_info, delta_added, delta_updated, delta_removed, ...rest } = context;
-  return { delta: { ...(delta_info as object), added: delta_added ?? [], updated: delta_updated ?? [], removed: delta_removed ?? [] }, ...rest };
+  return {
+    delta: { ...(delta_info as object), added: delta_added ?? [], updated: delta_updated ?? [], removed: delta_removed ?? [] },
+    ...rest,
+  };
 }
 
 function deltaSection(delta: ContextDelta): Section {

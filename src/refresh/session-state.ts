@@ -28,7 +28,9 @@ export function stalenessWarnings(
   }
   const last = session.data.lastRefreshAt;
   if (last !== undefined && current.now - last > (current.staleAfterMs ?? DEFAULT_STALE_AFTER_MS)) {
-    warnings.push(`This session's previous context is from ${formatAge(current.now - last)} (over an hour old): trust this refresh, not earlier context.`);
+    warnings.push(
+      `This session's previous context is from ${formatAge(current.now - last)} (over an hour old): trust this refresh, not earlier context.`,
+    );
   }
   return warnings;
 }

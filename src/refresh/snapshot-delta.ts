@@ -48,11 +48,14 @@ export function snapshotEntities(snapshot: ContextSnapshot): Map<string, Record<
       updatedAt: d.finishedAt ?? d.startedAt,
     });
   }
-  for (const item of snapshot.debt) out.set(`debt:${item.id}`, { ...item.data, status: item.status, createdAt: item.createdAt, updatedAt: item.updatedAt });
-  for (const r of snapshot.research) out.set(`research:${r.id}`, { topic: r.data.topic, summary: r.data.summary, createdAt: r.createdAt, updatedAt: r.updatedAt });
+  for (const item of snapshot.debt)
+    out.set(`debt:${item.id}`, { ...item.data, status: item.status, createdAt: item.createdAt, updatedAt: item.updatedAt });
+  for (const r of snapshot.research)
+    out.set(`research:${r.id}`, { topic: r.data.topic, summary: r.data.summary, createdAt: r.createdAt, updatedAt: r.updatedAt });
   if (snapshot.git) {
     out.set('git:head', { head: snapshot.git.head, branch: snapshot.git.branch });
-    for (const c of snapshot.git.recentCommits) out.set(`commit:${c.sha}`, { subject: c.subject, author: c.author, createdAt: c.at, updatedAt: c.at });
+    for (const c of snapshot.git.recentCommits)
+      out.set(`commit:${c.sha}`, { subject: c.subject, author: c.author, createdAt: c.at, updatedAt: c.at });
     for (const f of snapshot.git.changedFiles) out.set(`file:${f.path}`, { status: f.status, added: f.added, deleted: f.deleted });
   }
   return out;

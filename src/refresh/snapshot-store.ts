@@ -53,7 +53,9 @@ export async function listSnapshots(
 /** Loads a saved snapshot by id. Throws INPUT_INVALID for a malformed id, NOT_FOUND for an unknown one. */
 export async function loadSnapshot(workspace: string, ledger: Ledger, id: string): Promise<ContextSnapshot> {
   if (!ID_PATTERN.test(id)) {
-    throw new BatonError('INPUT_INVALID', `"${id}" is not a snapshot id (snap-…) nor a timestamp`, { details: { field: 'since', value: id } });
+    throw new BatonError('INPUT_INVALID', `"${id}" is not a snapshot id (snap-…) nor a timestamp`, {
+      details: { field: 'since', value: id },
+    });
   }
   const record = await ledger.getRecord<SnapshotIndexData>('snapshots', id);
   const file = path.join(workspace, SNAPSHOT_DIR, `${id}.json`);

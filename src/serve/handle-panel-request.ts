@@ -28,7 +28,11 @@ export async function handlePanelRequest(req: IncomingMessage, res: ServerRespon
     body = JSON.parse(await readBody(req, context.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES));
   } catch (error) {
     const tooLarge = isBatonError(error) && error.details.status === 413;
-    sendJson(res, tooLarge ? 413 : 400, errorBody('INPUT_INVALID', tooLarge ? errorMessage(error) : `Request body is not valid JSON: ${errorMessage(error)}`));
+    sendJson(
+      res,
+      tooLarge ? 413 : 400,
+      errorBody('INPUT_INVALID', tooLarge ? errorMessage(error) : `Request body is not valid JSON: ${errorMessage(error)}`),
+    );
     return;
   }
   const parsed = panelRequestSchema.safeParse(body);

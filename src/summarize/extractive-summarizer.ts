@@ -31,10 +31,7 @@ interface Unit {
  * @example
  * summarizeExtractive(longAnswer, { targetTokens: 120 });
  */
-export function summarizeExtractive(
-  text: string,
-  options: { targetTokens?: number; counter?: TokenCounter } = {},
-): string {
+export function summarizeExtractive(text: string, options: { targetTokens?: number; counter?: TokenCounter } = {}): string {
   const counter = options.counter ?? o200kCounter;
   const target = options.targetTokens ?? summaryTargetTokens(text, { counter });
   if (counter.count(text) <= target) return text;

@@ -13,9 +13,7 @@ function recordLookup(hit: boolean): void {
     hit ? 'baton_summary_cache_hits_total' : 'baton_summary_cache_misses_total',
     hit ? 'Summaries served from the cache' : 'Summaries not found in the cache',
   ).inc();
-  gauge('baton_summary_cache_hit_ratio', 'Share of summary lookups served from the cache, since start').set(
-    hits / (hits + misses),
-  );
+  gauge('baton_summary_cache_hit_ratio', 'Share of summary lookups served from the cache, since start').set(hits / (hits + misses));
 }
 
 /**
@@ -42,9 +40,9 @@ export function withSummaryCache(summarizer: Summarizer, cache: SummaryCache): S
         recordLookup(cached !== undefined);
         if (cached !== undefined) return cached;
         const summary = await summarizer.summarize(text, { ...request, targetTokens });
-        counter('baton_summaries_generated_total', 'Summaries produced by a summarizer (cache misses that succeeded)', [
-          'summarizer',
-        ]).inc({ summarizer: summarizer.id.startsWith('extractive') ? 'extractive' : 'llm' });
+        counter('baton_summaries_generated_total', 'Summaries produced by a summarizer (cache misses that succeeded)', ['summarizer']).inc({
+          summarizer: summarizer.id.startsWith('extractive') ? 'extractive' : 'llm',
+        });
         await cache.set(key, summary);
         return summary;
       })();

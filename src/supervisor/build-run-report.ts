@@ -70,5 +70,8 @@ export async function buildRunReport(ledger: LedgerCore, taskIds: readonly strin
       ...(options.owner !== undefined ? { ran_here: here } : {}),
     });
   }
-  return { tasks, ...(options.owner !== undefined ? { shared: { owner: options.owner, ran_here: ranHere, ran_by_others: ranByOthers } } : {}) };
+  return {
+    tasks,
+    ...(options.owner !== undefined ? { shared: { owner: options.owner, ran_here: ranHere, ran_by_others: ranByOthers } } : {}),
+  };
 }

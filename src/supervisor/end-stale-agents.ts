@@ -46,7 +46,14 @@ export async function endStaleAgentGroups(ledger: Ledger, taskId: string, option
     ended.push(entry);
     const note = `agent process group ${recorded.pid} was still running after its supervisor died; the resumed run ended it with ${result.signal}${result.gone ? '' : ' (some members did not exit)'}`;
     options.logger.warn({ event: 'stale-agent-ended', taskId, ...entry }, note);
-    options.onEvent({ type: 'stale-agent-ended', taskId, attempt: dispatch.attempt, pid: recorded.pid, signal: result.signal, gone: result.gone });
+    options.onEvent({
+      type: 'stale-agent-ended',
+      taskId,
+      attempt: dispatch.attempt,
+      pid: recorded.pid,
+      signal: result.signal,
+      gone: result.gone,
+    });
     await ledger.updateDispatch(dispatch.id, { result: note });
   }
   return ended;

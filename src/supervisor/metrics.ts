@@ -1,11 +1,9 @@
 import { counter, gauge, histogram } from '../observability/index.js';
 
 /** Seed 000's metric name, kept verbatim. */
-export const contextInjections = () =>
-  counter('context_injection_count', 'Pre-context blocks injected, by seam', ['type']);
+export const contextInjections = () => counter('context_injection_count', 'Pre-context blocks injected, by seam', ['type']);
 
-export const dispatchesTotal = () =>
-  counter('baton_dispatches_total', 'Provider tries, by provider and outcome', ['provider', 'outcome']);
+export const dispatchesTotal = () => counter('baton_dispatches_total', 'Provider tries, by provider and outcome', ['provider', 'outcome']);
 
 /** 0 closed, 1 half-open, 2 open. */
 export const breakerStateGauge = () =>

@@ -17,7 +17,10 @@ const taskSchema = z
     intent: z.string().optional().describe('Why the task exists'),
     acceptance_criteria: z.array(criterionSchema).default([]),
     depends_on: z.array(z.string().min(1)).default([]),
-    retry_policy: z.object({ max_retries: z.number().int().min(1).max(50) }).partial().optional(),
+    retry_policy: z
+      .object({ max_retries: z.number().int().min(1).max(50) })
+      .partial()
+      .optional(),
     options: z.object({ enable_pre_context: z.boolean().optional() }).catchall(z.unknown()).default({}),
     agent_mode: z.string().optional(),
     priority: z.number().int().default(0),

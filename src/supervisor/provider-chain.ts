@@ -107,7 +107,10 @@ export async function runProviderChain(first: ChainRequest, options: ProviderCha
           contextType = 'circuit_breaker';
           contextInjections().inc({ type: 'circuit_breaker' });
           options.onEvent({ type: 'context', taskId: request.taskId, attempt: request.attempt, kind: 'circuit_breaker', text: block });
-          logger.info({ event: 'prompt.contextual', taskId: request.taskId, provider: provider.name, type: 'circuit_breaker', context: block }, 'provider switch context injected');
+          logger.info(
+            { event: 'prompt.contextual', taskId: request.taskId, provider: provider.name, type: 'circuit_breaker', context: block },
+            'provider switch context injected',
+          );
         }
       }
       const tried = await runOne(provider, request, { prompt, injected, contextType }, options);
@@ -156,7 +159,9 @@ async function runOne(
     claimedBy: options.owner,
     startedAt: options.now(),
   };
-  const started = request.newAttempt ? await ledger.appendNextAttempt(fields) : await ledger.appendDispatch({ ...fields, attempt: request.attempt });
+  const started = request.newAttempt
+    ? await ledger.appendNextAttempt(fields)
+    : await ledger.appendDispatch({ ...fields, attempt: request.attempt });
   // The allocated number when this try started the attempt.
   const tried = { ...request, attempt: started.attempt };
   options.onEvent({ type: 'dispatch-start', taskId: tried.taskId, attempt: tried.attempt, provider: provider.name, mode: tried.mode });
@@ -190,7 +195,15 @@ async function runOne(
   });
   const breaker = await options.breaker.record(provider.name, result.outcome);
   dispatchesTotal().inc({ provider: provider.name, outcome: kind });
-  options.onEvent({ type: 'dispatch-end', taskId: tried.taskId, attempt: tried.attempt, provider: provider.name, outcome: kind, mode: tried.mode, ...(result.signal && kind === 'killed_by_signal' ? { signal: result.signal } : {}) });
+  options.onEvent({
+    type: 'dispatch-end',
+    taskId: tried.taskId,
+    attempt: tried.attempt,
+    provider: provider.name,
+    outcome: kind,
+    mode: tried.mode,
+    ...(result.signal && kind === 'killed_by_signal' ? { signal: result.signal } : {}),
+  });
   return { dispatch, result, breaker };
 }
 

@@ -46,7 +46,11 @@ export async function runClaimedTask(task: Task, options: RunClaimedOptions): Pr
       ledger
         .claimTask(task.id, owner, options.leaseMs)
         .then((claim) => {
-          if (!claim.ok) logger.error({ taskId: task.id, holder: claim.holder.owner }, 'task lease lost to another run (was this process stalled longer than the lease?)');
+          if (!claim.ok)
+            logger.error(
+              { taskId: task.id, holder: claim.holder.owner },
+              'task lease lost to another run (was this process stalled longer than the lease?)',
+            );
         })
         .catch((error: unknown) => logger.warn({ err: error, taskId: task.id }, 'lease renewal failed'));
     },
@@ -56,7 +60,8 @@ export async function runClaimedTask(task: Task, options: RunClaimedOptions): Pr
     // An agent still running from a dead run's attempt is ended before the task resumes.
     await endStaleAgentGroups(ledger, task.id, { logger, onEvent: options.chain.onEvent });
     const interrupted = await ledger.markInterrupted({ taskId: task.id });
-    if (interrupted.length > 0) logger.warn({ taskId: task.id, dispatches: interrupted.map((d) => d.id) }, 'resumed: marked unfinished dispatches interrupted');
+    if (interrupted.length > 0)
+      logger.warn({ taskId: task.id, dispatches: interrupted.map((d) => d.id) }, 'resumed: marked unfinished dispatches interrupted');
     const budget = await attemptBudget(ledger, task.id, options.maxAttempts);
     if (budget.lastAttempt < budget.firstAttempt) {
       // Every allowed attempt already ran and failed (a run died before recording the verdict).

@@ -49,7 +49,10 @@ export async function runHelperAgent(input: HelperAgentInput, chain: ProviderCha
     codeFiles: input.codeFiles,
   });
   if (chain.logger.isLevelEnabled('info')) {
-    chain.logger.info({ event: 'prompt.original', taskId: task.id, attempt, kind: 'helper', prompt: maskSecretsSync(base).text }, 'helper prompt');
+    chain.logger.info(
+      { event: 'prompt.original', taskId: task.id, attempt, kind: 'helper', prompt: maskSecretsSync(base).text },
+      'helper prompt',
+    );
   }
   if (context) {
     contextInjections().inc({ type: 'helper' });
@@ -57,11 +60,26 @@ export async function runHelperAgent(input: HelperAgentInput, chain: ProviderCha
     chain.logger.info({ event: 'prompt.contextual', taskId: task.id, attempt, type: 'helper', context }, 'helper context injected');
   }
   const run = await runProviderChain(
-    { taskId: task.id, attempt, prompt: context + base, injectedContext: context, contextType: context ? 'helper' : undefined, mode: HELPER_MODE, taskOptions: task.options },
+    {
+      taskId: task.id,
+      attempt,
+      prompt: context + base,
+      injectedContext: context,
+      contextType: context ? 'helper' : undefined,
+      mode: HELPER_MODE,
+      taskOptions: task.options,
+    },
     chain,
   );
   if (!run.ok) {
-    return { ran: false, written: [], failures: input.unchecked.map((index, i) => ({ index, error: `${descriptions[i]} - not verified: helper agent unavailable (${run.failure})` })) };
+    return {
+      ran: false,
+      written: [],
+      failures: input.unchecked.map((index, i) => ({
+        index,
+        error: `${descriptions[i]} - not verified: helper agent unavailable (${run.failure})`,
+      })),
+    };
   }
   const answer = run.result.response ?? run.result.output;
   const commands = parseHelperCommands(answer, descriptions);

@@ -58,7 +58,10 @@ export async function runTask(task: Task, options: TaskRunOptions): Promise<Task
     const state = await loadPromptState(ledger, { window: options.recentHistoryWindow });
     const base = buildTaskPrompt(current, state, { workingDirectory: chain.cwd });
     if (logger.isLevelEnabled('info')) {
-      logger.info({ event: 'prompt.original', taskId: task.id, attempt, digest: digest(base), prompt: maskSecretsSync(base).text }, 'task prompt');
+      logger.info(
+        { event: 'prompt.original', taskId: task.id, attempt, digest: digest(base), prompt: maskSecretsSync(base).text },
+        'task prompt',
+      );
     }
     let context = '';
     let contextType: Dispatch['contextType'] = 'retry';
@@ -70,7 +73,10 @@ export async function runTask(task: Task, options: TaskRunOptions): Promise<Task
       if (context) {
         contextInjections().inc({ type: contextType });
         chain.onEvent({ type: 'context', taskId: task.id, attempt, kind: contextType, text: context });
-        logger.info({ event: 'prompt.contextual', taskId: task.id, attempt, type: contextType, context }, 'merge conflict context injected');
+        logger.info(
+          { event: 'prompt.contextual', taskId: task.id, attempt, type: contextType, context },
+          'merge conflict context injected',
+        );
       }
     } else if (attempt > 1 && isPreContextEnabled(chain.preContext, 'retry', current.options)) {
       carried = undefined;
@@ -83,7 +89,16 @@ export async function runTask(task: Task, options: TaskRunOptions): Promise<Task
       }
     }
     const run = await runProviderChain(
-      { taskId: task.id, attempt, prompt: context + base, injectedContext: context, contextType: context ? contextType : undefined, mode: current.mode, taskOptions: current.options, newAttempt: true },
+      {
+        taskId: task.id,
+        attempt,
+        prompt: context + base,
+        injectedContext: context,
+        contextType: context ? contextType : undefined,
+        mode: current.mode,
+        taskOptions: current.options,
+        newAttempt: true,
+      },
       chain,
     );
     // The ledger allocated the attempt's number; it is the expected one unless someone else (an
@@ -146,12 +161,23 @@ async function validate(
     chain.onEvent({ type: 'validation', taskId: task.id, attempt, passed: true, errors: [] });
     return { errors: [], task };
   }
-  await markFailed(dispatch, failures.map((f) => f.error), chain);
+  await markFailed(
+    dispatch,
+    failures.map((f) => f.error),
+    chain,
+  );
   let current = task;
   const unchecked = task.acceptanceCriteria.flatMap((c, i) => (c.check ? [] : [i]));
   if (unchecked.length > 0 && options.helperChain.providers.length > 0) {
     const helper = await runHelperAgent(
-      { task, attempt, unchecked, agentResponse: response, codeFiles: [...dispatch.filesCreated, ...dispatch.filesUpdated], checkTimeoutMs: options.checkTimeoutMs },
+      {
+        task,
+        attempt,
+        unchecked,
+        agentResponse: response,
+        codeFiles: [...dispatch.filesCreated, ...dispatch.filesUpdated],
+        checkTimeoutMs: options.checkTimeoutMs,
+      },
       options.helperChain,
     );
     failures.push(...helper.failures);
@@ -196,4 +222,3 @@ async function recordNoProvider(taskId: string, failure: string, context: string
 function digest(text: string): string {
   return createHash('sha256').update(text).digest('hex').slice(0, 16);
 }
-

@@ -12,31 +12,31 @@ const NAV: Array<{ key: NavKey; href: string; label: string; shortcut: string }>
 /** The page shell: skip link, navigation, live indicator, <main>, and the shortcut legend. */
 export function renderPage(view: { title: string; nav: NavKey; body: SafeHtml }, ledgerName: string): string {
   return html`<!doctype html>
-<html lang="en">
-<head>
-<meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<title>${view.title} · Baton</title>
-<link rel="stylesheet" href="/assets/app.css">
-<script src="/assets/app.js" defer></script>
-</head>
-<body>
-<a class="skip" href="#main">Skip to content</a>
-<header class="top">
-  <span class="brand">Baton</span>
-  <nav aria-label="Views">
-    ${NAV.map((item) => html`<a href="${item.href}" aria-keyshortcuts="${item.shortcut}"${item.key === view.nav ? html` aria-current="page"` : ''}>${item.label}</a>`)}
-  </nav>
-  <span id="live" class="live" role="status" aria-live="polite" data-state="off">static</span>
-  <span class="ledger-name" title="ledger">ledger ${ledgerName} · read-only</span>
-</header>
-<main id="main" tabindex="-1">
-${view.body}
-</main>
-<footer>Keys: <kbd>/</kbd> search · <kbd>g</kbd> then <kbd>t</kbd> tasks, <kbd>p</kbd> providers, <kbd>r</kbd> recovery, <kbd>n</kbd> panels, <kbd>q</kbd> queue · <kbd>Tab</kbd> moves through links and buttons. This page never writes to the ledger.</footer>
-</body>
-</html>
-`.value;
+    <html lang="en">
+      <head>
+        <meta charset="utf-8" />
+        <meta name="viewport" content="width=device-width, initial-scale=1" />
+        <title>${view.title} · Baton</title>
+        <link rel="stylesheet" href="/assets/app.css" />
+        <script src="/assets/app.js" defer></script>
+      </head>
+      <body>
+        <a class="skip" href="#main">Skip to content</a>
+        <header class="top">
+          <span class="brand">Baton</span>
+          <nav aria-label="Views">
+            ${NAV.map((item) => html`<a href="${item.href}" aria-keyshortcuts="${item.shortcut}" ${item.key === view.nav ? html` aria-current="page"` : ''}>${item.label}</a>`)}
+          </nav>
+          <span id="live" class="live" role="status" aria-live="polite" data-state="off">static</span>
+          <span class="ledger-name" title="ledger">ledger ${ledgerName} · read-only</span>
+        </header>
+        <main id="main" tabindex="-1">${view.body}</main>
+        <footer>
+          Keys: <kbd>/</kbd> search · <kbd>g</kbd> then <kbd>t</kbd> tasks, <kbd>p</kbd> providers, <kbd>r</kbd> recovery,
+          <kbd>n</kbd> panels, <kbd>q</kbd> queue · <kbd>Tab</kbd> moves through links and buttons. This page never writes to the ledger.
+        </footer>
+      </body>
+    </html> `.value;
 }
 
 /** A status or outcome badge; the class picks its colour, the text says it in words. */
@@ -47,6 +47,9 @@ export function badge(value: string | undefined): SafeHtml {
 
 /** A <pre> with a copy button bound to it by id. */
 export function copyBlock(id: string, label: string, text: string): SafeHtml {
-  return html`<div class="copy-row"><h4 id="${id}-label">${label}</h4><button type="button" class="copy secondary" data-copy="${id}" aria-label="Copy ${label}">Copy</button></div>
-<pre id="${id}" aria-labelledby="${id}-label" tabindex="0">${text}</pre>`;
+  return html`<div class="copy-row">
+      <h4 id="${id}-label">${label}</h4>
+      <button type="button" class="copy secondary" data-copy="${id}" aria-label="Copy ${label}">Copy</button>
+    </div>
+    <pre id="${id}" aria-labelledby="${id}-label" tabindex="0">${text}</pre>`;
 }

@@ -25,7 +25,8 @@ const HEARTBEAT_MS = 15_000;
 
 // Scripts and styles come only from this server; nothing inline, no frames, no referrer leaks.
 const SECURITY_HEADERS = {
-  'content-security-policy': "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; form-action 'self'; base-uri 'none'; frame-ancestors 'none'",
+  'content-security-policy':
+    "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; form-action 'self'; base-uri 'none'; frame-ancestors 'none'",
   'x-content-type-options': 'nosniff',
   'referrer-policy': 'no-referrer',
   'x-frame-options': 'DENY',
@@ -45,9 +46,13 @@ export async function startUiServer(options: UiServerOptions): Promise<UiServer>
   const host = options.host ?? DEFAULT_UI_HOST;
   const token = options.token || undefined;
   if (!isLoopbackHost(host) && !token) {
-    throw new BatonError('INPUT_INVALID', `--host ${host} is reachable from other machines: set a token (--token or BATON_UI_TOKEN) or use 127.0.0.1`, {
-      details: { field: 'host', value: host },
-    });
+    throw new BatonError(
+      'INPUT_INVALID',
+      `--host ${host} is reachable from other machines: set a token (--token or BATON_UI_TOKEN) or use 127.0.0.1`,
+      {
+        details: { field: 'host', value: host },
+      },
+    );
   }
   const log = getLogger();
   const workspace = options.workspace ?? process.cwd();
@@ -110,16 +115,41 @@ export async function startUiServer(options: UiServerOptions): Promise<UiServer>
     } catch (error) {
       log.error({ err: errorMessage(error), path: url.pathname }, 'baton ui: view failed');
       const status = isBatonError(error, 'LEDGER_UNAVAILABLE') ? 503 : isBatonError(error) && error.isUserError ? 400 : 500;
-      view = { title: 'Error', nav: 'tasks', status, body: html`<h1>This view could not be built</h1><p class="notice">${errorMessage(error)}</p><p><a href="/">Tasks</a></p>` };
+      view = {
+        title: 'Error',
+        nav: 'tasks',
+        status,
+        body: html`<h1>This view could not be built</h1>
+          <p class="notice">${errorMessage(error)}</p>
+          <p><a href="/">Tasks</a></p>`,
+      };
     }
-    view ??= { title: 'Not found', nav: 'tasks', status: 404, body: html`<h1>Not found</h1><p>No view at <code>${url.pathname}</code>. <a href="/">Tasks</a>.</p>` };
+    view ??= {
+      title: 'Not found',
+      nav: 'tasks',
+      status: 404,
+      body: html`<h1>Not found</h1>
+        <p>No view at <code>${url.pathname}</code>. <a href="/">Tasks</a>.</p>`,
+    };
     const fragment = req.headers['x-baton-fragment'] === '1';
     res.setHeader('cache-control', 'no-store');
-    send(res, view.status ?? 200, 'text/html', fragment ? view.body.value : renderPage(view, options.ledger.location), false, req.method === 'HEAD');
+    send(
+      res,
+      view.status ?? 200,
+      'text/html',
+      fragment ? view.body.value : renderPage(view, options.ledger.location),
+      false,
+      req.method === 'HEAD',
+    );
   };
 
   const openStream = (req: IncomingMessage, res: ServerResponse) => {
-    res.writeHead(200, { 'content-type': 'text/event-stream; charset=utf-8', 'cache-control': 'no-cache, no-transform', connection: 'keep-alive', 'x-accel-buffering': 'no' });
+    res.writeHead(200, {
+      'content-type': 'text/event-stream; charset=utf-8',
+      'cache-control': 'no-cache, no-transform',
+      connection: 'keep-alive',
+      'x-accel-buffering': 'no',
+    });
     res.write('retry: 2000\nevent: hello\ndata: {}\n\n');
     streams.add(res);
     const unsubscribe = watcher.subscribe((v) => {
@@ -145,7 +175,9 @@ export async function startUiServer(options: UiServerOptions): Promise<UiServer>
     server.once('error', (error: NodeJS.ErrnoException) =>
       reject(
         error.code === 'EADDRINUSE'
-          ? new BatonError('INPUT_INVALID', `Port ${port} on ${host} is in use: pick another with --port (0 picks a free one)`, { details: { field: 'port', value: port } })
+          ? new BatonError('INPUT_INVALID', `Port ${port} on ${host} is in use: pick another with --port (0 picks a free one)`, {
+              details: { field: 'port', value: port },
+            })
           : error,
       ),
     );

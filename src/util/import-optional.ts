@@ -28,8 +28,12 @@ export function isModuleNotFound(error: unknown): boolean {
 /** The error for a missing optional package: what needs it and the command that installs it. */
 export function missingDependency(need: { feature: string; packages: readonly string[] }, cause?: unknown): BatonError {
   const list = need.packages.join(' ');
-  return new BatonError('DEPENDENCY_MISSING', `${need.feature} needs the optional package${need.packages.length > 1 ? 's' : ''} ${need.packages.join(' and ')}: run npm install ${list}`, {
-    cause,
-    details: { packages: [...need.packages] },
-  });
+  return new BatonError(
+    'DEPENDENCY_MISSING',
+    `${need.feature} needs the optional package${need.packages.length > 1 ? 's' : ''} ${need.packages.join(' and ')}: run npm install ${list}`,
+    {
+      cause,
+      details: { packages: [...need.packages] },
+    },
+  );
 }

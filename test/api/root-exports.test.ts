@@ -296,7 +296,18 @@ describe('the root export', () => {
 
   it('keeps the replay harness and internals out of the library', () => {
     const names = Object.keys(baton);
-    for (const internal of ['runContextBench', 'quantile', 'FACT_ERROR_LINE', 'SHARED_TRAJECTORY_DIR', 'normalizeWhitespace', 'materializeTask', 'newId', 'counter', 'gauge', 'histogram']) {
+    for (const internal of [
+      'runContextBench',
+      'quantile',
+      'FACT_ERROR_LINE',
+      'SHARED_TRAJECTORY_DIR',
+      'normalizeWhitespace',
+      'materializeTask',
+      'newId',
+      'counter',
+      'gauge',
+      'histogram',
+    ]) {
       expect(names).not.toContain(internal);
     }
   });

@@ -39,7 +39,10 @@ function importsOf(file: string): string[] {
 function importGraph(): Map<string, string[]> {
   const graph = new Map<string, string[]>();
   for (const file of sourceFiles(SRC)) {
-    graph.set(path.relative(SRC, file), importsOf(file).map((target) => path.relative(SRC, target)));
+    graph.set(
+      path.relative(SRC, file),
+      importsOf(file).map((target) => path.relative(SRC, target)),
+    );
   }
   return graph;
 }
@@ -111,8 +114,7 @@ function describeCycle(graph: Map<string, string[]>, component: string[]): strin
  *   BATON_VERSION from src/version and move McpCliOptions to commands/mcp/options.ts, as the
  *   other commands do.
  */
-const KNOWN_CYCLES: readonly string[][] = [
-];
+const KNOWN_CYCLES: readonly string[][] = [];
 
 function topFolder(file: string): string {
   return file.split(path.sep)[0] as string;

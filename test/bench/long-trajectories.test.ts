@@ -6,7 +6,14 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEFAULT_TEMPLATE_DIR, generateLongTrajectories, writeLongTrajectories } from '../../bench/long-trajectories.js';
 import { DEFAULT_SOURCE_ROOTS } from '../../bench/long-trajectories/source-repo.js';
-import { buildFull, extractKeyFacts, readTrajectories, SHARED_TRAJECTORY_DIR, splitHistory, type Trajectory } from '../../src/bench/index.js';
+import {
+  buildFull,
+  extractKeyFacts,
+  readTrajectories,
+  SHARED_TRAJECTORY_DIR,
+  splitHistory,
+  type Trajectory,
+} from '../../src/bench/index.js';
 import { countTokens } from '../../src/tokens/index.js';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
@@ -27,7 +34,10 @@ describe.skipIf(!hasStdlib)('generated long SWE-agent trajectories', () => {
     // minSteps = maxSteps pins each run's length; two calls give one 60-step and one short run.
     await writeLongTrajectories(dir, { ...base, count: 1, seed: 7, minSteps: steps[0], maxSteps: steps[0] });
     await writeLongTrajectories(path.join(dir, 'short'), { ...base, count: 1, seed: 8, minSteps: steps[1], maxSteps: steps[1] });
-    const files = [...(await readdir(dir)).filter((f) => f.endsWith('.traj')).map((f) => path.join(dir, f)), ...(await readdir(path.join(dir, 'short'))).map((f) => path.join(dir, 'short', f))];
+    const files = [
+      ...(await readdir(dir)).filter((f) => f.endsWith('.traj')).map((f) => path.join(dir, f)),
+      ...(await readdir(path.join(dir, 'short'))).map((f) => path.join(dir, 'short', f)),
+    ];
     expect(files).toHaveLength(2);
     runs = (await Promise.all(files.map((f) => readTrajectories(f)))).flat();
   });
@@ -90,7 +100,9 @@ describe.skipIf(!hasStdlib)('generated long SWE-agent trajectories', () => {
 
   it('rejects a step range it cannot build, naming the field', async () => {
     await expect(generateLongTrajectories({ ...base, minSteps: 3 })).rejects.toThrow(/minSteps must be an integer >= 9, got 3/);
-    await expect(generateLongTrajectories({ ...base, minSteps: 40, maxSteps: 30 })).rejects.toThrow(/maxSteps must be an integer >= 40, got 30/);
+    await expect(generateLongTrajectories({ ...base, minSteps: 40, maxSteps: 30 })).rejects.toThrow(
+      /maxSteps must be an integer >= 40, got 30/,
+    );
   });
 });
 
@@ -102,7 +114,9 @@ describe.skipIf(!hasStdlib || !hasShared)('generated long trajectories with the 
   it('reuses the real system prompt, demonstration and instructions verbatim', async () => {
     const generated = await generateLongTrajectories({ sourceRoots: [stdlib], count: 1, seed: 3, minSteps: 30, maxSteps: 30 });
     expect(generated).toHaveLength(1);
-    const history = (generated[0]?.json as { history: { role: string; content: string; is_demo?: boolean; message_type?: string }[] } | undefined)?.history ?? [];
+    const history =
+      (generated[0]?.json as { history: { role: string; content: string; is_demo?: boolean; message_type?: string }[] } | undefined)
+        ?.history ?? [];
     const real = JSON.parse(await readFile(path.join(shared, 'replay__marshmallow-1867__default_sys-env_window100.traj'), 'utf8'));
     expect(history[0]?.content).toBe(real.history[0].content);
     expect(history[1]).toMatchObject({ role: 'user', is_demo: true, message_type: 'demonstration' });

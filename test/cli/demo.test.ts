@@ -17,12 +17,17 @@ describe('baton demo', () => {
     const result = JSON.parse(t.out());
     try {
       expect(code).toBe(0);
-      expect(result.tasks.map((x: { id: string; status: string }) => `${x.id}:${x.status}`)).toEqual(['greeting:completed', 'farewell:completed']);
+      expect(result.tasks.map((x: { id: string; status: string }) => `${x.id}:${x.status}`)).toEqual([
+        'greeting:completed',
+        'farewell:completed',
+      ]);
       const seams = result.injected.map((i: { task: string; attempt: number; seam: string }) => `${i.task}#${i.attempt}:${i.seam}`);
       expect(seams).toEqual(['greeting#1:circuit_breaker', 'greeting#1:helper', 'greeting#2:retry']);
       const [switchCtx, helperCtx, retryCtx] = result.injected.map((i: { context: string }) => i.context);
       expect(switchCtx).toMatch(/^--- PROVIDER SWITCH CONTEXT ---\nPrevious provider \(quota\) failed: rate_limited\n/);
-      expect(helperCtx).toMatch(/^--- HELPER AGENT CONTEXT ---\nAttempt #1 \(0 previous retries\) - validation failed\nAttempt 1 touched: greet.js - error: "the unit test exists/);
+      expect(helperCtx).toMatch(
+        /^--- HELPER AGENT CONTEXT ---\nAttempt #1 \(0 previous retries\) - validation failed\nAttempt 1 touched: greet.js - error: "the unit test exists/,
+      );
       expect(retryCtx).toContain('- the unit test exists - check failed: test -f test/greet.test.js');
       expect(retryCtx).toContain('helper check failed: grep -q "greet(" README.md');
       // The agent fixed exactly what the retry context named.
@@ -30,12 +35,9 @@ describe('baton demo', () => {
       expect(readme).toContain('greet(name)');
       expect(readFileSync(path.join(result.workspace, 'test/greet.test.js'), 'utf8')).toContain('RETRY CONTEXT');
       const greeting = result.tasks[0];
-      expect(greeting.attempts.map((a: { attempt: number; provider: string; outcome: string }) => `${a.attempt}:${a.provider}:${a.outcome}`)).toEqual([
-        '1:quota:rate_limited',
-        '1:builder:validation_failed',
-        '1:verifier:ok',
-        '2:builder:ok',
-      ]);
+      expect(
+        greeting.attempts.map((a: { attempt: number; provider: string; outcome: string }) => `${a.attempt}:${a.provider}:${a.outcome}`),
+      ).toEqual(['1:quota:rate_limited', '1:builder:validation_failed', '1:verifier:ok', '2:builder:ok']);
       expect(greeting.attempts[3].injected_context).toBe(retryCtx);
       // The main job runs on the embedded SQLite ledger, which baton status can read afterwards.
       expect(result.ledger).toMatch(/^sqlite:.*\.baton\/agent\.db$/);

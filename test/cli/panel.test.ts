@@ -116,11 +116,14 @@ describe('baton panel with a Baton provider agent', () => {
     const panel = JSON.parse(await readFile(file, 'utf8'));
     panel.agents[1].model = { provider: 'baton', name: 'echo' };
     await writeFile(file, JSON.stringify(panel));
-    const script = 'let p="";process.stdin.on("data",d=>p+=d);process.stdin.on("end",()=>console.log(p.includes("technique says") ? "saw technique" : "saw nothing"))';
+    const script =
+      'let p="";process.stdin.on("data",d=>p+=d);process.stdin.on("end",()=>console.log(p.includes("technique says") ? "saw technique" : "saw nothing"))';
     const batonConfig = path.join(dir, 'baton.config.json');
     await writeFile(batonConfig, JSON.stringify({ providers: { echo: { type: 'command', command: [process.execPath, '-e', script] } } }));
 
-    const run = await runBaton(['panel', '--config', file, '--providers-config', batonConfig, '--ledger', 'memory', '--json', 'Q?'], { cwd: dir });
+    const run = await runBaton(['panel', '--config', file, '--providers-config', batonConfig, '--ledger', 'memory', '--json', 'Q?'], {
+      cwd: dir,
+    });
     expect(run.code).toBe(0);
     expect(run.json<PanelResult>().answers[1]).toMatchObject({ agent: 'science', ok: true, text: 'saw technique', model: 'baton:echo' });
   });
@@ -138,7 +141,11 @@ describe('baton serve', () => {
       stdout: (s: string) => {
         stdout += s;
       },
-      stderr: () => {}, cwd: dir, env: {}, isTTY: false };
+      stderr: () => {},
+      cwd: dir,
+      env: {},
+      isTTY: false,
+    };
     const serving = runServeCommand(io, { config: file, ledger: 'memory', port: '0', json: true }, stopped);
     await expect.poll(() => stdout).toContain('"url"');
     const { url } = JSON.parse(stdout) as { url: string };

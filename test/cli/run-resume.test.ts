@@ -26,7 +26,7 @@ async function waitFor(check: () => boolean, timeoutMs: number): Promise<void> {
 }
 
 describe('baton run crash and resume', () => {
-  it('marks the killed run\'s dispatch interrupted and continues at the next attempt with context', async () => {
+  it("marks the killed run's dispatch interrupted and continues at the next attempt with context", async () => {
     const dir = mkdtempSync(path.join(tmpdir(), 'baton-resume-'));
     const marker = path.join(dir, '..', `${path.basename(dir)}.marker`);
     writeFileSync(
@@ -35,7 +35,10 @@ describe('baton run crash and resume', () => {
     );
     writeFileSync(
       path.join(dir, 'baton.config.json'),
-      JSON.stringify({ providers: { sleeper: { type: 'command', command: [process.execPath, SLEEPER], env: { SLEEPER_MARKER: marker } } }, priority: ['sleeper'] }),
+      JSON.stringify({
+        providers: { sleeper: { type: 'command', command: [process.execPath, SLEEPER], env: { SLEEPER_MARKER: marker } } },
+        priority: ['sleeper'],
+      }),
     );
     const args = ['run', 'plan.yaml', '--config', 'baton.config.json', '--ledger', 'sqlite:state.db'];
     const child = spawn(process.execPath, ['--import', TSX_LOADER, '--input-type=module', '-e', ENTRY, ...args], {

@@ -59,7 +59,23 @@ describe('baton run', () => {
   it('exits 1 when a task ends blocked, with --providers choosing the chain and --max-retries the attempts', async () => {
     const dir = project(PLAN.replace('test -f guide.md', 'test -d never-made'), { fixer: 'fixer.mjs', limited: 'rate-limited.mjs' });
     const t = io(dir);
-    const code = await runCli(['node', 'baton', 'run', 'plan.yaml', '--config', 'baton.config.json', '--ledger', 'memory', '--providers', 'fixer', '--max-retries', '2'], t.io);
+    const code = await runCli(
+      [
+        'node',
+        'baton',
+        'run',
+        'plan.yaml',
+        '--config',
+        'baton.config.json',
+        '--ledger',
+        'memory',
+        '--providers',
+        'fixer',
+        '--max-retries',
+        '2',
+      ],
+      t.io,
+    );
     expect(code).toBe(1);
     expect(t.out()).toContain('✗ docs: blocked (2 attempts, 2 provider tries)');
     expect(t.out()).not.toContain('limited');
@@ -71,7 +87,12 @@ describe('baton run', () => {
     const plan = `${PLAN}      - description: metrics are served\n        check: ${JSON.stringify(grab)}\n`;
     const dir = project(plan, { limited: 'rate-limited.mjs', fixer: 'fixer.mjs' });
     const t = io(dir);
-    expect(await runCli(['node', 'baton', 'run', 'plan.yaml', '--config', 'baton.config.json', '--ledger', 'memory', '--metrics-port', String(port)], t.io)).toBe(0);
+    expect(
+      await runCli(
+        ['node', 'baton', 'run', 'plan.yaml', '--config', 'baton.config.json', '--ledger', 'memory', '--metrics-port', String(port)],
+        t.io,
+      ),
+    ).toBe(0);
     const metrics = readFileSync(path.join(dir, 'metrics.txt'), 'utf8');
     expect(metrics).toMatch(/context_injection_count\{type="circuit_breaker"\} [1-9]/);
     expect(metrics).toMatch(/baton_dispatches_total\{provider="limited",outcome="rate_limited"\} [1-9]/);
@@ -99,7 +120,12 @@ describe('baton run', () => {
     expect(flag.err()).toContain('--max-retries must be a positive integer');
     const unknown = project(PLAN, { fixer: 'fixer.mjs' });
     const u = io(unknown);
-    expect(await runCli(['node', 'baton', 'run', 'plan.yaml', '--config', 'baton.config.json', '--ledger', 'memory', '--providers', 'nope'], u.io)).toBe(2);
+    expect(
+      await runCli(
+        ['node', 'baton', 'run', 'plan.yaml', '--config', 'baton.config.json', '--ledger', 'memory', '--providers', 'nope'],
+        u.io,
+      ),
+    ).toBe(2);
     expect(u.err()).toContain('nope');
   });
 });

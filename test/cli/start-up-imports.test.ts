@@ -22,7 +22,10 @@ beforeAll(() => {
     "import { appendFileSync } from 'node:fs';\nexport async function load(url, context, next) {\n  appendFileSync(process.env.TRACE_FILE, url + '\\n');\n  return next(url, context);\n}\n",
   );
   hook = path.join(dir, 'register.mjs');
-  writeFileSync(hook, `import { register } from 'node:module';\nregister(${JSON.stringify(pathToFileURL(path.join(dir, 'hooks.mjs')).href)});\n`);
+  writeFileSync(
+    hook,
+    `import { register } from 'node:module';\nregister(${JSON.stringify(pathToFileURL(path.join(dir, 'hooks.mjs')).href)});\n`,
+  );
   repo = makeRepo({ 'src/app.ts': 'export {};\n' });
 });
 
@@ -50,17 +53,27 @@ function run(name: string, args: string[]): string[] {
 describe.skipIf(!batonCommand().built)('what each command loads at start-up', () => {
   it('`baton --version` loads nothing but bin/baton.js', () => {
     const env = { ...process.env, TRACE_FILE: path.join(dir, 'version') };
-    const out = execFileSync(process.execPath, ['--import', hook, path.join(ROOT, 'bin/baton.js'), '--version'], { cwd: repo.dir, env, encoding: 'utf8' });
+    const out = execFileSync(process.execPath, ['--import', hook, path.join(ROOT, 'bin/baton.js'), '--version'], {
+      cwd: repo.dir,
+      env,
+      encoding: 'utf8',
+    });
     expect(out.trim()).toBe(JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8')).version);
     const modules = loaded('version').filter((url) => url.startsWith('file:'));
     expect(modules).toEqual([pathToFileURL(path.join(ROOT, 'bin/baton.js')).href]);
   });
 
   it('`baton --help` and `baton status` load neither the AI SDK, tree-sitter, the providers, the tokenizer nor zod', () => {
-    for (const [name, args] of [['help', ['--help']], ['status', ['status']]] as const) {
+    for (const [name, args] of [
+      ['help', ['--help']],
+      ['status', ['status']],
+    ] as const) {
       const modules = run(name, [...args]);
       for (const pattern of [...HEAVY, /gpt-tokenizer/, /node_modules\/zod\//, /@secretlint/]) {
-        expect(modules.filter((url) => pattern.test(url)), `${name}: ${pattern}`).toEqual([]);
+        expect(
+          modules.filter((url) => pattern.test(url)),
+          `${name}: ${pattern}`,
+        ).toEqual([]);
       }
     }
   });
@@ -81,7 +94,11 @@ describe.skipIf(!batonCommand().built)('what each command loads at start-up', ()
     await client.close();
     const modules = loaded('mcp');
     expect(modules.some((url) => /refresh-context/.test(url))).toBe(true);
-    for (const pattern of HEAVY) expect(modules.filter((url) => pattern.test(url)), String(pattern)).toEqual([]);
+    for (const pattern of HEAVY)
+      expect(
+        modules.filter((url) => pattern.test(url)),
+        String(pattern),
+      ).toEqual([]);
     // The HTTP transport is for --http only.
     expect(modules.filter((url) => /streamableHttp|@hono/.test(url))).toEqual([]);
   }, 30_000);

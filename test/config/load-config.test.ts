@@ -45,7 +45,12 @@ describe('loadConfig', () => {
       helperMaxAttempts: 2,
     });
     expect(config.recentHistoryWindow).toBe(5);
-    expect(config.breaker).toMatchObject({ coolDownMs: 60_000, quotaCoolDownMs: 3_600_000, authCoolDownMs: 86_400_000, failureThreshold: 3 });
+    expect(config.breaker).toMatchObject({
+      coolDownMs: 60_000,
+      quotaCoolDownMs: 3_600_000,
+      authCoolDownMs: 86_400_000,
+      failureThreshold: 3,
+    });
     expect(config.timeouts).toEqual({ agentMs: 900_000, checkMs: 120_000 });
   });
 
@@ -135,7 +140,12 @@ describe('loadConfig', () => {
       priority: ['local'],
     });
     const config = await loadConfig({ cwd, env: {} });
-    expect(config.providers.local).toEqual({ type: 'http', baseURL: 'http://127.0.0.1:11434/v1', model: 'llama3', apiKey: { env: 'LOCAL_KEY' } });
+    expect(config.providers.local).toEqual({
+      type: 'http',
+      baseURL: 'http://127.0.0.1:11434/v1',
+      model: 'llama3',
+      apiKey: { env: 'LOCAL_KEY' },
+    });
   });
 
   it('rejects an unknown provider type naming the field', async () => {

@@ -25,7 +25,10 @@ async function run(dir: string) {
   const out: string[] = [];
   const err: string[] = [];
   const io: CliIO = { stdout: (t) => out.push(t), stderr: (t) => err.push(t), cwd: dir, env: {}, isTTY: false };
-  const code = await runCli(['node', 'baton', 'run', 'plan.yaml', '--config', 'baton.config.json', '--ledger', 'sqlite:state.db', '--json'], io);
+  const code = await runCli(
+    ['node', 'baton', 'run', 'plan.yaml', '--config', 'baton.config.json', '--ledger', 'sqlite:state.db', '--json'],
+    io,
+  );
   return { code, report: JSON.parse(out.join('')), progress: err.join('') };
 }
 
@@ -40,7 +43,9 @@ describe('an agent ended by a signal', () => {
     expect(readFileSync(path.join(dir, 'out.txt'), 'utf8')).toBe('done\n');
     expect(code).toBe(1);
     expect(report.tasks[0].status).toBe('blocked');
-    expect(report.tasks[0].attempts.map((a: { outcome: string; signal?: string }) => `${a.outcome}:${a.signal}`)).toEqual([`killed_by_signal:${signal}`]);
+    expect(report.tasks[0].attempts.map((a: { outcome: string; signal?: string }) => `${a.outcome}:${a.signal}`)).toEqual([
+      `killed_by_signal:${signal}`,
+    ]);
     expect(progress).toContain(`job: attempt 1 · agent · killed_by_signal (${signal})`);
     expect(await renderMetrics()).toMatch(/baton_dispatches_total\{provider="agent",outcome="killed_by_signal"\} [1-9]/);
 
@@ -61,7 +66,7 @@ describe('an agent ended by a signal', () => {
     }
   });
 
-  it('stays a timeout when the SIGKILL came from Baton\'s own time limit', async () => {
+  it("stays a timeout when the SIGKILL came from Baton's own time limit", async () => {
     const dir = project('echo started; trap "" TERM; sleep 30');
     writeFileSync(
       path.join(dir, 'baton.config.json'),

@@ -18,7 +18,10 @@ const BATON = path.join(ROOT, 'bin/baton.js');
 const CLAUDE_NOT_LOGGED_IN =
   '{"type":"result","subtype":"success","is_error":true,"api_error_status":null,"duration_ms":835,"num_turns":1,"result":"Not logged in · Please run /login","session_id":"12b522c1","total_cost_usd":0,"usage":{"input_tokens":0,"output_tokens":0},"modelUsage":{}}';
 
-function project(providers: Record<string, unknown>, plan = 'tasks:\n  - id: job\n    instructions: Produce out.txt.\n    retry_policy: { max_retries: 2 }\n') {
+function project(
+  providers: Record<string, unknown>,
+  plan = 'tasks:\n  - id: job\n    instructions: Produce out.txt.\n    retry_policy: { max_retries: 2 }\n',
+) {
   const dir = mkdtempSync(path.join(tmpdir(), 'baton-msg-'));
   writeFileSync(path.join(dir, 'plan.yaml'), plan);
   writeFileSync(path.join(dir, 'baton.config.json'), JSON.stringify({ providers, priority: Object.keys(providers) }));
@@ -48,7 +51,9 @@ describe('a blocked task says what happened to each provider', () => {
   it('after two timeouts: "timeout 2 times", not "All providers circuit-broken", while the breaker is closed', async () => {
     const dir = project({ agent: { type: 'command', command: ['sleep', '30'], timeoutMs: 200 } });
     expect((await baton(dir, RUN)).code).toBe(1);
-    expect(await blockReason(dir)).toBe("Failed after 2 attempts: agent: timeout 2 times; last: agent did not finish within Baton's time limit");
+    expect(await blockReason(dir)).toBe(
+      "Failed after 2 attempts: agent: timeout 2 times; last: agent did not finish within Baton's time limit",
+    );
     const status = await baton(dir, ['status', '--ledger', 'sqlite:state.db']);
     expect(status.out).toContain('Circuit breakers: all closed');
   }, 30_000);
@@ -62,16 +67,21 @@ describe('a blocked task says what happened to each provider', () => {
     );
     expect(reason).not.toContain('"binary"');
     expect(reason).not.toContain('circuit-broken');
-    expect(reason).toMatch(/^Failed after 2 attempts: agent: config_error, breaker_open; last: skipped on this host until \S+Z \(agent: command /);
+    expect(reason).toMatch(
+      /^Failed after 2 attempts: agent: config_error, breaker_open; last: skipped on this host until \S+Z \(agent: command /,
+    );
   });
 });
 
 describe('claude printing "Not logged in · Please run /login"', () => {
-  it('is auth_failed and opens that provider\'s breaker (a stand-in claude binary printing the recorded output)', async () => {
+  it("is auth_failed and opens that provider's breaker (a stand-in claude binary printing the recorded output)", async () => {
     const fake = path.join(mkdtempSync(path.join(tmpdir(), 'baton-fake-claude-')), 'claude');
     writeFileSync(fake, `#!/bin/sh\necho '${CLAUDE_NOT_LOGGED_IN}'\nexit 1\n`);
     chmodSync(fake, 0o755);
-    const dir = project({ claude: { type: 'claude', binary: fake } }, 'tasks:\n  - id: job\n    instructions: Hi.\n    retry_policy: { max_retries: 1 }\n');
+    const dir = project(
+      { claude: { type: 'claude', binary: fake } },
+      'tasks:\n  - id: job\n    instructions: Hi.\n    retry_policy: { max_retries: 1 }\n',
+    );
     expect((await baton(dir, [...RUN, '--json'])).code).toBe(1);
     const ledger = await openLedger({ spec: 'sqlite:state.db', cwd: dir });
     try {
@@ -97,7 +107,11 @@ describe('claim contention', () => {
   it('held by a live run says so, without guessing at a crash', async () => {
     const owner = `${hostname()}:${process.pid}:abc123`;
     const run = await heldBy(owner);
-    expect(run.out).toMatch(new RegExp(`job: held by another live run \\(${owner}, lease until \\S+Z\\); taking other work, and this task if that run stops renewing its lease`));
+    expect(run.out).toMatch(
+      new RegExp(
+        `job: held by another live run \\(${owner}, lease until \\S+Z\\); taking other work, and this task if that run stops renewing its lease`,
+      ),
+    );
     expect(run.out).not.toContain('crash');
   });
 
@@ -105,13 +119,26 @@ describe('claim contention', () => {
     const dead = spawnSync('true').pid;
     const owner = `${hostname()}:${dead}:abc123`;
     const run = await heldBy(owner);
-    expect(run.out).toMatch(new RegExp(`job: claimed by ${owner}, a run that is no longer running \\(it crashed\\); taking other work, and this task when its lease lapses at \\S+Z`));
+    expect(run.out).toMatch(
+      new RegExp(
+        `job: claimed by ${owner}, a run that is no longer running \\(it crashed\\); taking other work, and this task when its lease lapses at \\S+Z`,
+      ),
+    );
   });
 });
 
 describe('the retry context of a re-run', () => {
   it('does not say the previous attempt ended before validation when it passed', () => {
-    const passed = { attempt: 1, provider: 'agent', status: 'completed', outcome: 'ok', result: 'Wrote out.txt', filesCreated: ['out.txt'], filesUpdated: [], validationErrors: [] };
+    const passed = {
+      attempt: 1,
+      provider: 'agent',
+      status: 'completed',
+      outcome: 'ok',
+      result: 'Wrote out.txt',
+      filesCreated: ['out.txt'],
+      filesUpdated: [],
+      validationErrors: [],
+    };
     const text = buildRetryContext({ attempt: 2, dispatches: [passed] });
     expect(text).toContain('- previous attempt (#1) recorded no validation failure; the task is being run again\n');
     expect(text).not.toContain('ended before validation');
@@ -151,8 +178,18 @@ describe('SQLite storage failures name the file and say what to do', () => {
     return Array.from({ length: count }, (_, i): LedgerLine => ({
       kind: 'task',
       record: {
-        id: `t${i}`, title: 'T', instructions: 'x'.repeat(500), intent: '', acceptanceCriteria: [], status: 'pending', priority: 0,
-        dependsOn: [], options: {}, links: {}, createdAt: i, updatedAt: i,
+        id: `t${i}`,
+        title: 'T',
+        instructions: 'x'.repeat(500),
+        intent: '',
+        acceptanceCriteria: [],
+        status: 'pending',
+        priority: 0,
+        dependsOn: [],
+        options: {},
+        links: {},
+        createdAt: i,
+        updatedAt: i,
       },
     }));
   }
@@ -166,7 +203,10 @@ describe('SQLite storage failures name the file and say what to do', () => {
       // The disk "fills up": SQLite's own page limit on this connection gives the real SQLITE_FULL.
       const db = (ledger as unknown as { db: Database.Database }).db;
       db.pragma(`max_page_count = ${Number(db.pragma('page_count', { simple: true }))}`);
-      const error = await ledger.importLines(tasks(3_000)).then(() => undefined, (e: unknown) => e);
+      const error = await ledger.importLines(tasks(3_000)).then(
+        () => undefined,
+        (e: unknown) => e,
+      );
       expect(isBatonError(error, 'LEDGER_FULL')).toBe(true);
       expect((error as Error).message).toBe(
         `Ledger ${file}: the disk is full ("database or disk is full"); the write was rolled back and the ledger is unchanged. Free space on the disk holding ${dir} (or move the ledger with baton export / baton import), then run the command again.`,
@@ -209,10 +249,14 @@ describe('SQLite storage failures name the file and say what to do', () => {
     chmodSync(folder, 0o555);
     chmodSync(file, 0o444);
     const asNobody = (args: string[]) =>
-      spawnSync('setpriv', ['--reuid=65534', '--regid=65534', '--clear-groups', process.execPath, BATON, ...args, '--ledger', `sqlite:${file}`], {
-        cwd: base,
-        encoding: 'utf8',
-      });
+      spawnSync(
+        'setpriv',
+        ['--reuid=65534', '--regid=65534', '--clear-groups', process.execPath, BATON, ...args, '--ledger', `sqlite:${file}`],
+        {
+          cwd: base,
+          encoding: 'utf8',
+        },
+      );
     const status = asNobody(['status']);
     expect(status.stderr).toBe('');
     expect(status.status).toBe(0);

@@ -122,10 +122,14 @@ export function hasRedisServerBinary(): boolean {
   return spawnSync('redis-server', ['--version'], { stdio: 'ignore' }).status === 0;
 }
 
-export async function startRedisServer(options: { password?: string; port?: number; appendOnlyDir?: string } = {}): Promise<TestRedisServer> {
+export async function startRedisServer(
+  options: { password?: string; port?: number; appendOnlyDir?: string } = {},
+): Promise<TestRedisServer> {
   const port = options.port ?? (await freePort());
   // appendOnlyDir: persist every write there (AOF, fsync always), so a restart on it loses nothing.
-  const persistence = options.appendOnlyDir ? ['--appendonly', 'yes', '--appendfsync', 'always', '--dir', options.appendOnlyDir] : ['--appendonly', 'no'];
+  const persistence = options.appendOnlyDir
+    ? ['--appendonly', 'yes', '--appendfsync', 'always', '--dir', options.appendOnlyDir]
+    : ['--appendonly', 'no'];
   const args = ['--port', String(port), '--bind', '127.0.0.1', '--save', '', ...persistence, '--daemonize', 'no'];
   if (options.password) args.push('--requirepass', options.password);
   const child = spawn('redis-server', args, { stdio: 'ignore' });

@@ -63,7 +63,10 @@ await describeWithRedis('redis ledger: last dispatches of a task', () => {
       ]);
       expect(last).toEqual(await Promise.all([b.id, a.id].map((id) => ledger.getDispatch(id))));
       const [copy, own] = await withRawRedis((client) =>
-        Promise.all([client.hget(`baton:${namespace}:dispatches:json_by_task:t1`, a.id), client.hget(`baton:${namespace}:dispatch:${a.id}`, 'v')]),
+        Promise.all([
+          client.hget(`baton:${namespace}:dispatches:json_by_task:t1`, a.id),
+          client.hget(`baton:${namespace}:dispatch:${a.id}`, 'v'),
+        ]),
       );
       expect(copy).toBe(own);
     } finally {

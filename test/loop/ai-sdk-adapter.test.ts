@@ -13,7 +13,9 @@ afterEach(async () => {
 });
 
 const bigFile = (name: string) =>
-  Array.from({ length: 120 }, (_, i) => (i % 20 === 0 ? `def ${name}_${i}(x):` : `    x = x + ${i}  # ${name} detail line ${i}`)).join('\n');
+  Array.from({ length: 120 }, (_, i) => (i % 20 === 0 ? `def ${name}_${i}(x):` : `    x = x + ${i}  # ${name} detail line ${i}`)).join(
+    '\n',
+  );
 
 describe('AI SDK 6 adapter (prepareStep) against a real local server', () => {
   it('gives a tool-calling agent managed context with one line of set-up', async () => {
@@ -76,7 +78,11 @@ describe('AI SDK 6 adapter (prepareStep) against a real local server', () => {
       model,
       prompt: 'Compare the modules.',
       tools: {
-        read_file: tool({ description: 'Read a file', inputSchema: z.object({ path: z.string() }), execute: async ({ path }) => bigFile(path.replace('.py', '')) }),
+        read_file: tool({
+          description: 'Read a file',
+          inputSchema: z.object({ path: z.string() }),
+          execute: async ({ path }) => bigFile(path.replace('.py', '')),
+        }),
         fetch_raw: createFetchRawTool(manager),
       },
       stopWhen: stepCountIs(5),

@@ -55,7 +55,11 @@ function expectCallsBesideResults(messages: readonly WireMessage[]): void {
 
 const tools = {
   run_tests: tool({ description: 'Run the test suite', inputSchema: z.object({ path: z.string() }), execute: async () => bigLog }),
-  read_file: tool({ description: 'Read a file', inputSchema: z.object({ path: z.string() }), execute: async ({ path }) => smallFile(path) }),
+  read_file: tool({
+    description: 'Read a file',
+    inputSchema: z.object({ path: z.string() }),
+    execute: async ({ path }) => smallFile(path),
+  }),
 };
 
 describe('AI SDK 6 middleware against a real local server', () => {
@@ -143,10 +147,19 @@ describe('AI SDK 6 middleware against a real local server', () => {
     const manager = await createContextManager({ limitTokens: 8000 });
     const base = createOpenAICompatible({ name: 'local', baseURL: server.baseURL, apiKey: 'test' }).chatModel('local-model');
     const model = wrapLanguageModel({ model: base, middleware: batonContextMiddleware(manager) });
-    await generateText({ model, messages: [{ role: 'user', content: 'first task' }, { role: 'assistant', content: 'ok' }, { role: 'user', content: 'more' }] });
+    await generateText({
+      model,
+      messages: [
+        { role: 'user', content: 'first task' },
+        { role: 'assistant', content: 'ok' },
+        { role: 'user', content: 'more' },
+      ],
+    });
     const error = await generateText({ model, prompt: 'another conversation', maxRetries: 0 }).catch((e: unknown) => e);
     expect(isBatonError(error, 'INPUT_INVALID')).toBe(true);
-    expect((error as Error).message).toContain('prompt (1 messages) does not continue the conversation this ContextManager recorded (3 messages)');
+    expect((error as Error).message).toContain(
+      'prompt (1 messages) does not continue the conversation this ContextManager recorded (3 messages)',
+    );
     expect(server.requests).toHaveLength(1);
   });
 });
@@ -155,7 +168,13 @@ describe('LanguageModelV3 prompt conversion', () => {
   it('keeps tool-call ids, reads every tool output form, and notes what it cannot carry', () => {
     const events = fromLanguageModelPrompt([
       { role: 'system', content: 'sys' },
-      { role: 'user', content: [{ type: 'text', text: 'look' }, { type: 'file', data: 'AAAA', mediaType: 'image/png', filename: 'shot.png' }] },
+      {
+        role: 'user',
+        content: [
+          { type: 'text', text: 'look' },
+          { type: 'file', data: 'AAAA', mediaType: 'image/png', filename: 'shot.png' },
+        ],
+      },
       {
         role: 'assistant',
         content: [
@@ -191,7 +210,14 @@ describe('LanguageModelV3 prompt conversion', () => {
     ]);
     const prompt = toLanguageModelPrompt([
       { role: 'system', content: 'sys' },
-      { role: 'assistant', content: '', toolCalls: [{ id: 'a', name: 'x', args: {} }, { id: 'b', name: 'y', args: { n: 1 } }] },
+      {
+        role: 'assistant',
+        content: '',
+        toolCalls: [
+          { id: 'a', name: 'x', args: {} },
+          { id: 'b', name: 'y', args: { n: 1 } },
+        ],
+      },
       { role: 'tool', callId: 'a', name: 'x', content: 'A' },
       { role: 'tool', callId: 'b', name: 'y', content: 'B' },
       { role: 'assistant', content: '' },

@@ -19,7 +19,21 @@ describe('baton bench context', () => {
   it('prints the report shape the issue defines, per budget and strategy', async () => {
     const { io: cli, out } = io();
     const code = await main(
-      ['node', 'baton', 'bench', 'context', '--traj', 'swe-agent-old.traj', 'swe-agent-new.traj', 'openhands-events.jsonl', '--budget', '512,4096', '--latency-runs', '1', '--json'],
+      [
+        'node',
+        'baton',
+        'bench',
+        'context',
+        '--traj',
+        'swe-agent-old.traj',
+        'swe-agent-new.traj',
+        'openhands-events.jsonl',
+        '--budget',
+        '512,4096',
+        '--latency-runs',
+        '1',
+        '--json',
+      ],
       cli,
     );
     expect(code).toBe(0);
@@ -30,7 +44,13 @@ describe('baton bench context', () => {
       expect(Object.keys(scores)).toEqual(['baton', 'recency', 'mask_m10', 'mask_m10_recency']);
       expect(scores.baton).toMatchObject({
         over_budget_rate: 0,
-        kfr: { goal: 1, edited_paths: expect.any(Number), last_error: expect.any(Number), last3: expect.any(Number), macro: expect.any(Number) },
+        kfr: {
+          goal: 1,
+          edited_paths: expect.any(Number),
+          last_error: expect.any(Number),
+          last3: expect.any(Number),
+          macro: expect.any(Number),
+        },
         trr: expect.any(Number),
         prefix_stability: expect.any(Number),
       });

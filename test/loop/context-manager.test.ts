@@ -17,16 +17,27 @@ function fileView(path: string, start: number, count: number): string {
 
 /** A loop of `turns` read/run turns; every third turn runs a command that fails. */
 function loopEvents(turns: number): LoopEvent[] {
-  const events: LoopEvent[] = [{ kind: 'system', text: SYSTEM }, { kind: 'user', text: TASK }];
+  const events: LoopEvent[] = [
+    { kind: 'system', text: SYSTEM },
+    { kind: 'user', text: TASK },
+  ];
   for (let t = 0; t < turns; t += 1) {
     const id = `call-${t}`;
     if (t % 3 === 2) {
-      events.push({ kind: 'assistant', text: `Run the tests again (turn ${t}).`, toolCalls: [{ id, name: 'bash', args: { command: 'pytest -q' } }] });
+      events.push({
+        kind: 'assistant',
+        text: `Run the tests again (turn ${t}).`,
+        toolCalls: [{ id, name: 'bash', args: { command: 'pytest -q' } }],
+      });
       const out = Array.from({ length: 60 }, (_, i) => `tests/test_${i}.py .... ok`);
       out.push(`FAILED tests/test_config.py::test_timeout_${t} - KeyError: 'timeout'`);
       events.push({ kind: 'tool', callId: id, name: 'bash', text: out.join('\n'), exitCode: 1 });
     } else {
-      events.push({ kind: 'assistant', text: `Read more of config.py (turn ${t}).`, toolCalls: [{ id, name: 'read_file', args: { path: 'src/config.py' } }] });
+      events.push({
+        kind: 'assistant',
+        text: `Read more of config.py (turn ${t}).`,
+        toolCalls: [{ id, name: 'read_file', args: { path: 'src/config.py' } }],
+      });
       events.push({ kind: 'tool', callId: id, name: 'read_file', text: fileView('src/config.py', 1 + t * 40, 40) });
     }
   }
@@ -126,7 +137,11 @@ describe('context assembly', () => {
   it('puts the loop state last: recent errors, modified files and functions, key decisions', async () => {
     const events = loopEvents(6);
     events.push(
-      { kind: 'assistant', text: 'The issue is that comments are stripped before keys are parsed. We should strip them after.', toolCalls: [{ id: 'e1', name: 'edit', args: { command: 'edit 9:12\n    value = strip(value)\nend_of_edit' } }] },
+      {
+        kind: 'assistant',
+        text: 'The issue is that comments are stripped before keys are parsed. We should strip them after.',
+        toolCalls: [{ id: 'e1', name: 'edit', args: { command: 'edit 9:12\n    value = strip(value)\nend_of_edit' } }],
+      },
       { kind: 'tool', callId: 'e1', name: 'edit', text: fileView('src/config.py', 1, 40), openFile: 'src/config.py' },
     );
     const manager = await managerWith(events);
@@ -172,10 +187,17 @@ describe('context assembly', () => {
   it('parses file views only when needed: recent ones at a compaction, never old ones that cannot rank', async () => {
     const extractor = await createSnippetExtractor();
     const manager = new ContextManager({ limitTokens: 200_000 }, extractor);
-    const events: LoopEvent[] = [{ kind: 'system', text: SYSTEM }, { kind: 'user', text: TASK }];
+    const events: LoopEvent[] = [
+      { kind: 'system', text: SYSTEM },
+      { kind: 'user', text: TASK },
+    ];
     // 30 reads of 30 different files nobody mentions or edits again.
     for (let t = 0; t < 30; t += 1) {
-      events.push({ kind: 'assistant', text: `Look at module ${t}.`, toolCalls: [{ id: `r${t}`, name: 'read_file', args: { path: `pkg/m${t}.py` } }] });
+      events.push({
+        kind: 'assistant',
+        text: `Look at module ${t}.`,
+        toolCalls: [{ id: `r${t}`, name: 'read_file', args: { path: `pkg/m${t}.py` } }],
+      });
       events.push({ kind: 'tool', callId: `r${t}`, name: 'read_file', text: fileView(`pkg/m${t}.py`, 1 + t * 16, 16) });
     }
     manager.recordAll(events);
@@ -190,15 +212,30 @@ describe('context assembly', () => {
   it('still offers an old view of an edited file, and maps the edit to its functions', async () => {
     const extractor = await createSnippetExtractor();
     const manager = new ContextManager({ limitTokens: 200_000 }, extractor);
-    const events: LoopEvent[] = [{ kind: 'system', text: SYSTEM }, { kind: 'user', text: TASK }];
-    events.push({ kind: 'assistant', text: 'Open the target.', toolCalls: [{ id: 'o', name: 'read_file', args: { path: 'src/target.py' } }] });
+    const events: LoopEvent[] = [
+      { kind: 'system', text: SYSTEM },
+      { kind: 'user', text: TASK },
+    ];
+    events.push({
+      kind: 'assistant',
+      text: 'Open the target.',
+      toolCalls: [{ id: 'o', name: 'read_file', args: { path: 'src/target.py' } }],
+    });
     events.push({ kind: 'tool', callId: 'o', name: 'read_file', text: fileView('src/target.py', 1, 24) });
     for (let t = 0; t < 20; t += 1) {
-      events.push({ kind: 'assistant', text: `Run step ${t}.`, toolCalls: [{ id: `c${t}`, name: 'bash', args: { command: `echo ${t}` } }] });
+      events.push({
+        kind: 'assistant',
+        text: `Run step ${t}.`,
+        toolCalls: [{ id: `c${t}`, name: 'bash', args: { command: `echo ${t}` } }],
+      });
       events.push({ kind: 'tool', callId: `c${t}`, name: 'bash', text: `${t}` });
     }
     // A SWE-agent edit of the open file whose result shows no window.
-    events.push({ kind: 'assistant', text: 'Fix it.', toolCalls: [{ id: 'e', name: 'edit', args: { command: 'edit 10:11\n    value = 0\nend_of_edit' } }] });
+    events.push({
+      kind: 'assistant',
+      text: 'Fix it.',
+      toolCalls: [{ id: 'e', name: 'edit', args: { command: 'edit 10:11\n    value = 0\nend_of_edit' } }],
+    });
     events.push({ kind: 'tool', callId: 'e', name: 'edit', text: 'File updated.', openFile: 'src/target.py' });
     manager.recordAll(events);
     const ctx = manager.assemble({ budget: 16_000 });

@@ -51,7 +51,11 @@ async function loop(limitTokens: number): Promise<ContextManager> {
   manager.record({ kind: 'system', text: 'You are a coding agent. '.repeat(100) });
   manager.record({ kind: 'user', text: 'Fix the bug in the parser module. '.repeat(50) });
   for (let t = 0; t < 4; t += 1) {
-    manager.record({ kind: 'assistant', text: `step ${t}`, toolCalls: [{ id: `c${t}`, name: 'run', args: { command: `pytest -k t${t}` } }] });
+    manager.record({
+      kind: 'assistant',
+      text: `step ${t}`,
+      toolCalls: [{ id: `c${t}`, name: 'run', args: { command: `pytest -k t${t}` } }],
+    });
     const output = Array.from({ length: 300 }, (_, i) => `line ${t} ${i} some output text`).join('\n');
     manager.record({ kind: 'tool', callId: `c${t}`, name: 'run', text: output });
   }
@@ -112,7 +116,8 @@ describe('loop metrics in the shared registry', () => {
     const call = (manager: ContextManager) =>
       callWithContextRetry(
         manager,
-        (context) => generateText({ model: model(), messages: toModelMessages(context.messages), maxRetries: 0, allowSystemInMessages: true }),
+        (context) =>
+          generateText({ model: model(), messages: toModelMessages(context.messages), maxRetries: 0, allowSystemInMessages: true }),
         { initialDelayMs: 5, jitter: 0 },
       );
     const series = {

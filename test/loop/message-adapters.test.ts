@@ -12,7 +12,14 @@ import {
 const messages: ContextMessage[] = [
   { role: 'system', content: 'Be brief.' },
   { role: 'user', content: 'Fix the test.' },
-  { role: 'assistant', content: 'Reading two files.', toolCalls: [{ id: 't1', name: 'read_file', args: { path: 'a.py' } }, { id: 't2', name: 'read_file', args: { path: 'b.py' } }] },
+  {
+    role: 'assistant',
+    content: 'Reading two files.',
+    toolCalls: [
+      { id: 't1', name: 'read_file', args: { path: 'a.py' } },
+      { id: 't2', name: 'read_file', args: { path: 'b.py' } },
+    ],
+  },
   { role: 'tool', callId: 't1', name: 'read_file', content: 'A' },
   { role: 'tool', callId: 't2', name: 'read_file', content: 'B' },
   { role: 'user', content: '## Loop state\nturns so far: 1' },

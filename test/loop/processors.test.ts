@@ -23,13 +23,25 @@ describe('tool classification', () => {
   it('recognises structured tools, shell commands and SWE-agent text actions', () => {
     expect(classifyTool({ name: 'read_file', args: { path: 'a.ts' } })).toMatchObject({ kind: 'read_file', path: 'a.ts' });
     expect(classifyTool({ name: 'str_replace_editor', args: { command: 'view', path: 'a.py' } }).kind).toBe('read_file');
-    expect(classifyTool({ name: 'str_replace_editor', args: { command: 'create', path: 'b.py' } })).toMatchObject({ kind: 'edit_file', path: 'b.py' });
+    expect(classifyTool({ name: 'str_replace_editor', args: { command: 'create', path: 'b.py' } })).toMatchObject({
+      kind: 'edit_file',
+      path: 'b.py',
+    });
     expect(classifyTool({ name: 'bash', args: { command: 'grep -rn foo src' } }).kind).toBe('grep');
-    expect(classifyTool({ name: 'bash', args: { command: "sed -i 's/a/b/' src/x.py" } })).toMatchObject({ kind: 'edit_file', path: 'src/x.py' });
+    expect(classifyTool({ name: 'bash', args: { command: "sed -i 's/a/b/' src/x.py" } })).toMatchObject({
+      kind: 'edit_file',
+      path: 'src/x.py',
+    });
     expect(classifyTool({ name: 'bash', args: { command: 'ls -la' } }).kind).toBe('list_dir');
     expect(classifyTool({ name: 'bash', args: { command: 'pytest -q' } }).kind).toBe('terminal');
-    expect(classifyTool({ name: 'edit', args: { command: 'edit 12:15\nfoo\nend_of_edit' } })).toMatchObject({ kind: 'edit_file', lines: { start: 12, end: 15 } });
-    expect(classifyTool({ name: 'open', args: { command: 'open src/app.py 40' } })).toMatchObject({ kind: 'read_file', path: 'src/app.py' });
+    expect(classifyTool({ name: 'edit', args: { command: 'edit 12:15\nfoo\nend_of_edit' } })).toMatchObject({
+      kind: 'edit_file',
+      lines: { start: 12, end: 15 },
+    });
+    expect(classifyTool({ name: 'open', args: { command: 'open src/app.py 40' } })).toMatchObject({
+      kind: 'read_file',
+      path: 'src/app.py',
+    });
     expect(classifyTool({ name: 'create', args: { command: 'create repro.py' } })).toMatchObject({ kind: 'edit_file', path: 'repro.py' });
   });
 });
@@ -37,8 +49,13 @@ describe('tool classification', () => {
 describe('per-tool processors', () => {
   it('read_file: outlines the definitions in view and keeps ranges that mention conversation terms', async () => {
     const extractor = await createSnippetExtractor();
-    const output = '[File: /repo/stats.py (9 lines total)]\n1:def mean(values):\n2:    total = sum(values)\n3:    return total / len(values)\n4:\n5:\n6:class Stats:\n7:    def median(self, values):\n8:        ordered = sorted(values)\n9:        return ordered[len(ordered) // 2]\n';
-    const out = processReadFile({ ...input('open', { command: 'open stats.py' }, output), outline: extractor.outline, relevantTerms: new Set(['median']) });
+    const output =
+      '[File: /repo/stats.py (9 lines total)]\n1:def mean(values):\n2:    total = sum(values)\n3:    return total / len(values)\n4:\n5:\n6:class Stats:\n7:    def median(self, values):\n8:        ordered = sorted(values)\n9:        return ordered[len(ordered) // 2]\n';
+    const out = processReadFile({
+      ...input('open', { command: 'open stats.py' }, output),
+      outline: extractor.outline,
+      relevantTerms: new Set(['median']),
+    });
     expect(out.summary).toContain('/repo/stats.py lines 1-9 of 9');
     expect(out.summary).toMatch(/function mean 1-3/);
     expect(out.summary).toMatch(/class Stats 6-9/);
@@ -72,11 +89,15 @@ describe('per-tool processors', () => {
   });
 
   it('edit_file: names the file and lines and summarizes a diff', () => {
-    const diff = 'diff --git a/stats.py b/stats.py\n--- a/stats.py\n+++ b/stats.py\n@@ -1 +1,3 @@\n def mean(v):\n+    if not v:\n+        return None\n-    pass\n';
+    const diff =
+      'diff --git a/stats.py b/stats.py\n--- a/stats.py\n+++ b/stats.py\n@@ -1 +1,3 @@\n def mean(v):\n+    if not v:\n+        return None\n-    pass\n';
     const out = processEditFile(input('apply_patch', { path: 'stats.py', patch: diff }, 'Applied.'));
     expect(out.summary).toContain('edited stats.py');
     expect(out.summary).toContain('diff: stats.py +2 -1');
-    const swe = processEditFile({ ...input('edit', { command: 'edit 3:4\nx\nend_of_edit' }, 'Your proposed edit has introduced new syntax error(s).'), intent: { kind: 'edit_file', path: '/repo/a.py', lines: { start: 3, end: 4 } } });
+    const swe = processEditFile({
+      ...input('edit', { command: 'edit 3:4\nx\nend_of_edit' }, 'Your proposed edit has introduced new syntax error(s).'),
+      intent: { kind: 'edit_file', path: '/repo/a.py', lines: { start: 3, end: 4 } },
+    });
     expect(swe.summary).toContain('edited /repo/a.py lines 3-4');
     expect(swe.errors[0]).toContain('syntax error');
   });

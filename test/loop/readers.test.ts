@@ -2,7 +2,14 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { isBatonError } from '../../src/errors/index.js';
-import { extractKeyFacts, readOpenHandsEvents, readSweAgentTrajectory, readTrajectories, readTrajectory, scoreFacts } from '../../src/bench/index.js';
+import {
+  extractKeyFacts,
+  readOpenHandsEvents,
+  readSweAgentTrajectory,
+  readTrajectories,
+  readTrajectory,
+  scoreFacts,
+} from '../../src/bench/index.js';
 
 const fixtures = path.join(path.dirname(fileURLToPath(import.meta.url)), '..', 'fixtures', 'loop');
 
@@ -10,7 +17,19 @@ describe('trajectory readers', () => {
   it('reads the older SWE-agent schema: demo as reference, task, text actions, observations with the open file', async () => {
     const t = await readTrajectory(path.join(fixtures, 'swe-agent-old.traj'));
     expect(t.format).toBe('swe-agent');
-    expect(t.events.map((e) => e.kind)).toEqual(['system', 'user', 'user', 'assistant', 'tool', 'assistant', 'tool', 'assistant', 'tool', 'assistant', 'tool']);
+    expect(t.events.map((e) => e.kind)).toEqual([
+      'system',
+      'user',
+      'user',
+      'assistant',
+      'tool',
+      'assistant',
+      'tool',
+      'assistant',
+      'tool',
+      'assistant',
+      'tool',
+    ]);
     expect(t.events[1]).toMatchObject({ kind: 'user', reference: true });
     expect(t.task).toContain('ISSUE:\nmean() crashes on an empty list');
     expect(t.steps).toEqual([3, 5, 7, 9]);
@@ -33,7 +52,11 @@ describe('trajectory readers', () => {
     const t = await readTrajectory(path.join(fixtures, 'openhands-events.jsonl'));
     expect(t.format).toBe('openhands');
     expect(t.events.map((e) => e.kind)).toEqual(['system', 'user', 'assistant', 'tool', 'assistant', 'tool', 'assistant']);
-    expect(t.events[2]).toMatchObject({ kind: 'assistant', text: 'Reproduce first.', toolCalls: [{ id: 'toolu_1', name: 'execute_bash', args: { command: 'python check.py' } }] });
+    expect(t.events[2]).toMatchObject({
+      kind: 'assistant',
+      text: 'Reproduce first.',
+      toolCalls: [{ id: 'toolu_1', name: 'execute_bash', args: { command: 'python check.py' } }],
+    });
     expect(t.events[3]).toMatchObject({ kind: 'tool', callId: 'toolu_1', exitCode: 1 });
     expect(t.task).toBe('Fix mean() so it returns None for an empty list in stats.py.');
   });
@@ -50,7 +73,9 @@ describe('trajectory readers', () => {
 
   it('names the file and line of bad input', async () => {
     expect(() => readOpenHandsEvents('{"id":1}\nnot json\n', 'x.jsonl')).toThrow(/x\.jsonl: line 2 is not JSON/);
-    expect(() => readSweAgentTrajectory({ history: [{ role: 'user', content: 'x' }, { role: 7 }] }, 'y.traj')).toThrow(/y\.traj: field history\.1\.role/);
+    expect(() => readSweAgentTrajectory({ history: [{ role: 'user', content: 'x' }, { role: 7 }] }, 'y.traj')).toThrow(
+      /y\.traj: field history\.1\.role/,
+    );
     expect(() => readSweAgentTrajectory({ info: {} }, 'z.traj')).toThrow(/z\.traj: not a SWE-agent trajectory/);
     const missing = await readTrajectory(path.join(fixtures, 'nope.traj')).catch((e: unknown) => e);
     expect(isBatonError(missing, 'NOT_FOUND')).toBe(true);
@@ -72,7 +97,13 @@ describe('key facts', () => {
   it("takes an edit's file from its own step, where the state was saved before the step", () => {
     // Older SWE-agent files store each step's state from before it: `open b.py` still shows a.py.
     const state = (file: string) => JSON.stringify({ open_file: file, working_dir: '/repo' });
-    const step = (action: string, observation: string, open: string) => ({ action, observation, response: action, thought: '', state: state(open) });
+    const step = (action: string, observation: string, open: string) => ({
+      action,
+      observation,
+      response: action,
+      thought: '',
+      state: state(open),
+    });
     const t = readSweAgentTrajectory(
       {
         trajectory: [

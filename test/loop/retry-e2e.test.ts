@@ -16,7 +16,11 @@ function history(turns: number): LoopEvent[] {
     { kind: 'user', text: 'Make the failing test in tests/test_math.py pass.' },
   ];
   for (let t = 0; t < turns; t += 1) {
-    events.push({ kind: 'assistant', text: `Look at part ${t}.`, toolCalls: [{ id: `c${t}`, name: 'read_file', args: { path: 'src/math.py' } }] });
+    events.push({
+      kind: 'assistant',
+      text: `Look at part ${t}.`,
+      toolCalls: [{ id: `c${t}`, name: 'read_file', args: { path: 'src/math.py' } }],
+    });
     const lines = ['[File: src/math.py (200 lines total)]'];
     for (let i = 0; i < 12; i += 1) lines.push(i === 0 ? `${t * 12 + 1}:def part_${t}(x):` : `${t * 12 + 1 + i}:    x = x * ${i}`);
     events.push({ kind: 'tool', callId: `c${t}`, name: 'read_file', text: lines.join('\n') });

@@ -49,9 +49,12 @@ describe('retry with backoff (fake timers)', () => {
   });
 
   it('throws RetryError with every error after the last retry', async () => {
-    const promise = retry(async () => {
-      throw httpError(500, 'ServerError: boom');
-    }, { jitter: 0 }).catch((e: unknown) => e);
+    const promise = retry(
+      async () => {
+        throw httpError(500, 'ServerError: boom');
+      },
+      { jitter: 0 },
+    ).catch((e: unknown) => e);
     await vi.advanceTimersByTimeAsync(3000);
     const error = (await promise) as RetryError;
     expect(error).toBeInstanceOf(RetryError);
@@ -71,7 +74,9 @@ describe('retry with backoff (fake timers)', () => {
 
   it('stops waiting when the signal aborts', async () => {
     const controller = new AbortController();
-    const promise = retry(async () => Promise.reject(httpError(429, 'slow down')), { signal: controller.signal, jitter: 0 }).catch((e: unknown) => e);
+    const promise = retry(async () => Promise.reject(httpError(429, 'slow down')), { signal: controller.signal, jitter: 0 }).catch(
+      (e: unknown) => e,
+    );
     await vi.advanceTimersByTimeAsync(10);
     controller.abort(new Error('stop'));
     expect(((await promise) as Error).message).toBe('stop');

@@ -40,14 +40,21 @@ describe('snippet extractor (web-tree-sitter)', () => {
       expect(snippets.length).toBeGreaterThan(0);
       for (const s of snippets) {
         // Each snippet's text is exactly the lines its range names.
-        expect(s.text).toBe(sample.code.split('\n').slice(s.startLine - 1, s.endLine).join('\n'));
+        expect(s.text).toBe(
+          sample.code
+            .split('\n')
+            .slice(s.startLine - 1, s.endLine)
+            .join('\n'),
+        );
       }
     });
   }
 
   it('numbers lines from the window start and marks each snippet path:start-end', async () => {
     const extractor = await createSnippetExtractor();
-    const view = parseFileView('[File: /repo/stats.py (90 lines total)]\n(39 more lines above)\n40:def mean(values):\n41:    return sum(values) / len(values)\n42:\n(48 more lines below)\n');
+    const view = parseFileView(
+      '[File: /repo/stats.py (90 lines total)]\n(39 more lines above)\n40:def mean(values):\n41:    return sum(values) / len(values)\n42:\n(48 more lines below)\n',
+    );
     expect(view).toMatchObject({ path: '/repo/stats.py', startLine: 40, totalLines: 90 });
     const [snippet] = extractor.extract(view as NonNullable<typeof view>);
     expect(snippet).toMatchObject({ name: 'mean', startLine: 40, endLine: 41 });
@@ -91,7 +98,10 @@ describe('snippet extractor (web-tree-sitter)', () => {
   });
 
   it('ranks edited functions above merely recent ones, and mentions break ties', () => {
-    const mk = (name: string, turn: number) => ({ snippet: { path: 'a.py', name, kind: 'function', startLine: turn, endLine: turn + 1, text: name }, turn });
+    const mk = (name: string, turn: number) => ({
+      snippet: { path: 'a.py', name, kind: 'function', startLine: turn, endLine: turn + 1, text: name },
+      turn,
+    });
     const ranked = rankSnippets([mk('recent', 9), mk('edited', 2), mk('mentioned', 2)], {
       currentTurn: 10,
       isEdited: (_p, name) => name === 'edited',

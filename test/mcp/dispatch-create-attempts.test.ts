@@ -14,7 +14,8 @@ type ToolResult = { isError?: boolean; content: Array<{ type: string; text?: str
 let repo: ReturnType<typeof makeRepo>;
 const clients: Client[] = [];
 
-const call = async (client: Client, name: string, args: Record<string, unknown>) => (await client.callTool({ name, arguments: args })) as ToolResult;
+const call = async (client: Client, name: string, args: Record<string, unknown>) =>
+  (await client.callTool({ name, arguments: args })) as ToolResult;
 
 beforeAll(async () => {
   repo = makeRepo({ 'a.txt': 'a\n' });
@@ -45,7 +46,9 @@ describe('dispatch create across MCP server processes', () => {
     const [first] = clients as [Client];
     expect((await call(first, 'task', { action: 'create', task_id: 'shared', title: 'Shared task' })).isError).toBeFalsy();
     for (let round = 0; round < 2; round += 1) {
-      const results = await Promise.all(clients.map((client) => call(client, 'dispatch', { action: 'create', task_id: 'shared', provider: 'claude' })));
+      const results = await Promise.all(
+        clients.map((client) => call(client, 'dispatch', { action: 'create', task_id: 'shared', provider: 'claude' })),
+      );
       for (const r of results) expect(r.isError, r.content[0]?.text).toBeFalsy();
       const attempts = results.map((r) => r.structuredContent?.dispatch.attempt as number).sort((a, b) => a - b);
       expect(attempts).toEqual([1, 2, 3].map((n) => n + round * 3));

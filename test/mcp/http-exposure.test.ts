@@ -7,7 +7,11 @@ describe('baton mcp --http on a non-loopback host', () => {
     const { command, args } = batonCommand();
     const { BATON_MCP_TOKEN: _token, ...env } = process.env;
     // Refused before listen(): nothing is bound beyond loopback.
-    const run = await runProcess(command, [...args, 'mcp', '--http', '--host', '0.0.0.0', '--port', '0'], { cwd: ROOT, env, timeoutMs: 30_000 });
+    const run = await runProcess(command, [...args, 'mcp', '--http', '--host', '0.0.0.0', '--port', '0'], {
+      cwd: ROOT,
+      env,
+      timeoutMs: 30_000,
+    });
     expect(run.code).toBe(2);
     expect(run.stderr).toMatch(/Refusing to serve 0\.0\.0\.0 without a token/);
     expect(run.stderr).toMatch(/BATON_MCP_TOKEN.*--allow-unauthenticated/s);

@@ -50,14 +50,27 @@ function rawPost(url: string, headers: Record<string, string>): Promise<number> 
   const target = new URL(url);
   return new Promise((resolve, reject) => {
     const req = request(
-      { hostname: target.hostname, port: target.port, path: target.pathname, method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', ...headers } },
+      {
+        hostname: target.hostname,
+        port: target.port,
+        path: target.pathname,
+        method: 'POST',
+        headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', ...headers },
+      },
       (res) => {
         res.resume();
         resolve(res.statusCode ?? 0);
       },
     );
     req.on('error', reject);
-    req.end(JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'raw', version: '1' } } }));
+    req.end(
+      JSON.stringify({
+        jsonrpc: '2.0',
+        id: 1,
+        method: 'initialize',
+        params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'raw', version: '1' } },
+      }),
+    );
   });
 }
 
@@ -79,7 +92,9 @@ describe('baton mcp --http (Streamable HTTP)', () => {
     }
     const { resourceTemplates } = await client.listResourceTemplates();
     expect(resourceTemplates.map((t) => t.uriTemplate)).toEqual(['baton://context/{task_id}']);
-    await expect(client.readResource({ uri: 'baton://context/web?format=huge' })).rejects.toThrow(/format must be one of minimal, standard, detailed, narrative; got "huge"/);
+    await expect(client.readResource({ uri: 'baton://context/web?format=huge' })).rejects.toThrow(
+      /format must be one of minimal, standard, detailed, narrative; got "huge"/,
+    );
   });
 
   it('refuses a non-loopback host without a token, before listening, and names the way out', async () => {
@@ -147,9 +162,9 @@ describe('baton mcp --http (Streamable HTTP)', () => {
     writeFileSync(path.join(repo.dir, 'b.txt'), 'b\n');
     repo.git('add', '-A');
     repo.git('commit', '-qm', 'move HEAD');
-    await expect(Promise.race([updated, new Promise((_, reject) => setTimeout(() => reject(new Error('no notification in 5 s')), 5000))])).resolves.toBe(
-      'baton://context/current',
-    );
+    await expect(
+      Promise.race([updated, new Promise((_, reject) => setTimeout(() => reject(new Error('no notification in 5 s')), 5000))]),
+    ).resolves.toBe('baton://context/current');
   });
 
   it('notifies a subscribed context when the ledger changes', async () => {
@@ -162,8 +177,8 @@ describe('baton mcp --http (Streamable HTTP)', () => {
     await client.subscribeResource({ uri: 'baton://context/web' });
     await new Promise((resolve) => setTimeout(resolve, 150));
     await client.callTool({ name: 'dispatch', arguments: { action: 'create', task_id: 'web', provider: 'codex' } });
-    await expect(Promise.race([updated, new Promise((_, reject) => setTimeout(() => reject(new Error('no notification in 5 s')), 5000))])).resolves.toBe(
-      'baton://context/web',
-    );
+    await expect(
+      Promise.race([updated, new Promise((_, reject) => setTimeout(() => reject(new Error('no notification in 5 s')), 5000))]),
+    ).resolves.toBe('baton://context/web');
   });
 });

@@ -38,7 +38,11 @@ describe('Baton MCP server with a ledger that cannot be opened', () => {
     );
     const hs = (await client.callTool({ name: 'workspace_handshake', arguments: { project_root: repo.dir } })) as Loose;
     expect(hs.isError).toBeFalsy();
-    expect(hs.structuredContent.ledger).toMatchObject({ backend: 'unavailable', tried: 'sqlite', error: 'SQLITE_CANTOPEN: unable to open database file' });
+    expect(hs.structuredContent.ledger).toMatchObject({
+      backend: 'unavailable',
+      tried: 'sqlite',
+      error: 'SQLITE_CANTOPEN: unable to open database file',
+    });
     expect(hs.structuredContent.ledger.location).toMatch(/^unavailable \(SQLITE_CANTOPEN/);
 
     const refresh = (await client.callTool({ name: 'refresh_context', arguments: {} })) as Loose;
@@ -110,7 +114,11 @@ describe('Baton MCP server with a ledger that cannot be opened', () => {
     expect(list.structuredContent.snapshots).toHaveLength(2);
     const compare = (await client.callTool({
       name: 'context_snapshots',
-      arguments: { action: 'compare', from: first.structuredContent.metadata.snapshot_id, to: second.structuredContent.metadata.snapshot_id },
+      arguments: {
+        action: 'compare',
+        from: first.structuredContent.metadata.snapshot_id,
+        to: second.structuredContent.metadata.snapshot_id,
+      },
     })) as Loose;
     expect(compare.structuredContent.delta.updated.find((e: Loose) => e.key === 'task:a').changed).toContain('status');
   });

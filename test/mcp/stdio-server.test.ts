@@ -52,8 +52,19 @@ describe('baton mcp over stdio (real SDK client, child process)', () => {
     const refresh = tools.find((t) => t.name === 'refresh_context');
     expect(Object.keys(refresh?.inputSchema.properties ?? {})).toEqual(
       expect.arrayContaining([
-        'task_id', 'format', 'include_git', 'include_tech_debt', 'include_dispatches', 'include_task_artifacts',
-        'include_research', 'dispatch_limit', 'commit_limit', 'generate_continuation_prompt', 'task_ids', 'since', 'save_snapshot',
+        'task_id',
+        'format',
+        'include_git',
+        'include_tech_debt',
+        'include_dispatches',
+        'include_task_artifacts',
+        'include_research',
+        'dispatch_limit',
+        'commit_limit',
+        'generate_continuation_prompt',
+        'task_ids',
+        'since',
+        'save_snapshot',
       ]),
     );
     expect(tools.find((t) => t.name === 'prep_orchestrator')?.annotations?.readOnlyHint).toBe(true);
@@ -72,12 +83,24 @@ describe('baton mcp over stdio (real SDK client, child process)', () => {
     expect(hs.isError).toBeFalsy();
     expect(hs.structuredContent).toMatchObject({ workspace: repo.dir, git: true, ledger: { backend: 'sqlite' } });
 
-    await call('task', { action: 'create', task_id: 'csv', title: 'Add CSV export', status: 'in_progress', acceptance_criteria: [{ description: 'CSV tests pass', check: 'npm test' }] });
+    await call('task', {
+      action: 'create',
+      task_id: 'csv',
+      title: 'Add CSV export',
+      status: 'in_progress',
+      acceptance_criteria: [{ description: 'CSV tests pass', check: 'npm test' }],
+    });
     const created = await call('dispatch', { action: 'create', task_id: 'csv', provider: 'claude' });
     const dispatchId = created.structuredContent?.dispatch.id;
     const claim = await call('dispatch', { action: 'claim', dispatch_id: dispatchId, owner: 'agent-1' });
     expect(claim.structuredContent).toMatchObject({ claimed: true, claim: { owner: 'agent-1', taskId: 'csv' } });
-    await call('dispatch', { action: 'complete', dispatch_id: dispatchId, success: false, outcome: 'validation_failed', result: `tests failed; token=${FAKE.password}` });
+    await call('dispatch', {
+      action: 'complete',
+      dispatch_id: dispatchId,
+      success: false,
+      outcome: 'validation_failed',
+      result: `tests failed; token=${FAKE.password}`,
+    });
     await call('debt', { action: 'create', title: 'CSV lib is slow', severity: 'medium', task_id: 'csv' });
     writeFileSync(path.join(repo.dir, 'src/app.ts'), 'export const csv = true;\n');
 

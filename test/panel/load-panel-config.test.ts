@@ -37,7 +37,10 @@ describe('loadPanelConfig', () => {
   });
 
   it('reads {"env":"VAR"} API keys from the environment, and names the variable when it is unset', async () => {
-    const file = await writePanel(BASE_URL, { agents: ['technique'], agent: { model: { provider: 'anthropic', model: 'claude-sonnet-4-5', apiKey: { env: 'PANEL_KEY' } } } });
+    const file = await writePanel(BASE_URL, {
+      agents: ['technique'],
+      agent: { model: { provider: 'anthropic', model: 'claude-sonnet-4-5', apiKey: { env: 'PANEL_KEY' } } },
+    });
     const config = await loadPanelConfig(file, { env: { PANEL_KEY: 'secret' } });
     expect(config.agents[0]?.model).toMatchObject({ apiKey: 'secret' });
     const error = (await loadPanelConfig(file, { env: {} }).catch((e: unknown) => e)) as BatonError;

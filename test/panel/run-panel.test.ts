@@ -120,7 +120,12 @@ describe('runPanel over real HTTP', () => {
 
     const session = await ledger.getRecord<PanelSessionData>('sessions', result.session);
     expect(session).toMatchObject({ status: 'ended', taskId: `panel:${result.session}` });
-    expect(session?.data).toMatchObject({ kind: 'panel', question: QUESTION, agents: ['technique', 'science', 'tactics'], attribution: 'assistant' });
+    expect(session?.data).toMatchObject({
+      kind: 'panel',
+      question: QUESTION,
+      agents: ['technique', 'science', 'tactics'],
+      attribution: 'assistant',
+    });
     const dispatches = (await ledger.lastDispatches(result.taskId, 10)).reverse();
     expect(dispatches.map((d) => [d.provider, d.status, d.outcome, d.model])).toEqual([
       ['technique', 'completed', 'ok', 'openai-compatible:qwen-plus'],
@@ -156,7 +161,12 @@ describe('runPanel over real HTTP', () => {
     });
 
     expect(server.requests.every((r) => r.stream === true)).toBe(true);
-    expect(tokens.filter((t) => t.startsWith('technique:')).map((t) => t.slice('technique:'.length)).join('')).toBe(ANSWERS.technique);
+    expect(
+      tokens
+        .filter((t) => t.startsWith('technique:'))
+        .map((t) => t.slice('technique:'.length))
+        .join(''),
+    ).toBe(ANSWERS.technique);
     expect(started).toEqual(['technique:none', 'science:full']);
     expect(rolesOf(requestsOf(server, 'science')[0])).toEqual(['system', 'assistant', 'user']);
     expect(result.answers[1]?.text).toBe(ANSWERS.science);

@@ -193,7 +193,16 @@ describe('limits', () => {
     const many = Array.from({ length: 30 }, (_, i) => `src/deeply/nested/path/number-${i}/component-file-name-${i}.tsx`);
     const blocks = [
       buildProviderSwitchContext({
-        dispatches: [dispatch({ attempt: 1, provider: 'p', outcome: 'timeout', filesCreated: many, filesUpdated: many.map((f) => `${f}.bak`), validationErrors: [huge] })],
+        dispatches: [
+          dispatch({
+            attempt: 1,
+            provider: 'p',
+            outcome: 'timeout',
+            filesCreated: many,
+            filesUpdated: many.map((f) => `${f}.bak`),
+            validationErrors: [huge],
+          }),
+        ],
       }),
       buildRetryContext({
         attempt: 2,
@@ -293,9 +302,17 @@ describe('hardening', () => {
     const weird = ['🙂é漢字 '.repeat(60), '/abs/path/'.repeat(30), 'ＡＢＣ　ｄｅｆ'.repeat(40)];
     for (const error of weird) {
       for (const block of [
-        buildProviderSwitchContext({ dispatches: [dispatch({ attempt: 1, provider: 'p', outcome: 'timeout', filesCreated: [error], validationErrors: [error] })] }),
-        buildRetryContext({ attempt: 2, dispatches: [dispatch({ attempt: 1, provider: 'p', filesUpdated: [error], validationErrors: [error, error, error] })] }),
-        buildHelperContext({ attempt: 2, dispatches: [2, 1].map((attempt) => dispatch({ attempt, provider: 'p', filesCreated: [error], validationErrors: [error] })) }),
+        buildProviderSwitchContext({
+          dispatches: [dispatch({ attempt: 1, provider: 'p', outcome: 'timeout', filesCreated: [error], validationErrors: [error] })],
+        }),
+        buildRetryContext({
+          attempt: 2,
+          dispatches: [dispatch({ attempt: 1, provider: 'p', filesUpdated: [error], validationErrors: [error, error, error] })],
+        }),
+        buildHelperContext({
+          attempt: 2,
+          dispatches: [2, 1].map((attempt) => dispatch({ attempt, provider: 'p', filesCreated: [error], validationErrors: [error] })),
+        }),
       ]) {
         expect(countTokens(block)).toBeLessThanOrEqual(100);
         expect(lineCount(block)).toBeLessThanOrEqual(10);

@@ -4,7 +4,11 @@ import { buildProviderSwitchContext, buildRetryContext } from '../../src/precont
 import { countTokens } from '../../src/tokens/index.js';
 import { dispatch } from './fixtures.js';
 
-const CREATED = ['app/navigation/screens/settings/notifications-panel.tsx', 'app/navigation/screens/settings/privacy-panel.tsx', 'src/auth/session-refresh-handler.ts'];
+const CREATED = [
+  'app/navigation/screens/settings/notifications-panel.tsx',
+  'app/navigation/screens/settings/privacy-panel.tsx',
+  'src/auth/session-refresh-handler.ts',
+];
 const UPDATED = ['src/routes/authentication-callbacks.ts', 'lib/formatting/currency-rounding.ts', 'test/integration/checkout-flow.test.ts'];
 const ERRORS = [
   `Expected the checkout total to round half-even for every supported currency but got ${'a long explanation of the mismatch '.repeat(6)}`,
@@ -24,7 +28,14 @@ function listed(block: string, label: string): string[] {
 
 describe('file lists cut to the token limit', () => {
   const history = [
-    dispatch({ attempt: 1, provider: 'gemini', outcome: 'validation_failed', filesCreated: CREATED, filesUpdated: UPDATED, validationErrors: ERRORS }),
+    dispatch({
+      attempt: 1,
+      provider: 'gemini',
+      outcome: 'validation_failed',
+      filesCreated: CREATED,
+      filesUpdated: UPDATED,
+      validationErrors: ERRORS,
+    }),
   ];
 
   it('keep whole paths in the RETRY CONTEXT and mark what was left out', () => {
@@ -33,7 +44,8 @@ describe('file lists cut to the token limit', () => {
     const shown = [...listed(block, 'Already created: '), ...listed(block, 'Already modified: ')];
     expect(shown.length).toBeGreaterThan(0);
     // Each item is a complete path (shortened paths keep their last two segments).
-    for (const item of shown) expect([...CREATED, ...UPDATED].some((p) => p === item || (item.startsWith('…/') && p.endsWith(item.slice(1))))).toBe(true);
+    for (const item of shown)
+      expect([...CREATED, ...UPDATED].some((p) => p === item || (item.startsWith('…/') && p.endsWith(item.slice(1))))).toBe(true);
     expect(block).toMatch(/, …\n/);
   });
 
@@ -41,6 +53,7 @@ describe('file lists cut to the token limit', () => {
     const block = buildProviderSwitchContext({ dispatches: history, logger: silentLogger });
     expect(countTokens(block)).toBeLessThanOrEqual(100);
     const shown = [...listed(block, 'Previous attempt created: '), ...listed(block, 'Previous attempt modified: ')];
-    for (const item of shown) expect([...CREATED, ...UPDATED].some((p) => p === item || (item.startsWith('…/') && p.endsWith(item.slice(1))))).toBe(true);
+    for (const item of shown)
+      expect([...CREATED, ...UPDATED].some((p) => p === item || (item.startsWith('…/') && p.endsWith(item.slice(1))))).toBe(true);
   });
 });

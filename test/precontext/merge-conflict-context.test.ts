@@ -32,8 +32,10 @@ describe('MERGE CONFLICT CONTEXT', () => {
     expect((block.match(/file-\d+\.ts/g) ?? []).length).toBeLessThanOrEqual(3);
   });
 
-  it('names a commit that is not a task\'s by its subject, and is empty without conflicting files', () => {
-    expect(buildMergeConflictContext({ files: ['a.txt'], changedBy: [{ subject: 'hotfix by hand' }] })).toContain('Changed by: commit "hotfix by hand"');
+  it("names a commit that is not a task's by its subject, and is empty without conflicting files", () => {
+    expect(buildMergeConflictContext({ files: ['a.txt'], changedBy: [{ subject: 'hotfix by hand' }] })).toContain(
+      'Changed by: commit "hotfix by hand"',
+    );
     expect(buildMergeConflictContext({ files: [], changedBy: [] })).toBe('');
   });
 });

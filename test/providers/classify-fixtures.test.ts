@@ -58,9 +58,12 @@ function classify(fixture: AgentFixture) {
 }
 
 function wallClock(epochMs: number, zone?: string): string {
-  return new Intl.DateTimeFormat('en-GB', { hour: '2-digit', minute: '2-digit', hourCycle: 'h23', ...(zone ? { timeZone: zone } : {}) }).format(
-    new Date(epochMs),
-  );
+  return new Intl.DateTimeFormat('en-GB', {
+    hour: '2-digit',
+    minute: '2-digit',
+    hourCycle: 'h23',
+    ...(zone ? { timeZone: zone } : {}),
+  }).format(new Date(epochMs));
 }
 
 const fixtures = loadFixtures();

@@ -11,7 +11,8 @@ describe('classifyOutcome', () => {
   });
 
   it('keeps a clean exit ok even when the answer discusses rate limits and quotas', () => {
-    const stdout = 'I added a rate limit middleware.\nIt returns 429 when the quota is used up.\n\nAll tests pass.\nDone.\nSummary written.';
+    const stdout =
+      'I added a rate limit middleware.\nIt returns 429 when the quota is used up.\n\nAll tests pass.\nDone.\nSummary written.';
     expect(classifyOutcome({ ...base, exitCode: 0, stdout }).kind).toBe('ok');
   });
 

@@ -114,7 +114,11 @@ describe('command provider', () => {
 
   it('keeps head and tail of 100 MB of output within the cap', async () => {
     const cap = 64 * 1024;
-    const provider = createCommandProvider('big', { type: 'command', command: [path.join(BIN, 'huge-output.sh')] }, { outputCapBytes: cap });
+    const provider = createCommandProvider(
+      'big',
+      { type: 'command', command: [path.join(BIN, 'huge-output.sh')] },
+      { outputCapBytes: cap },
+    );
     const result = await provider.run({ prompt: 'x', cwd, timeoutMs: 60_000 });
     expect(result.outcome.kind).toBe('ok');
     expect(result.outputTruncated).toBe(true);

@@ -133,7 +133,16 @@ process.stdout.write(format === 'json' ? ${JSON.stringify(replay)} : 'Created he
     const provider = createProvider('copilot', { type: 'copilot', binary, model: 'gpt-4.1', env: { FAKE_ARGS_FILE: argsFile() } });
     const result = await provider.run({ prompt: 'Create hello.txt containing hi', cwd: dir, timeoutMs: 10_000 });
     const argv = JSON.parse(await readFile(argsFile(), 'utf8')) as string[];
-    expect(argv).toEqual(['-p', 'Create hello.txt containing hi', '-s', '--allow-all-tools', '--output-format', 'json', '--model', 'gpt-4.1']);
+    expect(argv).toEqual([
+      '-p',
+      'Create hello.txt containing hi',
+      '-s',
+      '--allow-all-tools',
+      '--output-format',
+      'json',
+      '--model',
+      'gpt-4.1',
+    ]);
     expect(result.outcome.kind).toBe('ok');
     expect(result.response).toBe('Created hello.txt.');
     expect(result.model).toBe('gpt-4.1');

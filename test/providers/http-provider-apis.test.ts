@@ -23,9 +23,19 @@ const anthropicReplies: Record<string, Reply> = {
       usage: { input_tokens: 12, output_tokens: 4 },
     },
   },
-  'claude-rate': { status: 429, body: { type: 'error', error: { type: 'rate_limit_error', message: 'Number of request tokens has exceeded your per-minute rate limit' } }, headers: { 'retry-after': '20' } },
+  'claude-rate': {
+    status: 429,
+    body: {
+      type: 'error',
+      error: { type: 'rate_limit_error', message: 'Number of request tokens has exceeded your per-minute rate limit' },
+    },
+    headers: { 'retry-after': '20' },
+  },
   'claude-auth': { status: 401, body: { type: 'error', error: { type: 'authentication_error', message: 'invalid x-api-key' } } },
-  'claude-long': { status: 400, body: { type: 'error', error: { type: 'invalid_request_error', message: 'prompt is too long: 210000 tokens > 200000 maximum' } } },
+  'claude-long': {
+    status: 400,
+    body: { type: 'error', error: { type: 'invalid_request_error', message: 'prompt is too long: 210000 tokens > 200000 maximum' } },
+  },
 };
 
 const googleReplies: Record<string, Reply> = {
@@ -37,8 +47,14 @@ const googleReplies: Record<string, Reply> = {
       modelVersion: 'gemini-served-2',
     },
   },
-  'gemini-exhausted': { status: 429, body: { error: { code: 429, message: 'Resource has been exhausted (e.g. check quota).', status: 'RESOURCE_EXHAUSTED' } } },
-  'gemini-key': { status: 400, body: { error: { code: 400, message: 'API key not valid. Please pass a valid API key.', status: 'INVALID_ARGUMENT' } } },
+  'gemini-exhausted': {
+    status: 429,
+    body: { error: { code: 429, message: 'Resource has been exhausted (e.g. check quota).', status: 'RESOURCE_EXHAUSTED' } },
+  },
+  'gemini-key': {
+    status: 400,
+    body: { error: { code: 400, message: 'API key not valid. Please pass a valid API key.', status: 'INVALID_ARGUMENT' } },
+  },
   'gemini-internal': { status: 500, body: { error: { code: 500, message: 'An internal error has occurred.', status: 'INTERNAL' } } },
 };
 
@@ -75,10 +91,18 @@ afterAll(async () => {
 });
 
 function anthropic(model: string) {
-  return createHttpProvider('claude-api', { type: 'http', api: 'anthropic', baseURL: `${baseURL}/v1`, model, apiKey: 'sk-ant-test' }, { now: () => NOW });
+  return createHttpProvider(
+    'claude-api',
+    { type: 'http', api: 'anthropic', baseURL: `${baseURL}/v1`, model, apiKey: 'sk-ant-test' },
+    { now: () => NOW },
+  );
 }
 function google(model: string) {
-  return createHttpProvider('gemini-api', { type: 'http', api: 'google', baseURL: `${baseURL}/v1beta`, model, apiKey: 'g-test' }, { now: () => NOW });
+  return createHttpProvider(
+    'gemini-api',
+    { type: 'http', api: 'google', baseURL: `${baseURL}/v1beta`, model, apiKey: 'g-test' },
+    { now: () => NOW },
+  );
 }
 
 describe('http provider over the Anthropic Messages API (real local server)', () => {

@@ -18,11 +18,23 @@ const handlers: Record<string, Handler> = {
       usage: { prompt_tokens: 11, completion_tokens: 5, total_tokens: 16 },
     }),
   'rate-model': (_req, _body, res) =>
-    json(res, 429, { error: { message: 'Rate limit reached for requests', type: 'requests', code: 'rate_limit_exceeded' } }, { 'retry-after': '30' }),
+    json(
+      res,
+      429,
+      { error: { message: 'Rate limit reached for requests', type: 'requests', code: 'rate_limit_exceeded' } },
+      { 'retry-after': '30' },
+    ),
   'quota-model': (_req, _body, res) =>
-    json(res, 429, { error: { message: 'You exceeded your current quota, please check your plan and billing details.', type: 'insufficient_quota', code: 'insufficient_quota' } }),
+    json(res, 429, {
+      error: {
+        message: 'You exceeded your current quota, please check your plan and billing details.',
+        type: 'insufficient_quota',
+        code: 'insufficient_quota',
+      },
+    }),
   'server-error-model': (_req, _body, res) => json(res, 500, { error: { message: 'The server had an error', type: 'server_error' } }),
-  'auth-model': (_req, _body, res) => json(res, 401, { error: { message: 'Incorrect API key provided', type: 'invalid_request_error', code: 'invalid_api_key' } }),
+  'auth-model': (_req, _body, res) =>
+    json(res, 401, { error: { message: 'Incorrect API key provided', type: 'invalid_request_error', code: 'invalid_api_key' } }),
   'context-model': (_req, _body, res) =>
     json(res, 400, {
       error: {

@@ -26,17 +26,21 @@ const EXPECTED: Partial<Record<AgentCliType, OutcomeKind[]>> = {
 describe.skipIf(!enabled)('real agent CLIs (BATON_REAL_CLIS=1)', () => {
   for (const [type, kinds] of Object.entries(EXPECTED) as [AgentCliType, OutcomeKind[]][]) {
     const binary = path.join(binDir, AGENT_CLI_SPECS[type].defaultBinary);
-    it.skipIf(!existsSync(binary))(`${type} without credentials classifies as ${kinds.join(' or ')}`, async () => {
-      const home = await mkdtemp(path.join(tmpdir(), 'baton-real-home-'));
-      const cwd = await mkdtemp(path.join(tmpdir(), 'baton-real-ws-'));
-      try {
-        const provider = createProvider(type, { type, binary, env: { HOME: home } }, { killGraceMs: 2_000 });
-        const result = await provider.run({ prompt: 'Create hello.txt containing hi', cwd, timeoutMs: 15_000 });
-        expect(kinds).toContain(result.outcome.kind);
-      } finally {
-        await rm(home, { recursive: true, force: true });
-        await rm(cwd, { recursive: true, force: true });
-      }
-    }, 60_000);
+    it.skipIf(!existsSync(binary))(
+      `${type} without credentials classifies as ${kinds.join(' or ')}`,
+      async () => {
+        const home = await mkdtemp(path.join(tmpdir(), 'baton-real-home-'));
+        const cwd = await mkdtemp(path.join(tmpdir(), 'baton-real-ws-'));
+        try {
+          const provider = createProvider(type, { type, binary, env: { HOME: home } }, { killGraceMs: 2_000 });
+          const result = await provider.run({ prompt: 'Create hello.txt containing hi', cwd, timeoutMs: 15_000 });
+          expect(kinds).toContain(result.outcome.kind);
+        } finally {
+          await rm(home, { recursive: true, force: true });
+          await rm(cwd, { recursive: true, force: true });
+        }
+      },
+      60_000,
+    );
   }
 });

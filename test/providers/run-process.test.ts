@@ -26,7 +26,11 @@ function isAlive(pid: number): boolean {
 describe('runProcess', () => {
   it('does not leave background jobs of the agent running after it exits', async () => {
     const pidFile = path.join(cwd, 'bg.pid');
-    const result = await runProcess(['sh', '-c', `sleep 300 & echo $! > ${pidFile}; echo done`], { cwd, timeoutMs: 10_000, killGraceMs: 500 });
+    const result = await runProcess(['sh', '-c', `sleep 300 & echo $! > ${pidFile}; echo done`], {
+      cwd,
+      timeoutMs: 10_000,
+      killGraceMs: 500,
+    });
     expect(result.exitCode).toBe(0);
     expect(result.stdout).toBe('done\n');
     expect(isAlive(Number(readFileSync(pidFile, 'utf8').trim()))).toBe(false);

@@ -49,7 +49,20 @@ describe('maskSecretsSync', () => {
   });
 
   it('lets every secret kind and every assignment key through its one-pass prefilter', () => {
-    const keys = ['password', 'PASSWD', 'pwd', 'secret', 'api-key', 'APIKEY', 'access_token', 'auth-token', 'refresh_token', 'client_secret', 'private_key', 'token'];
+    const keys = [
+      'password',
+      'PASSWD',
+      'pwd',
+      'secret',
+      'api-key',
+      'APIKEY',
+      'access_token',
+      'auth-token',
+      'refresh_token',
+      'client_secret',
+      'private_key',
+      'token',
+    ];
     const samples = [
       ...tokenShapes.map(([, secret]) => secret),
       `Authorization: bearer ${FAKE.bearerToken}`,

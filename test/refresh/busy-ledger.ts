@@ -12,13 +12,18 @@ export const BURIED_ERROR = 'AssertionError: expected 200, got 500 in api.test.t
  * artifacts; plus `extra` tasks `t1..tN` (for many-task refreshes). Fills the given ledger, or the
  * one the function opens in the new repository.
  */
-export async function seedBusyWorkspace(into: Ledger | ((dir: string) => Promise<Ledger>), extra = 0): Promise<ReturnType<typeof makeRepo>> {
+export async function seedBusyWorkspace(
+  into: Ledger | ((dir: string) => Promise<Ledger>),
+  extra = 0,
+): Promise<ReturnType<typeof makeRepo>> {
   const files: Record<string, string> = {};
   for (let i = 0; i < 67; i += 1) files[`src/mod${i}/file${i}.ts`] = `export const v${i} = ${i};\n`;
   const repo = makeRepo(files);
-  for (let i = 0; i < 67; i += 1) writeFileSync(path.join(repo.dir, `src/mod${i}/file${i}.ts`), `export const v${i} = ${i + 1};\n// changed\n`);
+  for (let i = 0; i < 67; i += 1)
+    writeFileSync(path.join(repo.dir, `src/mod${i}/file${i}.ts`), `export const v${i} = ${i + 1};\n// changed\n`);
   writeFiles(repo.dir, {
-    '.agent/tasks/busy_api/README.md': '# Task busy: fix the API\n\nThe /orders endpoint answers 500 under load. Keep the public contract.\n',
+    '.agent/tasks/busy_api/README.md':
+      '# Task busy: fix the API\n\nThe /orders endpoint answers 500 under load. Keep the public contract.\n',
     '.agent/tasks/busy_api/tracking/001.md': '- reproduced the 500\n- suspect the pool size\n',
     '.agent/tasks/busy_api/artifacts/plan.md': '1. reproduce\n2. fix the pool\n3. load test\n',
   });
@@ -50,7 +55,13 @@ export async function seedBusyWorkspace(into: Ledger | ((dir: string) => Promise
     });
   }
   for (let t = 1; t <= extra; t += 1) {
-    await ledger.createTask({ id: `t${t}`, title: `Task ${t}: part ${t} of the billing pipeline`, instructions: `Implement part ${t}. `.repeat(30), status: 'in_progress', dependsOn: t > 1 ? [`t${t - 1}`] : [] });
+    await ledger.createTask({
+      id: `t${t}`,
+      title: `Task ${t}: part ${t} of the billing pipeline`,
+      instructions: `Implement part ${t}. `.repeat(30),
+      status: 'in_progress',
+      dependsOn: t > 1 ? [`t${t - 1}`] : [],
+    });
   }
   return repo;
 }

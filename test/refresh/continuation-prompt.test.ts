@@ -16,10 +16,7 @@ function snapshot(overrides: Partial<ContextSnapshot> = {}): ContextSnapshot {
         instructions: 'Export the report table as CSV.',
         intent: 'Users need spreadsheets.',
         status: 'in_progress',
-        acceptanceCriteria: [
-          { description: 'CSV has a header row', check: 'npm test -- csv' },
-          { description: 'Docs mention the export' },
-        ],
+        acceptanceCriteria: [{ description: 'CSV has a header row', check: 'npm test -- csv' }, { description: 'Docs mention the export' }],
       },
       NOW - 3 * 3600_000,
     ),
@@ -37,15 +34,33 @@ function snapshot(overrides: Partial<ContextSnapshot> = {}): ContextSnapshot {
 }
 
 const failed = materializeDispatch(
-  { id: 'd7', taskId: 't1', attempt: 2, provider: 'claude', status: 'failed', outcome: 'validation_failed', validationErrors: ['CSV has a header row: expected "id,name"'], filesUpdated: ['src/export.ts'] },
+  {
+    id: 'd7',
+    taskId: 't1',
+    attempt: 2,
+    provider: 'claude',
+    status: 'failed',
+    outcome: 'validation_failed',
+    validationErrors: ['CSV has a header row: expected "id,name"'],
+    filesUpdated: ['src/export.ts'],
+  },
   7,
   NOW - 3600_000,
 );
 
 describe('buildContinuationPrompt', () => {
   it('follows the §3.1 template and ends with the verification checklist from the acceptance criteria', () => {
-    const prompt = buildContinuationPrompt(snapshot({ dispatches: [{ ...failed, status: 'completed', outcome: 'ok', validationErrors: [] }] }), { maxTokens: 2000, now: NOW });
-    for (const heading of ['# Session Continuation', '## Context Restoration', '## Task Context', '## Known Constraints', '## Continuation Instructions']) {
+    const prompt = buildContinuationPrompt(
+      snapshot({ dispatches: [{ ...failed, status: 'completed', outcome: 'ok', validationErrors: [] }] }),
+      { maxTokens: 2000, now: NOW },
+    );
+    for (const heading of [
+      '# Session Continuation',
+      '## Context Restoration',
+      '## Task Context',
+      '## Known Constraints',
+      '## Continuation Instructions',
+    ]) {
       expect(prompt).toContain(heading);
     }
     expect(prompt).toContain('You are resuming work on **Add CSV export** (Task ID: t1).');
@@ -71,7 +86,9 @@ describe('buildContinuationPrompt', () => {
   });
 
   it('says how long the break was when resuming', () => {
-    const s = snapshot({ dispatches: [{ ...failed, status: 'completed', outcome: 'ok', validationErrors: [], finishedAt: NOW - 2 * 3600_000 }] });
+    const s = snapshot({
+      dispatches: [{ ...failed, status: 'completed', outcome: 'ok', validationErrors: [], finishedAt: NOW - 2 * 3600_000 }],
+    });
     expect(detectContinuationState(s)).toBe('resumed_after_break');
     expect(buildContinuationPrompt(s, { maxTokens: 2000, now: NOW })).toContain('after a break. Last activity was 2 hours ago.');
   });

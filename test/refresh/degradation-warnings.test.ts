@@ -50,7 +50,9 @@ describe('degradations named in metadata.warnings (issue 12 item 6)', () => {
     const id = saved.metadata.snapshot_id as string;
     writeFileSync(path.join(repo.dir, SNAPSHOT_DIR, `${id}.json`), '{ not json');
     const later = await refreshContext({ workspace: repo.dir, ledger, gitCache: new GitCache(), since: String(Date.now() + 1000) });
-    expect(later.metadata.warnings.join('\n')).toMatch(new RegExp(`Reading snapshot ${id} failed .*time-based, so removals cannot be reported`));
+    expect(later.metadata.warnings.join('\n')).toMatch(
+      new RegExp(`Reading snapshot ${id} failed .*time-based, so removals cannot be reported`),
+    );
   });
 
   it('a snapshot lookup that fails is named too', async () => {

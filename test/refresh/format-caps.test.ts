@@ -16,7 +16,8 @@ beforeAll(async () => {
   for (let i = 0; i < 60; i += 1) files[`src/module${i}.ts`] = `export const value${i} = ${i};\n`.repeat(50);
   repo = makeRepo(files);
   // A large working-tree change so detailed has a diff far beyond its budget.
-  for (let i = 0; i < 60; i += 1) writeFileSync(path.join(repo.dir, `src/module${i}.ts`), `export const changed${i} = '${'y'.repeat(80)}';\n`.repeat(80));
+  for (let i = 0; i < 60; i += 1)
+    writeFileSync(path.join(repo.dir, `src/module${i}.ts`), `export const changed${i} = '${'y'.repeat(80)}';\n`.repeat(80));
   writeFiles(repo.dir, {
     '.agent/tasks/t9999_billing/README.md': `# Task t9999\n${'Background paragraph about billing. '.repeat(600)}`,
     '.agent/tasks/t9999_billing/tracking/001.md': 'progress '.repeat(3000),
@@ -29,7 +30,16 @@ afterAll(() => repo.cleanup());
 
 describe('format caps on a 10,000-task, 100,000-dispatch ledger', () => {
   it.each(REFRESH_FORMATS)('%s stays within its hard cap, measured with the real tokenizer', async (format) => {
-    const result = await refreshContext({ workspace: repo.dir, ledger, format, taskId: 't9999', dispatchLimit: 100, includeResearch: true, includeTaskArtifacts: true, audit: false });
+    const result = await refreshContext({
+      workspace: repo.dir,
+      ledger,
+      format,
+      taskId: 't9999',
+      dispatchLimit: 100,
+      includeResearch: true,
+      includeTaskArtifacts: true,
+      audit: false,
+    });
     // Both forms a client may forward: the text block, and structuredContent (context + metadata) as JSON.
     const text = countTokens(result.text);
     const structured = countTokens(JSON.stringify({ ...result.context, metadata: result.metadata }));
@@ -43,7 +53,14 @@ describe('format caps on a 10,000-task, 100,000-dispatch ledger', () => {
   });
 
   it('keeps the always-included fields (§3.2) when the budget is tight', async () => {
-    const result = await refreshContext({ workspace: repo.dir, ledger, format: 'standard', taskId: 't9999', dispatchLimit: 100, audit: false });
+    const result = await refreshContext({
+      workspace: repo.dir,
+      ledger,
+      format: 'standard',
+      taskId: 't9999',
+      dispatchLimit: 100,
+      audit: false,
+    });
     const context = result.context as Loose;
     expect(context.current_task.id).toBe('t9999');
     expect(context.current_task.status).toBeDefined();

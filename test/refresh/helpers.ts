@@ -5,7 +5,11 @@ import path from 'node:path';
 import { type LedgerLine, MemoryLedger, materializeDispatch, materializeTask } from '../../src/ledger/index.js';
 
 /** A real temporary git repository with one commit. */
-export function makeRepo(files: Record<string, string> = { 'README.md': '# demo\n' }): { dir: string; git: (...args: string[]) => string; cleanup: () => void } {
+export function makeRepo(files: Record<string, string> = { 'README.md': '# demo\n' }): {
+  dir: string;
+  git: (...args: string[]) => string;
+  cleanup: () => void;
+} {
   const dir = mkdtempSync(path.join(os.tmpdir(), 'baton-refresh-'));
   const git = (...args: string[]) => execFileSync('git', args, { cwd: dir, encoding: 'utf8' });
   git('init', '-q', '-b', 'main');
@@ -87,7 +91,12 @@ export async function bigLedger(tasks = 10_000, dispatches = 100_000, now = Date
         taskId: `t${k}`,
         createdAt: now,
         updatedAt: now - k,
-        data: { title: `Known issue ${k}`, impact: 'slows the build '.repeat(10), severity: k % 2 ? 'high' : 'low', description: 'x'.repeat(500) },
+        data: {
+          title: `Known issue ${k}`,
+          impact: 'slows the build '.repeat(10),
+          severity: k % 2 ? 'high' : 'low',
+          description: 'x'.repeat(500),
+        },
       },
     });
   }

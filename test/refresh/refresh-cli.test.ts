@@ -12,7 +12,12 @@ async function workspace() {
   const repo = makeRepo();
   cleanups.push(repo.cleanup);
   const ledger = await openLedger({ spec: 'sqlite:.baton/agent.db', cwd: repo.dir });
-  await ledger.createTask({ id: 'docs', title: 'Write the docs', status: 'in_progress', acceptanceCriteria: [{ description: 'docs build' }] });
+  await ledger.createTask({
+    id: 'docs',
+    title: 'Write the docs',
+    status: 'in_progress',
+    acceptanceCriteria: [{ description: 'docs build' }],
+  });
   await ledger.close();
   return repo;
 }

@@ -2,13 +2,7 @@ import { mkdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { type Ledger, MemoryLedger } from '../../src/ledger/index.js';
-import {
-  GitCache,
-  listSnapshots,
-  refreshContext,
-  refreshTasks,
-  resolveInsideWorkspace,
-} from '../../src/refresh/index.js';
+import { GitCache, listSnapshots, refreshContext, refreshTasks, resolveInsideWorkspace } from '../../src/refresh/index.js';
 import { FAKE } from '../redact/fake-secrets.js';
 import { makeRepo, tempDir, writeFiles, type Loose } from './helpers.js';
 
@@ -19,7 +13,12 @@ afterEach(() => {
 
 async function seeded(): Promise<MemoryLedger> {
   const ledger = new MemoryLedger();
-  await ledger.createTask({ id: 't1', title: 'Add CSV export', status: 'in_progress', acceptanceCriteria: [{ description: 'CSV tests pass' }] });
+  await ledger.createTask({
+    id: 't1',
+    title: 'Add CSV export',
+    status: 'in_progress',
+    acceptanceCriteria: [{ description: 'CSV tests pass' }],
+  });
   await ledger.appendDispatch({ taskId: 't1', attempt: 1, provider: 'claude', status: 'completed', outcome: 'ok', result: 'half done' });
   return ledger;
 }
@@ -72,10 +71,16 @@ describe('refreshContext degradation (§6.5)', () => {
     expect((result.context as Loose).task_readme).toContain('# CSV');
   });
 
-  it('renders a smaller shape within the cap when the cap cannot hold detailed\'s required parts', async () => {
+  it("renders a smaller shape within the cap when the cap cannot hold detailed's required parts", async () => {
     const r = repo();
     // 300 tokens cannot hold detailed's required parts: the cap still holds (issue 11), with a warning.
-    const result = await refreshContext({ workspace: r.dir, ledger: await seeded(), format: 'detailed', maxTokens: 300, gitCache: new GitCache() });
+    const result = await refreshContext({
+      workspace: r.dir,
+      ledger: await seeded(),
+      format: 'detailed',
+      maxTokens: 300,
+      gitCache: new GitCache(),
+    });
     expect(result.metadata.token_estimate).toBeLessThanOrEqual(300);
     expect(result.metadata.format).toBe('detailed');
     expect(result.metadata.warnings.join('\n')).toMatch(/too small for the format's required parts/);
@@ -91,7 +96,9 @@ describe('refreshContext degradation (§6.5)', () => {
 
   it('reports an unknown explicit task as NOT_FOUND', async () => {
     const r = repo();
-    await expect(refreshContext({ workspace: r.dir, ledger: new MemoryLedger(), taskId: 'nope' })).rejects.toMatchObject({ code: 'NOT_FOUND' });
+    await expect(refreshContext({ workspace: r.dir, ledger: new MemoryLedger(), taskId: 'nope' })).rejects.toMatchObject({
+      code: 'NOT_FOUND',
+    });
   });
 });
 
@@ -128,8 +135,18 @@ describe('secret redaction of everything that leaves', () => {
     writeFileSync(path.join(r.dir, 'config.ts'), `export const key = '${FAKE.githubPat}';\n`);
     writeFiles(r.dir, { '.agent/tasks/t1_csv/README.md': `Use ${FAKE.openai} for the API.` });
     const ledger = await seeded();
-    await ledger.appendDispatch({ taskId: 't1', attempt: 2, provider: 'gemini', status: 'failed', result: `auth failed with Bearer ${FAKE.bearerToken}` });
-    await ledger.createRecord('debt', { status: 'open', taskId: 't1', data: { title: 'Rotate key', description: `AWS key ${FAKE.aws} leaked` } });
+    await ledger.appendDispatch({
+      taskId: 't1',
+      attempt: 2,
+      provider: 'gemini',
+      status: 'failed',
+      result: `auth failed with Bearer ${FAKE.bearerToken}`,
+    });
+    await ledger.createRecord('debt', {
+      status: 'open',
+      taskId: 't1',
+      data: { title: 'Rotate key', description: `AWS key ${FAKE.aws} leaked` },
+    });
     for (const format of ['detailed', 'narrative'] as const) {
       const result = await refreshContext({ workspace: r.dir, ledger, format, includeTaskArtifacts: true, gitCache: new GitCache() });
       for (const secret of [FAKE.githubPat, FAKE.openai, FAKE.bearerToken, FAKE.aws]) expect(result.text).not.toContain(secret);
@@ -140,7 +157,7 @@ describe('secret redaction of everything that leaves', () => {
 });
 
 describe('freshness, audit and snapshots', () => {
-  it('warns when HEAD moved since this session\'s last refresh, and when that refresh is over an hour old', async () => {
+  it("warns when HEAD moved since this session's last refresh, and when that refresh is over an hour old", async () => {
     const r = repo();
     const ledger = await seeded();
     let now = Date.parse('2026-03-01T10:00:00Z');

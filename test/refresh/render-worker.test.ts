@@ -44,7 +44,10 @@ describe.skipIf(!existsSync(built) || !batonCommand().built)('RenderWorker (off 
         now: 1_800_000_000_000,
         metadata: { generated_at: '2027-01-15T08:00:00.000Z', cache: { git: 'miss', hits: 0, misses: 1 } },
       };
-      const [offThread, inThread] = await Promise.all([worker.render((await gather()).snapshot, job), redactAndRender((await gather()).snapshot, job)]);
+      const [offThread, inThread] = await Promise.all([
+        worker.render((await gather()).snapshot, job),
+        redactAndRender((await gather()).snapshot, job),
+      ]);
       expect(worker.offThread).toBe(true);
       expect(offThread.rendered.text).toBe(inThread.rendered.text);
       expect(offThread.rendered.text).not.toContain(FAKE.password);

@@ -86,7 +86,14 @@ describe('the shared result cache of refresh_context', () => {
     const { refresh, file } = await setUp();
     await refresh();
     const other = await openLedger({ spec: `sqlite:${file}` });
-    await other.appendDispatch({ taskId: 't1', attempt: 1, provider: 'gemini', status: 'failed', outcome: 'rate_limited', result: 'quota hit at noon' });
+    await other.appendDispatch({
+      taskId: 't1',
+      attempt: 1,
+      provider: 'gemini',
+      status: 'failed',
+      outcome: 'rate_limited',
+      result: 'quota hit at noon',
+    });
     await other.close();
     const after = await refresh();
     expect(status(after)).toBe('miss');

@@ -9,7 +9,9 @@ describe('session freshness record', () => {
     const ledger = new MemoryLedger();
     const update = { workspace: '/w', head: 'abc', now: 1 };
     // Both read "no session yet", then both write: the second create must become an update.
-    await expect(Promise.all([touchSession(ledger, 'mcp-1', undefined, update), touchSession(ledger, 'mcp-1', undefined, { ...update, now: 2 })])).resolves.toBeDefined();
+    await expect(
+      Promise.all([touchSession(ledger, 'mcp-1', undefined, update), touchSession(ledger, 'mcp-1', undefined, { ...update, now: 2 })]),
+    ).resolves.toBeDefined();
     const record = await ledger.getRecord<{ lastRefreshAt: number }>('sessions', 'mcp-1');
     expect([1, 2]).toContain(record?.data.lastRefreshAt);
   });

@@ -18,7 +18,11 @@ afterAll(() => {
 });
 
 interface Report {
-  tasks: { id: string; status: string; attempts: { attempt: number; outcome: string; injected_context: string; files_created: string[]; files_updated: string[] }[] }[];
+  tasks: {
+    id: string;
+    status: string;
+    attempts: { attempt: number; outcome: string; injected_context: string; files_created: string[]; files_updated: string[] }[];
+  }[];
 }
 
 const run = (project: Project, extra: string[]) =>
@@ -38,10 +42,13 @@ async function injections(type: string): Promise<number> {
 }
 
 describe('baton run --concurrency', () => {
-  it('runs independent tasks at once in their own worktrees and integrates every result into the run\'s branch', async () => {
+  it("runs independent tasks at once in their own worktrees and integrates every result into the run's branch", async () => {
     const ids = ['a', 'b', 'c', 'd', 'e', 'f'];
     const project = makeProject(
-      [...ids.map((id) => ({ id })), { id: 'g', dependsOn: ['a', 'b'], check: 'test -f out/a.txt && test -f out/b.txt && test -f out/g.txt' }],
+      [
+        ...ids.map((id) => ({ id })),
+        { id: 'g', dependsOn: ['a', 'b'], check: 'test -f out/a.txt && test -f out/b.txt && test -f out/g.txt' },
+      ],
       { AGENT_SLEEP_MS: '1200' },
     );
     projects.push(project);
@@ -54,7 +61,12 @@ describe('baton run --concurrency', () => {
     const all = [...ids, 'g'];
     for (const id of all) expect(startsPerTask(starts).get(id), id).toBe(1);
     // Several agents ran at the same time, each in its own worktree (not the user's tree).
-    expect(maxOverlap(starts.filter((s) => s.task !== 'g'), 1200)).toBeGreaterThanOrEqual(3);
+    expect(
+      maxOverlap(
+        starts.filter((s) => s.task !== 'g'),
+        1200,
+      ),
+    ).toBeGreaterThanOrEqual(3);
     const gitDir = path.join(project.dir, '.git');
     for (const s of starts) expect(s.cwd.startsWith(path.join(gitDir, 'baton-worktrees'))).toBe(true);
     // At most 4 worktrees, reused task after task; agents running at the same time never share one.
@@ -128,7 +140,7 @@ describe('baton run --concurrency', () => {
     expect(project.git('ls-tree', '-r', '--name-only', 'main', 'out/').trim().split('\n').sort()).toEqual(['out/x.txt', 'out/y.txt']);
   }, 60_000);
 
-  it('keeps each task\'s worktree and branch with --keep-worktrees, and the next run clears them', async () => {
+  it("keeps each task's worktree and branch with --keep-worktrees, and the next run clears them", async () => {
     const project = makeProject([{ id: 'k1' }, { id: 'k2' }], { AGENT_SLEEP_MS: '50' });
     projects.push(project);
     const kept = await run(project, ['--concurrency', '2', '--keep-worktrees']);

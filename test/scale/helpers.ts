@@ -40,7 +40,11 @@ export interface Project {
 }
 
 /** A git repository with plan.json, baton.config.json (the out-writer agent) and a start log. */
-export function makeProject(tasks: readonly PlanSpec[], agentEnv: Record<string, string> = {}, files: Record<string, string> = {}): Project {
+export function makeProject(
+  tasks: readonly PlanSpec[],
+  agentEnv: Record<string, string> = {},
+  files: Record<string, string> = {},
+): Project {
   const dir = mkdtempSync(path.join(tmpdir(), 'baton-scale-'));
   const startLog = path.join(dir, '..', `${path.basename(dir)}-starts.jsonl`);
   const git = (...args: string[]) => execFileSync('git', args, { cwd: dir, encoding: 'utf8' });
@@ -64,7 +68,10 @@ export function makeProject(tasks: readonly PlanSpec[], agentEnv: Record<string,
   writeFileSync(path.join(dir, 'plan.json'), JSON.stringify(plan, null, 2));
   writeFileSync(
     path.join(dir, 'baton.config.json'),
-    JSON.stringify({ providers: { stand_in: { type: 'command', command: [process.execPath, OUT_WRITER], env: { START_LOG: startLog, ...agentEnv } } }, priority: ['stand_in'] }),
+    JSON.stringify({
+      providers: { stand_in: { type: 'command', command: [process.execPath, OUT_WRITER], env: { START_LOG: startLog, ...agentEnv } } },
+      priority: ['stand_in'],
+    }),
   );
   return {
     dir,

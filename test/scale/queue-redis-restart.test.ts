@@ -39,7 +39,10 @@ describe.skipIf(!hasRedisServerBinary())('a Redis restart (append-only) during a
     let server: TestRedisServer = await startRedisServer({ appendOnlyDir: data });
     cleanups.push(() => void server.stop());
     const ids = ['r1', 'r2', 'r3', 'r4', 'r5', 'r6'];
-    const project = makeProject(ids.map((id) => ({ id })), { AGENT_SLEEP_MS: '1500' });
+    const project = makeProject(
+      ids.map((id) => ({ id })),
+      { AGENT_SLEEP_MS: '1500' },
+    );
     cleanups.push(() => rmSync(project.dir, { recursive: true, force: true }));
     const base = mkdtempSync(path.join(tmpdir(), 'baton-remote-'));
     cleanups.push(() => rmSync(base, { recursive: true, force: true }));
@@ -57,7 +60,10 @@ describe.skipIf(!hasRedisServerBinary())('a Redis restart (append-only) during a
       return startBaton(['worker', '--ledger', server.url, '--config', 'baton.config.json'], { cwd: clone, env });
     });
     await Promise.all(workers.map(waitForReady));
-    const producer = startBaton(['run', 'plan.json', '--config', 'baton.config.json', '--ledger', server.url, '--queue', '--json'], { cwd: project.dir, env });
+    const producer = startBaton(['run', 'plan.json', '--config', 'baton.config.json', '--ledger', server.url, '--queue', '--json'], {
+      cwd: project.dir,
+      env,
+    });
     try {
       const deadline = Date.now() + 60_000;
       while (project.starts().length < 2 && Date.now() < deadline) await sleep(50);
@@ -71,7 +77,10 @@ describe.skipIf(!hasRedisServerBinary())('a Redis restart (append-only) during a
       const starts = project.starts();
       // Nothing run twice at once: the starts of one task never overlap the agent's 1.5 s run.
       for (const id of ids) {
-        const times = starts.filter((s) => s.task === id).map((s) => s.at).sort((a, b) => a - b);
+        const times = starts
+          .filter((s) => s.task === id)
+          .map((s) => s.at)
+          .sort((a, b) => a - b);
         for (let i = 1; i < times.length; i++) expect((times[i] as number) - (times[i - 1] as number)).toBeGreaterThanOrEqual(1_500);
       }
       expect([...startsPerTask(starts).keys()].sort()).toEqual(ids);

@@ -31,7 +31,11 @@ function withRemote(project: Project, n: number): { remote: string; clones: stri
   const clones = Array.from({ length: n }, (_, i) => {
     const dir = path.join(base, `worker-${i + 1}`);
     execFileSync('git', ['clone', '-q', remote, dir]);
-    for (const [k, v] of [['user.email', 'w@example.com'], ['user.name', `Worker ${i + 1}`]]) execFileSync('git', ['config', k as string, v as string], { cwd: dir });
+    for (const [k, v] of [
+      ['user.email', 'w@example.com'],
+      ['user.name', `Worker ${i + 1}`],
+    ])
+      execFileSync('git', ['config', k as string, v as string], { cwd: dir });
     copyFileSync(path.join(project.dir, 'baton.config.json'), path.join(dir, 'baton.config.json'));
     return dir;
   });
@@ -42,7 +46,10 @@ const readyLines = new Map<BatonRun, string>();
 
 async function startWorkers(clones: readonly string[], namespace: string, extra: string[] = []): Promise<BatonRun[]> {
   const workers = clones.map((cwd) =>
-    startBaton(['worker', '--ledger', REDIS_TEST_URL, '--config', 'baton.config.json', ...extra], { cwd, env: { BATON_NAMESPACE: namespace, ...QUEUE_ENV } }),
+    startBaton(['worker', '--ledger', REDIS_TEST_URL, '--config', 'baton.config.json', ...extra], {
+      cwd,
+      env: { BATON_NAMESPACE: namespace, ...QUEUE_ENV },
+    }),
   );
   await Promise.all(workers.map(async (w) => readyLines.set(w, await waitForOutput(w, /ready/, 60_000))));
   return workers;
@@ -79,7 +86,13 @@ await describeWithRedis('baton worker on BullMQ', () => {
 
   it('three workers in their own clones run a queued plan once per task and integrate it through the remote; SIGTERM stops them cleanly', async () => {
     const ids = ['q1', 'q2', 'q3', 'q4', 'q5', 'q6'];
-    const project = makeProject([...ids.map((id) => ({ id })), { id: 'q7', dependsOn: ['q1', 'q2'], check: 'test -f out/q1.txt && test -f out/q2.txt && test -f out/q7.txt' }], { AGENT_SLEEP_MS: '400' });
+    const project = makeProject(
+      [
+        ...ids.map((id) => ({ id })),
+        { id: 'q7', dependsOn: ['q1', 'q2'], check: 'test -f out/q1.txt && test -f out/q2.txt && test -f out/q7.txt' },
+      ],
+      { AGENT_SLEEP_MS: '400' },
+    );
     cleanups.push(() => rmSync(project.dir, { recursive: true, force: true }));
     const { remote, clones } = withRemote(project, 3);
     const namespace = uniqueNamespace('queue');
@@ -109,17 +122,28 @@ await describeWithRedis('baton worker on BullMQ', () => {
       expect([...runners].every((r) => r?.startsWith('worker:'))).toBe(true);
       expect(runners.size).toBeGreaterThanOrEqual(2);
       // Every result is on the remote's branch and, fast-forwarded, in the producer's tree.
-      const onRemote = execFileSync('git', ['--git-dir', remote, 'ls-tree', '-r', '--name-only', 'main', 'out/'], { encoding: 'utf8' }).trim().split('\n').sort();
+      const onRemote = execFileSync('git', ['--git-dir', remote, 'ls-tree', '-r', '--name-only', 'main', 'out/'], { encoding: 'utf8' })
+        .trim()
+        .split('\n')
+        .sort();
       expect(onRemote).toEqual(all.map((id) => `out/${id}.txt`).sort());
       for (const id of all) expect(existsSync(path.join(project.dir, 'out', `${id}.txt`))).toBe(true);
       // Each task's branch was pushed to the remote too.
-      const branches = execFileSync('git', ['--git-dir', remote, 'for-each-ref', '--format=%(refname:short)', 'refs/heads/baton/'], { encoding: 'utf8' }).trim().split('\n').sort();
+      const branches = execFileSync('git', ['--git-dir', remote, 'for-each-ref', '--format=%(refname:short)', 'refs/heads/baton/'], {
+        encoding: 'utf8',
+      })
+        .trim()
+        .split('\n')
+        .sort();
       expect(branches).toEqual(all.map((id) => `baton/${id}`).sort());
       const ledger = await openLedger({ spec: REDIS_TEST_URL, namespace });
       expect(await ledger.countDispatches()).toBe(starts.length);
       await ledger.close();
       // baton status shows the queue and the live workers.
-      const status = await startBaton(['status', '--ledger', REDIS_TEST_URL, '--json'], { cwd: project.dir, env: { BATON_NAMESPACE: namespace } }).done;
+      const status = await startBaton(['status', '--ledger', REDIS_TEST_URL, '--json'], {
+        cwd: project.dir,
+        env: { BATON_NAMESPACE: namespace },
+      }).done;
       expect(status.code, status.stderr).toBe(0);
       const queue = JSON.parse(status.stdout).queue;
       expect(queue.counts).toMatchObject({ waiting: 0, active: 0, completed: 7, failed: 0 });
@@ -136,7 +160,7 @@ await describeWithRedis('baton worker on BullMQ', () => {
     }
   }, 180_000);
 
-  it('gives a SIGKILLed worker\'s task to another worker, which records the attempt interrupted and resumes it with context', async () => {
+  it("gives a SIGKILLed worker's task to another worker, which records the attempt interrupted and resumes it with context", async () => {
     const project = makeProject([{ id: 'slow' }], { AGENT_SLEEP_MS: '5000' });
     cleanups.push(() => rmSync(project.dir, { recursive: true, force: true }));
     const { clones } = withRemote(project, 2);
@@ -172,7 +196,8 @@ await describeWithRedis('baton worker on BullMQ', () => {
       expect(second).toBeDefined();
       // Picked up well within the 30 s bound (lock 2 s + stalled check 1 s + lease 1.5 s here).
       expect((second?.at ?? 0) - killedAt).toBeLessThan(30_000);
-      const status = await startBaton(['status', '--ledger', REDIS_TEST_URL], { cwd: project.dir, env: { BATON_NAMESPACE: namespace } }).done;
+      const status = await startBaton(['status', '--ledger', REDIS_TEST_URL], { cwd: project.dir, env: { BATON_NAMESPACE: namespace } })
+        .done;
       expect(status.stdout).toMatch(/queue: 0 waiting, 0 active, 0 delayed \(dependencies\), 1 completed, 0 failed, [1-9]\d* stalled/);
     } finally {
       for (const w of workers) if (w.child.exitCode === null && w.child.signalCode === null) w.child.kill('SIGTERM');
@@ -180,7 +205,7 @@ await describeWithRedis('baton worker on BullMQ', () => {
     await Promise.all(workers.map((w) => w.done));
   }, 180_000);
 
-  it('pauses the workers (the queue\'s rate limit) while every provider\'s breaker is open, and says so', async () => {
+  it("pauses the workers (the queue's rate limit) while every provider's breaker is open, and says so", async () => {
     const project = makeProject([{ id: 'later' }], { AGENT_SLEEP_MS: '50' });
     cleanups.push(() => rmSync(project.dir, { recursive: true, force: true }));
     const { clones } = withRemote(project, 1);

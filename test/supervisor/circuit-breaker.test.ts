@@ -6,7 +6,8 @@ function rig(settings = {}) {
   let clock = 1_700_000_000_000;
   const now = () => clock;
   const ledger = new MemoryLedger(now);
-  const make = (owner: string) => new CircuitBreaker({ ledger, owner, now, settings: { coolDownMs: 1000, probeLeaseMs: 5000, failureThreshold: 3, ...settings } });
+  const make = (owner: string) =>
+    new CircuitBreaker({ ledger, owner, now, settings: { coolDownMs: 1000, probeLeaseMs: 5000, failureThreshold: 3, ...settings } });
   return { ledger, make, advance: (ms: number) => (clock += ms), now };
 }
 
@@ -72,7 +73,7 @@ describe('CircuitBreaker', () => {
     const winner = owners[decisions.findIndex((d) => d.allowed)] as CircuitBreaker;
     expect((await ledger.getBreaker('p'))?.state).toBe('half_open');
     await winner.record('p', { kind: 'ok' });
-    expect((await ledger.getBreaker('p'))).toMatchObject({ state: 'closed', failureCount: 0 });
+    expect(await ledger.getBreaker('p')).toMatchObject({ state: 'closed', failureCount: 0 });
     expect(await owners[0]?.acquire('p')).toEqual({ allowed: true, probe: false });
   });
 

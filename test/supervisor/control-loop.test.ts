@@ -27,7 +27,13 @@ tasks:
       - description: draft.txt exists
         check: test -f draft.txt
 `),
-      { ledger, providers: [agent('limited', 'rate-limited.mjs', env), agent('fixer', 'fixer.mjs', env)], workspace: workspaceOps(dir), workspaceDir: dir, logger: silentLogger },
+      {
+        ledger,
+        providers: [agent('limited', 'rate-limited.mjs', env), agent('fixer', 'fixer.mjs', env)],
+        workspace: workspaceOps(dir),
+        workspaceDir: dir,
+        logger: silentLogger,
+      },
     );
     const [task] = report.tasks;
     expect(task?.status).toBe('completed');
@@ -35,7 +41,9 @@ tasks:
       [1, 'limited', 'rate_limited'],
       [1, 'fixer', 'ok'],
     ]);
-    expect(task?.attempts[1]?.injected_context).toMatch(/^--- PROVIDER SWITCH CONTEXT ---\nPrevious provider \(limited\) failed: rate_limited\n/);
+    expect(task?.attempts[1]?.injected_context).toMatch(
+      /^--- PROVIDER SWITCH CONTEXT ---\nPrevious provider \(limited\) failed: rate_limited\n/,
+    );
     const prompts = readAgentLog(log);
     expect(prompts[0]?.prompt.startsWith('## Task ID\ndraft')).toBe(true);
     expect(prompts[1]?.prompt.startsWith('--- PROVIDER SWITCH CONTEXT ---')).toBe(true);
@@ -71,7 +79,9 @@ tasks:
     ]);
     expect(task?.attempts[0]?.validation_errors[0]).toContain('check failed: test -f docs/guide.md');
     const retry = task?.attempts[1]?.injected_context ?? '';
-    expect(retry).toMatch(/^--- RETRY CONTEXT ---\nAttempt #2 - Previous validation failures:\n- the guide exists - check failed: test -f docs\/guide.md/);
+    expect(retry).toMatch(
+      /^--- RETRY CONTEXT ---\nAttempt #2 - Previous validation failures:\n- the guide exists - check failed: test -f docs\/guide.md/,
+    );
     expect(retry).toContain('Already created: draft.txt');
     expect(readAgentLog(log)[1]?.prompt.startsWith(retry)).toBe(true);
     expect(existsSync(path.join(dir, 'docs/guide.md'))).toBe(true);
@@ -156,11 +166,19 @@ tasks:
     instructions: Depends on t1.
     depends_on: [t1]
 `),
-      { ledger, providers: [agent('a', 'fixer.mjs', env), agent('b', 'fixer.mjs', env)], workspace: workspaceOps(dir), workspaceDir: dir, logger: silentLogger },
+      {
+        ledger,
+        providers: [agent('a', 'fixer.mjs', env), agent('b', 'fixer.mjs', env)],
+        workspace: workspaceOps(dir),
+        workspaceDir: dir,
+        logger: silentLogger,
+      },
     );
     expect(report.tasks.map((t) => t.status)).toEqual(['blocked', 'blocked']);
     expect(report.tasks[0]?.attempts.map((a) => a.provider)).toEqual(['none', 'none']);
-    expect(report.tasks[0]?.attempts[1]?.injected_context).toContain('- previous attempt ended before validation: All providers circuit-broken: a: breaker open until');
+    expect(report.tasks[0]?.attempts[1]?.injected_context).toContain(
+      '- previous attempt ended before validation: All providers circuit-broken: a: breaker open until',
+    );
     // Each provider is named with its breaker's reopening time and reason.
     expect((await ledger.getTask('t1'))?.blockReason).toMatch(
       /^All providers circuit-broken: a: breaker_open 2 times; last: breaker open until \d{4}-\d\d-\d\dT[\d:.]+Z \(rate_limited\) \| b: breaker_open 2 times; last: breaker open until \d{4}-[\d:T.-]+Z \(auth_failed\)$/,

@@ -26,7 +26,14 @@ describe('plan files', () => {
         tasks: [
           { task_id: 'c', instructions: 'C', depends_on: ['a', 'b'] },
           { id: 'a', instructions: 'A', acceptance_criteria: ['plain string', { description: 'd', check: 'true' }] },
-          { id: 'b', instructions: 'B', priority: 5, retry_policy: { max_retries: 5 }, options: { enable_pre_context: false }, agent_mode: 'coder' },
+          {
+            id: 'b',
+            instructions: 'B',
+            priority: 5,
+            retry_policy: { max_retries: 5 },
+            options: { enable_pre_context: false },
+            agent_mode: 'coder',
+          },
         ],
       }),
     );
@@ -40,17 +47,32 @@ describe('plan files', () => {
 
   it('names the task id and the field path of each problem', () => {
     expectInvalid(
-      () => parsePlan(JSON.stringify({ tasks: [{ id: 'ok', instructions: 'x' }, { id: 'api', instructions: 'x', acceptance_criteria: [{ check: 'true' }] }] }), 'p.json'),
+      () =>
+        parsePlan(
+          JSON.stringify({
+            tasks: [
+              { id: 'ok', instructions: 'x' },
+              { id: 'api', instructions: 'x', acceptance_criteria: [{ check: 'true' }] },
+            ],
+          }),
+          'p.json',
+        ),
       'p.json',
       'tasks[1] (id "api").acceptance_criteria[0]',
     );
-    expectInvalid(() => parsePlan('{"tasks":[{"id":"t","instructions":"x","retry_policy":{"max_retries":0}}]}', 'p.json'), 'tasks[0] (id "t").retry_policy.max_retries');
+    expectInvalid(
+      () => parsePlan('{"tasks":[{"id":"t","instructions":"x","retry_policy":{"max_retries":0}}]}', 'p.json'),
+      'tasks[0] (id "t").retry_policy.max_retries',
+    );
     expectInvalid(() => parsePlan('{"tasks":[{"instructions":"x"}]}', 'p.json'), 'tasks[0].id');
     expectInvalid(() => parsePlan('tasks: [', 'p.yaml'), 'not valid YAML');
   });
 
   it('rejects unknown dependencies, duplicates and cycles', () => {
-    expectInvalid(() => parsePlan('tasks: [{id: a, instructions: x, depends_on: [zz]}]', 'p.yaml'), 'tasks[0] (id "a").depends_on[0]: unknown task "zz"');
+    expectInvalid(
+      () => parsePlan('tasks: [{id: a, instructions: x, depends_on: [zz]}]', 'p.yaml'),
+      'tasks[0] (id "a").depends_on[0]: unknown task "zz"',
+    );
     expectInvalid(() => parsePlan('tasks: [{id: a, instructions: x}, {id: a, instructions: y}]', 'p.yaml'), 'duplicate task id');
     expectInvalid(
       () => parsePlan('tasks: [{id: a, instructions: x, depends_on: [b]}, {id: b, instructions: y, depends_on: [a]}]', 'p.yaml'),

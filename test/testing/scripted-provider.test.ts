@@ -5,10 +5,7 @@ const request = { prompt: 'do it', cwd: '/tmp', timeoutMs: 1000 };
 
 describe('ScriptedProvider', () => {
   it('answers its steps in order, repeats the last one, and records every request', async () => {
-    const provider = new ScriptedProvider('flaky', [
-      'rate_limited',
-      { outcome: { kind: 'ok' }, response: 'done', model: 'm-1' },
-    ]);
+    const provider = new ScriptedProvider('flaky', ['rate_limited', { outcome: { kind: 'ok' }, response: 'done', model: 'm-1' }]);
     const first = await provider.run(request);
     const second = await provider.run({ ...request, prompt: 'again' });
     const third = await provider.run(request);
@@ -20,7 +17,9 @@ describe('ScriptedProvider', () => {
   });
 
   it('lets a step compute its result from the request', async () => {
-    const echo = new ScriptedProvider('echo', [(r) => ({ outcome: { kind: 'ok' }, output: r.prompt, outputTruncated: false, durationMs: 1 })]);
+    const echo = new ScriptedProvider('echo', [
+      (r) => ({ outcome: { kind: 'ok' }, output: r.prompt, outputTruncated: false, durationMs: 1 }),
+    ]);
     expect((await echo.run(request)).output).toBe('do it');
   });
 

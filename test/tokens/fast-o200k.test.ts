@@ -38,7 +38,9 @@ describe('encodeO200k (the scanner path of the o200k_base tokenizer)', () => {
   it('is pinned: package.json names exactly the gpt-tokenizer version the private parts were checked against', () => {
     const pkg = JSON.parse(readFileSync(path.join(root, 'package.json'), 'utf8')) as { dependencies: Record<string, string> };
     const installed = JSON.parse(readFileSync(path.join(root, 'node_modules/gpt-tokenizer/package.json'), 'utf8')) as { version: string };
-    expect(pkg.dependencies['gpt-tokenizer'], 'gpt-tokenizer must be pinned to an exact version (see src/tokens/fast-o200k.ts)').toBe(PINNED_GPT_TOKENIZER);
+    expect(pkg.dependencies['gpt-tokenizer'], 'gpt-tokenizer must be pinned to an exact version (see src/tokens/fast-o200k.ts)').toBe(
+      PINNED_GPT_TOKENIZER,
+    );
     expect(installed.version).toBe(PINNED_GPT_TOKENIZER);
   });
 
@@ -68,7 +70,7 @@ describe('encodeO200k (the scanner path of the o200k_base tokenizer)', () => {
   });
 
   it('gives the library ids for 20,000 random strings over the characters the split regex treats apart', () => {
-    const alphabet = "aAzZbB09 \t\n\r\u000b\f'sSlLvVeErRdDmMtT./-_()[]{}<>|!?,;:\"`~@#$%^&*+=\\\u0001\u007f…–—“”→";
+    const alphabet = 'aAzZbB09 \t\n\r\u000b\f\'sSlLvVeErRdDmMtT./-_()[]{}<>|!?,;:"`~@#$%^&*+=\\\u0001\u007f…–—“”→';
     let seed = 12345;
     const next = () => {
       seed = (Math.imul(seed, 1103515245) + 12345) >>> 0;

@@ -28,7 +28,8 @@ describe('startsTokenPiece', () => {
 
   it('guarantees the line-by-line count equals the count of the joined text', () => {
     const random = rng(7);
-    const word = () => Array.from({ length: 1 + Math.floor(random() * 12) }, () => ALPHABET[Math.floor(random() * ALPHABET.length)]).join('');
+    const word = () =>
+      Array.from({ length: 1 + Math.floor(random() * 12) }, () => ALPHABET[Math.floor(random() * ALPHABET.length)]).join('');
     let checked = 0;
     for (let i = 0; i < 3000; i++) {
       const head = (HEADS[i % HEADS.length] as string) + (i % 3 === 0 ? word() : '');

@@ -58,13 +58,31 @@ export async function runPlanIntoLedger(options: { panel?: boolean } = {}): Prom
   const agent = (script: string) => ({ type: 'command', command: [process.execPath, path.join(AGENTS, script)] });
   await writeFile(
     path.join(root, 'baton.config.json'),
-    JSON.stringify({ providers: { limited: agent('rate-limited.mjs'), fixer: agent('fixer.mjs'), verifier: agent('helper.mjs') }, priority: ['limited', 'fixer'], helper: 'verifier' }),
+    JSON.stringify({
+      providers: { limited: agent('rate-limited.mjs'), fixer: agent('fixer.mjs'), verifier: agent('helper.mjs') },
+      priority: ['limited', 'fixer'],
+      helper: 'verifier',
+    }),
   );
-  const run = await runBaton(['run', path.join(root, 'plan.yaml'), '--config', path.join(root, 'baton.config.json'), '--ledger', spec, '--max-retries', '2', '--json'], {
-    cwd: workspace,
-    env: { RESET_IN_MS: String(10 * 60_000) },
-  });
-  if (run.code !== 1 || !run.stdout.includes('"blocked"')) throw new Error(`baton run did not end as planned (exit ${run.code}): ${run.stderr}${run.stdout}`);
+  const run = await runBaton(
+    [
+      'run',
+      path.join(root, 'plan.yaml'),
+      '--config',
+      path.join(root, 'baton.config.json'),
+      '--ledger',
+      spec,
+      '--max-retries',
+      '2',
+      '--json',
+    ],
+    {
+      cwd: workspace,
+      env: { RESET_IN_MS: String(10 * 60_000) },
+    },
+  );
+  if (run.code !== 1 || !run.stdout.includes('"blocked"'))
+    throw new Error(`baton run did not end as planned (exit ${run.code}): ${run.stderr}${run.stdout}`);
   if (options.panel) await runPanelIntoLedger(spec, workspace);
   return { root, workspace, ledgerFile, spec, cleanup: () => rm(root, { recursive: true, force: true }) };
 }

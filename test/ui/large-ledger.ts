@@ -1,4 +1,11 @@
-import { type Dispatch, type Ledger, type LedgerLine, materializeDispatch, materializeTask, TASK_STATUSES } from '../../src/ledger/index.js';
+import {
+  type Dispatch,
+  type Ledger,
+  type LedgerLine,
+  materializeDispatch,
+  materializeTask,
+  TASK_STATUSES,
+} from '../../src/ledger/index.js';
 
 const BATCH = 5_000;
 const PROVIDERS = ['gemini', 'copilot', 'cursor', 'codex', 'claude'];
@@ -43,7 +50,8 @@ export async function fillLargeLedger(ledger: Ledger, counts: { tasks: number; d
         outcome,
         filesUpdated: ['src/index.ts'],
         validationErrors: outcome === 'validation_failed' ? ['it works - check failed: true (exit 1)'] : [],
-        injectedContext: i >= counts.tasks ? '--- RETRY CONTEXT ---\nAttempt #2 - Previous validation failures:\n--- END CONTEXT ---\n' : undefined,
+        injectedContext:
+          i >= counts.tasks ? '--- RETRY CONTEXT ---\nAttempt #2 - Previous validation failures:\n--- END CONTEXT ---\n' : undefined,
         contextType: i >= counts.tasks ? 'retry' : undefined,
         startedAt: now - (counts.dispatches - i) * 100,
         durationMs: 1000 + (i % 50) * 100,

@@ -25,7 +25,8 @@ describeWithBrowser('baton ui in Chromium', () => {
   beforeAll(async () => {
     run = await runPlanIntoLedger({ panel: true });
     // Two saved snapshots with a change between them, through the real CLI.
-    const refresh = (args: string[]) => runBaton(['refresh', 'docs', '--ledger', run.spec, '--save', '--json', ...args], { cwd: run.workspace });
+    const refresh = (args: string[]) =>
+      runBaton(['refresh', 'docs', '--ledger', run.spec, '--save', '--json', ...args], { cwd: run.workspace });
     expect((await refresh([])).code).toBe(0);
     const writer = await openLedger({ spec: run.spec });
     await writer.updateTask('never', { priority: 9 });
@@ -87,7 +88,7 @@ describeWithBrowser('baton ui in Chromium', () => {
     expect(await page.locator('#tasks tbody tr').evaluateAll((rows) => rows.map((r) => r.getAttribute('data-task')))).toEqual(['notes']);
   });
 
-  it("shows each try in order with the exact context the ledger says was injected, beside the previous try", async () => {
+  it('shows each try in order with the exact context the ledger says was injected, beside the previous try', async () => {
     await page.goto(`${ui.url}tasks/docs`);
     const ds = (await dispatchesOf('docs')).sort((a, b) => a.seq - b.seq);
     const shownOrder = await page.locator('article.try').evaluateAll((els) => els.map((e) => e.id));
@@ -171,14 +172,29 @@ describeWithBrowser('baton ui in Chromium', () => {
     await page.evaluate(() => {
       (window as unknown as { marker: number }).marker = 42;
     });
-    await writeFile(path.join(run.root, 'live.yaml'), 'tasks:\n  - id: live\n    title: Arrives while the page is open\n    instructions: Write the draft.\n');
+    await writeFile(
+      path.join(run.root, 'live.yaml'),
+      'tasks:\n  - id: live\n    title: Arrives while the page is open\n    instructions: Write the draft.\n',
+    );
     const running = runBaton(
-      ['run', path.join(run.root, 'live.yaml'), '--config', path.join(run.root, 'baton.config.json'), '--ledger', run.spec, '--providers', 'fixer', '--json'],
+      [
+        'run',
+        path.join(run.root, 'live.yaml'),
+        '--config',
+        path.join(run.root, 'baton.config.json'),
+        '--ledger',
+        run.spec,
+        '--providers',
+        'fixer',
+        '--json',
+      ],
       { cwd: run.workspace },
     );
     await page.waitForSelector('#recent-dispatches li:has-text("live")', { timeout: 10_000 });
     expect((await running).code).toBe(0);
-    await expect.poll(() => page.locator('#tasks tbody tr[data-task="live"] td:nth-child(2) .badge').textContent(), { timeout: 5000 }).toBe('completed');
+    await expect
+      .poll(() => page.locator('#tasks tbody tr[data-task="live"] td:nth-child(2) .badge').textContent(), { timeout: 5000 })
+      .toBe('completed');
     expect(await page.locator('a[aria-current="true"] .count').first().textContent()).toBe('4');
     expect(await page.evaluate(() => (window as unknown as { marker?: number }).marker)).toBe(42);
     expect(await page.locator('#live').textContent()).toMatch(/^updated/);

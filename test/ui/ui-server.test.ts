@@ -21,7 +21,12 @@ async function serve(ledger: Ledger, options: { token?: string; pollMs?: number 
 }
 
 /** Reads server-sent events until `event` arrives (or the timeout). */
-function waitForEvent(url: string, event: string, headers: Record<string, string> = {}, timeoutMs = 5000): Promise<{ status: number; events: string[] }> {
+function waitForEvent(
+  url: string,
+  event: string,
+  headers: Record<string, string> = {},
+  timeoutMs = 5000,
+): Promise<{ status: number; events: string[] }> {
   return new Promise((resolve, reject) => {
     const req = get(url, { headers }, (res) => {
       const events: string[] = [];
@@ -109,7 +114,14 @@ describe('baton ui server: what it shows', () => {
     const ledger = new MemoryLedger();
     const key = ['ghp', '_', 'A1b2C3d4E5f6G7h8I9j0K1l2M3n4O5p6Q7r8'].join('');
     await ledger.createTask({ id: 'leak', title: '<script>alert(1)</script>', instructions: `use token ${key}` });
-    await ledger.appendDispatch({ taskId: 'leak', attempt: 1, provider: 'p', status: 'failed', outcome: 'agent_error', injectedContext: `--- RETRY CONTEXT ---\nGITHUB_TOKEN=${key}\n--- END CONTEXT ---` });
+    await ledger.appendDispatch({
+      taskId: 'leak',
+      attempt: 1,
+      provider: 'p',
+      status: 'failed',
+      outcome: 'agent_error',
+      injectedContext: `--- RETRY CONTEXT ---\nGITHUB_TOKEN=${key}\n--- END CONTEXT ---`,
+    });
     const ui = await serve(ledger);
     const list = await (await fetch(ui.url)).text();
     expect(list).toContain('&lt;script&gt;alert(1)&lt;/script&gt;');
@@ -154,7 +166,11 @@ describe('baton ui command', () => {
       stdout: (s: string) => {
         out += s;
       },
-      stderr: () => undefined, cwd: dir, env: {}, isTTY: false };
+      stderr: () => undefined,
+      cwd: dir,
+      env: {},
+      isTTY: false,
+    };
     const serving = runUi(io, { ledger: 'sqlite:agent.db', port: '0', json: true }, stopped);
     await expect.poll(() => out).toContain('"url"');
     const info = JSON.parse(out) as { url: string; backend: string; token_required: boolean };
@@ -164,7 +180,7 @@ describe('baton ui command', () => {
     expect(await serving).toBe(0);
   });
 
-  it('is what `baton demo --keep` points to at its end, and shows the demo\'s injected context', async () => {
+  it("is what `baton demo --keep` points to at its end, and shows the demo's injected context", async () => {
     const { dir, cleanup } = await tempDir();
     open.push({ close: cleanup });
     const demo = await runBaton(['demo', '--keep'], { cwd: dir });

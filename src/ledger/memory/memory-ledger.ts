@@ -45,9 +45,7 @@ export class MemoryLedger implements Ledger {
   private readonly dispatchIndex = new Map<string, Dispatch>();
   private readonly claims = new Map<string, Claim>();
   private readonly breakers = new Map<string, Breaker>();
-  private readonly records = new Map<RecordCollection, Map<string, LedgerRecord>>(
-    RECORD_COLLECTIONS.map((c) => [c, new Map()]),
-  );
+  private readonly records = new Map<RecordCollection, Map<string, LedgerRecord>>(RECORD_COLLECTIONS.map((c) => [c, new Map()]));
   private seq = 0;
 
   constructor(private readonly now: () => number = Date.now) {}
@@ -149,7 +147,9 @@ export class MemoryLedger implements Ledger {
     const items = [...this.dispatches]
       .reverse()
       .filter((d) => d.seq < before)
-      .filter((d) => (query.taskId === undefined || d.taskId === query.taskId) && (query.status === undefined || d.status === query.status));
+      .filter(
+        (d) => (query.taskId === undefined || d.taskId === query.taskId) && (query.status === undefined || d.status === query.status),
+      );
     return paginate(items, query.limit, (d) => [d.seq]);
   }
 

@@ -64,6 +64,13 @@ export async function compareAndSetBreaker(
 ): Promise<Breaker | undefined> {
   const breaker = materializeBreaker(provider, expectedGeneration + 1, next, ctx.now());
   const k = ctx.keys;
-  const written = await ctx.redis.batonBreakerCas(2, k.breakers, k.breakerGenerations, provider, expectedGeneration, JSON.stringify(breaker));
+  const written = await ctx.redis.batonBreakerCas(
+    2,
+    k.breakers,
+    k.breakerGenerations,
+    provider,
+    expectedGeneration,
+    JSON.stringify(breaker),
+  );
   return written === 1 ? breaker : undefined;
 }

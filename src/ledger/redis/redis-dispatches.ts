@@ -68,7 +68,12 @@ export function dispatchWrite(ctx: RedisContext, d: Dispatch, mode: WriteMode, e
     { key: k.dispatchesAll, op: 'zadd', score: d.seq, member: d.id },
     { key: k.dispatchesByTask(d.taskId), op: 'zadd', score: d.seq, member: d.id },
     { key: k.dispatchesJsonByTask(d.taskId), op: 'hset', field: d.id, value: json },
-    ...DISPATCH_STATUSES.map((s): IndexOp => ({ key: k.dispatchesByStatus(s), op: s === d.status ? 'zadd' : 'zrem', score: d.seq, member: d.id })),
+    ...DISPATCH_STATUSES.map((s): IndexOp => ({
+      key: k.dispatchesByStatus(s),
+      op: s === d.status ? 'zadd' : 'zrem',
+      score: d.seq,
+      member: d.id,
+    })),
   ];
   const fields = { v: json, seq: d.seq, taskId: d.taskId, status: d.status };
   return writeArgs(k.dispatch(d.id), mode, expected, fields, ops);

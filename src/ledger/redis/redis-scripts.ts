@@ -249,8 +249,7 @@ export function defineLedgerScripts(redis: Redis): ScriptedRedis {
 
 /** One index change applied by the write script: a zset entry, or a field of another hash. */
 export type IndexOp =
-  | { key: string; op: 'zadd' | 'zrem'; score: number; member: string }
-  | { key: string; op: 'hset'; field: string; value: string };
+  { key: string; op: 'zadd' | 'zrem'; score: number; member: string } | { key: string; op: 'hset'; field: string; value: string };
 
 export type WriteMode = 'create' | 'cas' | 'put';
 

@@ -14,7 +14,8 @@ const STAGING_MARK = '~import~';
 const ABANDONED_AFTER_MS = 60 * 60 * 1000;
 const SCAN_COUNT = 1_000;
 /** The key families of one namespace's ledger (redis-keys.ts); anything else there is not ours. */
-const LEDGER_KEY = /^(task:|tasks:|dispatch:|dispatch_seq$|dispatches$|dispatches:|claim:|claims$|breakers$|breakers:generation$|rec:|recs:)/;
+const LEDGER_KEY =
+  /^(task:|tasks:|dispatch:|dispatch_seq$|dispatches$|dispatches:|claim:|claims$|breakers$|breakers:generation$|rec:|recs:)/;
 
 /** A context whose keys live under a fresh staging prefix of the same namespace. */
 export function stagingContext(ctx: RedisContext): RedisContext {
@@ -138,14 +139,22 @@ export class ExpectedCounts {
       ['tasks', this.tasks.size, staging.redis.zcard(k.tasksAll)],
       ['dispatches', this.dispatches.size, staging.redis.zcard(k.dispatchesAll)],
       ['breakers', this.breakers.size, staging.redis.hlen(k.breakers)],
-      ...RECORD_COLLECTIONS.map((c): [string, number, Promise<number>] => [`${c} records`, this.records.get(c)?.size ?? 0, staging.redis.zcard(k.recordsAll(c))]),
+      ...RECORD_COLLECTIONS.map((c): [string, number, Promise<number>] => [
+        `${c} records`,
+        this.records.get(c)?.size ?? 0,
+        staging.redis.zcard(k.recordsAll(c)),
+      ]),
     ];
     for (const [what, expected, found] of checks) {
       const count = await found;
       if (count !== expected) {
-        throw new BatonError('LEDGER_CORRUPT', `Import check failed before switching: expected ${expected} ${what} in the staged ledger, found ${count}; nothing was imported`, {
-          details: { what, expected, found: count },
-        });
+        throw new BatonError(
+          'LEDGER_CORRUPT',
+          `Import check failed before switching: expected ${expected} ${what} in the staged ledger, found ${count}; nothing was imported`,
+          {
+            details: { what, expected, found: count },
+          },
+        );
       }
     }
   }

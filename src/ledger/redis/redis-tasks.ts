@@ -13,7 +13,12 @@ export function taskWrite(ctx: RedisContext, task: Task, mode: WriteMode, expect
   const member = task.id;
   const ops: IndexOp[] = [
     { key: k.tasksAll, op: 'zadd', score: task.createdAt, member },
-    ...TASK_STATUSES.map((s): IndexOp => ({ key: k.tasksByStatus(s), op: s === task.status ? 'zadd' : 'zrem', score: task.createdAt, member })),
+    ...TASK_STATUSES.map((s): IndexOp => ({
+      key: k.tasksByStatus(s),
+      op: s === task.status ? 'zadd' : 'zrem',
+      score: task.createdAt,
+      member,
+    })),
     { key: k.tasksCompleted, op: task.status === 'completed' ? 'zadd' : 'zrem', score: task.completedAt ?? 0, member },
   ];
   return writeArgs(k.task(task.id), mode, expected, { v: JSON.stringify(task), status: task.status }, ops);

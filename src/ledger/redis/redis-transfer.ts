@@ -40,7 +40,11 @@ export async function* exportLines(ctx: RedisContext): AsyncGenerator<LedgerLine
     for (const task of await loadTasks(ctx, ids)) if (task) yield { kind: 'task', record: task };
   }
   for await (const entries of walkZset(ctx.redis, k.dispatchesAll, { order: 'asc', batch: EXPORT_BATCH })) {
-    for (const d of await loadDispatches(ctx, entries.map((e) => e.member))) if (d) yield { kind: 'dispatch', record: d };
+    for (const d of await loadDispatches(
+      ctx,
+      entries.map((e) => e.member),
+    ))
+      if (d) yield { kind: 'dispatch', record: d };
   }
   for (const breaker of await listBreakers(ctx)) yield { kind: 'breaker', record: breaker };
   const claimed = (await ctx.redis.smembers(k.claims)).sort(compareMembers);
@@ -94,9 +98,13 @@ async function importChecked(ctx: RedisContext, lines: readonly LedgerLine[]): P
   } finally {
     watcher.disconnect();
   }
-  throw new BatonError('LEDGER_CONFLICT', `Redis ledger at ${ctx.location} kept changing during the import (${MAX_IMPORT_ROUNDS} tries); nothing was imported. Stop the runs writing to it and import again.`, {
-    details: { location: ctx.location },
-  });
+  throw new BatonError(
+    'LEDGER_CONFLICT',
+    `Redis ledger at ${ctx.location} kept changing during the import (${MAX_IMPORT_ROUNDS} tries); nothing was imported. Stop the runs writing to it and import again.`,
+    {
+      details: { location: ctx.location },
+    },
+  );
 }
 
 /** One staging build and switch; false when another writer changed the live ledger meanwhile. */

@@ -1,4 +1,16 @@
-import { accessSync, closeSync, constants, copyFileSync, existsSync, mkdirSync, mkdtempSync, openSync, readSync, rmSync, statSync } from 'node:fs';
+import {
+  accessSync,
+  closeSync,
+  constants,
+  copyFileSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  openSync,
+  readSync,
+  rmSync,
+  statSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { BatonError, errorMessage, isBatonError } from '../../errors/index.js';
@@ -152,9 +164,13 @@ function readOnlyLedger(openPath: string, file: string, busyTimeoutMs: number, o
     db.pragma(`busy_timeout = ${busyTimeoutMs}`);
     const version = readVersion(db, file);
     if (version > SCHEMA_VERSION) {
-      throw new BatonError('LEDGER_TOO_NEW', `Ledger ${file} has schema version ${version}, newer than this Baton understands (${SCHEMA_VERSION}): upgrade Baton`, {
-        details: { file, version, supported: SCHEMA_VERSION },
-      });
+      throw new BatonError(
+        'LEDGER_TOO_NEW',
+        `Ledger ${file} has schema version ${version}, newer than this Baton understands (${SCHEMA_VERSION}): upgrade Baton`,
+        {
+          details: { file, version, supported: SCHEMA_VERSION },
+        },
+      );
     }
     return translateSqliteErrors(new SqliteLedger(db, file, options.now), busyTimeoutMs);
   } catch (error) {
@@ -193,10 +209,14 @@ function readVersion(db: SqliteDatabase, file: string): number {
 }
 
 function notALedger(file: string, why: string, cause?: unknown): BatonError {
-  return new BatonError('LEDGER_CORRUPT', `Ledger ${file} cannot be opened: ${why}. It was left untouched; move it aside or pass another --ledger`, {
-    cause,
-    details: { file },
-  });
+  return new BatonError(
+    'LEDGER_CORRUPT',
+    `Ledger ${file} cannot be opened: ${why}. It was left untouched; move it aside or pass another --ledger`,
+    {
+      cause,
+      details: { file },
+    },
+  );
 }
 
 /** Anything else that stops the open (permissions, a full disk, a lock held too long). */

@@ -160,7 +160,9 @@ export class SqliteLedger implements Ledger {
     // highest attempt between this read and this insert.
     return this.db
       .transaction(() => {
-        const row = this.sql.get('SELECT MAX(attempt) AS highest FROM dispatches WHERE task_id = ?').get(input.taskId) as { highest: number | null };
+        const row = this.sql.get('SELECT MAX(attempt) AS highest FROM dispatches WHERE task_id = ?').get(input.taskId) as {
+          highest: number | null;
+        };
         const draft = materializeDispatch(structuredClone({ ...input, attempt: (row.highest ?? 0) + 1 }), 0, this.now());
         try {
           const { lastInsertRowid } = this.sql.get(INSERT_DISPATCH).run({ ...dispatchToRow(draft), seq: null });
@@ -271,7 +273,9 @@ export class SqliteLedger implements Ledger {
     // One statement each way: the generation check and the write cannot be split by another writer.
     const { changes } =
       expectedGeneration === 0
-        ? this.sql.get(`INSERT INTO breakers (${breakerSql.names}) VALUES (${breakerSql.params}) ON CONFLICT (provider) DO NOTHING`).run(row)
+        ? this.sql
+            .get(`INSERT INTO breakers (${breakerSql.names}) VALUES (${breakerSql.params}) ON CONFLICT (provider) DO NOTHING`)
+            .run(row)
         : this.sql
             .get(
               `UPDATE breakers SET state = @state, until = @until, failure_count = @failure_count, reason = @reason,

@@ -78,4 +78,3 @@ export function listSqliteRecords<T>(sql: StatementCache, collection: RecordColl
     (r) => [r.updatedAt, r.id],
   );
 }
-

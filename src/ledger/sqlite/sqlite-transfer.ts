@@ -75,15 +75,15 @@ export function importSqliteLines(db: Database.Database, sql: StatementCache, li
         sql.get(`INSERT OR REPLACE INTO tasks (${taskSql.names}) VALUES (${taskSql.params})`).run(taskToRow(line.record));
         return;
       case 'dispatch':
-        sql
-          .get(`INSERT OR REPLACE INTO dispatches (${dispatchSql.names}) VALUES (${dispatchSql.params})`)
-          .run(dispatchToRow(line.record));
+        sql.get(`INSERT OR REPLACE INTO dispatches (${dispatchSql.names}) VALUES (${dispatchSql.params})`).run(dispatchToRow(line.record));
         return;
       case 'breaker':
         sql.get(`INSERT OR REPLACE INTO breakers (${breakerSql.names}) VALUES (${breakerSql.params})`).run(breakerToRow(line.record));
         return;
       case 'claim':
-        sql.get('INSERT OR REPLACE INTO claims (task_id, owner, lease_until) VALUES (@task_id, @owner, @lease_until)').run(claimToRow(line.record));
+        sql
+          .get('INSERT OR REPLACE INTO claims (task_id, owner, lease_until) VALUES (@task_id, @owner, @lease_until)')
+          .run(claimToRow(line.record));
         return;
       case 'record':
         if (!RECORD_COLLECTIONS.includes(line.collection)) {

@@ -57,7 +57,10 @@ export function fromLanguageModelPrompt(prompt: readonly PromptMessage[]): LoopE
   for (const m of prompt) {
     if (m.role === 'system') events.push({ kind: 'system', text: m.content });
     else if (m.role === 'user') {
-      events.push({ kind: 'user', text: m.content.map((p) => (p.type === 'text' ? p.text : fileNote(p.filename, p.mediaType))).join('\n') });
+      events.push({
+        kind: 'user',
+        text: m.content.map((p) => (p.type === 'text' ? p.text : fileNote(p.filename, p.mediaType))).join('\n'),
+      });
     } else if (m.role === 'assistant') {
       const text: string[] = [];
       const toolCalls: ToolCall[] = [];
@@ -93,7 +96,12 @@ export function toLanguageModelPrompt(messages: readonly ContextMessage[]): Lang
       const text = m.content || calls.length === 0 ? [{ type: 'text' as const, text: m.content }] : [];
       prompt.push({ role: 'assistant', content: [...text, ...calls] });
     } else {
-      const part: ToolResultPart = { type: 'tool-result', toolCallId: m.callId, toolName: m.name, output: { type: 'text', value: m.content } };
+      const part: ToolResultPart = {
+        type: 'tool-result',
+        toolCallId: m.callId,
+        toolName: m.name,
+        output: { type: 'text', value: m.content },
+      };
       const last = prompt.at(-1);
       if (last?.role === 'tool') last.content.push(part);
       else prompt.push({ role: 'tool', content: [part] });

@@ -22,7 +22,13 @@ export function toOpenAIMessages(messages: readonly ContextMessage[]): OpenAICha
       role: 'assistant',
       content: m.content.length > 0 ? m.content : null,
       ...(calls.length
-        ? { tool_calls: calls.map((c) => ({ id: c.id, type: 'function' as const, function: { name: c.name, arguments: JSON.stringify(c.args) } })) }
+        ? {
+            tool_calls: calls.map((c) => ({
+              id: c.id,
+              type: 'function' as const,
+              function: { name: c.name, arguments: JSON.stringify(c.args) },
+            })),
+          }
         : {}),
     };
   });

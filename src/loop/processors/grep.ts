@@ -29,6 +29,12 @@ export function processGrep(input: ProcessorInput): ProcessedOutput {
   const parts = [header ?? `${total} matches in ${perFile.size} files`];
   if (top.length > 0) parts.push(`top files: ${top.map(([f, n]) => `${f} (${n})`).join(', ')}`);
   if (matches.length > 0) parts.push(matches.slice(0, TOP_MATCHES).join('\n'));
-  if (perFile.size === 0 && matches.length === 0) parts.push(lines.filter((l) => l.trim()).slice(0, 2).join('\n'));
+  if (perFile.size === 0 && matches.length === 0)
+    parts.push(
+      lines
+        .filter((l) => l.trim())
+        .slice(0, 2)
+        .join('\n'),
+    );
   return { summary: parts.join('\n'), errors: findErrorLines(input.output).slice(-3) };
 }

@@ -45,7 +45,12 @@ function relevantRanges(lines: readonly string[], startLine: number, terms?: Rea
     if (words.some((w) => terms.has(w))) {
       const from = Math.max(0, i - 1);
       const to = Math.min(lines.length, from + RANGE_LINES);
-      out.push(lines.slice(from, to).map((l, k) => `${startLine + from + k}:${l}`).join('\n'));
+      out.push(
+        lines
+          .slice(from, to)
+          .map((l, k) => `${startLine + from + k}:${l}`)
+          .join('\n'),
+      );
       i = to;
     } else i += 1;
   }

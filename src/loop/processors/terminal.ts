@@ -8,7 +8,10 @@ const MAX_LINE = 200;
 
 /** Terminal commands: exit code, the first and last lines, and the error lines. Pure. */
 export function processTerminal(input: ProcessorInput): ProcessedOutput {
-  const lines = input.output.split('\n').map((l) => clip(l.replace(/\r$/, ''))).filter((l) => l.trim().length > 0);
+  const lines = input.output
+    .split('\n')
+    .map((l) => clip(l.replace(/\r$/, '')))
+    .filter((l) => l.trim().length > 0);
   const errors = findErrorLines(input.output);
   const parts = [`${lines.length} lines${input.exitCode !== undefined ? `, exit ${input.exitCode}` : ''}`];
   if (lines.length <= HEAD + TAIL) parts.push(...lines);

@@ -28,7 +28,8 @@ export function splitHistory(events: readonly LoopEvent[]): SplitHistory {
     if (e.kind === 'system') out.system ??= renderMessage({ role: 'system', content: e.text });
     else if (e.kind === 'user' && e.reference) out.references.push(renderMessage({ role: 'user', content: e.text }));
     else if (e.kind === 'user' && out.task === undefined) out.task = renderMessage({ role: 'user', content: e.text });
-    else if (e.kind === 'user') out.units.push({ blocks: [renderMessage({ role: 'user', content: e.text })], toolBlocks: [], toolNames: [] });
+    else if (e.kind === 'user')
+      out.units.push({ blocks: [renderMessage({ role: 'user', content: e.text })], toolBlocks: [], toolNames: [] });
     else if (e.kind === 'assistant') {
       const message: ContextMessage = { role: 'assistant', content: e.text, ...(e.toolCalls?.length ? { toolCalls: e.toolCalls } : {}) };
       out.units.push({ blocks: [renderMessage(message)], toolBlocks: [], toolNames: [] });
@@ -74,7 +75,12 @@ export function maskOldOutputs(h: SplitHistory, keep = MASK_KEEP_OUTPUTS): { his
  * stopping at the first that does not; reference material counts as the oldest unit.
  * Returns the text and how many units were kept.
  */
-export function buildRecency(h: SplitHistory, budget: number, counter: TokenCounter, cache: Map<string, number>): { text: string; kept: number } {
+export function buildRecency(
+  h: SplitHistory,
+  budget: number,
+  counter: TokenCounter,
+  cache: Map<string, number>,
+): { text: string; kept: number } {
   const count = (s: string) => {
     let n = cache.get(s);
     if (n === undefined) {

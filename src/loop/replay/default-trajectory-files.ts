@@ -13,7 +13,10 @@ export async function defaultTrajectoryFiles(projectRoot: string): Promise<strin
   const dir = path.resolve(projectRoot, SHARED_TRAJECTORY_DIR);
   try {
     const names = await readdir(dir);
-    return names.filter((n) => /\.(traj|jsonl)$/.test(n)).sort().map((n) => path.join(dir, n));
+    return names
+      .filter((n) => /\.(traj|jsonl)$/.test(n))
+      .sort()
+      .map((n) => path.join(dir, n));
   } catch (cause) {
     throw new BatonError('NOT_FOUND', `no --traj given and ${dir} does not exist; pass trajectory files with --traj`, {
       cause,
@@ -24,7 +27,11 @@ export async function defaultTrajectoryFiles(projectRoot: string): Promise<strin
 
 /** Parses `4096,8192,16384`. @throws BatonError('INPUT_INVALID') naming the bad value. */
 export function parseBudgets(value: string): number[] {
-  const budgets = value.split(',').map((v) => v.trim()).filter(Boolean).map(Number);
+  const budgets = value
+    .split(',')
+    .map((v) => v.trim())
+    .filter(Boolean)
+    .map(Number);
   if (budgets.length === 0 || budgets.some((b) => !Number.isInteger(b) || b < 256)) {
     throw new BatonError('INPUT_INVALID', `--budget must be a comma-separated list of integers >= 256, got "${value}"`, {
       details: { field: '--budget', value },

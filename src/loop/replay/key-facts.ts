@@ -88,15 +88,24 @@ export function basename(p: string): string {
 }
 
 /** Share of facts found in the context as whitespace-normalized substrings; undefined when there are none. */
-export function scoreFacts(facts: KeyFacts, context: string): { goal?: number; edited_paths?: number; last_error?: number; last3?: number } {
+export function scoreFacts(
+  facts: KeyFacts,
+  context: string,
+): { goal?: number; edited_paths?: number; last_error?: number; last3?: number } {
   const hay = normalizeWhitespace(context);
   const share = (items: string[], found: (s: string) => boolean) =>
     items.length === 0 ? undefined : items.filter(found).length / items.length;
   return {
     ...(facts.goal ? { goal: hay.includes(facts.goal) ? 1 : 0 } : {}),
-    ...optional('edited_paths', share(facts.editedPaths, (p) => hay.includes(p) || hay.includes(basename(p)))),
+    ...optional(
+      'edited_paths',
+      share(facts.editedPaths, (p) => hay.includes(p) || hay.includes(basename(p))),
+    ),
     ...(facts.lastError ? { last_error: hay.includes(facts.lastError) ? 1 : 0 } : {}),
-    ...optional('last3', share(facts.last3, (t) => hay.includes(t))),
+    ...optional(
+      'last3',
+      share(facts.last3, (t) => hay.includes(t)),
+    ),
   };
 }
 

@@ -37,7 +37,12 @@ export function readOpenHandsEvents(text: string, id: string): Trajectory {
  */
 export function readOpenHandsInstances(text: string, id: string): Trajectory[] {
   return parseLines(text, id).map((line, i) => {
-    const record = line as OpenHandsEvent & { history?: unknown[]; instance_id?: string; instruction?: string; test_result?: { git_patch?: string } };
+    const record = line as OpenHandsEvent & {
+      history?: unknown[];
+      instance_id?: string;
+      instruction?: string;
+      test_result?: { git_patch?: string };
+    };
     const events = (record.history ?? []).flatMap((h) => (Array.isArray(h) ? (h as OpenHandsEvent[]) : [h as OpenHandsEvent]));
     const trajectory = openHandsTrajectory(events, `${id}#${record.instance_id ?? i + 1}`);
     if (!trajectory.task && record.instruction) {

@@ -39,7 +39,11 @@ export function readSweAgentTrajectory(json: unknown, id: string): Trajectory {
       details: { file: id, field },
     });
   }
-  const doc = parsed.data as { history?: HistoryMessage[] | null; trajectory?: TrajectoryStep[] | null; info?: { submission?: string | null } | null };
+  const doc = parsed.data as {
+    history?: HistoryMessage[] | null;
+    trajectory?: TrajectoryStep[] | null;
+    info?: { submission?: string | null } | null;
+  };
   const history = doc.history ?? undefined;
   const trajectory = doc.trajectory ?? [];
   if (!history && trajectory.length === 0) {

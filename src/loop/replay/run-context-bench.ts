@@ -233,9 +233,15 @@ async function measureLatency(
 function emptyAcc(): Acc {
   const z = () => ({ sum: 0, n: 0 });
   return {
-    builds: 0, over: 0, tokens: 0, full: 0,
+    builds: 0,
+    over: 0,
+    tokens: 0,
+    full: 0,
     facts: { goal: z(), edited_paths: z(), last_error: z(), last3: z() },
-    stable: z(), stableCurrent: z(), stableAll: z(), compactions: 0,
+    stable: z(),
+    stableCurrent: z(),
+    stableAll: z(),
+    compactions: 0,
   };
 }
 
@@ -248,7 +254,13 @@ function finish(a: Acc): StrategyScore {
   return {
     over_budget_rate: round(a.builds === 0 ? 0 : a.over / a.builds),
     trr: round(a.full === 0 ? 0 : 1 - a.tokens / a.full),
-    kfr: { goal: round(goal), edited_paths: round(edited), last_error: round(error), last3: round(last3), macro: round((goal + edited + error + last3) / 4) },
+    kfr: {
+      goal: round(goal),
+      edited_paths: round(edited),
+      last_error: round(error),
+      last3: round(last3),
+      macro: round((goal + edited + error + last3) / 4),
+    },
     prefix_stability: round(mean(a.stableCurrent)),
     prefix_reuse_of_previous: round(mean(a.stable)),
     prefix_stability_all: round(mean(a.stableAll)),

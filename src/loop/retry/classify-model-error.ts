@@ -35,7 +35,8 @@ export function isRetryableModelError(error: unknown): boolean {
 }
 
 function retryAfterOf(error: unknown): number | undefined {
-  const headers = (error as { responseHeaders?: unknown; headers?: unknown } | null)?.responseHeaders ?? (error as { headers?: unknown } | null)?.headers;
+  const headers =
+    (error as { responseHeaders?: unknown; headers?: unknown } | null)?.responseHeaders ?? (error as { headers?: unknown } | null)?.headers;
   const get = (name: string): string | undefined => {
     if (!headers || typeof headers !== 'object') return undefined;
     if (typeof (headers as Headers).get === 'function') return (headers as Headers).get(name) ?? undefined;

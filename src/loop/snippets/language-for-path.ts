@@ -1,9 +1,18 @@
 import type { SnippetLanguage } from './types.js';
 
 const BY_EXTENSION: Record<string, SnippetLanguage> = {
-  ts: 'typescript', mts: 'typescript', cts: 'typescript', tsx: 'tsx',
-  js: 'javascript', mjs: 'javascript', cjs: 'javascript', jsx: 'javascript',
-  py: 'python', pyi: 'python', java: 'java', go: 'go',
+  ts: 'typescript',
+  mts: 'typescript',
+  cts: 'typescript',
+  tsx: 'tsx',
+  js: 'javascript',
+  mjs: 'javascript',
+  cjs: 'javascript',
+  jsx: 'javascript',
+  py: 'python',
+  pyi: 'python',
+  java: 'java',
+  go: 'go',
 };
 
 /** The grammar for a file, from its extension; undefined when none is bundled. */

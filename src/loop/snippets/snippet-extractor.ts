@@ -21,15 +21,40 @@ export interface SnippetExtractor {
 }
 
 const DEFINITIONS = new Set([
-  'function_definition', 'class_definition', 'decorated_definition',
-  'function_declaration', 'generator_function_declaration', 'class_declaration', 'abstract_class_declaration',
-  'method_definition', 'interface_declaration', 'enum_declaration', 'type_alias_declaration',
-  'method_declaration', 'constructor_declaration', 'record_declaration', 'type_declaration',
+  'function_definition',
+  'class_definition',
+  'decorated_definition',
+  'function_declaration',
+  'generator_function_declaration',
+  'class_declaration',
+  'abstract_class_declaration',
+  'method_definition',
+  'interface_declaration',
+  'enum_declaration',
+  'type_alias_declaration',
+  'method_declaration',
+  'constructor_declaration',
+  'record_declaration',
+  'type_declaration',
 ]);
-const CONTAINERS = new Set(['class_body', 'block', 'declaration_list', 'export_statement', 'program', 'module', 'source_file', 'interface_body', 'enum_body']);
+const CONTAINERS = new Set([
+  'class_body',
+  'block',
+  'declaration_list',
+  'export_statement',
+  'program',
+  'module',
+  'source_file',
+  'interface_body',
+  'enum_body',
+]);
 const WASM: Record<SnippetLanguage, string> = {
-  typescript: 'tree-sitter-typescript.wasm', tsx: 'tree-sitter-tsx.wasm', javascript: 'tree-sitter-javascript.wasm',
-  python: 'tree-sitter-python.wasm', java: 'tree-sitter-java.wasm', go: 'tree-sitter-go.wasm',
+  typescript: 'tree-sitter-typescript.wasm',
+  tsx: 'tree-sitter-tsx.wasm',
+  javascript: 'tree-sitter-javascript.wasm',
+  python: 'tree-sitter-python.wasm',
+  java: 'tree-sitter-java.wasm',
+  go: 'tree-sitter-go.wasm',
 };
 
 type TreeSitter = typeof import('web-tree-sitter');
@@ -121,7 +146,14 @@ export async function createSnippetExtractor(): Promise<SnippetExtractor> {
       const from = entry.startLine - view.startLine;
       const to = Math.min(entry.endLine, entry.startLine + DEFAULT_SNIPPET_MAX_LINES - 1) - view.startLine + 1;
       const text = view.lines.slice(from, to).join('\n');
-      snippets.push({ path: view.path, name: entry.name, kind: entry.kind, startLine: entry.startLine, endLine: view.startLine + to - 1, text });
+      snippets.push({
+        path: view.path,
+        name: entry.name,
+        kind: entry.kind,
+        startLine: entry.startLine,
+        endLine: view.startLine + to - 1,
+        text,
+      });
     }
     return snippets;
   };
@@ -142,7 +174,12 @@ function collect(node: Node, out: OutlineEntry[], depth: number): void {
     if (DEFINITIONS.has(child.type) || isArrowConst(child)) {
       const target = child.type === 'decorated_definition' ? (child.childForFieldName('definition') ?? child) : child;
       if (!child.hasError) {
-        out.push({ name: nameOf(target), kind: kindOf(target.type), startLine: child.startPosition.row + 1, endLine: child.endPosition.row + 1 });
+        out.push({
+          name: nameOf(target),
+          kind: kindOf(target.type),
+          startLine: child.startPosition.row + 1,
+          endLine: child.endPosition.row + 1,
+        });
       }
       if (depth < 2) collect(target.childForFieldName('body') ?? target, out, depth + 1);
     } else if (CONTAINERS.has(child.type) || child.type === 'ERROR') {

@@ -1,4 +1,5 @@
-const DECISION = /\b(the (issue|problem|bug|error|cause|fix) (is|was|seems|appears|lies)|root cause|decid|instead of|we should|i should|we need to|i need to|the solution|the fix)\b/i;
+const DECISION =
+  /\b(the (issue|problem|bug|error|cause|fix) (is|was|seems|appears|lies)|root cause|decid|instead of|we should|i should|we need to|i need to|the solution|the fix)\b/i;
 const MIN_CHARS = 25;
 const MAX_CHARS = 240;
 

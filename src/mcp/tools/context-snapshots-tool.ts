@@ -15,7 +15,8 @@ export function registerContextSnapshots(server: McpServer, state: WorkspaceStat
     'context_snapshots',
     {
       title: 'Saved context snapshots',
-      description: 'list: snapshots saved by refresh_context(save_snapshot: true), newest first. compare: what changed between two of them.',
+      description:
+        'list: snapshots saved by refresh_context(save_snapshot: true), newest first. compare: what changed between two of them.',
       inputSchema: {
         action: z.enum(['list', 'compare']),
         task_id: z.string().optional().describe('Filter for list.'),
@@ -34,7 +35,11 @@ export function registerContextSnapshots(server: McpServer, state: WorkspaceStat
       guarded(async () => {
         const { root, ledger } = await state.require();
         if (input.action === 'list') {
-          const page = await listSnapshots(ledger, { taskId: input.task_id, limit: input.limit ?? DEFAULT_PAGE_SIZE, cursor: input.cursor });
+          const page = await listSnapshots(ledger, {
+            taskId: input.task_id,
+            limit: input.limit ?? DEFAULT_PAGE_SIZE,
+            cursor: input.cursor,
+          });
           return okResult({ snapshots: page.items.map((item) => ({ ...item })), next_cursor: page.nextCursor });
         }
         const from = required(input.from, 'from', 'compare');

@@ -11,7 +11,6 @@ import { required } from './task-tool.js';
 /** @default 1_800_000: a claim without an explicit lease lasts 30 minutes. */
 export const DEFAULT_LEASE_MS = 30 * 60 * 1000;
 
-
 const inputShape = {
   action: z.enum(['list', 'status', 'create', 'claim', 'complete']).describe('list | status | create | claim | complete'),
   dispatch_id: z.string().optional().describe('Dispatch id (status, claim, complete).'),
@@ -19,7 +18,7 @@ const inputShape = {
   provider: z.string().optional().describe('Agent or provider that runs it, e.g. claude (create).'),
   model: z.string().optional(),
   mode: z.string().optional(),
-  attempt: z.number().int().min(1).optional().describe('Attempt number (create; default: next after the task\'s last).'),
+  attempt: z.number().int().min(1).optional().describe("Attempt number (create; default: next after the task's last)."),
   prompt_preview: z.string().max(2000).optional().describe('Start of the prompt sent (create).'),
   status: z.enum(['running', 'completed', 'failed', 'interrupted']).optional().describe('Filter for list.'),
   owner: z.string().optional().describe('Who claims the task (claim; complete releases it).'),
@@ -38,7 +37,7 @@ export function registerDispatchTool(server: McpServer, state: WorkspaceState, n
     {
       title: 'Dispatches in the ledger',
       description:
-        'Attempts of tasks: list (paginated), status (one dispatch, a task\'s latest, or the newest overall), create, claim a task with a lease, complete with a result.',
+        "Attempts of tasks: list (paginated), status (one dispatch, a task's latest, or the newest overall), create, claim a task with a lease, complete with a result.",
       inputSchema: inputShape,
       outputSchema: {
         dispatch: recordSchema.optional(),
@@ -75,7 +74,8 @@ export function registerDispatchTool(server: McpServer, state: WorkspaceState, n
           }
           case 'create': {
             const taskId = required(input.task_id, 'task_id', 'create');
-            if (!(await ledger.getTask(taskId))) throw new BatonError('NOT_FOUND', `No task "${taskId}"`, { details: { field: 'task_id', value: taskId } });
+            if (!(await ledger.getTask(taskId)))
+              throw new BatonError('NOT_FOUND', `No task "${taskId}"`, { details: { field: 'task_id', value: taskId } });
             const fields = {
               taskId,
               provider: required(input.provider, 'provider', 'create'),
@@ -87,7 +87,10 @@ export function registerDispatchTool(server: McpServer, state: WorkspaceState, n
             };
             // Without an explicit attempt the ledger allocates the next one atomically, so
             // concurrent creates never share a number.
-            const dispatch = input.attempt === undefined ? await ledger.appendNextAttempt(fields) : await ledger.appendDispatch({ ...fields, attempt: input.attempt });
+            const dispatch =
+              input.attempt === undefined
+                ? await ledger.appendNextAttempt(fields)
+                : await ledger.appendDispatch({ ...fields, attempt: input.attempt });
             return okResult({ dispatch: { ...dispatch } });
           }
           case 'claim': {
@@ -127,5 +130,7 @@ function rows<T extends object>(items: T[]): Array<Record<string, unknown>> {
 }
 
 function notFound(id: string): BatonError {
-  return new BatonError('NOT_FOUND', `No dispatch "${id}"; list them with dispatch(action: "list").`, { details: { field: 'dispatch_id', value: id } });
+  return new BatonError('NOT_FOUND', `No dispatch "${id}"; list them with dispatch(action: "list").`, {
+    details: { field: 'dispatch_id', value: id },
+  });
 }

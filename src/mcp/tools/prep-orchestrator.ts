@@ -30,15 +30,34 @@ export function registerPrepOrchestrator(server: McpServer, state: WorkspaceStat
         const { ledger } = await state.require();
         const [counts, active, dispatches, debt, breakers] = await Promise.all([
           ledger.countTasksByStatus(),
-          ledger.listTasks({ status: ['in_progress', 'blocked', 'pending'], limit: input.limit ?? DEFAULT_PAGE_SIZE, cursor: input.cursor }),
+          ledger.listTasks({
+            status: ['in_progress', 'blocked', 'pending'],
+            limit: input.limit ?? DEFAULT_PAGE_SIZE,
+            cursor: input.cursor,
+          }),
           ledger.recentDispatches(10),
           ledger.listRecords('debt', { status: 'open', limit: 20 }),
           ledger.listBreakers(),
         ]);
         return okResult({
           counts,
-          active_tasks: active.items.map((t) => ({ id: t.id, title: t.title, status: t.status, priority: t.priority, depends_on: t.dependsOn, updated_at: t.updatedAt })),
-          recent_dispatches: dispatches.map((d) => ({ id: d.id, task_id: d.taskId, attempt: d.attempt, provider: d.provider, status: d.status, outcome: d.outcome, started_at: d.startedAt })),
+          active_tasks: active.items.map((t) => ({
+            id: t.id,
+            title: t.title,
+            status: t.status,
+            priority: t.priority,
+            depends_on: t.dependsOn,
+            updated_at: t.updatedAt,
+          })),
+          recent_dispatches: dispatches.map((d) => ({
+            id: d.id,
+            task_id: d.taskId,
+            attempt: d.attempt,
+            provider: d.provider,
+            status: d.status,
+            outcome: d.outcome,
+            started_at: d.startedAt,
+          })),
           open_debt: debt.items.map((item) => ({ ...item })),
           breakers: breakers.map((b) => ({ ...b })),
           next_cursor: active.nextCursor,

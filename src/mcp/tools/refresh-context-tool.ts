@@ -15,17 +15,28 @@ const inputShape = {
     .min(1)
     .max(MAX_TASKS_PER_REFRESH)
     .optional()
-    .describe('Several tasks at once (instead of task_id): they share the format\'s cap (one context each, the first listed kept longest) plus their dependencies.'),
-  format: z.enum(REFRESH_FORMATS).optional().describe('minimal (<=1k tokens), standard (<=4k, default), detailed (<=10k), narrative (markdown for people, <=6k).'),
+    .describe(
+      "Several tasks at once (instead of task_id): they share the format's cap (one context each, the first listed kept longest) plus their dependencies.",
+    ),
+  format: z
+    .enum(REFRESH_FORMATS)
+    .optional()
+    .describe('minimal (<=1k tokens), standard (<=4k, default), detailed (<=10k), narrative (markdown for people, <=6k).'),
   include_git: z.boolean().optional().describe('Include git status and commits (default true).'),
   include_tech_debt: z.boolean().optional().describe('Include relevant open tech debt (default true).'),
   include_dispatches: z.boolean().optional().describe('Include recent dispatches (default true).'),
-  include_task_artifacts: z.boolean().optional().describe('Include .agent/tasks/{id}_*/ README, tracking logs, artifacts (default: detailed only).'),
+  include_task_artifacts: z
+    .boolean()
+    .optional()
+    .describe('Include .agent/tasks/{id}_*/ README, tracking logs, artifacts (default: detailed only).'),
   include_research: z.boolean().optional().describe('Include related research and recon (default: detailed only).'),
   dispatch_limit: z.number().int().min(0).max(100).optional().describe('Recent dispatches to include (default 5; 20 in detailed).'),
   commit_limit: z.number().int().min(0).max(100).optional().describe('Recent commits to include (default 5).'),
   generate_continuation_prompt: z.boolean().optional().describe('Add a self-contained continuation prompt (default true).'),
-  since: z.string().optional().describe('Only what changed since this ISO time, epoch ms, or snapshot id (snap-…): returns delta {added, updated, removed}.'),
+  since: z
+    .string()
+    .optional()
+    .describe('Only what changed since this ISO time, epoch ms, or snapshot id (snap-…): returns delta {added, updated, removed}.'),
   save_snapshot: z.boolean().optional().describe('Save this context under .baton/snapshots/ (its id is in metadata.snapshot_id).'),
 };
 

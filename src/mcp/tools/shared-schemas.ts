@@ -5,7 +5,7 @@ export const DEFAULT_PAGE_SIZE = 50;
 
 export const pageShape = {
   limit: z.number().int().min(1).max(200).optional().describe('Items per page (1-200, default 50).'),
-  cursor: z.string().optional().describe('Opaque cursor from the previous page\'s next_cursor.'),
+  cursor: z.string().optional().describe("Opaque cursor from the previous page's next_cursor."),
 };
 
 /**

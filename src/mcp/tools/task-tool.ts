@@ -52,7 +52,10 @@ export function registerTaskTool(server: McpServer, state: WorkspaceState): void
           case 'get': {
             const id = required(input.task_id, 'task_id', 'get');
             const task = await ledger.getTask(id);
-            if (!task) throw new BatonError('NOT_FOUND', `No task "${id}"; list tasks with task(action: "list").`, { details: { field: 'task_id', value: id } });
+            if (!task)
+              throw new BatonError('NOT_FOUND', `No task "${id}"; list tasks with task(action: "list").`, {
+                details: { field: 'task_id', value: id },
+              });
             return okResult({ task: { ...task } });
           }
           case 'create': {

@@ -50,7 +50,12 @@ export function classifyOutcome(input: ClassifyOutcomeInput): Outcome {
   const parsed = input.parsed;
   const errorText = [parsed?.errorText, parsed?.isError ? parsed.response : undefined].filter(Boolean).join('\n');
   if (parsed?.kind !== undefined) {
-    return withReset({ kind: parsed.kind, reason: firstLine(errorText) ?? `${input.provider} reported ${parsed.kind}` }, parsed, errorText, input.now);
+    return withReset(
+      { kind: parsed.kind, reason: firstLine(errorText) ?? `${input.provider} reported ${parsed.kind}` },
+      parsed,
+      errorText,
+      input.now,
+    );
   }
   const failed = parsed?.isError === true || (input.exitCode !== 0 && input.exitCode !== undefined);
   if (parsed?.structured && !failed) return { kind: 'ok' };

@@ -105,8 +105,7 @@ function parseAbsolute(text: string, now: number): number | undefined {
 function nextClockTime(hour: number, minute: number, zone: string | undefined, now: number): number {
   const offset = zoneOffsetMs(zone, now);
   const wall = new Date(now + offset);
-  let candidate =
-    Date.UTC(wall.getUTCFullYear(), wall.getUTCMonth(), wall.getUTCDate(), hour, minute) - offset;
+  let candidate = Date.UTC(wall.getUTCFullYear(), wall.getUTCMonth(), wall.getUTCDate(), hour, minute) - offset;
   if (candidate <= now) candidate += 86_400_000;
   return candidate;
 }

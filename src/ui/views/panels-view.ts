@@ -19,16 +19,40 @@ export async function renderPanelsView(ctx: ViewContext): Promise<ViewResult> {
   const panels = page.items.filter((s) => s.data.kind === 'panel');
   const { value: data } = await redactValue(panels);
   const body = html`<h1>Panels</h1>
-<p class="lead">Agents answering one question in turn: each later agent receives the earlier answers as context. Open a session to see each agent's answer and exactly what it was given.</p>
-${
-  data.length === 0
-    ? html`<p class="empty">${cursor ? 'No more panel sessions.' : html`<strong>No panel session yet.</strong> <code>baton panel QUESTION</code> records one here.`}</p>`
-    : html`<table id="panels"><thead><tr><th scope="col">Question</th><th scope="col">Agents</th><th scope="col">Status</th><th scope="col">Started</th></tr></thead>
-<tbody>${data.map(
-  (s: LedgerRecord<PanelSessionData>) => html`<tr><td><a href="/panels/${encodeURIComponent(s.id)}">${clip(s.data.question, 140)}</a></td><td>${s.data.agents.join(' → ')}</td><td>${badge(s.status)}</td><td>${formatAgo(s.createdAt, ctx.now)}</td></tr>`,
-)}</tbody></table>`
-}
-<nav class="pager" aria-label="Pages">${cursor && html`<a href="/panels">« Newest</a>`}${page.nextCursor && html`<a class="button secondary" href="/panels?cursor=${encodeURIComponent(page.nextCursor)}">Older »</a>`}</nav>`;
+    <p class="lead">
+      Agents answering one question in turn: each later agent receives the earlier answers as context. Open a session to see each agent's
+      answer and exactly what it was given.
+    </p>
+    ${
+      data.length === 0
+        ? html`<p class="empty">
+            ${cursor ? 'No more panel sessions.' : html`<strong>No panel session yet.</strong> <code>baton panel QUESTION</code> records one here.`}
+          </p>`
+        : html`<table id="panels">
+            <thead>
+              <tr>
+                <th scope="col">Question</th>
+                <th scope="col">Agents</th>
+                <th scope="col">Status</th>
+                <th scope="col">Started</th>
+              </tr>
+            </thead>
+            <tbody>
+              ${data.map(
+                (s: LedgerRecord<PanelSessionData>) =>
+                  html`<tr>
+                    <td><a href="/panels/${encodeURIComponent(s.id)}">${clip(s.data.question, 140)}</a></td>
+                    <td>${s.data.agents.join(' → ')}</td>
+                    <td>${badge(s.status)}</td>
+                    <td>${formatAgo(s.createdAt, ctx.now)}</td>
+                  </tr>`,
+              )}
+            </tbody>
+          </table>`
+    }
+    <nav class="pager" aria-label="Pages">
+      ${cursor && html`<a href="/panels">« Newest</a>`}${page.nextCursor && html`<a class="button secondary" href="/panels?cursor=${encodeURIComponent(page.nextCursor)}">Older »</a>`}
+    </nav>`;
   return { title: 'Panels', nav: 'panels', body };
 }
 
@@ -36,25 +60,52 @@ ${
 export async function renderPanelView(ctx: ViewContext, id: string): Promise<ViewResult> {
   const session = await ctx.ledger.getRecord<PanelSessionData>('sessions', id);
   if (session?.data.kind !== 'panel') {
-    return { title: 'Panel not found', nav: 'panels', status: 404, body: html`<h1>Panel not found</h1><p>No panel session <code>${id}</code>. <a href="/panels">All panels</a>.</p>` };
+    return {
+      title: 'Panel not found',
+      nav: 'panels',
+      status: 404,
+      body: html`<h1>Panel not found</h1>
+        <p>No panel session <code>${id}</code>. <a href="/panels">All panels</a>.</p>`,
+    };
   }
   const dispatches = await ctx.ledger.listDispatches({ taskId: panelTaskId(id), limit: 200 });
   const { value: data } = await redactValue({ session, dispatches: [...dispatches.items].sort((a, b) => a.seq - b.seq) });
   const modes = new Map((data.session.data.answers ?? []).map((a) => [a.dispatchId, a.contextMode]));
   const body = html`<p><a href="/panels">« All panels</a></p>
-<h1>Panel ${badge(data.session.status)}</h1>
-<div class="card"><h2>Question</h2><pre id="question">${data.session.data.question}</pre>
-<p class="muted">Agents in order: ${data.session.data.agents.join(' → ')} · earlier answers passed as ${data.session.data.attribution} messages · started ${formatTime(data.session.createdAt)}${data.session.data.tokensUsed !== undefined ? ` · ${data.session.data.tokensUsed} tokens` : ''}</p></div>
-${data.dispatches.map((d: Dispatch, i: number) => html`<article class="try" id="agent-${d.id}" aria-label="Agent ${d.provider}">
-  <div class="try-head"><span class="who">${i + 1}. ${d.provider}</span> ${badge(d.outcome ?? d.status)} ${d.model && html`<span class="muted">model ${d.model}</span>`} <span class="muted">${formatDuration(d.durationMs)}</span>
-  ${(d.tokensIn !== undefined || d.tokensOut !== undefined) && html`<span class="muted">${d.tokensIn ?? '?'} in / ${d.tokensOut ?? '?'} out tokens</span>`}
-  ${modes.get(d.id) && html`<span class="muted">context: ${modes.get(d.id)}</span>`}</div>
-  <div class="seam">
-    <div>${d.injectedContext ? copyBlock(`panel-ctx-${d.id}`, 'Context it received', d.injectedContext) : html`<h4>Context it received</h4><p class="muted">${i === 0 ? 'None: the first agent sees only the question.' : 'None recorded.'}</p>`}</div>
-    <div>${copyBlock(`panel-answer-${d.id}`, d.outcome === 'ok' || !d.outcome ? 'Answer' : 'Error', d.result ?? '')}</div>
-  </div>
-</article>`)}
-${data.dispatches.length === 0 && html`<p class="empty">No agent has answered yet.</p>`}`;
+    <h1>Panel ${badge(data.session.status)}</h1>
+    <div class="card">
+      <h2>Question</h2>
+      <pre id="question">${data.session.data.question}</pre>
+      <p class="muted">
+        Agents in order: ${data.session.data.agents.join(' → ')} · earlier answers passed as ${data.session.data.attribution} messages ·
+        started
+        ${formatTime(data.session.createdAt)}${data.session.data.tokensUsed !== undefined ? ` · ${data.session.data.tokensUsed} tokens` : ''}
+      </p>
+    </div>
+    ${data.dispatches.map(
+      (d: Dispatch, i: number) =>
+        html`<article class="try" id="agent-${d.id}" aria-label="Agent ${d.provider}">
+          <div class="try-head">
+            <span class="who">${i + 1}. ${d.provider}</span> ${badge(d.outcome ?? d.status)}
+            ${d.model && html`<span class="muted">model ${d.model}</span>`}
+            <span class="muted">${formatDuration(d.durationMs)}</span>
+            ${(d.tokensIn !== undefined || d.tokensOut !== undefined) && html`<span class="muted">${d.tokensIn ?? '?'} in / ${d.tokensOut ?? '?'} out tokens</span>`}
+            ${modes.get(d.id) && html`<span class="muted">context: ${modes.get(d.id)}</span>`}
+          </div>
+          <div class="seam">
+            <div>
+              ${
+                d.injectedContext
+                  ? copyBlock(`panel-ctx-${d.id}`, 'Context it received', d.injectedContext)
+                  : html`<h4>Context it received</h4>
+                      <p class="muted">${i === 0 ? 'None: the first agent sees only the question.' : 'None recorded.'}</p>`
+              }
+            </div>
+            <div>${copyBlock(`panel-answer-${d.id}`, d.outcome === 'ok' || !d.outcome ? 'Answer' : 'Error', d.result ?? '')}</div>
+          </div>
+        </article>`,
+    )}
+    ${data.dispatches.length === 0 && html`<p class="empty">No agent has answered yet.</p>`}`;
   return { title: 'Panel', nav: 'panels', body };
 }
 

@@ -30,48 +30,88 @@ const TONE: Record<string, 'ok' | 'warn' | 'bad' | 'idle'> = {
  */
 export async function renderProvidersView(ctx: ViewContext): Promise<ViewResult> {
   const [breakers, recent] = await Promise.all([ctx.ledger.listBreakers(), ctx.ledger.recentDispatches(OUTCOME_WINDOW)]);
-  const { value: data } = await redactValue({ breakers: [...breakers].sort((a, b) => a.provider.localeCompare(b.provider)), mix: outcomeMix(recent) });
+  const { value: data } = await redactValue({
+    breakers: [...breakers].sort((a, b) => a.provider.localeCompare(b.provider)),
+    mix: outcomeMix(recent),
+  });
 
   const breakerTable =
     data.breakers.length === 0
       ? html`<p class="empty">No breaker recorded yet: every provider is closed (healthy) until one fails.</p>`
       : html`<table id="breakers">
-  <thead><tr><th scope="col">Provider</th><th scope="col">State</th><th scope="col">Why</th><th scope="col" class="num">Failures</th><th scope="col">Resets in</th><th scope="col">Changed</th></tr></thead>
-  <tbody>${data.breakers.map((b) => breakerRow(b, ctx.now))}</tbody>
-</table>`;
+          <thead>
+            <tr>
+              <th scope="col">Provider</th>
+              <th scope="col">State</th>
+              <th scope="col">Why</th>
+              <th scope="col" class="num">Failures</th>
+              <th scope="col">Resets in</th>
+              <th scope="col">Changed</th>
+            </tr>
+          </thead>
+          <tbody>
+            ${data.breakers.map((b) => breakerRow(b, ctx.now))}
+          </tbody>
+        </table>`;
 
   const mixTable =
     data.mix.length === 0
       ? html`<p class="empty">No dispatch yet.</p>`
       : html`<table id="outcome-mix">
-  <thead><tr><th scope="col">Provider</th><th scope="col" class="num">Tries</th><th scope="col">Outcomes</th><th scope="col" class="num">Median duration</th></tr></thead>
-  <tbody>${data.mix.map(
-    (row) => html`<tr data-provider="${row.provider}"><th scope="row">${row.provider}</th><td class="num">${row.total}</td>
-    <td>${bar(row)}<div class="legend">${row.outcomes.map(([kind, n]) => html`<span>${badge(kind)} ${n}</span>`)}</div></td>
-    <td class="num">${formatDuration(row.medianMs)}</td></tr>`,
-  )}</tbody>
-</table>`;
+          <thead>
+            <tr>
+              <th scope="col">Provider</th>
+              <th scope="col" class="num">Tries</th>
+              <th scope="col">Outcomes</th>
+              <th scope="col" class="num">Median duration</th>
+            </tr>
+          </thead>
+          <tbody>
+            ${data.mix.map(
+              (row) =>
+                html`<tr data-provider="${row.provider}">
+                  <th scope="row">${row.provider}</th>
+                  <td class="num">${row.total}</td>
+                  <td>
+                    ${bar(row)}
+                    <div class="legend">${row.outcomes.map(([kind, n]) => html`<span>${badge(kind)} ${n}</span>`)}</div>
+                  </td>
+                  <td class="num">${formatDuration(row.medianMs)}</td>
+                </tr>`,
+            )}
+          </tbody>
+        </table>`;
 
   const body = html`<h1>Providers</h1>
-<p class="lead">A provider's breaker opens on rate limits, quota, auth failures, overload and timeouts; while open, the supervisor skips it and injects provider-switch context into the next one.</p>
-<h2>Circuit breakers</h2>
-${breakerTable}
-<h2>Outcome mix</h2>
-<p class="muted">Over the newest ${Math.min(recent.length, OUTCOME_WINDOW)} dispatches${recent.length >= OUTCOME_WINDOW ? ` (older ones are not counted)` : ''}.</p>
-${mixTable}`;
+    <p class="lead">
+      A provider's breaker opens on rate limits, quota, auth failures, overload and timeouts; while open, the supervisor skips it and
+      injects provider-switch context into the next one.
+    </p>
+    <h2>Circuit breakers</h2>
+    ${breakerTable}
+    <h2>Outcome mix</h2>
+    <p class="muted">
+      Over the newest ${Math.min(recent.length, OUTCOME_WINDOW)}
+      dispatches${recent.length >= OUTCOME_WINDOW ? ` (older ones are not counted)` : ''}.
+    </p>
+    ${mixTable}`;
   return { title: 'Providers', nav: 'providers', body };
 }
 
 function breakerRow(b: Breaker, now: number): SafeHtml {
   const waiting = b.state !== 'closed' && b.until !== undefined;
   return html`<tr data-provider="${b.provider}">
-  <th scope="row">${b.provider}</th>
-  <td>${badge(b.state)}</td>
-  <td>${b.reason ?? html`<span class="muted">—</span>`}${b.probeOwner && html`<br><span class="muted">probe held by ${b.probeOwner}</span>`}</td>
-  <td class="num">${b.failureCount}</td>
-  <td>${waiting ? html`<span data-until="${b.until}" title="${new Date(b.until ?? 0).toISOString()}">${formatDuration(Math.max(0, (b.until ?? 0) - now))}</span>` : html`<span class="muted">—</span>`}</td>
-  <td>${formatAgo(b.updatedAt, now)}</td>
-</tr>`;
+    <th scope="row">${b.provider}</th>
+    <td>${badge(b.state)}</td>
+    <td>
+      ${b.reason ?? html`<span class="muted">—</span>`}${b.probeOwner && html`<br /><span class="muted">probe held by ${b.probeOwner}</span>`}
+    </td>
+    <td class="num">${b.failureCount}</td>
+    <td>
+      ${waiting ? html`<span data-until="${b.until}" title="${new Date(b.until ?? 0).toISOString()}">${formatDuration(Math.max(0, (b.until ?? 0) - now))}</span>` : html`<span class="muted">—</span>`}
+    </td>
+    <td>${formatAgo(b.updatedAt, now)}</td>
+  </tr>`;
 }
 
 interface MixRow {
@@ -108,5 +148,13 @@ function bar(row: MixRow): SafeHtml {
     x += width;
     return rect;
   });
-  return html`<svg class="mix" viewBox="0 0 100 10" preserveAspectRatio="none" role="img" aria-label="${row.outcomes.map(([k, n]) => `${k} ${n}`).join(', ')}">${raw(rects.join(''))}</svg>`;
+  return html`<svg
+    class="mix"
+    viewBox="0 0 100 10"
+    preserveAspectRatio="none"
+    role="img"
+    aria-label="${row.outcomes.map(([k, n]) => `${k} ${n}`).join(', ')}"
+  >
+    ${raw(rects.join(''))}
+  </svg>`;
 }

@@ -43,28 +43,39 @@ export async function renderRecoveryView(ctx: ViewContext): Promise<ViewResult> 
   const delta = a && b ? await compare(ctx, snapshots.items, a, b) : undefined;
 
   const form = html`<form class="search" method="get" action="/recovery" aria-label="Choose a task">
-  <label for="task">Task id</label>
-  <input id="task" name="task" type="text" list="task-ids" value="${taskId ?? ''}" placeholder="most recently active">
-  <datalist id="task-ids">${suggestions.map((id) => html`<option value="${id}"></option>`)}</datalist>
-  <button type="submit">Recover</button>
-</form>`;
+    <label for="task">Task id</label>
+    <input id="task" name="task" type="text" list="task-ids" value="${taskId ?? ''}" placeholder="most recently active" />
+    <datalist id="task-ids">${suggestions.map((id) => html`<option value="${id}"></option>`)}</datalist>
+    <button type="submit">Recover</button>
+  </form>`;
 
   const result = recovered.ok
-    ? html`<p class="muted">Focus: ${recovered.r.taskId ? html`task <a href="/tasks/${encodeURIComponent(recovered.r.taskId)}"><code>${recovered.r.taskId}</code></a>` : 'no task in the ledger yet'} · ${recovered.r.rendered.metadata.token_estimate} tokens (narrative format, cap ${recovered.r.rendered.metadata.token_budget}) · ${recovered.r.rendered.metadata.redactions} secret(s) masked</p>
-  ${recovered.r.rendered.metadata.warnings.length > 0 && html`<ul class="muted">${recovered.r.rendered.metadata.warnings.map((w) => html`<li>${w}</li>`)}</ul>`}
-  <div class="seam">
-    <div class="card">${copyBlock('narrative', 'Narrative (refresh_context, format narrative)', recovered.r.rendered.text)}</div>
-    <div class="card">${copyBlock('continuation', 'Continuation prompt', recovered.r.rendered.continuationPrompt ?? '')}</div>
-  </div>`
+    ? html`<p class="muted">
+          Focus:
+          ${recovered.r.taskId ? html`task <a href="/tasks/${encodeURIComponent(recovered.r.taskId)}"><code>${recovered.r.taskId}</code></a>` : 'no task in the ledger yet'}
+          · ${recovered.r.rendered.metadata.token_estimate} tokens (narrative format, cap ${recovered.r.rendered.metadata.token_budget}) ·
+          ${recovered.r.rendered.metadata.redactions} secret(s) masked
+        </p>
+        ${
+          recovered.r.rendered.metadata.warnings.length > 0 &&
+          html`<ul class="muted">
+            ${recovered.r.rendered.metadata.warnings.map((w) => html`<li>${w}</li>`)}
+          </ul>`
+        }
+        <div class="seam">
+          <div class="card">${copyBlock('narrative', 'Narrative (refresh_context, format narrative)', recovered.r.rendered.text)}</div>
+          <div class="card">${copyBlock('continuation', 'Continuation prompt', recovered.r.rendered.continuationPrompt ?? '')}</div>
+        </div>`
     : html`<p class="notice">${recovered.notFound ? 'Unknown task: ' : 'Could not build the context: '}${recovered.message}</p>`;
 
   const body = html`<h1>Session recovery</h1>
-<p class="lead">What a new session, a handoff or a timed-out agent gets from <code>baton refresh</code> / the <code>refresh_context</code> MCP tool for a task: a narrative and a prompt to continue from. Copy either into the next session.</p>
-${form}
-${result}
-<h2>Snapshots</h2>
-${snapshotSection(snapshots.items, a, b, taskId)}
-${delta}`;
+    <p class="lead">
+      What a new session, a handoff or a timed-out agent gets from <code>baton refresh</code> / the <code>refresh_context</code> MCP tool
+      for a task: a narrative and a prompt to continue from. Copy either into the next session.
+    </p>
+    ${form} ${result}
+    <h2>Snapshots</h2>
+    ${snapshotSection(snapshots.items, a, b, taskId)} ${delta}`;
   return { title: 'Session recovery', nav: 'recovery', body };
 }
 
@@ -102,24 +113,64 @@ async function recover(ctx: ViewContext, taskId: string | undefined): Promise<{ 
   return { rendered, taskId: snapshot.task?.id };
 }
 
-function snapshotSection(items: Array<LedgerRecord<SnapshotIndexData>>, a: string | undefined, b: string | undefined, taskId: string | undefined): SafeHtml {
+function snapshotSection(
+  items: Array<LedgerRecord<SnapshotIndexData>>,
+  a: string | undefined,
+  b: string | undefined,
+  taskId: string | undefined,
+): SafeHtml {
   if (items.length === 0) {
-    return html`<p class="empty">No saved snapshot${taskId ? ' for this task' : ''}. <code>baton refresh --save-snapshot</code> (or <code>refresh_context</code> with <code>save_snapshot</code>) saves one; pick two here to see what changed between them.</p>`;
+    return html`<p class="empty">
+      No saved snapshot${taskId ? ' for this task' : ''}. <code>baton refresh --save-snapshot</code> (or <code>refresh_context</code> with
+      <code>save_snapshot</code>) saves one; pick two here to see what changed between them.
+    </p>`;
   }
   const options = (selected: string | undefined) =>
-    items.map((s) => html`<option value="${s.id}"${s.id === selected ? html` selected` : ''}>${s.id} · ${formatTime(s.data.generatedAt)}${s.taskId ? ` · ${s.taskId}` : ''}</option>`);
+    items.map(
+      (s) =>
+        html`<option value="${s.id}" ${s.id === selected ? html` selected` : ''}>
+          ${s.id} · ${formatTime(s.data.generatedAt)}${s.taskId ? ` · ${s.taskId}` : ''}
+        </option>`,
+    );
   const older = a ?? items[1]?.id ?? items[0]?.id;
   const newer = b ?? items[0]?.id;
   return html`<table id="snapshots">
-  <thead><tr><th scope="col">Snapshot</th><th scope="col">Taken</th><th scope="col">Task</th><th scope="col">Format</th><th scope="col" class="num">Tokens</th><th scope="col">HEAD</th></tr></thead>
-  <tbody>${items.map((s) => html`<tr><td><code>${s.id}</code></td><td>${formatTime(s.data.generatedAt)}</td><td>${s.taskId ?? '—'}</td><td>${s.data.format}</td><td class="num">${s.data.tokens}</td><td><code>${(s.data.head ?? '').slice(0, 10) || '—'}</code></td></tr>`)}</tbody>
-</table>
-<form class="search" method="get" action="/recovery" aria-label="Compare two snapshots">
-  ${taskId && html`<input type="hidden" name="task" value="${taskId}">`}
-  <label for="snap-a">From</label><select id="snap-a" name="a">${options(older)}</select>
-  <label for="snap-b">to</label><select id="snap-b" name="b">${options(newer)}</select>
-  <button type="submit">Show what changed</button>
-</form>`;
+      <thead>
+        <tr>
+          <th scope="col">Snapshot</th>
+          <th scope="col">Taken</th>
+          <th scope="col">Task</th>
+          <th scope="col">Format</th>
+          <th scope="col" class="num">Tokens</th>
+          <th scope="col">HEAD</th>
+        </tr>
+      </thead>
+      <tbody>
+        ${items.map(
+          (s) =>
+            html`<tr>
+              <td><code>${s.id}</code></td>
+              <td>${formatTime(s.data.generatedAt)}</td>
+              <td>${s.taskId ?? '—'}</td>
+              <td>${s.data.format}</td>
+              <td class="num">${s.data.tokens}</td>
+              <td><code>${(s.data.head ?? '').slice(0, 10) || '—'}</code></td>
+            </tr>`,
+        )}
+      </tbody>
+    </table>
+    <form class="search" method="get" action="/recovery" aria-label="Compare two snapshots">
+      ${taskId && html`<input type="hidden" name="task" value="${taskId}" />`}
+      <label for="snap-a">From</label
+      ><select id="snap-a" name="a">
+        ${options(older)}
+      </select>
+      <label for="snap-b">to</label
+      ><select id="snap-b" name="b">
+        ${options(newer)}
+      </select>
+      <button type="submit">Show what changed</button>
+    </form>`;
 }
 
 async function compare(ctx: ViewContext, items: Array<LedgerRecord<SnapshotIndexData>>, a: string, b: string): Promise<SafeHtml> {
@@ -135,11 +186,24 @@ async function compare(ctx: ViewContext, items: Array<LedgerRecord<SnapshotIndex
 
 function renderDelta(delta: ContextDelta, to: string): SafeHtml {
   const list = (title: string, entries: ContextDelta['added']) =>
-    html`<div class="card"><h3>${title} <span class="muted">(${entries.length})</span></h3>${
-      entries.length === 0
-        ? html`<p class="muted">None.</p>`
-        : html`<ul class="plain">${entries.map((e) => html`<li><code>${e.key}</code>${e.changed && html` <span class="muted">changed: ${e.changed.join(', ')}</span>`}<pre>${JSON.stringify(e.value, null, 1)}</pre></li>`)}</ul>`
-    }</div>`;
-  return html`<section id="delta" aria-labelledby="delta-h"><h2 id="delta-h">From <code>${delta.since}</code> to <code>${to}</code></h2>
-  ${list('Added', delta.added)}${list('Updated', delta.updated)}${list('Removed', delta.removed)}</section>`;
+    html`<div class="card">
+      <h3>${title} <span class="muted">(${entries.length})</span></h3>
+      ${
+        entries.length === 0
+          ? html`<p class="muted">None.</p>`
+          : html`<ul class="plain">
+              ${entries.map(
+                (e) =>
+                  html`<li>
+                    <code>${e.key}</code>${e.changed && html` <span class="muted">changed: ${e.changed.join(', ')}</span>`}
+                    <pre>${JSON.stringify(e.value, null, 1)}</pre>
+                  </li>`,
+              )}
+            </ul>`
+      }
+    </div>`;
+  return html`<section id="delta" aria-labelledby="delta-h">
+    <h2 id="delta-h">From <code>${delta.since}</code> to <code>${to}</code></h2>
+    ${list('Added', delta.added)}${list('Updated', delta.updated)}${list('Removed', delta.removed)}
+  </section>`;
 }

@@ -39,15 +39,22 @@ export async function renderTasksView(ctx: ViewContext): Promise<ViewResult> {
   };
 
   const tabs = html`<ul class="tabs" aria-label="Filter by status">
-    <li><a href="${link({ q })}" aria-current="${status ? 'false' : 'true'}">All <span class="count">${total}</span></a></li>
+    <li>
+      <a href="${link({ q })}" aria-current="${status ? 'false' : 'true'}">All <span class="count">${total}</span></a>
+    </li>
     ${TASK_STATUSES.map(
-      (s) => html`<li><a href="${link({ status: s, q })}" aria-current="${status === s ? 'true' : 'false'}" data-status="${s}">${statusLabel(s)} <span class="count">${counts[s]}</span></a></li>`,
+      (s) =>
+        html`<li>
+          <a href="${link({ status: s, q })}" aria-current="${status === s ? 'true' : 'false'}" data-status="${s}"
+            >${statusLabel(s)} <span class="count">${counts[s]}</span></a
+          >
+        </li>`,
     )}
   </ul>`;
   const search = html`<form class="search" role="search" method="get" action="/">
     <label for="q">Search id or title</label>
-    <input id="q" name="q" type="search" value="${q}" placeholder="e.g. docs" autocomplete="off">
-    ${status && html`<input type="hidden" name="status" value="${status}">`}
+    <input id="q" name="q" type="search" value="${q}" placeholder="e.g. docs" autocomplete="off" />
+    ${status && html`<input type="hidden" name="status" value="${status}" />`}
     <button type="submit">Search</button>
     ${q && html`<a href="${link({ status })}">Clear</a>`}
   </form>`;
@@ -55,49 +62,84 @@ export async function renderTasksView(ctx: ViewContext): Promise<ViewResult> {
   const rows = data.tasks.map((task, i) => taskRow(task, data.lastTries[i], ctx.now));
   const table =
     rows.length === 0
-      ? html`<p class="empty">${q ? html`No task matches <strong>${q}</strong>.` : total === 0 ? html`<strong>No tasks yet.</strong> Start one with <code>baton run PLAN</code>; this page updates by itself.` : html`No ${statusLabel(status ?? '')} tasks.`}</p>`
+      ? html`<p class="empty">
+          ${q ? html`No task matches <strong>${q}</strong>.` : total === 0 ? html`<strong>No tasks yet.</strong> Start one with <code>baton run PLAN</code>; this page updates by itself.` : html`No ${statusLabel(status ?? '')} tasks.`}
+        </p>`
       : html`<table id="tasks">
-  <caption class="muted">${caption(status, q, rows.length, total, 'nextCursor' in listing && Boolean(listing.nextCursor))}</caption>
-  <thead><tr><th scope="col">Task</th><th scope="col">Status</th><th scope="col" class="num">Priority</th><th scope="col">Depends on</th><th scope="col">Last try</th><th scope="col">Updated</th></tr></thead>
-  <tbody>${rows}</tbody>
-</table>`;
+          <caption class="muted">
+            ${caption(status, q, rows.length, total, 'nextCursor' in listing && Boolean(listing.nextCursor))}
+          </caption>
+          <thead>
+            <tr>
+              <th scope="col">Task</th>
+              <th scope="col">Status</th>
+              <th scope="col" class="num">Priority</th>
+              <th scope="col">Depends on</th>
+              <th scope="col">Last try</th>
+              <th scope="col">Updated</th>
+            </tr>
+          </thead>
+          <tbody>
+            ${rows}
+          </tbody>
+        </table>`;
   const pager = html`<nav class="pager" aria-label="Pages">
     ${cursor && html`<a href="${link({ status, q })}">« First page</a>`}
     ${listing.nextCursor && html`<a class="button secondary" id="next-page" href="${link({ status, q, cursor: listing.nextCursor })}">Next ${TASK_PAGE_SIZE} »</a>`}
   </nav>`;
 
   const body = html`<h1>Tasks</h1>
-<p class="lead">Every task in the ledger by status. Open a task to see each attempt, each provider try and the exact context injected at each seam.</p>
-<div class="layout">
-  <section aria-label="Task list">${tabs}${search}${table}${pager}</section>
-  <aside class="card" aria-labelledby="recent-h">
-    <h2 id="recent-h">Latest dispatches</h2>
-    ${data.recent.length === 0 ? html`<p class="muted">None yet.</p>` : html`<ul class="plain" id="recent-dispatches">${data.recent.map((d) => recentItem(d, ctx.now))}</ul>`}
-  </aside>
-</div>`;
+    <p class="lead">
+      Every task in the ledger by status. Open a task to see each attempt, each provider try and the exact context injected at each seam.
+    </p>
+    <div class="layout">
+      <section aria-label="Task list">${tabs}${search}${table}${pager}</section>
+      <aside class="card" aria-labelledby="recent-h">
+        <h2 id="recent-h">Latest dispatches</h2>
+        ${
+          data.recent.length === 0
+            ? html`<p class="muted">None yet.</p>`
+            : html`<ul class="plain" id="recent-dispatches">
+                ${data.recent.map((d) => recentItem(d, ctx.now))}
+              </ul>`
+        }
+      </aside>
+    </div>`;
   return { title: 'Tasks', nav: 'tasks', body };
 }
 
 function taskRow(task: Task, last: Dispatch | undefined, now: number) {
   return html`<tr data-task="${task.id}">
-  <td><a href="/tasks/${encodeURIComponent(task.id)}"><code>${task.id}</code></a><br>${task.title}</td>
-  <td>${badge(task.status)}</td>
-  <td class="num">${task.priority}</td>
-  <td>${task.dependsOn.length === 0 ? html`<span class="muted">—</span>` : task.dependsOn.map((d, i) => html`${i > 0 && ', '}<a href="/tasks/${encodeURIComponent(d)}"><code>${d}</code></a>`)}</td>
-  <td>${last ? html`${last.provider} ${badge(last.outcome ?? last.status)}<br><span class="muted">attempt ${last.attempt}</span>` : html`<span class="muted">not run</span>`}</td>
-  <td>${formatAgo(task.updatedAt, now)}</td>
-</tr>`;
+    <td>
+      <a href="/tasks/${encodeURIComponent(task.id)}"><code>${task.id}</code></a
+      ><br />${task.title}
+    </td>
+    <td>${badge(task.status)}</td>
+    <td class="num">${task.priority}</td>
+    <td>
+      ${task.dependsOn.length === 0 ? html`<span class="muted">—</span>` : task.dependsOn.map((d, i) => html`${i > 0 && ', '}<a href="/tasks/${encodeURIComponent(d)}"><code>${d}</code></a>`)}
+    </td>
+    <td>
+      ${last ? html`${last.provider} ${badge(last.outcome ?? last.status)}<br /><span class="muted">attempt ${last.attempt}</span>` : html`<span class="muted">not run</span>`}
+    </td>
+    <td>${formatAgo(task.updatedAt, now)}</td>
+  </tr>`;
 }
 
 function recentItem(d: Dispatch, now: number) {
   // Panel answers are filed under a synthetic task id `panel:<session>`; they belong to the panel view.
   const panel = d.taskId.startsWith('panel:') ? d.taskId.slice('panel:'.length) : undefined;
   const href = panel ? `/panels/${encodeURIComponent(panel)}#agent-${d.id}` : `/tasks/${encodeURIComponent(d.taskId)}#try-${d.id}`;
-  return html`<li data-dispatch="${d.id}"><a href="${href}">${panel ? 'panel ' : ''}<code>${panel ?? d.taskId}</code></a>${panel ? '' : ` · attempt ${d.attempt}`}<br>${d.provider}${d.mode === 'helper' ? ' (helper)' : ''} ${badge(d.outcome ?? d.status)} <span class="muted">${formatAgo(d.startedAt, now)}</span></li>`;
+  return html`<li data-dispatch="${d.id}">
+    <a href="${href}">${panel ? 'panel ' : ''}<code>${panel ?? d.taskId}</code></a
+    >${panel ? '' : ` · attempt ${d.attempt}`}<br />${d.provider}${d.mode === 'helper' ? ' (helper)' : ''} ${badge(d.outcome ?? d.status)}
+    <span class="muted">${formatAgo(d.startedAt, now)}</span>
+  </li>`;
 }
 
 function caption(status: TaskStatus | undefined, q: string, shown: number, total: number, more: boolean): string {
-  if (q) return `${shown}${shown >= MAX_SEARCH_MATCHES ? '+' : ''} match${shown === 1 ? '' : 'es'} for “${q}”${shown >= MAX_SEARCH_MATCHES ? ' (first ones shown; refine the search)' : ''}`;
+  if (q)
+    return `${shown}${shown >= MAX_SEARCH_MATCHES ? '+' : ''} match${shown === 1 ? '' : 'es'} for “${q}”${shown >= MAX_SEARCH_MATCHES ? ' (first ones shown; refine the search)' : ''}`;
   return `${shown} ${status ? statusLabel(status) : ''} task${shown === 1 ? '' : 's'} on this page${more ? ', more on the next' : ''} · ${total} in the ledger, oldest first`;
 }
 

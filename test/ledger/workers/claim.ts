@@ -27,7 +27,7 @@ await startBarrier(args);
 
 let refused = 0;
 let lostLease = 0;
-for (let holds = 0; holds < rounds; ) {
+for (let holds = 0; holds < rounds;) {
   const result = await ledger.claimTask(taskId, owner, leaseMs);
   if (!result.ok) {
     refused += 1;

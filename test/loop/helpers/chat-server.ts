@@ -39,7 +39,11 @@ export async function startChatServer(script: ScriptedReply[]): Promise<ChatServ
           : {
               role: 'assistant',
               content: null,
-              tool_calls: reply.toolCalls.map((c) => ({ id: c.id, type: 'function', function: { name: c.name, arguments: JSON.stringify(c.args) } })),
+              tool_calls: reply.toolCalls.map((c) => ({
+                id: c.id,
+                type: 'function',
+                function: { name: c.name, arguments: JSON.stringify(c.args) },
+              })),
             };
       res.writeHead(200, { 'content-type': 'application/json' });
       res.end(

@@ -118,11 +118,15 @@ describe('Baton inside real MCP clients', () => {
     mkdirSync(home);
     const env = { ...process.env, HOME: home, CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: '1', DISABLE_AUTOUPDATER: '1' };
     // As docs/mcp.md says: add the server for the project (writes .mcp.json), then approve it.
-    const add = await runProcess(bin, ['mcp', 'add', '--scope', 'project', 'baton', '--', 'npx', '--no', 'baton', 'mcp', '--workspace', '.'], {
-      cwd: project.dir,
-      env,
-      timeoutMs: 60_000,
-    });
+    const add = await runProcess(
+      bin,
+      ['mcp', 'add', '--scope', 'project', 'baton', '--', 'npx', '--no', 'baton', 'mcp', '--workspace', '.'],
+      {
+        cwd: project.dir,
+        env,
+        timeoutMs: 60_000,
+      },
+    );
     expect(add.code, add.stderr).toBe(0);
     mkdirSync(path.join(project.dir, '.claude'));
     writeFileSync(path.join(project.dir, '.claude/settings.local.json'), JSON.stringify({ enabledMcpjsonServers: ['baton'] }));
@@ -130,8 +134,21 @@ describe('Baton inside real MCP clients', () => {
     try {
       const run = await runProcess(
         bin,
-        ['-p', 'Resume the work on this project with Baton.', '--output-format', 'json', '--allowedTools', 'mcp__baton', 'ReadMcpResourceTool', 'ListMcpResourcesTool'],
-        { cwd: project.dir, env: { ...env, ANTHROPIC_BASE_URL: fake.url, ANTHROPIC_API_KEY: 'sk-ant-fake-key' }, timeoutMs: RUN_TIMEOUT_MS },
+        [
+          '-p',
+          'Resume the work on this project with Baton.',
+          '--output-format',
+          'json',
+          '--allowedTools',
+          'mcp__baton',
+          'ReadMcpResourceTool',
+          'ListMcpResourcesTool',
+        ],
+        {
+          cwd: project.dir,
+          env: { ...env, ANTHROPIC_BASE_URL: fake.url, ANTHROPIC_API_KEY: 'sk-ant-fake-key' },
+          timeoutMs: RUN_TIMEOUT_MS,
+        },
       );
       saveTranscript('claude', fake, run.stdout);
       expect(run.code, run.stderr || run.stdout).toBe(0);
@@ -152,11 +169,15 @@ describe('Baton inside real MCP clients', () => {
     // An API key user: Gemini CLI reads the key kind from the user settings.
     writeFileSync(path.join(home, '.gemini/settings.json'), JSON.stringify({ security: { auth: { selectedType: 'gemini-api-key' } } }));
     const env = { ...process.env, HOME: home, GEMINI_CLI_TRUST_WORKSPACE: 'true' };
-    const add = await runProcess(bin, ['mcp', 'add', '--scope', 'project', 'baton', 'npx', '--', '--no', 'baton', 'mcp', '--workspace', '.'], {
-      cwd: project.dir,
-      env,
-      timeoutMs: 60_000,
-    });
+    const add = await runProcess(
+      bin,
+      ['mcp', 'add', '--scope', 'project', 'baton', 'npx', '--', '--no', 'baton', 'mcp', '--workspace', '.'],
+      {
+        cwd: project.dir,
+        env,
+        timeoutMs: 60_000,
+      },
+    );
     expect(add.code, add.stderr).toBe(0);
     const fake = await startFakeModelServer(script(project.dir));
     try {
@@ -180,9 +201,13 @@ describe('Baton inside real MCP clients', () => {
     if (!bin) return ctx.skip();
     const project = await makeProject();
     projects.push(project);
-    writeFileSync(path.join(project.dir, '.mcp.json'), JSON.stringify({ mcpServers: { baton: { command: 'npx', args: ['--no', 'baton', 'mcp', '--workspace', '.'] } } }));
+    writeFileSync(
+      path.join(project.dir, '.mcp.json'),
+      JSON.stringify({ mcpServers: { baton: { command: 'npx', args: ['--no', 'baton', 'mcp', '--workspace', '.'] } } }),
+    );
     const env = { ...process.env, MCP_INSPECTOR_SECRET_STORE: 'memory' };
-    const inspector = (...args: string[]) => runProcess(bin, ['--cli', '--config', '.mcp.json', '--server', 'baton', ...args], { cwd: project.dir, env, timeoutMs: 60_000 });
+    const inspector = (...args: string[]) =>
+      runProcess(bin, ['--cli', '--config', '.mcp.json', '--server', 'baton', ...args], { cwd: project.dir, env, timeoutMs: 60_000 });
 
     const list = await inspector('--method', 'tools/list', '--strict');
     expect(list.code, list.stderr).toBe(0);
@@ -190,14 +215,32 @@ describe('Baton inside real MCP clients', () => {
     expect(JSON.parse(list.stdout).tools).toHaveLength(7);
 
     for (const format of FORMATS) {
-      const call = await inspector('--method', 'tools/call', '--tool-name', 'refresh_context', '--tool-arg', `format=${format}`, '--tool-arg', 'task_id=busy');
+      const call = await inspector(
+        '--method',
+        'tools/call',
+        '--tool-name',
+        'refresh_context',
+        '--tool-arg',
+        `format=${format}`,
+        '--tool-arg',
+        'task_id=busy',
+      );
       expect(call.code, call.stderr).toBe(0);
       const result = JSON.parse(call.stdout);
       expect(countTokens(result.content[0].text)).toBeLessThanOrEqual(FORMAT_TOKEN_CAPS[format]);
       expect(countTokens(JSON.stringify(result.structuredContent))).toBeLessThanOrEqual(FORMAT_TOKEN_CAPS[format]);
     }
 
-    const error = await inspector('--method', 'tools/call', '--tool-name', 'task', '--tool-arg', 'action=get', '--tool-arg', 'task_id=ghost');
+    const error = await inspector(
+      '--method',
+      'tools/call',
+      '--tool-name',
+      'task',
+      '--tool-arg',
+      'action=get',
+      '--tool-arg',
+      'task_id=ghost',
+    );
     const failed = JSON.parse(error.stdout);
     expect(failed.isError).toBe(true);
     expect(failed.structuredContent).toBeUndefined();

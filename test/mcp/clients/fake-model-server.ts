@@ -84,12 +84,16 @@ export async function startFakeModelServer(script: readonly ScriptStep[]): Promi
     const names = (body.tools ?? []).map((t) => t.name).filter((n): n is string => typeof n === 'string');
     if (names.length === 0) return anthropicReply(res, body, { text: 'ok' });
     if (offeredTools.length === 0) offeredTools.push(...names);
-    const toolResults = (body.messages ?? []).flatMap((m) => (Array.isArray(m.content) ? m.content : [])).filter((b) => b.type === 'tool_result');
+    const toolResults = (body.messages ?? [])
+      .flatMap((m) => (Array.isArray(m.content) ? m.content : []))
+      .filter((b) => b.type === 'tool_result');
     const calls = new Map<string, string>();
-    for (const m of body.messages ?? []) for (const b of Array.isArray(m.content) ? m.content : []) if (b.type === 'tool_use') calls.set(String(b.id), String(b.name));
+    for (const m of body.messages ?? [])
+      for (const b of Array.isArray(m.content) ? m.content : []) if (b.type === 'tool_use') calls.set(String(b.id), String(b.name));
     toolResults.forEach((block, i) => {
       if (results.has(i)) return;
-      const text = typeof block.content === 'string' ? block.content : (block.content ?? []).map((c: { text?: string }) => c.text ?? '').join('\n');
+      const text =
+        typeof block.content === 'string' ? block.content : (block.content ?? []).map((c: { text?: string }) => c.text ?? '').join('\n');
       results.set(i, { step: i, name: calls.get(String(block.tool_use_id)) ?? '?', text, isError: block.is_error === true });
     });
     const next = nextStep(names, toolResults.length);
@@ -110,7 +114,12 @@ export async function startFakeModelServer(script: readonly ScriptStep[]): Promi
     responses.forEach((part, i) => {
       if (results.has(i)) return;
       const response = part.functionResponse?.response ?? {};
-      const text = typeof response.output === 'string' ? response.output : typeof response.error === 'string' ? response.error : JSON.stringify(response);
+      const text =
+        typeof response.output === 'string'
+          ? response.output
+          : typeof response.error === 'string'
+            ? response.error
+            : JSON.stringify(response);
       results.set(i, { step: i, name: part.functionResponse?.name ?? '?', text, isError: 'error' in response });
     });
     const next = nextStep(names, responses.length);
@@ -150,24 +159,53 @@ interface AnthropicRequest {
 interface GeminiRequest {
   generationConfig?: { responseMimeType?: string };
   tools?: Array<{ functionDeclarations?: Array<{ name: string }> }>;
-  contents?: Array<{ role?: string; parts?: Array<{ text?: string; functionCall?: Block; functionResponse?: { name: string; response?: Block } }> }>;
+  contents?: Array<{
+    role?: string;
+    parts?: Array<{ text?: string; functionCall?: Block; functionResponse?: { name: string; response?: Block } }>;
+  }>;
 }
 
-function anthropicReply(res: ServerResponse, body: AnthropicRequest, answer: { text?: string; tool?: { id: string; name: string; input: Record<string, unknown> } }): void {
+function anthropicReply(
+  res: ServerResponse,
+  body: AnthropicRequest,
+  answer: { text?: string; tool?: { id: string; name: string; input: Record<string, unknown> } },
+): void {
   const model = body.model ?? 'claude-fake';
-  const block = answer.tool ? { type: 'tool_use', id: answer.tool.id, name: answer.tool.name, input: answer.tool.input } : { type: 'text', text: answer.text ?? '' };
+  const block = answer.tool
+    ? { type: 'tool_use', id: answer.tool.id, name: answer.tool.name, input: answer.tool.input }
+    : { type: 'text', text: answer.text ?? '' };
   const stopReason = answer.tool ? 'tool_use' : 'end_turn';
   const usage = { input_tokens: 100, output_tokens: 20, cache_creation_input_tokens: 0, cache_read_input_tokens: 0 };
   if (!body.stream) {
-    json(res, { id: 'msg_fake', type: 'message', role: 'assistant', model, content: [block], stop_reason: stopReason, stop_sequence: null, usage });
+    json(res, {
+      id: 'msg_fake',
+      type: 'message',
+      role: 'assistant',
+      model,
+      content: [block],
+      stop_reason: stopReason,
+      stop_sequence: null,
+      usage,
+    });
     return;
   }
   res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
   const send = (event: string, data: unknown) => res.write(`event: ${event}\ndata: ${JSON.stringify(data)}\n\n`);
-  send('message_start', { type: 'message_start', message: { id: 'msg_fake', type: 'message', role: 'assistant', model, content: [], stop_reason: null, stop_sequence: null, usage } });
+  send('message_start', {
+    type: 'message_start',
+    message: { id: 'msg_fake', type: 'message', role: 'assistant', model, content: [], stop_reason: null, stop_sequence: null, usage },
+  });
   if (answer.tool) {
-    send('content_block_start', { type: 'content_block_start', index: 0, content_block: { type: 'tool_use', id: answer.tool.id, name: answer.tool.name, input: {} } });
-    send('content_block_delta', { type: 'content_block_delta', index: 0, delta: { type: 'input_json_delta', partial_json: JSON.stringify(answer.tool.input) } });
+    send('content_block_start', {
+      type: 'content_block_start',
+      index: 0,
+      content_block: { type: 'tool_use', id: answer.tool.id, name: answer.tool.name, input: {} },
+    });
+    send('content_block_delta', {
+      type: 'content_block_delta',
+      index: 0,
+      delta: { type: 'input_json_delta', partial_json: JSON.stringify(answer.tool.input) },
+    });
   } else {
     send('content_block_start', { type: 'content_block_start', index: 0, content_block: { type: 'text', text: '' } });
     send('content_block_delta', { type: 'content_block_delta', index: 0, delta: { type: 'text_delta', text: answer.text ?? '' } });
@@ -178,7 +216,11 @@ function anthropicReply(res: ServerResponse, body: AnthropicRequest, answer: { t
   res.end();
 }
 
-function geminiReply(res: ServerResponse, stream: boolean, answer: { text?: string; call?: { name: string; args: Record<string, unknown> } }): void {
+function geminiReply(
+  res: ServerResponse,
+  stream: boolean,
+  answer: { text?: string; call?: { name: string; args: Record<string, unknown> } },
+): void {
   const part = answer.call ? { functionCall: answer.call } : { text: answer.text ?? '' };
   const payload = {
     candidates: [{ content: { role: 'model', parts: [part] }, finishReason: 'STOP', index: 0 }],

@@ -45,8 +45,12 @@ export async function ensureClient(name: ClientName): Promise<{ bin?: string; re
     return { reason: `cannot create ${dir}: ${(error as Error).message}` };
   }
   const { pkg, version } = CLIENTS[name];
-  const run = await runProcess('npm', ['install', '--no-audit', '--no-fund', '--loglevel=error', `${pkg}@${version}`], { cwd: dir, timeoutMs: 300_000 });
-  if (run.code !== 0 || !existsSync(bin)) return { reason: `npm install ${pkg}@${version} failed (exit ${run.code}): ${run.stderr.slice(-400)}` };
+  const run = await runProcess('npm', ['install', '--no-audit', '--no-fund', '--loglevel=error', `${pkg}@${version}`], {
+    cwd: dir,
+    timeoutMs: 300_000,
+  });
+  if (run.code !== 0 || !existsSync(bin))
+    return { reason: `npm install ${pkg}@${version} failed (exit ${run.code}): ${run.stderr.slice(-400)}` };
   return { bin };
 }
 
@@ -64,7 +68,12 @@ export function runProcess(
   options: { cwd: string; env?: NodeJS.ProcessEnv; timeoutMs: number; input?: string },
 ): Promise<ProcessResult> {
   return new Promise((resolve) => {
-    const child = spawn(command, args, { cwd: options.cwd, env: options.env ?? process.env, detached: true, stdio: ['pipe', 'pipe', 'pipe'] });
+    const child = spawn(command, args, {
+      cwd: options.cwd,
+      env: options.env ?? process.env,
+      detached: true,
+      stdio: ['pipe', 'pipe', 'pipe'],
+    });
     let stdout = '';
     let stderr = '';
     let timedOut = false;
@@ -108,7 +117,10 @@ export async function makeProject(): Promise<{ dir: string; cleanup: () => void 
   mkdirSync(path.join(modules, '.bin'), { recursive: true });
   symlinkSync(ROOT, path.join(modules, 'agent-baton'), 'dir');
   symlinkSync('../agent-baton/bin/baton.js', path.join(modules, '.bin', 'baton'));
-  writeFileSync(path.join(repo.dir, 'package.json'), JSON.stringify({ name: 'demo-project', private: true, devDependencies: { 'agent-baton': `file:${ROOT}` } }, null, 2));
+  writeFileSync(
+    path.join(repo.dir, 'package.json'),
+    JSON.stringify({ name: 'demo-project', private: true, devDependencies: { 'agent-baton': `file:${ROOT}` } }, null, 2),
+  );
   writeFileSync(path.join(repo.dir, '.gitignore'), 'node_modules/\n.baton/\n');
   return repo;
 }

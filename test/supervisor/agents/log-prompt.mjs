@@ -5,7 +5,13 @@ export function readPrompt(agent) {
   const prompt = readFileSync(0, 'utf8');
   const fromFile = process.env.BATON_PROMPT_FILE ? readFileSync(process.env.BATON_PROMPT_FILE, 'utf8') : '';
   if (process.env.AGENT_LOG) {
-    const entry = { agent, attempt: Number(process.env.BATON_ATTEMPT), task: process.env.BATON_TASK_ID, prompt, samePromptFile: fromFile === prompt };
+    const entry = {
+      agent,
+      attempt: Number(process.env.BATON_ATTEMPT),
+      task: process.env.BATON_TASK_ID,
+      prompt,
+      samePromptFile: fromFile === prompt,
+    };
     appendFileSync(process.env.AGENT_LOG, `${JSON.stringify(entry)}\n`);
   }
   return prompt;

@@ -9,7 +9,14 @@ import { appendFileSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs'
 const prompt = readFileSync(0, 'utf8');
 const task = process.env.BATON_TASK_ID ?? 'unknown';
 if (process.env.START_LOG) {
-  const entry = { task, attempt: Number(process.env.BATON_ATTEMPT), pid: process.pid, cwd: process.cwd(), head: prompt.split('\n')[0], at: Date.now() };
+  const entry = {
+    task,
+    attempt: Number(process.env.BATON_ATTEMPT),
+    pid: process.pid,
+    cwd: process.cwd(),
+    head: prompt.split('\n')[0],
+    at: Date.now(),
+  };
   appendFileSync(process.env.START_LOG, `${JSON.stringify(entry)}\n`);
 }
 await new Promise((resolve) => setTimeout(resolve, Number(process.env.AGENT_SLEEP_MS ?? 200)));

@@ -1,6 +1,14 @@
 import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { type ContextBenchReport, defaultTrajectoryFiles, expandTrajectoryPaths, parseBudgets, readTrajectories, runContextBench, STRATEGIES } from '../../../bench/index.js';
+import {
+  type ContextBenchReport,
+  defaultTrajectoryFiles,
+  expandTrajectoryPaths,
+  parseBudgets,
+  readTrajectories,
+  runContextBench,
+  STRATEGIES,
+} from '../../../bench/index.js';
 import { type CliIO, EXIT_OK, parsePositiveInt, printResult } from '../../context.js';
 import { toWireCase } from '../../to-wire-case.js';
 import type { BenchContextOptions } from './options.js';

@@ -77,8 +77,19 @@ export async function runDemo(io: CliIO, options: DemoOptions): Promise<number> 
       },
     });
     await ledger.close();
-    const result: DemoResult = { ...(options.keep ? { workspace: dir, ledger: `sqlite:${ledgerFile}` } : {}), injected, tasks: report.tasks };
-    printResult(io, options, result, () => summary(report, injected) + (options.keep ? `\nSee every try and injected context in a browser: baton ui --ledger sqlite:${ledgerFile}` : ''));
+    const result: DemoResult = {
+      ...(options.keep ? { workspace: dir, ledger: `sqlite:${ledgerFile}` } : {}),
+      injected,
+      tasks: report.tasks,
+    };
+    printResult(
+      io,
+      options,
+      result,
+      () =>
+        summary(report, injected) +
+        (options.keep ? `\nSee every try and injected context in a browser: baton ui --ledger sqlite:${ledgerFile}` : ''),
+    );
     return report.tasks.every((t) => t.status === 'completed') ? EXIT_OK : EXIT_FAILURE;
   } finally {
     if (!options.keep) await rm(root, { recursive: true, force: true });

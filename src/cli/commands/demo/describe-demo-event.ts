@@ -21,9 +21,7 @@ export function describeDemoEvent(event: SupervisorEvent): string | undefined {
     case 'helper-checks':
       return event.checks.map((c) => `  helper wrote a check for "${c.criterion}": ${c.command} (${c.ok ? 'passes' : 'fails'})`).join('\n');
     case 'validation':
-      return event.passed
-        ? '  validation passed'
-        : `  validation failed:\n${event.errors.map((e) => `    - ${e}`).join('\n')}`;
+      return event.passed ? '  validation passed' : `  validation failed:\n${event.errors.map((e) => `    - ${e}`).join('\n')}`;
     case 'task-end':
       return `[${event.taskId}] ${event.status}${event.reason ? `: ${event.reason}` : ''}\n`;
     default:

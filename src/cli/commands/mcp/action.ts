@@ -24,7 +24,9 @@ export async function runMcp(io: CliIO, options: McpCliOptions): Promise<number>
     }
     const port = Number(options.port ?? '8765');
     if (!Number.isInteger(port) || port < 0 || port > 65_535) {
-      throw new BatonError('INPUT_INVALID', `--port must be 0-65535, got "${options.port}"`, { details: { field: '--port', value: options.port } });
+      throw new BatonError('INPUT_INVALID', `--port must be 0-65535, got "${options.port}"`, {
+        details: { field: '--port', value: options.port },
+      });
     }
     const { DEFAULT_HTTP_HOST, isLoopbackHost, serveHttp } = await import('../../../mcp/serve-http.js');
     const server = await serveHttp({
@@ -39,7 +41,7 @@ export async function runMcp(io: CliIO, options: McpCliOptions): Promise<number>
       sessionIdleMs: optionalInt(options.sessionIdleMs, '--session-idle-ms'),
     });
     const auth =
-      options.token ?? io.env.BATON_MCP_TOKEN
+      (options.token ?? io.env.BATON_MCP_TOKEN)
         ? ' (bearer token required)'
         : isLoopbackHost(options.host ?? DEFAULT_HTTP_HOST)
           ? ' (no token: this machine only)'

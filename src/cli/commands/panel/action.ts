@@ -21,7 +21,8 @@ export async function runPanelCommand(io: CliIO, question: string, options: Pane
   }
   const attribution = parseAttribution(options.attribution);
   const config = await loadPanelConfig(options.config, { cwd: io.cwd, env: io.env });
-  if (!question.trim()) throw new BatonError('INPUT_INVALID', 'The question is empty: ask the panel something', { details: { field: 'question' } });
+  if (!question.trim())
+    throw new BatonError('INPUT_INVALID', 'The question is empty: ask the panel something', { details: { field: 'question' } });
   const providers = await loadPanelProviders(config, { cwd: io.cwd, env: io.env, file: options.providersConfig });
   // Here --config names the panel file; the Baton config (for its `ledger`) is --providers-config.
   const ledger = await openCliLedger(io, { ledger: options.ledger, config: options.providersConfig });

@@ -9,7 +9,7 @@ export const registerPanel: RegisterCommand = (program: Command, io, state) => {
   describePanelConfigOption(withCommonOptions(program.command('panel')))
     .description('ask a panel of agents one question; each later agent sees the earlier answers')
     .argument('<question...>', 'the question (quote it, or pass it as several words)')
-    .option('--attribution <mode>', "how earlier answers are passed: assistant | user (overrides the panel file)")
+    .option('--attribution <mode>', 'how earlier answers are passed: assistant | user (overrides the panel file)')
     .option('--providers-config <file>', 'baton.config.json declaring the providers of "baton" agents (default .baton/baton.config.json)')
     .action(async (question: string[], options: PanelCommandOptions) => {
       const { runPanelCommand } = await import('./action.js');

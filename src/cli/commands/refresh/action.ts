@@ -47,7 +47,12 @@ async function refreshAndPrint(
     commitLimit: options.commitLimit ? parsePositiveInt(options.commitLimit, '--commit-limit') : undefined,
     env: io.env,
   });
-  printResult(io, options, { ...result.context, continuation_prompt: result.continuation_prompt, metadata: result.metadata }, () => result.text);
+  printResult(
+    io,
+    options,
+    { ...result.context, continuation_prompt: result.continuation_prompt, metadata: result.metadata },
+    () => result.text,
+  );
   for (const warning of result.metadata.warnings) if (!options.json) io.stderr(`baton: warning: ${warning}\n`);
   return EXIT_OK;
 }

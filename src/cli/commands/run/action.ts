@@ -38,11 +38,20 @@ export async function runRun(io: CliIO, planFile: string, options: RunOptions): 
   // Checked before the ledger opens: a repository that cannot take worktrees is bad input (exit 2).
   const sites =
     concurrency > 1
-      ? await createWorktreeSites({ repoDir: workspaceDir, keepWorktrees: Boolean(options.keepWorktrees), limits: preContext.limits, onEvent: progress.onEvent })
+      ? await createWorktreeSites({
+          repoDir: workspaceDir,
+          keepWorktrees: Boolean(options.keepWorktrees),
+          limits: preContext.limits,
+          onEvent: progress.onEvent,
+        })
       : undefined;
   const ledgerSpec = options.ledger ?? io.env.BATON_LEDGER ?? config.ledger;
   if (options.queue && !/^rediss?:\/\//.test(ledgerSpec ?? '')) {
-    throw new BatonError('INPUT_INVALID', `--queue needs a Redis ledger (--ledger redis://HOST:PORT/DB), got "${ledgerSpec ?? 'the default SQLite file'}"`, { details: { field: '--ledger', value: ledgerSpec } });
+    throw new BatonError(
+      'INPUT_INVALID',
+      `--queue needs a Redis ledger (--ledger redis://HOST:PORT/DB), got "${ledgerSpec ?? 'the default SQLite file'}"`,
+      { details: { field: '--ledger', value: ledgerSpec } },
+    );
   }
   const ledger = await openLedger({ spec: ledgerSpec, cwd: io.cwd });
   const metrics = metricsPort === undefined ? undefined : await startMetricsServer(metricsPort);
@@ -65,24 +74,24 @@ export async function runRun(io: CliIO, planFile: string, options: RunOptions): 
           ...(maxRetries === undefined ? {} : { maxRetries }),
         })
       : await runPlan(plan, {
-      ledger,
-      providers,
-      helperProviders,
-      workspace: workspaceOps(workspaceDir),
-      workspaceDir,
-      preContext,
-      breaker: config.breaker,
-      recentHistoryWindow: config.recentHistoryWindow,
-      agentTimeoutMs: config.timeouts.agentMs,
-      checkTimeoutMs: config.timeouts.checkMs,
-      maxWaitMs,
-      leaseMs: leaseMs > 0 ? leaseMs : DEFAULT_TASK_LEASE_MS,
-      concurrency,
-      ...(sites ? { sites } : {}),
-      onEvent: progress.onEvent,
-      signal: abort.signal,
-      ...(maxRetries === undefined ? {} : { maxRetries }),
-    });
+          ledger,
+          providers,
+          helperProviders,
+          workspace: workspaceOps(workspaceDir),
+          workspaceDir,
+          preContext,
+          breaker: config.breaker,
+          recentHistoryWindow: config.recentHistoryWindow,
+          agentTimeoutMs: config.timeouts.agentMs,
+          checkTimeoutMs: config.timeouts.checkMs,
+          maxWaitMs,
+          leaseMs: leaseMs > 0 ? leaseMs : DEFAULT_TASK_LEASE_MS,
+          concurrency,
+          ...(sites ? { sites } : {}),
+          onEvent: progress.onEvent,
+          signal: abort.signal,
+          ...(maxRetries === undefined ? {} : { maxRetries }),
+        });
   } finally {
     process.off('SIGINT', onSignal);
     process.off('SIGTERM', onSignal);
@@ -95,7 +104,13 @@ export async function runRun(io: CliIO, planFile: string, options: RunOptions): 
 }
 
 export function selectProviders(config: BatonConfig, list: string | undefined): { providers: Provider[]; helperProviders: Provider[] } {
-  const priority = list === undefined ? config.priority : list.split(',').map((s) => s.trim()).filter(Boolean);
+  const priority =
+    list === undefined
+      ? config.priority
+      : list
+          .split(',')
+          .map((s) => s.trim())
+          .filter(Boolean);
   if (priority.length === 0) {
     throw new BatonError('INPUT_INVALID', '--providers names no provider', { details: { field: '--providers', value: list } });
   }
@@ -105,10 +120,14 @@ export function selectProviders(config: BatonConfig, list: string | undefined): 
     created = createProviders({ providers: config.providers, priority: names });
   } catch (error) {
     const known = Object.keys(config.providers).join(', ');
-    throw new BatonError('INPUT_INVALID', `${(error as Error).message} (declared: ${known || 'none'}; built-in: gemini, copilot, cursor, codex, claude)`, {
-      cause: error,
-      details: { field: '--providers', value: list },
-    });
+    throw new BatonError(
+      'INPUT_INVALID',
+      `${(error as Error).message} (declared: ${known || 'none'}; built-in: gemini, copilot, cursor, codex, claude)`,
+      {
+        cause: error,
+        details: { field: '--providers', value: list },
+      },
+    );
   }
   const providers = priority.map((name) => created[name] as Provider);
   return { providers, helperProviders: config.helper ? [created[config.helper] as Provider] : providers };
@@ -127,7 +146,9 @@ function parsePort(value: string): number {
 function parseNonNegative(value: string, flag: string): number {
   const n = Number(value);
   if (!Number.isFinite(n) || n < 0) {
-    throw new BatonError('INPUT_INVALID', `${flag} must be a number of milliseconds >= 0, got "${value}"`, { details: { field: flag, value } });
+    throw new BatonError('INPUT_INVALID', `${flag} must be a number of milliseconds >= 0, got "${value}"`, {
+      details: { field: flag, value },
+    });
   }
   return n;
 }
@@ -139,9 +160,10 @@ function renderReport(report: RunReport): string {
     return `${t.status === 'completed' ? '✓' : '✗'} ${t.id}: ${t.status} (${attempts} attempt${attempts === 1 ? '' : 's'}, ${t.attempts.length} provider tr${t.attempts.length === 1 ? 'y' : 'ies'}${where})`;
   });
   const done = report.tasks.filter((t) => t.status === 'completed').length;
-  const shared = report.shared && report.shared.ran_by_others.length > 0
-    ? [`ran here: ${list(report.shared.ran_here)}; ran by other runs: ${list(report.shared.ran_by_others)}`]
-    : [];
+  const shared =
+    report.shared && report.shared.ran_by_others.length > 0
+      ? [`ran here: ${list(report.shared.ran_here)}; ran by other runs: ${list(report.shared.ran_by_others)}`]
+      : [];
   return [...lines, ...shared, `${done}/${report.tasks.length} tasks completed`].join('\n');
 }
 

@@ -13,10 +13,16 @@ export const registerRun: RegisterCommand = (program: Command, io, state) => {
     .option('--workspace <dir>', 'folder the agents work in and checks run in (default: current folder)')
     .option('--metrics-port <port>', 'serve Prometheus /metrics on this port while running')
     .option('--max-wait <ms>', 'wait up to this long for a breaker reset when every provider is open (default 0)')
-    .option('--concurrency <n>', 'run up to N independent tasks at once, each in its own git worktree on branch baton/<task-id>, integrated into the current branch (default 1: one at a time in the working tree)')
-    .option('--queue', 'put the tasks on the BullMQ queue of the Redis ledger for `baton worker` processes, wait, and report (needs --ledger redis://…)')
+    .option(
+      '--concurrency <n>',
+      'run up to N independent tasks at once, each in its own git worktree on branch baton/<task-id>, integrated into the current branch (default 1: one at a time in the working tree)',
+    )
+    .option(
+      '--queue',
+      'put the tasks on the BullMQ queue of the Redis ledger for `baton worker` processes, wait, and report (needs --ledger redis://…)',
+    )
     .option('--remote <name>', 'with --queue: the git remote workers integrate into (default origin)')
-    .option('--keep-worktrees', 'with --concurrency: keep each task\'s worktree and branch after integration')
+    .option('--keep-worktrees', "with --concurrency: keep each task's worktree and branch after integration")
     .action(async (plan: string, options: RunOptions) => {
       const { runRun } = await import('./action.js');
       state.exitCode = await runRun(io, plan, options);

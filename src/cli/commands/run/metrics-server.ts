@@ -3,7 +3,10 @@ import type { AddressInfo } from 'node:net';
 import { metricsRegistry, renderMetrics } from '../../../observability/index.js';
 
 /** Serves Prometheus text on GET /metrics while a run lasts (port 0 picks a free port). */
-export async function startMetricsServer(port: number, beforeScrape?: () => Promise<unknown>): Promise<{ port: number; close: () => Promise<void> }> {
+export async function startMetricsServer(
+  port: number,
+  beforeScrape?: () => Promise<unknown>,
+): Promise<{ port: number; close: () => Promise<void> }> {
   const server = createServer((req, res) => {
     if (req.method === 'GET' && req.url?.split('?')[0] === '/metrics') {
       // Gauges read from elsewhere (the queue) are refreshed on each scrape.

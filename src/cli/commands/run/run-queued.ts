@@ -23,13 +23,28 @@ export interface QueuedRunOptions {
  */
 export async function runQueued(io: CliIO, options: QueuedRunOptions): Promise<RunReport> {
   const branch = await git(['symbolic-ref', '--quiet', '--short', 'HEAD'], options.repoDir);
-  if (branch.code !== 0) throw new BatonError('INPUT_INVALID', `--queue integrates into the checked-out branch, but ${options.repoDir} has none (detached HEAD or not a git repository)`, { details: { field: '--queue', value: options.repoDir } });
+  if (branch.code !== 0)
+    throw new BatonError(
+      'INPUT_INVALID',
+      `--queue integrates into the checked-out branch, but ${options.repoDir} has none (detached HEAD or not a git repository)`,
+      { details: { field: '--queue', value: options.repoDir } },
+    );
   const runBranch = branch.stdout.trim();
   const url = await git(['remote', 'get-url', options.remote], options.repoDir);
-  if (url.code !== 0) throw new BatonError('INPUT_INVALID', `--queue: workers push results to the remote "${options.remote}", which ${options.repoDir} does not have`, { details: { field: '--remote', value: options.remote } });
+  if (url.code !== 0)
+    throw new BatonError(
+      'INPUT_INVALID',
+      `--queue: workers push results to the remote "${options.remote}", which ${options.repoDir} does not have`,
+      { details: { field: '--remote', value: options.remote } },
+    );
   // Workers build on the remote's branch: it must hold what this run starts from.
   const push = await git(['push', '--quiet', options.remote, `HEAD:refs/heads/${runBranch}`], options.repoDir);
-  if (push.code !== 0) throw new BatonError('INPUT_INVALID', `--queue: could not push ${runBranch} to ${options.remote} (pull first?): ${push.stderr.trim()}`, { details: { field: '--remote', value: options.remote } });
+  if (push.code !== 0)
+    throw new BatonError(
+      'INPUT_INVALID',
+      `--queue: could not push ${runBranch} to ${options.remote} (pull first?): ${push.stderr.trim()}`,
+      { details: { field: '--remote', value: options.remote } },
+    );
   const connection = queueConnection(options.redisUrl);
   const namespace = process.env.BATON_NAMESPACE ?? 'default';
   const write = options.json ? io.stderr : io.stdout;
@@ -45,13 +60,23 @@ export async function runQueued(io: CliIO, options: QueuedRunOptions): Promise<R
       remote: options.remote,
       ...(options.maxRetries ? { maxRetries: options.maxRetries } : {}),
     });
-    write(`queued ${queued.length} of ${options.plan.tasks.length} tasks (run ${runId}) on ${options.remote}/${runBranch}; waiting for workers\n`);
+    write(
+      `queued ${queued.length} of ${options.plan.tasks.length} tasks (run ${runId}) on ${options.remote}/${runBranch}; waiting for workers\n`,
+    );
     const ids = options.plan.tasks.map((t) => t.id);
-    await waitForTasks(options.ledger, ids, { signal: options.signal, onProgress: (done) => write(`${done}/${ids.length} tasks finished\n`), onUnavailable: (message) => write(`ledger unavailable, still waiting: ${message}\n`) });
+    await waitForTasks(options.ledger, ids, {
+      signal: options.signal,
+      onProgress: (done) => write(`${done}/${ids.length} tasks finished\n`),
+      onUnavailable: (message) => write(`ledger unavailable, still waiting: ${message}\n`),
+    });
   } finally {
     connection.disconnect();
   }
   const pull = await git(['pull', '--quiet', '--ff-only', options.remote, runBranch], options.repoDir);
-  if (pull.code !== 0) write(`results are on ${options.remote}/${runBranch}; could not fast-forward here: ${pull.stderr.trim().split('\n')[0]}\n`);
-  return buildRunReport(options.ledger, options.plan.tasks.map((t) => t.id));
+  if (pull.code !== 0)
+    write(`results are on ${options.remote}/${runBranch}; could not fast-forward here: ${pull.stderr.trim().split('\n')[0]}\n`);
+  return buildRunReport(
+    options.ledger,
+    options.plan.tasks.map((t) => t.id),
+  );
 }

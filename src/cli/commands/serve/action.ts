@@ -32,10 +32,18 @@ export async function runServeCommand(io: CliIO, options: ServeCommandOptions, s
   const ledger = await openCliLedger(io, { ledger: options.ledger, config: options.providersConfig });
   const summaryCache = new MemorySummaryCache({ backing: new DiskSummaryCache(path.join(io.cwd, DEFAULT_SUMMARY_CACHE_DIR)) });
   try {
-    const running = await startPanelServer({ config, runOptions: { ledger, summaryCache, providers, cwd: io.cwd }, host: options.host, port });
+    const running = await startPanelServer({
+      config,
+      runOptions: { ledger, summaryCache, providers, cwd: io.cwd },
+      host: options.host,
+      port,
+    });
     const agents = config.agents.map((agent) => agent.name);
-    printResult(io, options, { url: running.url, endpoint: `${running.url}/panel`, agents, ledger: ledger.location }, () =>
-      `Panel (${agents.join(', ')}) listening on ${running.url}: POST /panel {"question": "…"}; Ctrl-C stops`,
+    printResult(
+      io,
+      options,
+      { url: running.url, endpoint: `${running.url}/panel`, agents, ledger: ledger.location },
+      () => `Panel (${agents.join(', ')}) listening on ${running.url}: POST /panel {"question": "…"}; Ctrl-C stops`,
     );
     await (stop ?? untilSignal());
     await running.close();

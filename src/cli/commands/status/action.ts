@@ -6,7 +6,10 @@ export async function runStatus(io: CliIO, options: CommonOptions & { limit: num
   const ledger = await openCliLedger(io, options, { readOnly: true });
   try {
     const base = await gatherStatus(ledger, { dispatchLimit: options.limit, now: Date.now() });
-    const queue = await readQueueSection(await resolveLedgerSpec(io, options), io.env.BATON_NAMESPACE ?? process.env.BATON_NAMESPACE ?? 'default');
+    const queue = await readQueueSection(
+      await resolveLedgerSpec(io, options),
+      io.env.BATON_NAMESPACE ?? process.env.BATON_NAMESPACE ?? 'default',
+    );
     const status = queue ? { ...base, queue } : base;
     printResult(io, options, status, () => (queue ? `${renderStatus(base)}\n${renderQueueSection(queue)}` : renderStatus(base)));
     return EXIT_OK;

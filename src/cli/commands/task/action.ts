@@ -60,8 +60,14 @@ export async function runTaskShow(io: CliIO, id: string, options: CommonOptions 
     const task = await ledger.getTask(id);
     if (!task) throw new BatonError('NOT_FOUND', `No task with id "${id}" (see baton task list)`, { details: { id } });
     const dispatches = await ledger.lastDispatches(id, parsePositiveInt(options.dispatches, '--dispatches'));
-    printResult(io, options, { task, dispatches }, () => renderTask(task, dispatches.map((d) =>
-      `  #${d.attempt} ${d.provider} ${d.status}${d.outcome ? ` ${d.outcome}` : ''} ${new Date(d.startedAt).toISOString()}`)));
+    printResult(io, options, { task, dispatches }, () =>
+      renderTask(
+        task,
+        dispatches.map(
+          (d) => `  #${d.attempt} ${d.provider} ${d.status}${d.outcome ? ` ${d.outcome}` : ''} ${new Date(d.startedAt).toISOString()}`,
+        ),
+      ),
+    );
     return EXIT_OK;
   } finally {
     await ledger.close();
@@ -88,7 +94,12 @@ function parseCriterion(text: string): AcceptanceCriterion {
 }
 
 function splitList(value: string | undefined): string[] {
-  return value ? value.split(',').map((s) => s.trim()).filter(Boolean) : [];
+  return value
+    ? value
+        .split(',')
+        .map((s) => s.trim())
+        .filter(Boolean)
+    : [];
 }
 
 function parseStatus(value: string): TaskStatus {

@@ -12,7 +12,9 @@ import type { UiCliOptions } from './options.js';
 export async function runUi(io: CliIO, options: UiCliOptions, stop: Promise<unknown> = signalled()): Promise<number> {
   const port = Number(options.port ?? '8766');
   if (!Number.isInteger(port) || port < 0 || port > 65_535) {
-    throw new BatonError('INPUT_INVALID', `--port must be 0-65535, got "${options.port}"`, { details: { field: '--port', value: options.port } });
+    throw new BatonError('INPUT_INVALID', `--port must be 0-65535, got "${options.port}"`, {
+      details: { field: '--port', value: options.port },
+    });
   }
   const token = options.token ?? io.env.BATON_UI_TOKEN;
   const spec = await resolveLedgerSpec(io, options);
@@ -25,7 +27,10 @@ export async function runUi(io: CliIO, options: UiCliOptions, stop: Promise<unkn
       token,
       workspace: options.workspace ? path.resolve(io.cwd, options.workspace) : io.cwd,
     });
-    if (options.json) io.stdout(`${JSON.stringify({ url: server.url, ledger: ledger.location, backend: ledger.backend, token_required: Boolean(token) })}\n`);
+    if (options.json)
+      io.stdout(
+        `${JSON.stringify({ url: server.url, ledger: ledger.location, backend: ledger.backend, token_required: Boolean(token) })}\n`,
+      );
     else {
       io.stdout(`baton ui: ${server.url} (ledger ${ledger.backend} ${ledger.location}; read-only; Ctrl-C stops)\n`);
       if (token) io.stdout(`Token required: open ${server.url}?token=<your token> once; a cookie keeps the browser signed in.\n`);

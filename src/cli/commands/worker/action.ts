@@ -1,7 +1,14 @@
 import { loadConfig } from '../../../config/index.js';
 import { BatonError } from '../../../errors/index.js';
 import { openLedger } from '../../../ledger/index.js';
-import { DEFAULT_QUEUE_LOCK_MS, DEFAULT_STALLED_INTERVAL_MS, queueConnection, queuePrefix, readQueueStatus, startQueueWorker } from '../../../queue/index.js';
+import {
+  DEFAULT_QUEUE_LOCK_MS,
+  DEFAULT_STALLED_INTERVAL_MS,
+  queueConnection,
+  queuePrefix,
+  readQueueStatus,
+  startQueueWorker,
+} from '../../../queue/index.js';
 import { startMetricsServer } from '../run/metrics-server.js';
 import { DEFAULT_TASK_LEASE_MS } from '../../../supervisor/index.js';
 import { type CliIO, type CommonOptions, EXIT_OK, parsePositiveInt } from '../../context.js';
@@ -20,7 +27,9 @@ export interface WorkerOptions extends CommonOptions {
 function parsePort(value: string): number {
   const port = Number(value);
   if (!Number.isInteger(port) || port < 0 || port > 65_535) {
-    throw new BatonError('INPUT_INVALID', `--metrics-port must be a port number (0-65535), got "${value}"`, { details: { field: '--metrics-port', value } });
+    throw new BatonError('INPUT_INVALID', `--metrics-port must be a port number (0-65535), got "${value}"`, {
+      details: { field: '--metrics-port', value },
+    });
   }
   return port;
 }
@@ -30,7 +39,9 @@ export async function runWorker(io: CliIO, options: WorkerOptions): Promise<numb
   const config = await loadConfig({ cwd: io.cwd, ...(options.config ? { file: options.config } : {}), env: io.env });
   const spec = options.ledger ?? io.env.BATON_LEDGER ?? config.ledger;
   if (!spec || !/^rediss?:\/\//.test(spec)) {
-    throw new BatonError('INPUT_INVALID', `baton worker needs a Redis ledger (--ledger redis://HOST:PORT/DB), got "${spec ?? 'none'}"`, { details: { field: '--ledger', value: spec } });
+    throw new BatonError('INPUT_INVALID', `baton worker needs a Redis ledger (--ledger redis://HOST:PORT/DB), got "${spec ?? 'none'}"`, {
+      details: { field: '--ledger', value: spec },
+    });
   }
   const { providers, helperProviders } = selectProviders(config, options.providers);
   const ledger = await openLedger({ spec, cwd: io.cwd });
@@ -67,7 +78,9 @@ export async function runWorker(io: CliIO, options: WorkerOptions): Promise<numb
       },
     });
     const metrics =
-      options.metricsPort === undefined ? undefined : await startMetricsServer(parsePort(options.metricsPort), () => readQueueStatus(connection, queuePrefix(namespace)));
+      options.metricsPort === undefined
+        ? undefined
+        : await startMetricsServer(parsePort(options.metricsPort), () => readQueueStatus(connection, queuePrefix(namespace)));
     io.stdout(`baton worker ${worker.owner} ready (concurrency ${concurrency}${metrics ? `, metrics on :${metrics.port}/metrics` : ''})\n`);
     const signal = await stopped;
     await metrics?.close();
