@@ -8,3 +8,5 @@ export type { EnqueuePlanOptions } from './enqueue-plan.js';
 export type { TaskJobData, TaskJobResult } from './job-data.js';
 export type { QueueStatus } from './queue-status.js';
 export type { QueueWorker, QueueWorkerOptions } from './start-worker.js';
+export { DASHBOARD_PACKAGES, mountQueueDashboard } from './queue-dashboard.js';
+export type { QueueDashboard, QueueDashboardOptions } from './queue-dashboard.js';

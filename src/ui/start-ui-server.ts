@@ -34,7 +34,7 @@ const SECURITY_HEADERS = {
 
 /**
  * Serves the read-only web view of a ledger: tasks, a task's timeline with the context injected
- * at each seam, providers, session recovery, panels and the queue slot, updated live over
+ * at each seam, providers, session recovery, panels and the job queue, updated live over
  * server-sent events. Only GET and HEAD are answered; nothing here writes to the ledger.
  *
  * @throws BatonError('INPUT_INVALID') when `host` is not a loopback address and no token is set.

@@ -3,18 +3,24 @@ import type { GitCache } from '../refresh/index.js';
 import type { SafeHtml } from './html.js';
 
 /**
- * What a queue dashboard mounts into the Queue view (issue 13 builds the BullMQ queue). Both parts
- * are optional: `summary` fills the counts table, `handle` serves a dashboard under
- * `/queue/dashboard/` (for example bull-board's node adapter). Without a queue the view shows an
- * empty state.
+ * What a job queue mounts into the Queue view (`baton ui` builds one from src/queue when the ledger
+ * is Redis). Both parts are optional: `summary` fills the counts table, `handle` serves a dashboard
+ * under `/queue/dashboard/` (bull-board, read-only). Without a queue the view shows an empty state.
  */
 export interface QueuePanel {
   /** Queue name shown as the heading. */
   name: string;
   /** Job counts by state and the workers seen, read when the view renders. */
-  summary?: () => Promise<{ counts: Record<string, number>; workers: Array<{ id: string; lastSeenAt?: number }> }>;
-  /** Serves `/queue/dashboard/...`; the request has already passed the token check. */
+  summary?: () => Promise<{
+    counts: Record<string, number>;
+    workers: Array<{ id: string; lastSeenAt?: number }>;
+    /** How long the queue stays paused (rate limit with every breaker open); 0 or absent when it is not. */
+    pausedForMs?: number;
+  }>;
+  /** Serves `/queue/dashboard/...`; the request has already passed the token check (GET/HEAD only). */
   handle?: (req: import('node:http').IncomingMessage, res: import('node:http').ServerResponse) => void;
+  /** Shown instead of the dashboard link when no dashboard can be served, e.g. which package to install. */
+  dashboardHint?: string;
 }
 
 export interface UiServerOptions {

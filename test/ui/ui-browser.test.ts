@@ -160,10 +160,10 @@ describeWithBrowser('baton ui in Chromium', () => {
     await shoot('panel');
   });
 
-  it('keeps a clearly marked, empty queue slot', async () => {
+  it('says there is no job queue on a SQLite ledger', async () => {
     await page.goto(`${ui.url}queue`);
     expect(await page.locator('#queue-empty').textContent()).toContain('No job queue is connected');
-    await shoot('queue');
+    await shoot('queue-none');
   });
 
   it('shows a new dispatch live while a real baton run writes, without reloading the page', async () => {

@@ -1,11 +1,12 @@
 import { errorMessage } from '../../errors/index.js';
-import { formatAgo } from '../format.js';
+import { formatAgo, formatDuration } from '../format.js';
 import { html } from '../html.js';
 import type { ViewContext, ViewResult } from '../types.js';
 
 /**
- * The Queue slot. The BullMQ scale-out (issue 13) is built separately; until a QueuePanel is
- * passed to startUiServer this view says so plainly instead of showing made-up numbers.
+ * The Queue view: job counts by state and live workers of the BullMQ queue (`baton worker`), and a
+ * link to the mounted dashboard. Without a QueuePanel (the ledger is not Redis) it says so plainly
+ * instead of showing made-up numbers.
  */
 export async function renderQueueView(ctx: ViewContext): Promise<ViewResult> {
   const queue = ctx.queue;
@@ -17,9 +18,9 @@ export async function renderQueueView(ctx: ViewContext): Promise<ViewResult> {
         <div class="empty" id="queue-empty" role="note">
           <p><strong>No job queue is connected to this view.</strong></p>
           <p>
-            Tasks here run through <code>baton run</code> on one machine. When Baton's BullMQ queue (<code>baton worker</code> on many
-            machines sharing one Redis/DragonflyDB) is in use, this slot shows job counts by state and the workers seen, and links to a
-            queue dashboard mounted at <code>/queue/dashboard/</code>.
+            The job queue lives in Redis: with a Redis ledger (<code>baton run --queue</code> and <code>baton worker</code> on many machines
+            sharing one Redis/DragonflyDB), this view shows job counts by state and the live workers, and links to a read-only queue
+            dashboard at <code>/queue/dashboard/</code>. Tasks on this ledger run through <code>baton run</code> on one machine.
           </p>
         </div>`,
     };
@@ -36,6 +37,13 @@ export async function renderQueueView(ctx: ViewContext): Promise<ViewResult> {
     nav: 'queue',
     body: html`<h1>Queue <code>${queue.name}</code></h1>
       ${failure && html`<p class="notice">Could not read the queue: ${failure}</p>`}
+      ${
+        summary?.pausedForMs
+          ? html`<p class="notice" id="queue-paused">
+              Paused ${formatDuration(summary.pausedForMs)} more: every provider's circuit breaker is open.
+            </p>`
+          : ''
+      }
       ${
         summary &&
         html`<table id="queue-counts">
@@ -58,12 +66,19 @@ export async function renderQueueView(ctx: ViewContext): Promise<ViewResult> {
           <h2>Workers</h2>
           ${
             summary.workers.length === 0
-              ? html`<p class="muted">None seen.</p>`
-              : html`<ul class="plain">
-                  ${summary.workers.map((w) => html`<li><code>${w.id}</code> <span class="muted">${formatAgo(w.lastSeenAt, ctx.now)}</span></li>`)}
+              ? html`<p class="muted" id="queue-workers-none">No live worker (start one with <code>baton worker</code>).</p>`
+              : html`<ul class="plain" id="queue-workers">
+                  ${summary.workers.map(
+                    (w) =>
+                      html`<li>
+                        <code>${w.id}</code>
+                        <span class="muted">${w.lastSeenAt === undefined ? 'connected now' : formatAgo(w.lastSeenAt, ctx.now)}</span>
+                      </li>`,
+                  )}
                 </ul>`
           }`
       }
-      ${queue.handle && html`<p><a class="button" href="/queue/dashboard/">Open the queue dashboard »</a></p>`}`,
+      ${queue.handle && html`<p><a class="button" id="queue-dashboard-link" href="/queue/dashboard/">Open the queue dashboard (read-only) »</a></p>`}
+      ${!queue.handle && queue.dashboardHint && html`<p class="muted" id="queue-dashboard-hint">${queue.dashboardHint}</p>`}`,
   };
 }

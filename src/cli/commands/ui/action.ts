@@ -4,6 +4,7 @@ import { openLedger } from '../../../ledger/index.js';
 import { startUiServer } from '../../../ui/index.js';
 import { type CliIO, EXIT_OK, resolveLedgerSpec } from '../../context.js';
 import type { UiCliOptions } from './options.js';
+import { openQueuePanel } from './queue-panel.js';
 
 /**
  * Opens the ledger (an SQLite file must already exist: the view never creates one), serves the
@@ -19,13 +20,17 @@ export async function runUi(io: CliIO, options: UiCliOptions, stop: Promise<unkn
   const token = options.token ?? io.env.BATON_UI_TOKEN;
   const spec = await resolveLedgerSpec(io, options);
   const ledger = await openLedger({ spec, cwd: io.cwd, create: false });
+  let queue: Awaited<ReturnType<typeof openQueuePanel>>;
   try {
+    // On a Redis ledger the Queue view shows the BullMQ queue `baton worker` serves.
+    queue = await openQueuePanel(spec, io.env.BATON_NAMESPACE ?? process.env.BATON_NAMESPACE ?? 'default');
     const server = await startUiServer({
       ledger,
       port,
       host: options.host,
       token,
       workspace: options.workspace ? path.resolve(io.cwd, options.workspace) : io.cwd,
+      queue: queue?.panel,
     });
     if (options.json)
       io.stdout(
@@ -39,6 +44,7 @@ export async function runUi(io: CliIO, options: UiCliOptions, stop: Promise<unkn
     await server.close();
     return EXIT_OK;
   } finally {
+    await queue?.close();
     await ledger.close();
   }
 }

@@ -1,0 +1,47 @@
+import type { QueuePanel } from '../../../ui/index.js';
+
+/** Where bull-board is mounted inside `baton ui`. */
+export const DASHBOARD_PATH = '/queue/dashboard';
+
+/**
+ * The Queue view's panel when the ledger is on Redis: the counts and live workers `baton status`
+ * shows (src/queue's readQueueStatus) and, when its optional packages are installed, bull-board
+ * read-only. Undefined for other ledgers (there is no queue without Redis).
+ */
+export async function openQueuePanel(
+  spec: string | undefined,
+  namespace: string,
+  importModule?: (name: string) => Promise<unknown>,
+): Promise<{ panel: QueuePanel; close: () => Promise<void> } | undefined> {
+  if (!spec || !/^rediss?:\/\//.test(spec)) return undefined;
+  const { QUEUE_NAME, mountQueueDashboard, queueConnection, queuePrefix, readQueueStatus } = await import('../../../queue/index.js');
+  const connection = queueConnection(spec);
+  const prefix = queuePrefix(namespace);
+  try {
+    const dashboard = await mountQueueDashboard({ connection, prefix, basePath: DASHBOARD_PATH, importModule });
+    const panel: QueuePanel = {
+      name: QUEUE_NAME,
+      summary: async () => {
+        const status = await readQueueStatus(connection, prefix);
+        return {
+          counts: { ...status.counts, stalled: status.stalled },
+          workers: status.workers.map((id) => ({ id })),
+          pausedForMs: status.pausedForMs,
+        };
+      },
+      ...(dashboard.available
+        ? { handle: dashboard.handle }
+        : { dashboardHint: `The job dashboard (bull-board) is an optional add-on: ${dashboard.missing} to get it.` }),
+    };
+    return {
+      panel,
+      close: async () => {
+        await dashboard.close();
+        connection.disconnect();
+      },
+    };
+  } catch (error) {
+    connection.disconnect();
+    throw error;
+  }
+}
