@@ -59,7 +59,10 @@ export async function startUiServer(options: UiServerOptions): Promise<UiServer>
   const gitCache = new GitCache();
   const now = options.now ?? Date.now;
   const version = await createVersionReader(options.ledger);
-  const watcher = new LedgerWatcher(version.read, options.pollMs ?? DEFAULT_POLL_MS, (error) =>
+  const queueVersion = options.queue?.version;
+  // A queue changes without the ledger (a worker connects, a job is enqueued): watch both.
+  const readVersion = queueVersion ? async () => `${await version.read()}|${await queueVersion()}` : version.read;
+  const watcher = new LedgerWatcher(readVersion, options.pollMs ?? DEFAULT_POLL_MS, (error) =>
     log.warn({ err: errorMessage(error) }, 'baton ui: could not read the ledger version'),
   );
   const streams = new Set<ServerResponse>();

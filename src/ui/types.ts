@@ -19,6 +19,11 @@ export interface QueuePanel {
   }>;
   /** Serves `/queue/dashboard/...`; the request has already passed the token check (GET/HEAD only). */
   handle?: (req: import('node:http').IncomingMessage, res: import('node:http').ServerResponse) => void;
+  /**
+   * A value that changes when the queue does (jobs move, workers come and go). Polled with the
+   * ledger's own change check while a page listens, so the Queue view updates live.
+   */
+  version?: () => Promise<string>;
   /** Shown instead of the dashboard link when no dashboard can be served, e.g. which package to install. */
   dashboardHint?: string;
 }

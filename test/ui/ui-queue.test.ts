@@ -20,7 +20,7 @@ afterEach(async () => {
  * A real BullMQ queue in a fresh namespace: 2 jobs completed by a live worker (concurrency 1), one
  * it holds active, and 3 waiting behind it.
  */
-async function arrangeQueue(namespace: string): Promise<{ workerName: string }> {
+async function arrangeQueue(namespace: string): Promise<{ workerName: string; queue: Queue }> {
   const connection = queueConnection(REDIS_TEST_URL);
   const prefix = queuePrefix(namespace);
   const queue = new Queue(QUEUE_NAME, { connection, prefix });
@@ -49,7 +49,7 @@ async function arrangeQueue(namespace: string): Promise<{ workerName: string }> 
   await queue.add('task', { taskId: 'hold' });
   await expect.poll(() => queue.getActiveCount(), { timeout: 15_000 }).toBe(1);
   for (const id of ['w-1', 'w-2', 'w-3']) await queue.add('task', { taskId: id });
-  return { workerName };
+  return { workerName, queue };
 }
 
 async function startBatonUi(namespace: string): Promise<string> {
@@ -140,7 +140,7 @@ await describeWithRedis('baton ui: the Queue view in a browser', () => {
   describeWithBrowser('chromium', () => {
     it('shows counts and the worker, opens the read-only dashboard, in light and dark', async () => {
       const namespace = uniqueNamespace('uiqueue-browser');
-      const { workerName } = await arrangeQueue(namespace);
+      const { workerName, queue } = await arrangeQueue(namespace);
       const url = await startBatonUi(namespace);
       const browser = await launchBrowser();
       cleanups.push(browser.close);
@@ -157,6 +157,14 @@ await describeWithRedis('baton ui: the Queue view in a browser', () => {
       await page.screenshot({ path: screenshotPath('queue-redis-light'), fullPage: true });
       await page.emulateMedia({ colorScheme: 'dark' });
       await page.screenshot({ path: screenshotPath('queue-redis-dark'), fullPage: true });
+
+      // Live: a job enqueued (no ledger write) shows without a reload, through the page's event stream.
+      await page.evaluate(() => {
+        (window as unknown as { notReloaded: boolean }).notReloaded = true;
+      });
+      await queue.add('task', { taskId: 'w-4' });
+      await expect.poll(() => counts.locator('tr', { hasText: 'waiting' }).locator('td').textContent(), { timeout: 10_000 }).toBe('4');
+      expect(await page.evaluate(() => (window as unknown as { notReloaded?: boolean }).notReloaded)).toBe(true);
 
       await page.click('#queue-dashboard-link');
       await page.waitForURL(/\/queue\/dashboard\//);

@@ -19,11 +19,12 @@ export async function runUi(io: CliIO, options: UiCliOptions, stop: Promise<unkn
   }
   const token = options.token ?? io.env.BATON_UI_TOKEN;
   const spec = await resolveLedgerSpec(io, options);
-  const ledger = await openLedger({ spec, cwd: io.cwd, create: false });
+  const namespace = io.env.BATON_NAMESPACE ?? process.env.BATON_NAMESPACE;
+  const ledger = await openLedger({ spec, cwd: io.cwd, create: false, namespace });
   let queue: Awaited<ReturnType<typeof openQueuePanel>>;
   try {
     // On a Redis ledger the Queue view shows the BullMQ queue `baton worker` serves.
-    queue = await openQueuePanel(spec, io.env.BATON_NAMESPACE ?? process.env.BATON_NAMESPACE ?? 'default');
+    queue = await openQueuePanel(spec, namespace ?? 'default');
     const server = await startUiServer({
       ledger,
       port,

@@ -21,6 +21,10 @@ export async function openQueuePanel(
     const dashboard = await mountQueueDashboard({ connection, prefix, basePath: DASHBOARD_PATH, importModule });
     const panel: QueuePanel = {
       name: QUEUE_NAME,
+      version: async () => {
+        const status = await readQueueStatus(connection, prefix);
+        return JSON.stringify([status.counts, status.stalled, status.pausedForMs > 0, status.workers]);
+      },
       summary: async () => {
         const status = await readQueueStatus(connection, prefix);
         return {
