@@ -131,6 +131,20 @@ await describeWithRedis('baton ui: the Queue view over a real BullMQ queue', () 
     expect((await fetch(`${ui.url}queue/dashboard/`)).status).toBe(404);
   });
 
+  it('keeps the counts and names the cause when bull-board is installed but fails to load', async () => {
+    const namespace = uniqueNamespace('uiqueue-broken');
+    await arrangeQueue(namespace);
+    // Stand-in for a broken or incompatible install: the adapter's import rejects.
+    const opened = await openQueuePanel(REDIS_TEST_URL, namespace, (name) =>
+      name === '@bull-board/express' ? Promise.reject(new Error('incompatible adapter')) : import(name),
+    );
+    if (!opened) throw new Error('a Redis ledger gives a queue panel');
+    cleanups.push(opened.close);
+    expect(opened.panel.handle).toBeUndefined();
+    expect(opened.panel.dashboardHint).toContain('could not be loaded: incompatible adapter');
+    expect((await opened.panel.summary?.())?.counts.waiting).toBe(3);
+  });
+
   it('gives no queue for a non-Redis ledger', async () => {
     expect(await openQueuePanel('sqlite:x.db', 'default')).toBeUndefined();
   });

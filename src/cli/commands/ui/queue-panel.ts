@@ -1,3 +1,4 @@
+import { errorMessage } from '../../../errors/index.js';
 import type { QueuePanel } from '../../../ui/index.js';
 
 /** Where bull-board is mounted inside `baton ui`. */
@@ -18,7 +19,12 @@ export async function openQueuePanel(
   const connection = queueConnection(spec);
   const prefix = queuePrefix(namespace);
   try {
-    const dashboard = await mountQueueDashboard({ connection, prefix, basePath: DASHBOARD_PATH, importModule });
+    // A dashboard that fails to load (say, an incompatible bull-board) costs the link, not the page.
+    const dashboard = await mountQueueDashboard({ connection, prefix, basePath: DASHBOARD_PATH, importModule }).catch((error: unknown) => ({
+      available: false as const,
+      failed: errorMessage(error),
+      close: async () => undefined,
+    }));
     const panel: QueuePanel = {
       name: QUEUE_NAME,
       version: async () => {
@@ -35,7 +41,12 @@ export async function openQueuePanel(
       },
       ...(dashboard.available
         ? { handle: dashboard.handle }
-        : { dashboardHint: `The job dashboard (bull-board) is an optional add-on: ${dashboard.missing} to get it.` }),
+        : {
+            dashboardHint:
+              'missing' in dashboard
+                ? `The job dashboard (bull-board) is an optional add-on: ${dashboard.missing} to get it.`
+                : `The job dashboard (bull-board) could not be loaded: ${dashboard.failed}`,
+          }),
     };
     return {
       panel,
