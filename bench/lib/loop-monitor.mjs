@@ -6,8 +6,11 @@
 // same numbers come from the code before and after a change.
 import { writeFileSync } from 'node:fs';
 import { monitorEventLoopDelay, PerformanceObserver } from 'node:perf_hooks';
+import { isMainThread } from 'node:worker_threads';
 
-const file = process.env.BENCH_LOOP_STATS;
+// Worker threads inherit `--import`: without this check the render worker (whose loop is meant to
+// block) wrote its own never-reset stats to the same file, which the bench then reported.
+const file = isMainThread ? process.env.BENCH_LOOP_STATS : undefined;
 if (file) {
   const histogram = monitorEventLoopDelay({ resolution: 10 });
   histogram.enable();
