@@ -4,7 +4,7 @@ import { type Command, Option } from 'commander';
 import { DEFAULT_CONFIG_PATH } from '../config/defaults.js';
 import { BatonError, errorMessage, isBatonError } from '../errors/index.js';
 import type { Ledger } from '../ledger/index.js';
-import { toWireCase } from './to-wire-case.js';
+import { toWireCase } from '../util/wire-case.js';
 
 /** Where a command reads and writes; tests pass their own. */
 export interface CliIO {

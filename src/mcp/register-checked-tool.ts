@@ -2,6 +2,7 @@ import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { CallToolResult, ToolAnnotations } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
 import { BatonError } from '../errors/index.js';
+import { toSnakeCase } from '../util/wire-case.js';
 import { guarded } from './tool-result.js';
 
 export interface CheckedToolConfig<Shape extends z.ZodRawShape> {
@@ -57,7 +58,9 @@ function schemasFor(shape: z.ZodRawShape): BuiltSchemas {
   let schemas = built.get(shape);
   if (!schemas) {
     builds += 1;
-    schemas = { strict: z.object(shape), advertised: advertisedShape(shape) };
+    // Strict: an unknown argument (a camelCase `taskId` for `task_id`, a typo) is an error naming it,
+    // never silently dropped.
+    schemas = { strict: z.strictObject(shape), advertised: advertisedShape(shape) };
     built.set(shape, schemas);
   }
   return schemas;
@@ -76,17 +79,30 @@ function advertisedShape(shape: z.ZodRawShape): z.ZodObject {
     lenient[key] = z.unknown().optional().meta(json);
     if (!(field as z.ZodType).safeParse(undefined).success) required.push(key);
   }
-  const object = z.object(lenient);
-  return required.length > 0 ? object.meta({ required }) : object;
+  // Loose at run time, so an unknown argument reaches the strict parse (which names it) instead of
+  // being stripped by the SDK; advertised as closed, which is what the strict parse enforces.
+  return z.looseObject(lenient).meta({ additionalProperties: false, ...(required.length > 0 ? { required } : {}) });
 }
 
 function inputError(tool: string, args: unknown, error: z.ZodError): BatonError {
   const problems = error.issues.map((issue) => `${issue.path.length > 0 ? issue.path.join('.') : '(arguments)'}: ${issue.message}`);
   const first = error.issues[0];
+  if (first?.code === 'unrecognized_keys' && first.path.length === 0) {
+    const [key = ''] = first.keys;
+    return new BatonError('INPUT_INVALID', `Invalid arguments for ${tool}: unknown field "${key}"${snakeHint(key)}`, {
+      details: { field: key },
+    });
+  }
   const field = first && first.path.length > 0 ? first.path.join('.') : undefined;
   const value =
     field !== undefined && args && typeof args === 'object' ? (args as Record<string, unknown>)[String(first?.path[0])] : undefined;
   return new BatonError('INPUT_INVALID', `Invalid arguments for ${tool}: ${problems.join('; ')}`, {
     details: field !== undefined ? { field, ...(value !== undefined ? { value } : {}) } : {},
   });
+}
+
+/** Arguments are snake_case; a camelCase name gets the spelling the tool accepts. */
+function snakeHint(key: string): string {
+  const snake = toSnakeCase(key);
+  return snake === key ? '' : ` (arguments are snake_case: did you mean "${snake}"?)`;
 }

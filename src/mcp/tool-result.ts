@@ -3,22 +3,30 @@ import { type BatonErrorCode, errorMessage, isBatonError } from '../errors/index
 // logger.js, not the index: the index also loads prom-client, which start-up does not need.
 import { getLogger } from '../observability/logger.js';
 import { redactValue } from '../redact/index.js';
+import { toWireCase } from '../util/wire-case.js';
 
 /** `_meta` key of an error result's structured form (`{code, error, details?, next}`). */
 export const ERROR_META_KEY = 'baton/error';
 
 /**
  * A successful tool result in both forms: `structuredContent` and the same JSON (or the given
- * text) as a text block. Every string is passed through the redactor unless the caller already did.
+ * text) as a text block. Keys are converted to snake_case here, the one place MCP results are
+ * built (ledger rows are camelCase TypeScript objects; the wire is snake_case, docs/api.md), and
+ * every string is passed through the redactor.
+ *
+ * `prepared: true` sends `structured` and `text` exactly as given: refresh_context builds its
+ * result snake_case, redacts it and counts its tokens itself, so touching it here would make its
+ * `token_estimate` describe something other than what is sent.
  */
 export async function okResult(
   structured: Record<string, unknown>,
-  options: { text?: string; redacted?: boolean } = {},
+  options: { text?: string; prepared?: boolean } = {},
 ): Promise<CallToolResult> {
-  if (options.redacted) {
+  if (options.prepared) {
     return { content: [{ type: 'text', text: options.text ?? JSON.stringify(structured, null, 1) }], structuredContent: structured };
   }
-  const { value } = await redactValue({ structured, text: options.text });
+  const wire = toWireCase(structured) as Record<string, unknown>;
+  const { value } = await redactValue({ structured: wire, text: options.text });
   return {
     content: [{ type: 'text', text: value.text ?? JSON.stringify(value.structured, null, 1) }],
     structuredContent: value.structured,

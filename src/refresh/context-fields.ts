@@ -2,6 +2,7 @@ import { countTokens } from '../tokens/index.js';
 import { blockers, detectContinuationState, formatAge } from './continuation-state.js';
 import { README_INCLUDE_MAX_TOKENS, WORKFLOW_INCLUDE_MAX_TOKENS } from './format-budgets.js';
 import type { ContextSnapshot, RefreshFormat } from './types.js';
+import { toWireCase } from '../util/wire-case.js';
 
 /**
  * One piece of a rendered context competing for the budget. `json` fields are kept whole or
@@ -156,7 +157,7 @@ export function buildContextFields(snapshot: ContextSnapshot, format: Exclude<Re
       kind: 'json',
       value:
         format === 'detailed'
-          ? { id: item.id, task_id: item.taskId ?? null, ...item.data }
+          ? { id: item.id, task_id: item.taskId ?? null, ...(toWireCase(item.data) as Record<string, unknown>) }
           : { id: item.id, title: item.data.title, category: item.data.category, severity: item.data.severity, impact: item.data.impact },
       priority: (item.taskId === task?.id && task ? 85 : detailed ? 54 : 70) - i * 0.1,
       overflow: 'drop',

@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { toSnakeCase, toWireCase } from '../../src/cli/to-wire-case.js';
+import { toSnakeCase, toWireCase } from '../../src/util/wire-case.js';
 import { runBaton, tempDir } from '../helpers/cli.js';
 
 /** Every object key in a JSON value, with its path, except inside the user's own `options` maps. */

@@ -93,7 +93,7 @@ describe('baton mcp over stdio (real SDK client, child process)', () => {
     const created = await call('dispatch', { action: 'create', task_id: 'csv', provider: 'claude' });
     const dispatchId = created.structuredContent?.dispatch.id;
     const claim = await call('dispatch', { action: 'claim', dispatch_id: dispatchId, owner: 'agent-1' });
-    expect(claim.structuredContent).toMatchObject({ claimed: true, claim: { owner: 'agent-1', taskId: 'csv' } });
+    expect(claim.structuredContent).toMatchObject({ claimed: true, claim: { owner: 'agent-1', task_id: 'csv' } });
     await call('dispatch', {
       action: 'complete',
       dispatch_id: dispatchId,

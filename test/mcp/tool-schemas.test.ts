@@ -34,8 +34,7 @@ describe('tool input schemas', () => {
 
     const { tools } = await second.listTools();
     const refresh = tools.find((tool) => tool.name === 'refresh_context');
-    const format = refresh?.inputSchema.properties?.format;
-    expect(format?.enum).toEqual(['minimal', 'standard', 'detailed', 'narrative']);
+    expect(refresh?.inputSchema.properties?.format).toMatchObject({ enum: ['minimal', 'standard', 'detailed', 'narrative'] });
     const handshake = tools.find((tool) => tool.name === 'workspace_handshake');
     expect(handshake?.inputSchema.required).toEqual(['project_root']);
     const snapshots = tools.find((tool) => tool.name === 'context_snapshots');

@@ -13,44 +13,25 @@ import {
 import { newId } from '../ids.js';
 import { checkCollection, conflict, notFound } from '../ledger-errors.js';
 import type { Ledger } from '../ledger.js';
-import type {
-  Breaker,
-  BreakerWrite,
-  Claim,
-  ClaimResult,
-  Dispatch,
-  DispatchPatch,
-  DispatchQuery,
-  LedgerLine,
-  LedgerRecord,
-  NewAttemptDispatch,
-  NewDispatch,
-  NewTask,
-  Page,
-  RecordCollection,
-  RecordQuery,
-  Task,
-  TaskPatch,
-  TaskQuery,
-  TaskStatus,
-} from '../types.js';
+// The contract's vocabulary (every method's argument and result types), shared by the three backends.
+import type * as L from '../types.js';
 import { RECORD_COLLECTIONS } from '../types.js';
 
 /** In-process ledger for tests and examples: the reference behaviour of the contract. */
 export class MemoryLedger implements Ledger {
   readonly backend = 'memory' as const;
   readonly location = ':memory:';
-  private readonly tasks = new Map<string, Task>();
-  private readonly dispatches: Dispatch[] = [];
-  private readonly dispatchIndex = new Map<string, Dispatch>();
-  private readonly claims = new Map<string, Claim>();
-  private readonly breakers = new Map<string, Breaker>();
-  private readonly records = new Map<RecordCollection, Map<string, LedgerRecord>>(RECORD_COLLECTIONS.map((c) => [c, new Map()]));
+  private readonly tasks = new Map<string, L.Task>();
+  private readonly dispatches: L.Dispatch[] = [];
+  private readonly dispatchIndex = new Map<string, L.Dispatch>();
+  private readonly claims = new Map<string, L.Claim>();
+  private readonly breakers = new Map<string, L.Breaker>();
+  private readonly records = new Map<L.RecordCollection, Map<string, L.LedgerRecord>>(RECORD_COLLECTIONS.map((c) => [c, new Map()]));
   private seq = 0;
 
   constructor(private readonly now: () => number = Date.now) {}
 
-  async createTask(input: NewTask): Promise<Task> {
+  async createTask(input: L.NewTask): Promise<L.Task> {
     if (this.tasks.has(input.id)) throw conflict('task', input.id);
     // Clone on the way in as well as out: a caller reusing its input must not reach into the store.
     const task = materializeTask(structuredClone(input), this.now());
@@ -58,12 +39,12 @@ export class MemoryLedger implements Ledger {
     return structuredClone(task);
   }
 
-  async upsertTask(input: NewTask): Promise<Task> {
+  async upsertTask(input: L.NewTask): Promise<L.Task> {
     const existing = this.tasks.get(input.id);
     return existing ? structuredClone(existing) : this.createTask(input);
   }
 
-  async updateTask(id: string, patch: TaskPatch): Promise<Task> {
+  async updateTask(id: string, patch: L.TaskPatch): Promise<L.Task> {
     const task = this.tasks.get(id);
     if (!task) throw notFound('task', id);
     const next = applyTaskPatch(task, structuredClone(patch), this.now());
@@ -71,13 +52,13 @@ export class MemoryLedger implements Ledger {
     return structuredClone(next);
   }
 
-  async getTask(id: string): Promise<Task | undefined> {
+  async getTask(id: string): Promise<L.Task | undefined> {
     const task = this.tasks.get(id);
     return task ? structuredClone(task) : undefined;
   }
 
-  async listTasks(query: TaskQuery = {}): Promise<Page<Task>> {
-    const statuses = query.status === undefined ? undefined : ([] as TaskStatus[]).concat(query.status);
+  async listTasks(query: L.TaskQuery = {}): Promise<L.Page<L.Task>> {
+    const statuses = query.status === undefined ? undefined : ([] as L.TaskStatus[]).concat(query.status);
     const sorted = [...this.tasks.values()]
       .filter((t) => !statuses || statuses.includes(t.status))
       .sort((a, b) => a.createdAt - b.createdAt || cmp(a.id, b.id));
@@ -88,13 +69,13 @@ export class MemoryLedger implements Ledger {
     return paginate(start < 0 ? [] : sorted.slice(start), query.limit, (t) => [t.createdAt, t.id]);
   }
 
-  async countTasksByStatus(): Promise<Record<TaskStatus, number>> {
+  async countTasksByStatus(): Promise<Record<L.TaskStatus, number>> {
     const counts = emptyStatusCounts();
     for (const t of this.tasks.values()) counts[t.status] += 1;
     return counts;
   }
 
-  async recentCompletedTasks(limit: number): Promise<Task[]> {
+  async recentCompletedTasks(limit: number): Promise<L.Task[]> {
     return [...this.tasks.values()]
       .filter((t) => t.status === 'completed')
       .sort((a, b) => (b.completedAt ?? 0) - (a.completedAt ?? 0) || cmp(b.id, a.id))
@@ -102,11 +83,11 @@ export class MemoryLedger implements Ledger {
       .map((t) => structuredClone(t));
   }
 
-  async appendDispatch(input: NewDispatch): Promise<Dispatch> {
+  async appendDispatch(input: L.NewDispatch): Promise<L.Dispatch> {
     return this.appendDispatchNow(input);
   }
 
-  private appendDispatchNow(input: NewDispatch): Dispatch {
+  private appendDispatchNow(input: L.NewDispatch): L.Dispatch {
     if (input.id && this.dispatchIndex.has(input.id)) throw conflict('dispatch', input.id);
     this.seq += 1;
     const dispatch = materializeDispatch(structuredClone(input), this.seq, this.now());
@@ -115,34 +96,34 @@ export class MemoryLedger implements Ledger {
     return structuredClone(dispatch);
   }
 
-  async appendNextAttempt(input: NewAttemptDispatch): Promise<Dispatch> {
+  async appendNextAttempt(input: L.NewAttemptDispatch): Promise<L.Dispatch> {
     // One synchronous step: no other call can run between reading the highest attempt and appending.
     let highest = 0;
     for (const d of this.dispatches) if (d.taskId === input.taskId && d.attempt > highest) highest = d.attempt;
     return this.appendDispatchNow({ ...input, attempt: highest + 1 });
   }
 
-  async updateDispatch(id: string, patch: DispatchPatch): Promise<Dispatch> {
+  async updateDispatch(id: string, patch: L.DispatchPatch): Promise<L.Dispatch> {
     const dispatch = this.dispatchIndex.get(id);
     if (!dispatch) throw notFound('dispatch', id);
     Object.assign(dispatch, stripUndefined(structuredClone(patch)));
     return structuredClone(dispatch);
   }
 
-  async getDispatch(id: string): Promise<Dispatch | undefined> {
+  async getDispatch(id: string): Promise<L.Dispatch | undefined> {
     const d = this.dispatchIndex.get(id);
     return d ? structuredClone(d) : undefined;
   }
 
-  async lastDispatches(taskId: string, limit: number): Promise<Dispatch[]> {
+  async lastDispatches(taskId: string, limit: number): Promise<L.Dispatch[]> {
     return (await this.listDispatches({ taskId, limit })).items;
   }
 
-  async recentDispatches(limit: number): Promise<Dispatch[]> {
+  async recentDispatches(limit: number): Promise<L.Dispatch[]> {
     return (await this.listDispatches({ limit })).items;
   }
 
-  async listDispatches(query: DispatchQuery = {}): Promise<Page<Dispatch>> {
+  async listDispatches(query: L.DispatchQuery = {}): Promise<L.Page<L.Dispatch>> {
     const before = query.cursor ? Number(decodeCursor(query.cursor)[0]) : Number.POSITIVE_INFINITY;
     const items = [...this.dispatches]
       .reverse()
@@ -157,9 +138,9 @@ export class MemoryLedger implements Ledger {
     return this.dispatches.length;
   }
 
-  async markInterrupted(filter: { taskId?: string } = {}): Promise<Dispatch[]> {
+  async markInterrupted(filter: { taskId?: string } = {}): Promise<L.Dispatch[]> {
     const now = this.now();
-    const changed: Dispatch[] = [];
+    const changed: L.Dispatch[] = [];
     for (const d of this.dispatches) {
       if (d.status !== 'running' || (filter.taskId !== undefined && d.taskId !== filter.taskId)) continue;
       Object.assign(d, { status: 'interrupted', outcome: 'interrupted', finishedAt: now, durationMs: now - d.startedAt });
@@ -168,7 +149,7 @@ export class MemoryLedger implements Ledger {
     return changed;
   }
 
-  async claimTask(taskId: string, owner: string, leaseMs: number): Promise<ClaimResult> {
+  async claimTask(taskId: string, owner: string, leaseMs: number): Promise<L.ClaimResult> {
     const now = this.now();
     const current = this.claims.get(taskId);
     if (current && current.leaseUntil > now && current.owner !== owner) return { ok: false, holder: { ...current } };
@@ -184,21 +165,21 @@ export class MemoryLedger implements Ledger {
     return true;
   }
 
-  async getClaim(taskId: string): Promise<Claim | undefined> {
+  async getClaim(taskId: string): Promise<L.Claim | undefined> {
     const current = this.claims.get(taskId);
     return current && current.leaseUntil > this.now() ? { ...current } : undefined;
   }
 
-  async getBreaker(provider: string): Promise<Breaker | undefined> {
+  async getBreaker(provider: string): Promise<L.Breaker | undefined> {
     const b = this.breakers.get(provider);
     return b ? { ...b } : undefined;
   }
 
-  async listBreakers(): Promise<Breaker[]> {
+  async listBreakers(): Promise<L.Breaker[]> {
     return [...this.breakers.values()].map((b) => ({ ...b })).sort((a, b) => cmp(a.provider, b.provider));
   }
 
-  async compareAndSetBreaker(provider: string, expectedGeneration: number, next: BreakerWrite): Promise<Breaker | undefined> {
+  async compareAndSetBreaker(provider: string, expectedGeneration: number, next: L.BreakerWrite): Promise<L.Breaker | undefined> {
     const current = this.breakers.get(provider)?.generation ?? 0;
     if (current !== expectedGeneration) return undefined;
     const breaker = materializeBreaker(provider, current + 1, structuredClone(next), this.now());
@@ -207,37 +188,37 @@ export class MemoryLedger implements Ledger {
   }
 
   async createRecord<T>(
-    collection: RecordCollection,
-    input: Omit<LedgerRecord<T>, 'id' | 'createdAt' | 'updatedAt'> & { id?: string },
-  ): Promise<LedgerRecord<T>> {
+    collection: L.RecordCollection,
+    input: Omit<L.LedgerRecord<T>, 'id' | 'createdAt' | 'updatedAt'> & { id?: string },
+  ): Promise<L.LedgerRecord<T>> {
     const store = this.store(collection);
     const id = input.id ?? newId(collection.slice(0, 2));
     if (store.has(id)) throw conflict(collection, id);
     const now = this.now();
-    const record = stripUndefined({ ...input, id, createdAt: now, updatedAt: now }) as LedgerRecord<T>;
-    store.set(id, structuredClone(record) as LedgerRecord);
+    const record = stripUndefined({ ...input, id, createdAt: now, updatedAt: now }) as L.LedgerRecord<T>;
+    store.set(id, structuredClone(record) as L.LedgerRecord);
     return structuredClone(record);
   }
 
   async updateRecord<T>(
-    collection: RecordCollection,
+    collection: L.RecordCollection,
     id: string,
     patch: { status?: string; taskId?: string; data?: Partial<T> },
-  ): Promise<LedgerRecord<T>> {
+  ): Promise<L.LedgerRecord<T>> {
     const store = this.store(collection);
     const current = store.get(id);
     if (!current) throw notFound(collection, id);
     const next = applyRecordPatch(current, patch, this.now());
     store.set(id, next);
-    return structuredClone(next) as LedgerRecord<T>;
+    return structuredClone(next) as L.LedgerRecord<T>;
   }
 
-  async getRecord<T>(collection: RecordCollection, id: string): Promise<LedgerRecord<T> | undefined> {
+  async getRecord<T>(collection: L.RecordCollection, id: string): Promise<L.LedgerRecord<T> | undefined> {
     const r = this.store(collection).get(id);
-    return r ? (structuredClone(r) as LedgerRecord<T>) : undefined;
+    return r ? (structuredClone(r) as L.LedgerRecord<T>) : undefined;
   }
 
-  async listRecords<T>(collection: RecordCollection, query: RecordQuery = {}): Promise<Page<LedgerRecord<T>>> {
+  async listRecords<T>(collection: L.RecordCollection, query: L.RecordQuery = {}): Promise<L.Page<L.LedgerRecord<T>>> {
     const after = query.cursor ? decodeCursor(query.cursor) : undefined;
     const items = [...this.store(collection).values()]
       .filter((r) => query.status === undefined || r.status === query.status)
@@ -245,10 +226,10 @@ export class MemoryLedger implements Ledger {
       .filter((r) => query.since === undefined || r.updatedAt >= query.since)
       .sort((a, b) => b.updatedAt - a.updatedAt || cmp(b.id, a.id))
       .filter((r) => !after || r.updatedAt < Number(after[0]) || (r.updatedAt === Number(after[0]) && r.id < String(after[1])));
-    return paginate(items, query.limit, (r) => [r.updatedAt, r.id]) as Page<LedgerRecord<T>>;
+    return paginate(items, query.limit, (r) => [r.updatedAt, r.id]) as L.Page<L.LedgerRecord<T>>;
   }
 
-  async *exportLines(): AsyncIterable<LedgerLine> {
+  async *exportLines(): AsyncIterable<L.LedgerLine> {
     for (const t of [...this.tasks.values()].sort((a, b) => cmp(a.id, b.id))) yield { kind: 'task', record: structuredClone(t) };
     for (const d of this.dispatches) yield { kind: 'dispatch', record: structuredClone(d) };
     for (const b of await this.listBreakers()) yield { kind: 'breaker', record: b };
@@ -260,7 +241,7 @@ export class MemoryLedger implements Ledger {
     }
   }
 
-  async importLines(lines: readonly LedgerLine[]): Promise<number> {
+  async importLines(lines: readonly L.LedgerLine[]): Promise<number> {
     for (const line of lines) {
       switch (line.kind) {
         case 'task':
@@ -294,13 +275,13 @@ export class MemoryLedger implements Ledger {
 
   async close(): Promise<void> {}
 
-  private store(collection: RecordCollection): Map<string, LedgerRecord> {
+  private store(collection: L.RecordCollection): Map<string, L.LedgerRecord> {
     checkCollection(collection);
-    return this.records.get(collection) as Map<string, LedgerRecord>;
+    return this.records.get(collection) as Map<string, L.LedgerRecord>;
   }
 }
 
-function paginate<T>(items: T[], limit: number | undefined, key: (item: T) => (string | number)[]): Page<T> {
+function paginate<T>(items: T[], limit: number | undefined, key: (item: T) => (string | number)[]): L.Page<T> {
   const size = pageSize(limit);
   const page = items.slice(0, size).map((item) => structuredClone(item));
   const last = page[page.length - 1];

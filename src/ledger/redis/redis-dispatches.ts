@@ -79,11 +79,10 @@ export function dispatchWrite(ctx: RedisContext, d: Dispatch, mode: WriteMode, e
   return writeArgs(k.dispatch(d.id), mode, expected, fields, ops);
 }
 
-/** One round trip: the script takes the seq, stores the dispatch and indexes it. */
-export async function appendDispatch(ctx: RedisContext, input: NewDispatch): Promise<Dispatch> {
-  const draft = materializeDispatch({ ...input, id: input.id ?? newId('d') }, 0, ctx.now());
+/** The key count and KEYS both append scripts take: the seq counter, the record and its indexes. */
+function appendKeys(ctx: RedisContext, draft: Dispatch): [6, string, string, string, string, string, string] {
   const k = ctx.keys;
-  const seq = await ctx.redis.batonAppend(
+  return [
     6,
     k.dispatchSeq,
     k.dispatch(draft.id),
@@ -91,11 +90,13 @@ export async function appendDispatch(ctx: RedisContext, input: NewDispatch): Pro
     k.dispatchesAll,
     k.dispatchesByTask(draft.taskId),
     k.dispatchesByStatus(draft.status),
-    stored(draft),
-    draft.taskId,
-    draft.status,
-    draft.id,
-  );
+  ];
+}
+
+/** One round trip: the script takes the seq, stores the dispatch and indexes it. */
+export async function appendDispatch(ctx: RedisContext, input: NewDispatch): Promise<Dispatch> {
+  const draft = materializeDispatch({ ...input, id: input.id ?? newId('d') }, 0, ctx.now());
+  const seq = await ctx.redis.batonAppend(...appendKeys(ctx, draft), stored(draft), draft.taskId, draft.status, draft.id);
   if (seq === -1) throw conflict('dispatch', draft.id);
   draft.seq = Number(seq);
   return draft;
@@ -105,15 +106,8 @@ export async function appendDispatch(ctx: RedisContext, input: NewDispatch): Pro
 export async function appendNextAttempt(ctx: RedisContext, input: NewAttemptDispatch): Promise<Dispatch> {
   const draft = materializeDispatch({ ...input, attempt: 0, id: input.id ?? newId('d') }, 0, ctx.now());
   const { seq: _seq, attempt: _attempt, ...rest } = draft;
-  const k = ctx.keys;
   const [seq, attempt] = (await ctx.redis.batonAppendNextAttempt(
-    6,
-    k.dispatchSeq,
-    k.dispatch(draft.id),
-    k.dispatchesJsonByTask(draft.taskId),
-    k.dispatchesAll,
-    k.dispatchesByTask(draft.taskId),
-    k.dispatchesByStatus(draft.status),
+    ...appendKeys(ctx, draft),
     JSON.stringify(rest),
     draft.taskId,
     draft.status,

@@ -1,25 +1,6 @@
 import type { Ledger } from '../ledger.js';
-import type {
-  Breaker,
-  BreakerWrite,
-  Claim,
-  ClaimResult,
-  Dispatch,
-  DispatchPatch,
-  DispatchQuery,
-  LedgerLine,
-  LedgerRecord,
-  NewAttemptDispatch,
-  NewDispatch,
-  NewTask,
-  Page,
-  RecordCollection,
-  RecordQuery,
-  Task,
-  TaskPatch,
-  TaskQuery,
-  TaskStatus,
-} from '../types.js';
+// The contract's vocabulary (every method's argument and result types), shared by the three backends.
+import type * as L from '../types.js';
 import * as claims from './redis-claims.js';
 import { type RedisContext, toLedgerError } from './redis-context.js';
 import * as dispatches from './redis-dispatches.js';
@@ -39,104 +20,104 @@ export class RedisLedger implements Ledger {
     this.location = ctx.location;
   }
 
-  createTask(input: NewTask): Promise<Task> {
+  createTask(input: L.NewTask): Promise<L.Task> {
     return this.guard('createTask', () => tasks.createTask(this.ctx, input));
   }
-  upsertTask(input: NewTask): Promise<Task> {
+  upsertTask(input: L.NewTask): Promise<L.Task> {
     return this.guard('upsertTask', () => tasks.upsertTask(this.ctx, input));
   }
-  updateTask(id: string, patch: TaskPatch): Promise<Task> {
+  updateTask(id: string, patch: L.TaskPatch): Promise<L.Task> {
     return this.guard('updateTask', () => tasks.updateTask(this.ctx, id, patch));
   }
-  getTask(id: string): Promise<Task | undefined> {
+  getTask(id: string): Promise<L.Task | undefined> {
     return this.guard('getTask', () => tasks.getTask(this.ctx, id));
   }
-  listTasks(query?: TaskQuery): Promise<Page<Task>> {
+  listTasks(query?: L.TaskQuery): Promise<L.Page<L.Task>> {
     return this.guard('listTasks', () => tasks.listTasks(this.ctx, query));
   }
-  countTasksByStatus(): Promise<Record<TaskStatus, number>> {
+  countTasksByStatus(): Promise<Record<L.TaskStatus, number>> {
     return this.guard('countTasksByStatus', () => tasks.countTasksByStatus(this.ctx));
   }
-  recentCompletedTasks(limit: number): Promise<Task[]> {
+  recentCompletedTasks(limit: number): Promise<L.Task[]> {
     return this.guard('recentCompletedTasks', () => tasks.recentCompletedTasks(this.ctx, limit));
   }
 
-  appendDispatch(input: NewDispatch): Promise<Dispatch> {
+  appendDispatch(input: L.NewDispatch): Promise<L.Dispatch> {
     return this.guard('appendDispatch', () => dispatches.appendDispatch(this.ctx, input));
   }
-  appendNextAttempt(input: NewAttemptDispatch): Promise<Dispatch> {
+  appendNextAttempt(input: L.NewAttemptDispatch): Promise<L.Dispatch> {
     return this.guard('appendNextAttempt', () => dispatches.appendNextAttempt(this.ctx, input));
   }
-  updateDispatch(id: string, patch: DispatchPatch): Promise<Dispatch> {
+  updateDispatch(id: string, patch: L.DispatchPatch): Promise<L.Dispatch> {
     return this.guard('updateDispatch', () => dispatches.updateDispatch(this.ctx, id, patch));
   }
-  getDispatch(id: string): Promise<Dispatch | undefined> {
+  getDispatch(id: string): Promise<L.Dispatch | undefined> {
     return this.guard('getDispatch', () => dispatches.getDispatch(this.ctx, id));
   }
-  lastDispatches(taskId: string, limit: number): Promise<Dispatch[]> {
+  lastDispatches(taskId: string, limit: number): Promise<L.Dispatch[]> {
     return this.guard('lastDispatches', () => dispatches.lastDispatches(this.ctx, taskId, limit));
   }
-  recentDispatches(limit: number): Promise<Dispatch[]> {
+  recentDispatches(limit: number): Promise<L.Dispatch[]> {
     return this.guard('recentDispatches', () => dispatches.recentDispatches(this.ctx, limit));
   }
-  listDispatches(query?: DispatchQuery): Promise<Page<Dispatch>> {
+  listDispatches(query?: L.DispatchQuery): Promise<L.Page<L.Dispatch>> {
     return this.guard('listDispatches', () => dispatches.listDispatches(this.ctx, query));
   }
   countDispatches(): Promise<number> {
     return this.guard('countDispatches', () => dispatches.countDispatches(this.ctx));
   }
-  markInterrupted(filter?: { taskId?: string }): Promise<Dispatch[]> {
+  markInterrupted(filter?: { taskId?: string }): Promise<L.Dispatch[]> {
     return this.guard('markInterrupted', () => dispatches.markInterrupted(this.ctx, filter));
   }
 
-  claimTask(taskId: string, owner: string, leaseMs: number): Promise<ClaimResult> {
+  claimTask(taskId: string, owner: string, leaseMs: number): Promise<L.ClaimResult> {
     return this.guard('claimTask', () => claims.claimTask(this.ctx, taskId, owner, leaseMs));
   }
   releaseTask(taskId: string, owner: string): Promise<boolean> {
     return this.guard('releaseTask', () => claims.releaseTask(this.ctx, taskId, owner));
   }
-  getClaim(taskId: string): Promise<Claim | undefined> {
+  getClaim(taskId: string): Promise<L.Claim | undefined> {
     return this.guard('getClaim', () => claims.getClaim(this.ctx, taskId));
   }
 
-  getBreaker(provider: string): Promise<Breaker | undefined> {
+  getBreaker(provider: string): Promise<L.Breaker | undefined> {
     return this.guard('getBreaker', () => claims.getBreaker(this.ctx, provider));
   }
-  listBreakers(): Promise<Breaker[]> {
+  listBreakers(): Promise<L.Breaker[]> {
     return this.guard('listBreakers', () => claims.listBreakers(this.ctx));
   }
-  compareAndSetBreaker(provider: string, expectedGeneration: number, next: BreakerWrite): Promise<Breaker | undefined> {
+  compareAndSetBreaker(provider: string, expectedGeneration: number, next: L.BreakerWrite): Promise<L.Breaker | undefined> {
     return this.guard('compareAndSetBreaker', () => claims.compareAndSetBreaker(this.ctx, provider, expectedGeneration, next));
   }
 
   createRecord<T>(
-    collection: RecordCollection,
-    input: Omit<LedgerRecord<T>, 'id' | 'createdAt' | 'updatedAt'> & { id?: string },
-  ): Promise<LedgerRecord<T>> {
+    collection: L.RecordCollection,
+    input: Omit<L.LedgerRecord<T>, 'id' | 'createdAt' | 'updatedAt'> & { id?: string },
+  ): Promise<L.LedgerRecord<T>> {
     return this.guard('createRecord', () => records.createRecord(this.ctx, collection, input));
   }
   updateRecord<T>(
-    collection: RecordCollection,
+    collection: L.RecordCollection,
     id: string,
     patch: { status?: string; taskId?: string; data?: Partial<T> },
-  ): Promise<LedgerRecord<T>> {
+  ): Promise<L.LedgerRecord<T>> {
     return this.guard('updateRecord', () => records.updateRecord(this.ctx, collection, id, patch));
   }
-  getRecord<T>(collection: RecordCollection, id: string): Promise<LedgerRecord<T> | undefined> {
+  getRecord<T>(collection: L.RecordCollection, id: string): Promise<L.LedgerRecord<T> | undefined> {
     return this.guard('getRecord', () => records.getRecord<T>(this.ctx, collection, id));
   }
-  listRecords<T>(collection: RecordCollection, query?: RecordQuery): Promise<Page<LedgerRecord<T>>> {
+  listRecords<T>(collection: L.RecordCollection, query?: L.RecordQuery): Promise<L.Page<L.LedgerRecord<T>>> {
     return this.guard('listRecords', () => records.listRecords<T>(this.ctx, collection, query));
   }
 
-  async *exportLines(): AsyncIterable<LedgerLine> {
+  async *exportLines(): AsyncIterable<L.LedgerLine> {
     try {
       yield* transfer.exportLines(this.ctx);
     } catch (error) {
       throw toLedgerError(error, this.location, 'exportLines');
     }
   }
-  importLines(lines: readonly LedgerLine[]): Promise<number> {
+  importLines(lines: readonly L.LedgerLine[]): Promise<number> {
     return this.guard('importLines', () => transfer.importLines(this.ctx, lines));
   }
 

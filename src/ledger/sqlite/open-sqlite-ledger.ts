@@ -76,17 +76,10 @@ export async function openSqliteLedger(file: string, options: SqliteLedgerOption
   } catch (error) {
     throw unavailable(file, error);
   }
-  const busyTimeoutMs = Math.max(0, Math.floor(options.busyTimeoutMs ?? DEFAULT_BUSY_TIMEOUT_MS));
+  const busyTimeoutMs = busyTimeoutOf(options);
   try {
     db.pragma(`busy_timeout = ${busyTimeoutMs}`);
-    const version = readVersion(db, file);
-    if (version > SCHEMA_VERSION) {
-      throw new BatonError(
-        'LEDGER_TOO_NEW',
-        `Ledger ${file} has schema version ${version}, newer than this Baton understands (${SCHEMA_VERSION}): upgrade Baton`,
-        { details: { file, version, supported: SCHEMA_VERSION } },
-      );
-    }
+    assertSupportedVersion(db, file);
     // WAL lets readers run beside the writer; NORMAL sync in WAL keeps every committed
     // transaction through a process crash (only an OS crash can lose the last few).
     db.pragma('journal_mode = WAL');
@@ -126,7 +119,7 @@ function isWritable(file: string): boolean {
  * on close. Nobody can be writing the original meanwhile without write access to that folder.
  */
 function openReadOnly(file: string, options: SqliteLedgerOptions): Ledger {
-  const busyTimeoutMs = Math.max(0, Math.floor(options.busyTimeoutMs ?? DEFAULT_BUSY_TIMEOUT_MS));
+  const busyTimeoutMs = busyTimeoutOf(options);
   try {
     return readOnlyLedger(file, file, busyTimeoutMs, options);
   } catch (error) {
@@ -162,16 +155,7 @@ function readOnlyLedger(openPath: string, file: string, busyTimeoutMs: number, o
   }
   try {
     db.pragma(`busy_timeout = ${busyTimeoutMs}`);
-    const version = readVersion(db, file);
-    if (version > SCHEMA_VERSION) {
-      throw new BatonError(
-        'LEDGER_TOO_NEW',
-        `Ledger ${file} has schema version ${version}, newer than this Baton understands (${SCHEMA_VERSION}): upgrade Baton`,
-        {
-          details: { file, version, supported: SCHEMA_VERSION },
-        },
-      );
-    }
+    assertSupportedVersion(db, file);
     return translateSqliteErrors(new SqliteLedger(db, file, options.now), busyTimeoutMs);
   } catch (error) {
     db.close();
@@ -224,4 +208,20 @@ function unavailable(file: string, cause: unknown): BatonError {
   const described = describeSqliteError(file, cause);
   if (described) return described;
   return new BatonError('LEDGER_UNAVAILABLE', `Cannot open ledger ${file}: ${errorMessage(cause)}`, { cause, details: { file } });
+}
+
+function busyTimeoutOf(options: SqliteLedgerOptions): number {
+  return Math.max(0, Math.floor(options.busyTimeoutMs ?? DEFAULT_BUSY_TIMEOUT_MS));
+}
+
+/** A ledger written by a newer Baton is refused (read-write and read-only alike), not misread. */
+function assertSupportedVersion(db: SqliteDatabase, file: string): void {
+  const version = readVersion(db, file);
+  if (version > SCHEMA_VERSION) {
+    throw new BatonError(
+      'LEDGER_TOO_NEW',
+      `Ledger ${file} has schema version ${version}, newer than this Baton understands (${SCHEMA_VERSION}): upgrade Baton`,
+      { details: { file, version, supported: SCHEMA_VERSION } },
+    );
+  }
 }

@@ -10,27 +10,8 @@ import {
 } from '../defaults.js';
 import { conflict, notFound } from '../ledger-errors.js';
 import type { Ledger } from '../ledger.js';
-import type {
-  Breaker,
-  BreakerWrite,
-  Claim,
-  ClaimResult,
-  Dispatch,
-  DispatchPatch,
-  DispatchQuery,
-  LedgerLine,
-  LedgerRecord,
-  NewAttemptDispatch,
-  NewDispatch,
-  NewTask,
-  Page,
-  RecordCollection,
-  RecordQuery,
-  Task,
-  TaskPatch,
-  TaskQuery,
-  TaskStatus,
-} from '../types.js';
+// The contract's vocabulary (every method's argument and result types), shared by the three backends.
+import type * as L from '../types.js';
 import {
   breakerFromRow,
   breakerSql,
@@ -76,7 +57,7 @@ export class SqliteLedger implements Ledger {
     this.sql = new StatementCache(db);
   }
 
-  async createTask(input: NewTask): Promise<Task> {
+  async createTask(input: L.NewTask): Promise<L.Task> {
     const task = materializeTask(structuredClone(input), this.now());
     try {
       this.sql.get(INSERT_TASK).run(taskToRow(task));
@@ -87,13 +68,13 @@ export class SqliteLedger implements Ledger {
     return task;
   }
 
-  async upsertTask(input: NewTask): Promise<Task> {
+  async upsertTask(input: L.NewTask): Promise<L.Task> {
     const task = materializeTask(structuredClone(input), this.now());
     const { changes } = this.sql.get(`${INSERT_TASK} ON CONFLICT (id) DO NOTHING`).run(taskToRow(task));
-    return changes === 1 ? task : ((await this.getTask(input.id)) as Task);
+    return changes === 1 ? task : ((await this.getTask(input.id)) as L.Task);
   }
 
-  async updateTask(id: string, patch: TaskPatch): Promise<Task> {
+  async updateTask(id: string, patch: L.TaskPatch): Promise<L.Task> {
     return this.db
       .transaction(() => {
         const row = this.sql.get('SELECT * FROM tasks WHERE id = ?').get(id) as Row | undefined;
@@ -105,17 +86,17 @@ export class SqliteLedger implements Ledger {
       .immediate();
   }
 
-  async getTask(id: string): Promise<Task | undefined> {
+  async getTask(id: string): Promise<L.Task | undefined> {
     const row = this.sql.get('SELECT * FROM tasks WHERE id = ?').get(id) as Row | undefined;
     return row ? taskFromRow(row) : undefined;
   }
 
-  async listTasks(query: TaskQuery = {}): Promise<Page<Task>> {
+  async listTasks(query: L.TaskQuery = {}): Promise<L.Page<L.Task>> {
     const limit = pageSize(query.limit);
     const [createdAt, id] = query.cursor ? decodeCursor(query.cursor) : [-Number.MAX_SAFE_INTEGER, ''];
     const params = { created_at: Number(createdAt), id: String(id), limit: limit + 1 };
     const after = '(created_at, id) > (@created_at, @id) ORDER BY created_at, id LIMIT @limit';
-    const statuses = query.status === undefined ? [] : ([] as TaskStatus[]).concat(query.status);
+    const statuses = query.status === undefined ? [] : ([] as L.TaskStatus[]).concat(query.status);
     // One status reads the (status, created_at, id) index in order; several need a sort.
     const rows =
       query.status === undefined
@@ -128,21 +109,21 @@ export class SqliteLedger implements Ledger {
     return toPage((rows as Row[]).map(taskFromRow), limit, (t) => [t.createdAt, t.id]);
   }
 
-  async countTasksByStatus(): Promise<Record<TaskStatus, number>> {
+  async countTasksByStatus(): Promise<Record<L.TaskStatus, number>> {
     const counts = emptyStatusCounts();
-    const rows = this.sql.get('SELECT status, count(*) AS n FROM tasks GROUP BY status').all() as { status: TaskStatus; n: number }[];
+    const rows = this.sql.get('SELECT status, count(*) AS n FROM tasks GROUP BY status').all() as { status: L.TaskStatus; n: number }[];
     for (const { status, n } of rows) counts[status] = n;
     return counts;
   }
 
-  async recentCompletedTasks(limit: number): Promise<Task[]> {
+  async recentCompletedTasks(limit: number): Promise<L.Task[]> {
     const rows = this.sql
       .get("SELECT * FROM tasks WHERE status = 'completed' ORDER BY completed_at DESC, id DESC LIMIT ?")
       .all(limit) as Row[];
     return rows.map(taskFromRow);
   }
 
-  async appendDispatch(input: NewDispatch): Promise<Dispatch> {
+  async appendDispatch(input: L.NewDispatch): Promise<L.Dispatch> {
     const draft = materializeDispatch(structuredClone(input), 0, this.now());
     try {
       // A NULL seq lets SQLite assign max(seq) + 1 inside the write lock, so seqs from many
@@ -155,7 +136,7 @@ export class SqliteLedger implements Ledger {
     }
   }
 
-  async appendNextAttempt(input: NewAttemptDispatch): Promise<Dispatch> {
+  async appendNextAttempt(input: L.NewAttemptDispatch): Promise<L.Dispatch> {
     // BEGIN IMMEDIATE takes the write lock before reading, so no other process can read the same
     // highest attempt between this read and this insert.
     return this.db
@@ -175,7 +156,7 @@ export class SqliteLedger implements Ledger {
       .immediate();
   }
 
-  async updateDispatch(id: string, patch: DispatchPatch): Promise<Dispatch> {
+  async updateDispatch(id: string, patch: L.DispatchPatch): Promise<L.Dispatch> {
     return this.db
       .transaction(() => {
         const row = this.sql.get('SELECT * FROM dispatches WHERE id = ?').get(id) as Row | undefined;
@@ -188,22 +169,22 @@ export class SqliteLedger implements Ledger {
       .immediate();
   }
 
-  async getDispatch(id: string): Promise<Dispatch | undefined> {
+  async getDispatch(id: string): Promise<L.Dispatch | undefined> {
     const row = this.sql.get('SELECT * FROM dispatches WHERE id = ?').get(id) as Row | undefined;
     return row ? dispatchFromRow(row) : undefined;
   }
 
-  async lastDispatches(taskId: string, limit: number): Promise<Dispatch[]> {
+  async lastDispatches(taskId: string, limit: number): Promise<L.Dispatch[]> {
     const rows = this.sql.raw(`${SELECT_DISPATCHES} WHERE task_id = ? ORDER BY seq DESC LIMIT ?`).all(taskId, limit) as unknown[][];
     return rows.map(dispatchFromValues);
   }
 
-  async recentDispatches(limit: number): Promise<Dispatch[]> {
+  async recentDispatches(limit: number): Promise<L.Dispatch[]> {
     const rows = this.sql.raw(`${SELECT_DISPATCHES} ORDER BY seq DESC LIMIT ?`).all(limit) as unknown[][];
     return rows.map(dispatchFromValues);
   }
 
-  async listDispatches(query: DispatchQuery = {}): Promise<Page<Dispatch>> {
+  async listDispatches(query: L.DispatchQuery = {}): Promise<L.Page<L.Dispatch>> {
     const limit = pageSize(query.limit);
     const where = ['seq < @before'];
     if (query.taskId !== undefined) where.push('task_id = @task_id');
@@ -224,7 +205,7 @@ export class SqliteLedger implements Ledger {
     return this.sql.get('SELECT count(*) FROM dispatches').pluck().get() as number;
   }
 
-  async markInterrupted(filter: { taskId?: string } = {}): Promise<Dispatch[]> {
+  async markInterrupted(filter: { taskId?: string } = {}): Promise<L.Dispatch[]> {
     const set = "status = 'interrupted', outcome = 'interrupted', finished_at = @now, duration_ms = @now - started_at";
     const where = filter.taskId === undefined ? "status = 'running'" : "status = 'running' AND task_id = @task_id";
     const rows = this.sql
@@ -233,16 +214,16 @@ export class SqliteLedger implements Ledger {
     return rows.map(dispatchFromRow).sort((a, b) => a.seq - b.seq);
   }
 
-  async claimTask(taskId: string, owner: string, leaseMs: number): Promise<ClaimResult> {
+  async claimTask(taskId: string, owner: string, leaseMs: number): Promise<L.ClaimResult> {
     return this.db
-      .transaction((): ClaimResult => {
+      .transaction((): L.ClaimResult => {
         // Read the clock only once the write lock is held: a lease judged before waiting on the
         // lock could already be stale.
         const now = this.now();
         const row = this.sql.get('SELECT * FROM claims WHERE task_id = ?').get(taskId) as Row | undefined;
         const current = row ? claimFromRow(row) : undefined;
         if (current && current.owner !== owner && current.leaseUntil > now) return { ok: false, holder: current };
-        const claim: Claim = { taskId, owner, leaseUntil: now + leaseMs };
+        const claim: L.Claim = { taskId, owner, leaseUntil: now + leaseMs };
         this.sql.get('INSERT OR REPLACE INTO claims (task_id, owner, lease_until) VALUES (?, ?, ?)').run(taskId, owner, claim.leaseUntil);
         return { ok: true, claim };
       })
@@ -253,21 +234,21 @@ export class SqliteLedger implements Ledger {
     return this.sql.get('DELETE FROM claims WHERE task_id = ? AND owner = ?').run(taskId, owner).changes === 1;
   }
 
-  async getClaim(taskId: string): Promise<Claim | undefined> {
+  async getClaim(taskId: string): Promise<L.Claim | undefined> {
     const row = this.sql.get('SELECT * FROM claims WHERE task_id = ? AND lease_until > ?').get(taskId, this.now()) as Row | undefined;
     return row ? claimFromRow(row) : undefined;
   }
 
-  async getBreaker(provider: string): Promise<Breaker | undefined> {
+  async getBreaker(provider: string): Promise<L.Breaker | undefined> {
     const row = this.sql.get('SELECT * FROM breakers WHERE provider = ?').get(provider) as Row | undefined;
     return row ? breakerFromRow(row) : undefined;
   }
 
-  async listBreakers(): Promise<Breaker[]> {
+  async listBreakers(): Promise<L.Breaker[]> {
     return (this.sql.get('SELECT * FROM breakers ORDER BY provider').all() as Row[]).map(breakerFromRow);
   }
 
-  async compareAndSetBreaker(provider: string, expectedGeneration: number, next: BreakerWrite): Promise<Breaker | undefined> {
+  async compareAndSetBreaker(provider: string, expectedGeneration: number, next: L.BreakerWrite): Promise<L.Breaker | undefined> {
     const breaker = materializeBreaker(provider, expectedGeneration + 1, structuredClone(next), this.now());
     const row = breakerToRow(breaker);
     // One statement each way: the generation check and the write cannot be split by another writer.
@@ -287,33 +268,33 @@ export class SqliteLedger implements Ledger {
   }
 
   async createRecord<T>(
-    collection: RecordCollection,
-    input: Omit<LedgerRecord<T>, 'id' | 'createdAt' | 'updatedAt'> & { id?: string },
-  ): Promise<LedgerRecord<T>> {
+    collection: L.RecordCollection,
+    input: Omit<L.LedgerRecord<T>, 'id' | 'createdAt' | 'updatedAt'> & { id?: string },
+  ): Promise<L.LedgerRecord<T>> {
     return createSqliteRecord(this.sql, collection, input, this.now());
   }
 
   async updateRecord<T>(
-    collection: RecordCollection,
+    collection: L.RecordCollection,
     id: string,
     patch: { status?: string; taskId?: string; data?: Partial<T> },
-  ): Promise<LedgerRecord<T>> {
+  ): Promise<L.LedgerRecord<T>> {
     return this.db.transaction(() => updateSqliteRecord(this.sql, collection, id, patch, this.now())).immediate();
   }
 
-  async getRecord<T>(collection: RecordCollection, id: string): Promise<LedgerRecord<T> | undefined> {
+  async getRecord<T>(collection: L.RecordCollection, id: string): Promise<L.LedgerRecord<T> | undefined> {
     return getSqliteRecord<T>(this.sql, collection, id);
   }
 
-  async listRecords<T>(collection: RecordCollection, query: RecordQuery = {}): Promise<Page<LedgerRecord<T>>> {
+  async listRecords<T>(collection: L.RecordCollection, query: L.RecordQuery = {}): Promise<L.Page<L.LedgerRecord<T>>> {
     return listSqliteRecords<T>(this.sql, collection, query);
   }
 
-  async *exportLines(): AsyncIterable<LedgerLine> {
+  async *exportLines(): AsyncIterable<L.LedgerLine> {
     yield* exportSqliteLines(this.sql);
   }
 
-  async importLines(lines: readonly LedgerLine[]): Promise<number> {
+  async importLines(lines: readonly L.LedgerLine[]): Promise<number> {
     return importSqliteLines(this.db, this.sql, lines, this.location);
   }
 

@@ -1,11 +1,12 @@
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
-import { compareSnapshots } from '../../refresh/snapshot-delta.js';
+import { compareSnapshots, type DeltaEntry } from '../../refresh/snapshot-delta.js';
 import { listSnapshots, loadSnapshot } from '../../refresh/snapshot-store.js';
+import { toSnakeCase } from '../../util/wire-case.js';
 import { registerCheckedTool } from '../register-checked-tool.js';
 import { guarded, okResult } from '../tool-result.js';
 import type { WorkspaceState } from '../workspace-state.js';
-import { DEFAULT_PAGE_SIZE, pageOutputShape, pageShape, recordSchema } from './shared-schemas.js';
+import { DEFAULT_PAGE_SIZE, pageOutputShape, pageShape, rowSchema } from './shared-schemas.js';
 import { required } from './task-tool.js';
 
 // Module-level, so every session's registration reuses its built schemas (register-checked-tool.ts).
@@ -16,6 +17,14 @@ const inputShape = {
   to: z.string().optional().describe('compare: the newer snapshot id.'),
   ...pageShape,
 };
+
+const snapshotRow = rowSchema(
+  "A saved snapshot's index record: id, status, task_id, created_at, updated_at, data {file, workspace, generated_at, format, tokens, head}.",
+);
+const deltaSchema = rowSchema(
+  'What changed from the older snapshot to the newer: since, base, added, updated, removed; each entry {key, value, changed} ' +
+    '(changed: the snake_case names of the fields whose value changed).',
+);
 
 /** `context_snapshots(action)`: list saved refresh snapshots, or compare two (seed 002 §8.4). */
 export function registerContextSnapshots(server: McpServer, state: WorkspaceState): void {
@@ -28,8 +37,8 @@ export function registerContextSnapshots(server: McpServer, state: WorkspaceStat
         'list: snapshots saved by refresh_context(save_snapshot: true), newest first. compare: what changed between two of them.',
       inputSchema: inputShape,
       outputSchema: {
-        snapshots: z.array(recordSchema).optional(),
-        delta: recordSchema.optional(),
+        snapshots: z.array(snapshotRow).optional(),
+        delta: deltaSchema.optional(),
         ...pageOutputShape,
       },
       annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
@@ -48,7 +57,10 @@ export function registerContextSnapshots(server: McpServer, state: WorkspaceStat
         const from = required(input.from, 'from', 'compare');
         const to = required(input.to, 'to', 'compare');
         const [before, after] = await Promise.all([loadSnapshot(root, ledger, from), loadSnapshot(root, ledger, to)]);
-        return okResult({ delta: { ...compareSnapshots(before, after, from, from) } });
+        const delta = compareSnapshots(before, after, from, from);
+        // `changed` lists field names as values; spelled like the keys okResult converts.
+        const wireNames = (entry: DeltaEntry) => (entry.changed ? { ...entry, changed: entry.changed.map(toSnakeCase) } : { ...entry });
+        return okResult({ delta: { ...delta, updated: delta.updated.map(wireNames) } });
       }),
   );
 }

@@ -4,7 +4,7 @@ import type { TechDebtData } from '../../ledger/index.js';
 import { registerCheckedTool } from '../register-checked-tool.js';
 import { guarded, okResult } from '../tool-result.js';
 import type { WorkspaceState } from '../workspace-state.js';
-import { DEFAULT_PAGE_SIZE, pageOutputShape, pageShape, recordSchema } from './shared-schemas.js';
+import { DEFAULT_PAGE_SIZE, pageOutputShape, pageShape, debtRow } from './shared-schemas.js';
 import { required } from './task-tool.js';
 
 const inputShape = {
@@ -30,7 +30,7 @@ export function registerDebtTool(server: McpServer, state: WorkspaceState): void
       title: 'Tech debt in the ledger',
       description: 'List (paginated; open by default), create or update tech debt items: known issues, blockers, gotchas.',
       inputSchema: inputShape,
-      outputSchema: { item: recordSchema.optional(), items: z.array(recordSchema).optional(), ...pageOutputShape },
+      outputSchema: { item: debtRow.optional(), items: z.array(debtRow).optional(), ...pageOutputShape },
       annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
     },
     (input) =>

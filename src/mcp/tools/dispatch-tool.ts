@@ -5,7 +5,7 @@ import { type DispatchPatch, OUTCOME_KINDS } from '../../ledger/index.js';
 import { registerCheckedTool } from '../register-checked-tool.js';
 import { guarded, okResult } from '../tool-result.js';
 import type { WorkspaceState } from '../workspace-state.js';
-import { DEFAULT_PAGE_SIZE, pageOutputShape, pageShape, recordSchema } from './shared-schemas.js';
+import { DEFAULT_PAGE_SIZE, pageOutputShape, pageShape, claimRow, dispatchRow } from './shared-schemas.js';
 import { required } from './task-tool.js';
 
 /** @default 1_800_000: a claim without an explicit lease lasts 30 minutes. */
@@ -40,9 +40,9 @@ export function registerDispatchTool(server: McpServer, state: WorkspaceState, n
         "Attempts of tasks: list (paginated), status (one dispatch, a task's latest, or the newest overall), create, claim a task with a lease, complete with a result.",
       inputSchema: inputShape,
       outputSchema: {
-        dispatch: recordSchema.optional(),
-        dispatches: z.array(recordSchema).optional(),
-        claim: recordSchema.optional(),
+        dispatch: dispatchRow.optional(),
+        dispatches: z.array(dispatchRow).optional(),
+        claim: claimRow.optional(),
         claimed: z.boolean().optional(),
         total: z.number().optional(),
         ...pageOutputShape,

@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { registerCheckedTool } from '../register-checked-tool.js';
 import { guarded, okResult } from '../tool-result.js';
 import type { WorkspaceState } from '../workspace-state.js';
-import { DEFAULT_PAGE_SIZE, pageOutputShape, pageShape, recordSchema } from './shared-schemas.js';
+import { DEFAULT_PAGE_SIZE, pageOutputShape, pageShape, breakerRow, debtRow, rowSchema } from './shared-schemas.js';
 
 /** `prep_orchestrator`: all active tasks, recent dispatches and open debt for an orchestrator's start. */
 export function registerPrepOrchestrator(server: McpServer, state: WorkspaceState): void {
@@ -17,10 +17,10 @@ export function registerPrepOrchestrator(server: McpServer, state: WorkspaceStat
       inputSchema: pageShape,
       outputSchema: {
         counts: z.record(z.string(), z.number()),
-        active_tasks: z.array(recordSchema),
-        recent_dispatches: z.array(recordSchema),
-        open_debt: z.array(recordSchema),
-        breakers: z.array(recordSchema),
+        active_tasks: z.array(rowSchema('An active task, in brief: id, title, status, priority, depends_on, updated_at.')),
+        recent_dispatches: z.array(rowSchema('A recent dispatch, in brief: id, task_id, attempt, provider, status, outcome, started_at.')),
+        open_debt: z.array(debtRow),
+        breakers: z.array(breakerRow),
         ...pageOutputShape,
       },
       annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },

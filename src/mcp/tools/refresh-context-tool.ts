@@ -103,7 +103,7 @@ export function registerRefreshContext(server: McpServer, state: WorkspaceState,
         if (input.task_ids) {
           const result = await refreshTasks(input.task_ids, common);
           await turns?.take();
-          return okResult(result.structured, { text: result.text, redacted: true });
+          return okResult(result.structured, { text: result.text, prepared: true });
         }
         const result = await refreshContext({ ...common, taskId: input.task_id });
         // Every session waiting on one cold render resumes at once: their results are encoded and
@@ -111,7 +111,7 @@ export function registerRefreshContext(server: McpServer, state: WorkspaceState,
         await turns?.take();
         // Exactly what the renderer measured against the cap: the context (its continuation prompt
         // included once: a field of the JSON formats, the "Next Steps" of the narrative) and metadata.
-        return okResult({ ...result.context, metadata: { ...result.metadata } }, { text: result.text, redacted: true });
+        return okResult({ ...result.context, metadata: { ...result.metadata } }, { text: result.text, prepared: true });
       }),
   );
 }

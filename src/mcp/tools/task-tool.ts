@@ -5,7 +5,7 @@ import { newId, TASK_STATUSES, type TaskPatch } from '../../ledger/index.js';
 import { registerCheckedTool } from '../register-checked-tool.js';
 import { guarded, okResult } from '../tool-result.js';
 import type { WorkspaceState } from '../workspace-state.js';
-import { DEFAULT_PAGE_SIZE, pageOutputShape, pageShape, recordSchema } from './shared-schemas.js';
+import { DEFAULT_PAGE_SIZE, pageOutputShape, pageShape, taskRow } from './shared-schemas.js';
 
 const inputShape = {
   action: z.enum(['list', 'get', 'create', 'update']).describe('list | get | create | update'),
@@ -37,7 +37,7 @@ export function registerTaskTool(server: McpServer, state: WorkspaceState): void
       title: 'Tasks in the ledger',
       description: 'List (paginated, optionally by status), get, create or update tasks of the active workspace.',
       inputSchema: inputShape,
-      outputSchema: { task: recordSchema.optional(), tasks: z.array(recordSchema).optional(), ...pageOutputShape },
+      outputSchema: { task: taskRow.optional(), tasks: z.array(taskRow).optional(), ...pageOutputShape },
       // create/update change the ledger but never delete; repeating an update gives the same task.
       annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
     },

@@ -1,7 +1,8 @@
 /**
  * Machine-readable output is snake_case (the seeds' wire format: `next_cursor`, `open_breakers`,
  * `continuation_prompt`), while the library's values are camelCase TypeScript objects. Every
- * `--json` output goes through this one conversion at the edge, so commands never spell keys twice.
+ * `--json` output (src/cli) and every MCP tool result (src/mcp/tool-result.ts) goes through this one
+ * conversion at the edge, so no command or tool spells a key twice.
  */
 
 /** Keys whose values are the user's own maps (a plan's per-task options), passed through as written. */
