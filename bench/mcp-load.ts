@@ -1,5 +1,5 @@
 /**
- * `npm run bench -- mcp-load [--label after|before] [--root DIR] [--files N]`: one `baton mcp
+ * `npm run bench -- mcp-load [--label after|before] [--root DIR] [--files N] [--cpu-prof DIR]`: one `baton mcp
  * --http` shared by N MCP SDK clients over Streamable HTTP (issue 17), on the repository of
  * bench/lib/bench-repo.ts (50,000 files, 200 modified, 50 untracked, 12 tasks). Each client calls
  * `refresh_context` R times; "all formats" rotates minimal, standard, detailed, narrative.
@@ -8,6 +8,8 @@
  * (perf_hooks.monitorEventLoopDelay) and peak RSS per scenario. Results go to
  * bench/results/mcp-load.json under `--label` (default "after"); the other labels are kept, so
  * `--label before --root <checkout of the old code>` records the baseline beside it.
+ * `--cpu-prof DIR` runs the server under `node --cpu-prof` and leaves its profile in DIR (written
+ * when the server exits after the last scenario); summarize it with bench/lib/cpu-profile-top.ts.
  * Targets: 20x20 all formats p95 <= 250 ms, >= 200 calls/s, 0 errors; 100x5: 0 errors,
  * p99 <= 1 s, RSS <= 400 MB; longest event-loop delay <= 50 ms.
  */
@@ -39,7 +41,8 @@ export default async function run(args: string[]): Promise<void> {
   const repo = await ensureLoadRepo(files, 'repo-load');
   const statsDir = mkdtempSync(path.join(tmpdir(), 'baton-mcp-load-'));
   const statsFile = path.join(statsDir, 'loop.json');
-  const server = await startServer(bin, repo, statsFile);
+  const cpuProfDir = flag(args, '--cpu-prof');
+  const server = await startServer(bin, repo, statsFile, cpuProfDir ? path.resolve(cpuProfDir) : undefined);
   // An idle node process with the same monitor: the machine's own scheduling noise, measured in
   // the same windows, so a stall of the server can be told from a busy shared machine.
   const controlFile = path.join(statsDir, 'control.json');
@@ -56,7 +59,10 @@ export default async function run(args: string[]): Promise<void> {
       console.log(JSON.stringify(rows.at(-1)));
     }
   } finally {
+    // The profile is written on a clean exit, so wait for it.
+    const exited = new Promise((resolve) => server.child.once('exit', resolve));
     server.child.kill('SIGTERM');
+    if (cpuProfDir) await Promise.race([exited, sleep(30_000)]);
     control.kill('SIGTERM');
     rmSync(statsDir, { recursive: true, force: true });
   }
@@ -77,10 +83,16 @@ export default async function run(args: string[]): Promise<void> {
   console.log(`wrote ${out} (${label})`);
 }
 
-async function startServer(bin: string, repo: string, statsFile: string): Promise<{ url: string; child: ChildProcess }> {
+async function startServer(
+  bin: string,
+  repo: string,
+  statsFile: string,
+  cpuProfDir: string | undefined,
+): Promise<{ url: string; child: ChildProcess }> {
+  const profile = cpuProfDir ? ['--cpu-prof', '--cpu-prof-dir', cpuProfDir] : [];
   const child = spawn(
     process.execPath,
-    ['--import', path.join(HERE, 'lib', 'loop-monitor.mjs'), bin, 'mcp', '--http', '--port', '0', '--workspace', repo],
+    [...profile, '--import', path.join(HERE, 'lib', 'loop-monitor.mjs'), bin, 'mcp', '--http', '--port', '0', '--workspace', repo],
     { cwd: repo, env: { ...process.env, BATON_LOG_LEVEL: 'warn', BENCH_LOOP_STATS: statsFile }, stdio: ['ignore', 'ignore', 'pipe'] },
   );
   let stderr = '';
@@ -103,8 +115,11 @@ async function runScenario(
   controlFile: string,
 ): Promise<Record<string, unknown>> {
   const clients = await Promise.all(Array.from({ length: scenario.clients }, () => connect(url)));
-  for (const child of monitored) child.kill('SIGUSR2'); // a new measurement window for the event-loop delay and RSS
+  // Let the clients' notification streams settle, then open the measurement window (event-loop
+  // delay, GC, RSS) right before the first call and close it right after the last, so it covers
+  // the serving and nothing else (connects and closes are outside it).
   await sleep(300);
+  await Promise.all(monitored.map((child, i) => closeWindow(child, i === 0 ? statsFile : controlFile)));
   const latencies: number[] = [];
   let errors = 0;
   const firstErrors: string[] = [];
@@ -126,9 +141,7 @@ async function runScenario(
     }),
   );
   const wall = performance.now() - started;
-  await sleep(300);
-  const loop = JSON.parse(readFileSync(statsFile, 'utf8')) as Record<string, number>;
-  const idle = existsSync(controlFile) ? (JSON.parse(readFileSync(controlFile, 'utf8')) as Record<string, number>) : {};
+  const [loop = {}, idle = {}] = await Promise.all(monitored.map((child, i) => closeWindow(child, i === 0 ? statsFile : controlFile)));
   await Promise.all(clients.map((client) => client.close().catch(() => undefined)));
   return {
     scenario: scenario.name,
@@ -138,11 +151,32 @@ async function runScenario(
     p95_ms: round(percentile(latencies, 95)),
     p99_ms: round(percentile(latencies, 99)),
     max_event_loop_delay_ms: loop.max_ms,
+    p99_event_loop_delay_ms: loop.p99_ms,
     longest_gc_pause_ms: loop.gc_max_ms,
     idle_process_max_delay_ms: idle.max_ms,
     rss_max_mb: loop.rss_max_mb,
     ...(firstErrors.length > 0 ? { first_errors: firstErrors } : {}),
   };
+}
+
+/** Closes a monitored process's measurement window (SIGUSR2) and returns that window's stats. */
+async function closeWindow(child: ChildProcess, statsFile: string): Promise<Record<string, number>> {
+  const windowFile = `${statsFile}.window`;
+  const read = (): Record<string, number> | undefined => {
+    try {
+      return JSON.parse(readFileSync(windowFile, 'utf8')) as Record<string, number>;
+    } catch {
+      return undefined; // not written yet, or caught mid-write
+    }
+  };
+  const before = read()?.window ?? -1;
+  child.kill('SIGUSR2');
+  for (let waited = 0; waited < 5000; waited += 10) {
+    const stats = read();
+    if (stats && (stats.window ?? -1) > before) return stats;
+    await sleep(10);
+  }
+  return {};
 }
 
 async function connect(url: string): Promise<Client> {

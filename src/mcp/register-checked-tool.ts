@@ -28,16 +28,42 @@ export function registerCheckedTool<Shape extends z.ZodRawShape>(
   config: CheckedToolConfig<Shape>,
   handler: (input: z.output<z.ZodObject<Shape>>) => Promise<CallToolResult>,
 ): void {
-  // Strict: an unknown argument (a camelCase `taskId` for `task_id`, a typo) is an error naming it,
-  // never silently dropped.
-  const strict = z.strictObject(config.inputSchema);
-  server.registerTool(name, { ...config, inputSchema: advertisedShape(config.inputSchema) }, (args: unknown) =>
+  const { strict, advertised } = schemasFor(config.inputSchema);
+  server.registerTool(name, { ...config, inputSchema: advertised }, (args: unknown) =>
     guarded(async () => {
       const parsed = strict.safeParse(args ?? {});
       if (!parsed.success) throw inputError(name, args, parsed.error);
-      return handler(parsed.data);
+      return handler(parsed.data as z.output<z.ZodObject<Shape>>);
     }),
   );
+}
+
+interface BuiltSchemas {
+  strict: z.ZodObject;
+  advertised: z.ZodObject;
+}
+
+// Every session of `baton mcp --http` registers the same tools with the same (module-level) input
+// shapes; converting them to JSON Schema took tens of ms of the shared event loop per initialize.
+// Built once per shape, per process.
+const built = new WeakMap<z.ZodRawShape, BuiltSchemas>();
+let builds = 0;
+
+/** How many input shapes were converted in this process (a test checks sessions reuse them). */
+export function checkedSchemaBuilds(): number {
+  return builds;
+}
+
+function schemasFor(shape: z.ZodRawShape): BuiltSchemas {
+  let schemas = built.get(shape);
+  if (!schemas) {
+    builds += 1;
+    // Strict: an unknown argument (a camelCase `taskId` for `task_id`, a typo) is an error naming it,
+    // never silently dropped.
+    schemas = { strict: z.strictObject(shape), advertised: advertisedShape(shape) };
+    built.set(shape, schemas);
+  }
+  return schemas;
 }
 
 /** The schema handed to the SDK: every field accepts anything; its JSON Schema is the strict one. */

@@ -8,6 +8,7 @@ import { BatonError, errorMessage } from '../errors/index.js';
 import { getLogger } from '../observability/logger.js';
 import { type BatonMcpServerOptions, createBatonMcpServer } from './create-mcp-server.js';
 import { RenderWorker } from '../refresh/render-worker.js';
+import { TurnBudget } from './turn-budget.js';
 import { WorkspaceRegistry } from './workspace-state.js';
 
 /** @default '127.0.0.1': never listen beyond the machine unless asked. */
@@ -78,6 +79,9 @@ export async function serveHttp(options: ServeHttpOptions): Promise<HttpMcpServe
   const registry = options.registry ?? new WorkspaceRegistry();
   // Many clients share this event loop: cold renders go to a worker thread.
   registry.renderWorker ??= new RenderWorker();
+  // ...and a burst of requests is handled in bounded slices, one turn's budget at a time.
+  registry.turns ??= new TurnBudget();
+  const turns = registry.turns;
   const sessions = new Map<string, Session>();
   let port = options.port;
   const log = getLogger();
@@ -99,6 +103,7 @@ export async function serveHttp(options: ServeHttpOptions): Promise<HttpMcpServe
     }
     const sessionId = header(req, 'mcp-session-id');
     const body = req.method === 'POST' ? await readJson(req) : undefined;
+    await turns.take();
     const existing = sessionId ? sessions.get(sessionId) : undefined;
     if (existing) {
       existing.lastSeen = Date.now();

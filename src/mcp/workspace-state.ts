@@ -6,6 +6,7 @@ import { GitCache } from '../refresh/git-cache.js';
 import { trackLedgerWrites } from '../refresh/ledger-version.js';
 import type { RenderWorker } from '../refresh/render-worker.js';
 import { ResultCache } from '../refresh/result-cache.js';
+import type { TurnBudget } from './turn-budget.js';
 import { backendTried, unavailableLedger } from './unavailable-ledger.js';
 import { type WarmUpReport, warmUp } from './warm-up.js';
 
@@ -26,6 +27,12 @@ export class WorkspaceRegistry {
    * would only add its own start-up to the first answer. @default none: in-thread
    */
   renderWorker: RenderWorker | undefined;
+  /**
+   * Bounds the request work of one event-loop turn (turn-budget.ts). Set by the HTTP server; tools
+   * take a turn before their heavy synchronous tail (encoding and writing a large result).
+   * @default none: no slicing
+   */
+  turns: TurnBudget | undefined;
   private readonly ledgers = new Map<string, Promise<Ledger>>();
   private readonly warmUps = new Map<string, Promise<WarmUpReport>>();
 

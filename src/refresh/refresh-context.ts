@@ -57,6 +57,7 @@ export async function refreshContext(options: RefreshOptions): Promise<RefreshRe
   const { snapshot, rendered } = await resolveRefresh(options, { format, now, session, sinceMs, snapshotId });
 
   recordMetrics(rendered, performance.now() - startedAt);
+  await options.yieldTurn?.();
   await recordCall(options, {
     snapshot,
     rendered,

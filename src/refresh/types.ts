@@ -103,6 +103,12 @@ export interface RefreshOptions {
   resultCache?: import('./result-cache.js').ResultCache<unknown>;
   /** Masks and renders on a worker thread (the MCP server passes a RenderWorker). @default in-thread */
   renderWorker?: SnapshotRenderer;
+  /**
+   * Awaited between the render and the bookkeeping writes, so a server can spread the many calls
+   * one cold render releases at once over several event-loop turns (mcp/turn-budget.ts).
+   * @default none
+   */
+  yieldTurn?: () => Promise<void>;
 }
 
 /** A snapshot rendered in one format within its cap. */

@@ -9,6 +9,15 @@ import type { WorkspaceState } from '../workspace-state.js';
 import { DEFAULT_PAGE_SIZE, pageOutputShape, pageShape, rowSchema } from './shared-schemas.js';
 import { required } from './task-tool.js';
 
+// Module-level, so every session's registration reuses its built schemas (register-checked-tool.ts).
+const inputShape = {
+  action: z.enum(['list', 'compare']),
+  task_id: z.string().optional().describe('Filter for list.'),
+  from: z.string().optional().describe('compare: the older snapshot id.'),
+  to: z.string().optional().describe('compare: the newer snapshot id.'),
+  ...pageShape,
+};
+
 const snapshotRow = rowSchema(
   "A saved snapshot's index record: id, status, task_id, created_at, updated_at, data {file, workspace, generated_at, format, tokens, head}.",
 );
@@ -26,13 +35,7 @@ export function registerContextSnapshots(server: McpServer, state: WorkspaceStat
       title: 'Saved context snapshots',
       description:
         'list: snapshots saved by refresh_context(save_snapshot: true), newest first. compare: what changed between two of them.',
-      inputSchema: {
-        action: z.enum(['list', 'compare']),
-        task_id: z.string().optional().describe('Filter for list.'),
-        from: z.string().optional().describe('compare: the older snapshot id.'),
-        to: z.string().optional().describe('compare: the newer snapshot id.'),
-        ...pageShape,
-      },
+      inputSchema: inputShape,
       outputSchema: {
         snapshots: z.array(snapshotRow).optional(),
         delta: deltaSchema.optional(),

@@ -14,7 +14,7 @@ export function registerPrepOrchestrator(server: McpServer, state: WorkspaceStat
       title: 'Orchestrator overview',
       description:
         'Everything an orchestrator needs at session start: task counts, active tasks (in progress, blocked, pending; paginated), the 10 newest dispatches, open tech debt and provider breakers.',
-      inputSchema: { ...pageShape },
+      inputSchema: pageShape,
       outputSchema: {
         counts: z.record(z.string(), z.number()),
         active_tasks: z.array(rowSchema('An active task, in brief: id, title, status, priority, depends_on, updated_at.')),

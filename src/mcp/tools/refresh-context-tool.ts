@@ -76,12 +76,14 @@ export function registerRefreshContext(server: McpServer, state: WorkspaceState,
     (input) =>
       guarded(async () => {
         const [{ root, ledger }, { refreshContext, refreshTasks }] = await Promise.all([state.require(), loadRefresh()]);
+        const turns = state.registry.turns;
         const common = {
           workspace: root,
           ledger,
           gitCache: state.registry.gitCache,
           resultCache: state.registry.resultCache,
           renderWorker: state.registry.renderWorker,
+          yieldTurn: turns ? () => turns.take() : undefined,
           sessionId: sessionId(),
           format: input.format,
           includeGit: input.include_git,
@@ -100,9 +102,13 @@ export function registerRefreshContext(server: McpServer, state: WorkspaceState,
         }
         if (input.task_ids) {
           const result = await refreshTasks(input.task_ids, common);
+          await turns?.take();
           return okResult(result.structured, { text: result.text, prepared: true });
         }
         const result = await refreshContext({ ...common, taskId: input.task_id });
+        // Every session waiting on one cold render resumes at once: their results are encoded and
+        // written in bounded slices, not all in the turn the render came back in.
+        await turns?.take();
         // Exactly what the renderer measured against the cap: the context (its continuation prompt
         // included once: a field of the JSON formats, the "Next Steps" of the narrative) and metadata.
         return okResult({ ...result.context, metadata: { ...result.metadata } }, { text: result.text, prepared: true });

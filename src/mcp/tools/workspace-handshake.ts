@@ -5,6 +5,11 @@ import { registerCheckedTool } from '../register-checked-tool.js';
 import { guarded, okResult } from '../tool-result.js';
 import type { WorkspaceState } from '../workspace-state.js';
 
+// Module-level, so every session's registration reuses its built schemas (register-checked-tool.ts).
+const inputShape = {
+  project_root: z.string().min(1).describe('Absolute path of the project to work in.'),
+};
+
 /** `workspace_handshake(project_root)`: activates a workspace (its ledger and files) for this session. */
 export function registerWorkspaceHandshake(server: McpServer, state: WorkspaceState): void {
   registerCheckedTool(
@@ -14,9 +19,7 @@ export function registerWorkspaceHandshake(server: McpServer, state: WorkspaceSt
       title: 'Set the active workspace',
       description:
         'Call first in every session. Sets the project root whose ledger (.baton/agent.db or BATON_LEDGER), git repository and .agent/ folder the other Baton tools use.',
-      inputSchema: {
-        project_root: z.string().min(1).describe('Absolute path of the project to work in.'),
-      },
+      inputSchema: inputShape,
       outputSchema: {
         workspace: z.string(),
         ledger: z.object({
