@@ -1,4 +1,4 @@
-import { randomUUID, timingSafeEqual } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
@@ -8,6 +8,7 @@ import { BatonError, errorMessage } from '../errors/index.js';
 import { getLogger } from '../observability/logger.js';
 import { type BatonMcpServerOptions, createBatonMcpServer } from './create-mcp-server.js';
 import { RenderWorker } from '../refresh/render-worker.js';
+import { authorized, busy, header, readJson, sendJson } from './http-io.js';
 import { TurnBudget } from './turn-budget.js';
 import { WorkspaceRegistry } from './workspace-state.js';
 
@@ -15,7 +16,6 @@ import { WorkspaceRegistry } from './workspace-state.js';
 export const DEFAULT_HTTP_HOST = '127.0.0.1';
 /** @default '/mcp' */
 export const MCP_HTTP_PATH = '/mcp';
-const MAX_BODY_BYTES = 4 * 1024 * 1024;
 /** @default 256: open sessions at most; an initialize beyond it gets 503 with Retry-After. */
 export const DEFAULT_MAX_SESSIONS = 256;
 /** @default 256: requests handled at once at most (long-lived GET streams excluded); beyond it 503. */
@@ -81,128 +81,176 @@ export async function serveHttp(options: ServeHttpOptions): Promise<HttpMcpServe
   registry.renderWorker ??= new RenderWorker();
   // ...and a burst of requests is handled in bounded slices, one turn's budget at a time.
   registry.turns ??= new TurnBudget();
-  const turns = registry.turns;
-  const sessions = new Map<string, Session>();
-  let port = options.port;
-  const log = getLogger();
-  const maxSessions = options.maxSessions ?? DEFAULT_MAX_SESSIONS;
-  const maxInFlight = options.maxInFlight ?? DEFAULT_MAX_IN_FLIGHT;
-  const idleMs = options.sessionIdleMs ?? DEFAULT_SESSION_IDLE_MS;
-  const counters = { inFlight: 0, rejected: 0, expired: 0 };
-
-  const handle = async (req: IncomingMessage, res: ServerResponse) => {
-    const url = new URL(req.url ?? '/', 'http://localhost');
-    if (url.pathname !== MCP_HTTP_PATH)
-      return sendJson(res, 404, { error: `Not found; the MCP endpoint is ${MCP_HTTP_PATH}`, code: 'NOT_FOUND' });
-    if (options.token && !authorized(req, options.token)) {
-      res.setHeader('WWW-Authenticate', 'Bearer realm="baton"');
-      return sendJson(res, 401, {
-        error: 'Missing or wrong bearer token (Authorization: Bearer <BATON_MCP_TOKEN>).',
-        code: 'UNAUTHORIZED',
-      });
-    }
-    const sessionId = header(req, 'mcp-session-id');
-    const body = req.method === 'POST' ? await readJson(req) : undefined;
-    await turns.take();
-    const existing = sessionId ? sessions.get(sessionId) : undefined;
-    if (existing) {
-      existing.lastSeen = Date.now();
-      return existing.transport.handleRequest(req, res, body);
-    }
-    if (req.method !== 'POST' || sessionId || !isInitializeRequest(body)) {
-      return sendJson(res, sessionId ? 404 : 400, {
-        jsonrpc: '2.0',
-        error: { code: -32000, message: sessionId ? 'Unknown or expired session' : 'No session: send an initialize request first' },
-        id: null,
-      });
-    }
-    if (sessions.size >= maxSessions) {
-      counters.rejected += 1;
-      return busy(res, 5, `Too many sessions (${sessions.size} of ${maxSessions}); retry later or close idle clients.`);
-    }
-    const local = [`127.0.0.1:${port}`, `localhost:${port}`, `[::1]:${port}`, `${host}:${port}`];
-    const transport: StreamableHTTPServerTransport = new StreamableHTTPServerTransport({
-      sessionIdGenerator: () => randomUUID(),
-      enableDnsRebindingProtection: true,
-      allowedHosts: [...local, ...(options.allowedHosts ?? [])],
-      allowedOrigins: [...local.map((h) => `http://${h}`), ...(options.allowedOrigins ?? [])],
-      onsessioninitialized: (id) => {
-        sessions.set(id, { transport, stop: () => watcher.stop(), lastSeen: Date.now() });
-      },
-    });
-    const { server, watcher } = createBatonMcpServer({ ...options, registry, sessionId: () => transport.sessionId ?? 'http' });
-    transport.onclose = () => {
-      if (transport.sessionId) sessions.delete(transport.sessionId);
-      watcher.stop();
-    };
-    await server.connect(transport);
-    await transport.handleRequest(req, res, body);
+  const state: HttpState = {
+    options,
+    host,
+    port: options.port,
+    registry,
+    turns: registry.turns,
+    sessions: new Map<string, Session>(),
+    log: getLogger(),
+    maxSessions: options.maxSessions ?? DEFAULT_MAX_SESSIONS,
+    maxInFlight: options.maxInFlight ?? DEFAULT_MAX_IN_FLIGHT,
+    idleMs: options.sessionIdleMs ?? DEFAULT_SESSION_IDLE_MS,
+    counters: { inFlight: 0, rejected: 0, expired: 0 },
   };
 
   const http: Server = createServer((req, res) => {
-    // A GET opens the long-lived notification stream: it holds no work, so it is not counted.
-    const counted = req.method !== 'GET';
-    if (counted && counters.inFlight >= maxInFlight) {
-      counters.rejected += 1;
-      req.resume();
-      return busy(res, 1, `Too many requests in flight (${maxInFlight}); retry after a second.`);
-    }
-    if (counted) {
-      counters.inFlight += 1;
-      let done = false;
-      const release = () => {
-        if (done) return;
-        done = true;
-        counters.inFlight -= 1;
-      };
-      res.once('finish', release);
-      res.once('close', release);
-    }
-    handle(req, res).catch((error) => {
-      log.error({ err: errorMessage(error) }, 'baton mcp http: request failed');
+    if (!admit(state, req, res)) return;
+    handleRequest(state, req, res).catch((error) => {
+      state.log.error({ err: errorMessage(error) }, 'baton mcp http: request failed');
       if (!res.headersSent) sendJson(res, 500, { error: 'Internal error', code: 'INTERNAL' });
       else res.end();
     });
   });
-  const sweeper = setInterval(
-    () => {
-      const cutoff = Date.now() - idleMs;
-      for (const [id, session] of sessions) {
-        if (session.lastSeen >= cutoff) continue;
-        sessions.delete(id);
-        counters.expired += 1;
-        session.stop();
-        session.transport.close().catch(() => undefined);
-      }
-    },
-    Math.max(10, Math.min(idleMs / 4, 30_000)),
-  );
-  sweeper.unref();
+  const sweeper = startIdleSweeper(state);
   await new Promise<void>((resolve, reject) => {
     http.once('error', reject);
     http.listen(options.port, host, () => resolve());
   });
-  port = (http.address() as AddressInfo).port;
-  const url = `http://${host.includes(':') ? `[${host}]` : host}:${port}${MCP_HTTP_PATH}`;
-  log.info({ url, auth: Boolean(options.token) }, 'baton mcp: serving Streamable HTTP');
+  state.port = (http.address() as AddressInfo).port;
+  const url = `http://${host.includes(':') ? `[${host}]` : host}:${state.port}${MCP_HTTP_PATH}`;
+  state.log.info({ url, auth: Boolean(options.token) }, 'baton mcp: serving Streamable HTTP');
   // Loads, the first git read and a standard render start now, in the background (warm-up.ts).
   void registry.warm(options.workspace);
   return {
     url,
-    port,
-    load: () => ({ sessions: sessions.size, ...counters }),
-    close: async () => {
-      clearInterval(sweeper);
-      for (const session of sessions.values()) {
-        session.stop();
-        await session.transport.close().catch(() => undefined);
-      }
-      sessions.clear();
-      http.closeAllConnections();
-      await new Promise<void>((resolve) => http.close(() => resolve()));
-      if (!options.registry) await registry.close();
-    },
+    port: state.port,
+    load: () => ({ sessions: state.sessions.size, ...state.counters }),
+    close: () => closeServer(state, http, sweeper),
   };
+}
+
+/** Everything one HTTP server shares across its requests. */
+interface HttpState {
+  options: ServeHttpOptions;
+  host: string;
+  /** The requested port until listening, then the bound one (named in the allowed Host values). */
+  port: number;
+  registry: WorkspaceRegistry;
+  turns: TurnBudget;
+  sessions: Map<string, Session>;
+  log: ReturnType<typeof getLogger>;
+  maxSessions: number;
+  maxInFlight: number;
+  idleMs: number;
+  counters: { inFlight: number; rejected: number; expired: number };
+}
+
+/**
+ * Counts the request in flight until its response ends, or answers 503 when the limit is reached
+ * (false: the request was answered and must not be handled).
+ */
+function admit(state: HttpState, req: IncomingMessage, res: ServerResponse): boolean {
+  const { counters } = state;
+  // A GET opens the long-lived notification stream: it holds no work, so it is not counted.
+  if (req.method === 'GET') return true;
+  if (counters.inFlight >= state.maxInFlight) {
+    counters.rejected += 1;
+    req.resume();
+    busy(res, 1, `Too many requests in flight (${state.maxInFlight}); retry after a second.`);
+    return false;
+  }
+  counters.inFlight += 1;
+  let done = false;
+  const release = () => {
+    if (done) return;
+    done = true;
+    counters.inFlight -= 1;
+  };
+  res.once('finish', release);
+  res.once('close', release);
+  return true;
+}
+
+async function handleRequest(state: HttpState, req: IncomingMessage, res: ServerResponse): Promise<void> {
+  const url = new URL(req.url ?? '/', 'http://localhost');
+  if (url.pathname !== MCP_HTTP_PATH)
+    return sendJson(res, 404, { error: `Not found; the MCP endpoint is ${MCP_HTTP_PATH}`, code: 'NOT_FOUND' });
+  if (state.options.token && !authorized(req, state.options.token)) {
+    res.setHeader('WWW-Authenticate', 'Bearer realm="baton"');
+    return sendJson(res, 401, {
+      error: 'Missing or wrong bearer token (Authorization: Bearer <BATON_MCP_TOKEN>).',
+      code: 'UNAUTHORIZED',
+    });
+  }
+  const sessionId = header(req, 'mcp-session-id');
+  const body = req.method === 'POST' ? await readJson(req) : undefined;
+  await state.turns.take();
+  const existing = sessionId ? state.sessions.get(sessionId) : undefined;
+  if (existing) {
+    existing.lastSeen = Date.now();
+    return existing.transport.handleRequest(req, res, body);
+  }
+  if (req.method !== 'POST' || sessionId || !isInitializeRequest(body)) {
+    return sendJson(res, sessionId ? 404 : 400, {
+      jsonrpc: '2.0',
+      error: { code: -32000, message: sessionId ? 'Unknown or expired session' : 'No session: send an initialize request first' },
+      id: null,
+    });
+  }
+  if (state.sessions.size >= state.maxSessions) {
+    state.counters.rejected += 1;
+    return busy(res, 5, `Too many sessions (${state.sessions.size} of ${state.maxSessions}); retry later or close idle clients.`);
+  }
+  await openSession(state, req, res, body);
+}
+
+/** Answers an initialize request with a new session: its own transport and MCP server. */
+async function openSession(state: HttpState, req: IncomingMessage, res: ServerResponse, body: unknown): Promise<void> {
+  const { options, host, port, sessions } = state;
+  const local = [`127.0.0.1:${port}`, `localhost:${port}`, `[::1]:${port}`, `${host}:${port}`];
+  const transport: StreamableHTTPServerTransport = new StreamableHTTPServerTransport({
+    sessionIdGenerator: () => randomUUID(),
+    enableDnsRebindingProtection: true,
+    allowedHosts: [...local, ...(options.allowedHosts ?? [])],
+    allowedOrigins: [...local.map((h) => `http://${h}`), ...(options.allowedOrigins ?? [])],
+    onsessioninitialized: (id) => {
+      sessions.set(id, { transport, stop: () => watcher.stop(), lastSeen: Date.now() });
+    },
+  });
+  const { server, watcher } = createBatonMcpServer({
+    ...options,
+    registry: state.registry,
+    sessionId: () => transport.sessionId ?? 'http',
+  });
+  transport.onclose = () => {
+    if (transport.sessionId) sessions.delete(transport.sessionId);
+    watcher.stop();
+  };
+  await server.connect(transport);
+  await transport.handleRequest(req, res, body);
+}
+
+/** Closes sessions idle for longer than idleMs, checking a few times per idle period. */
+function startIdleSweeper(state: HttpState): NodeJS.Timeout {
+  const sweeper = setInterval(
+    () => {
+      const cutoff = Date.now() - state.idleMs;
+      for (const [id, session] of state.sessions) {
+        if (session.lastSeen >= cutoff) continue;
+        state.sessions.delete(id);
+        state.counters.expired += 1;
+        session.stop();
+        session.transport.close().catch(() => undefined);
+      }
+    },
+    Math.max(10, Math.min(state.idleMs / 4, 30_000)),
+  );
+  sweeper.unref();
+  return sweeper;
+}
+
+async function closeServer(state: HttpState, http: Server, sweeper: NodeJS.Timeout): Promise<void> {
+  clearInterval(sweeper);
+  for (const session of state.sessions.values()) {
+    session.stop();
+    await session.transport.close().catch(() => undefined);
+  }
+  state.sessions.clear();
+  http.closeAllConnections();
+  await new Promise<void>((resolve) => http.close(() => resolve()));
+  if (!state.options.registry) await state.registry.close();
 }
 
 /** True for an address only this machine can reach. */
@@ -232,46 +280,4 @@ function checkExposure(host: string, options: ServeHttpOptions): void {
   }
   if (verdict === 'warn')
     getLogger().warn({ host }, 'baton mcp: serving a non-loopback address WITHOUT authentication (--allow-unauthenticated)');
-}
-
-function authorized(req: IncomingMessage, token: string): boolean {
-  const value = header(req, 'authorization') ?? '';
-  const match = /^Bearer\s+(.+)$/i.exec(value);
-  if (!match?.[1]) return false;
-  const given = Buffer.from(match[1].trim());
-  const expected = Buffer.from(token);
-  return given.length === expected.length && timingSafeEqual(given, expected);
-}
-
-function header(req: IncomingMessage, name: string): string | undefined {
-  const value = req.headers[name];
-  return Array.isArray(value) ? value[0] : value;
-}
-
-async function readJson(req: IncomingMessage): Promise<unknown> {
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of req) {
-    size += (chunk as Buffer).length;
-    if (size > MAX_BODY_BYTES) throw new Error(`request body over ${MAX_BODY_BYTES} bytes`);
-    chunks.push(chunk as Buffer);
-  }
-  const text = Buffer.concat(chunks).toString('utf8');
-  if (!text) return undefined;
-  try {
-    return JSON.parse(text);
-  } catch {
-    return undefined;
-  }
-}
-
-/** 503 with Retry-After (seconds) and a JSON-RPC error naming the limit, so clients back off. */
-function busy(res: ServerResponse, retryAfterSeconds: number, message: string): void {
-  res.setHeader('Retry-After', String(retryAfterSeconds));
-  sendJson(res, 503, { jsonrpc: '2.0', error: { code: -32000, message, data: { retry_after_s: retryAfterSeconds } }, id: null });
-}
-
-function sendJson(res: ServerResponse, status: number, body: unknown): void {
-  res.writeHead(status, { 'content-type': 'application/json' });
-  res.end(JSON.stringify(body));
 }
