@@ -1,5 +1,6 @@
 import { countTokens } from '../tokens/index.js';
-import { blockers, detectContinuationState, formatAge } from './continuation-state.js';
+import { blockers, formatAge } from './continuation-state.js';
+import { clip, dispatchView, errorLines, nextAction, taskView } from './field-views.js';
 import { README_INCLUDE_MAX_TOKENS, WORKFLOW_INCLUDE_MAX_TOKENS } from './format-budgets.js';
 import type { ContextSnapshot, RefreshFormat } from './types.js';
 import { toWireCase } from '../util/wire-case.js';
@@ -26,23 +27,45 @@ export interface ContextField {
 
 /** Builds the JSON fields of minimal, standard and detailed (seed 002 §2.1-§2.3, §3.2). Pure. */
 export function buildContextFields(snapshot: ContextSnapshot, format: Exclude<RefreshFormat, 'narrative'>, now: number): ContextField[] {
-  const fields: ContextField[] = [];
+  if (format === 'minimal') return minimalFields(snapshot, now);
+  const options: FieldOptions = { format, detailed: format === 'detailed', now };
+  // The order is the order of the keys in the rendered JSON.
+  return [
+    ...taskFields(snapshot, options),
+    ...activeTaskFields(snapshot),
+    ...dispatchFields(snapshot, options),
+    ...gitFields(snapshot, options),
+    ...debtFields(snapshot, options),
+    ...artifactFields(snapshot, options),
+    ...workflowFields(snapshot, options),
+    ...researchFields(snapshot, options),
+    { id: 'environment', key: 'environment', kind: 'json', value: snapshot.environment, priority: 50, overflow: 'drop' },
+  ];
+}
+
+/** What every field group of standard and detailed needs to know besides the snapshot. */
+interface FieldOptions {
+  format: 'standard' | 'detailed';
+  detailed: boolean;
+  now: number;
+}
+
+/** Minimal: the workspace, the task headline, the latest activity, blockers and the next action. */
+function minimalFields(snapshot: ContextSnapshot, now: number): ContextField[] {
   const task = snapshot.task;
   const git = snapshot.git;
   const last = snapshot.dispatches[0];
-  const push = (field: ContextField) => fields.push(field);
-
-  if (format === 'minimal') {
-    push({ id: 'workspace', key: 'workspace', kind: 'json', value: snapshot.workspace, priority: 100, required: true });
-    push({
+  return [
+    { id: 'workspace', key: 'workspace', kind: 'json', value: snapshot.workspace, priority: 100, required: true },
+    {
       id: 'current_task',
       key: 'current_task',
       kind: 'json',
       value: task ? { id: task.id, status: task.status, description: clip(task.title, 200) } : null,
       priority: 100,
       required: true,
-    });
-    push({
+    },
+    {
       id: 'recent_activity',
       key: 'recent_activity',
       kind: 'json',
@@ -54,31 +77,37 @@ export function buildContextFields(snapshot: ContextSnapshot, format: Exclude<Re
       },
       priority: 95,
       required: true,
-    });
-    push({ id: 'blockers', key: 'blockers', kind: 'json', value: blockers(snapshot).map((b) => clip(b, 200)), priority: 90 });
-    push({ id: 'next_action', key: 'next_action', kind: 'json', value: nextAction(snapshot), priority: 92, required: true });
-    return fields;
-  }
+    },
+    { id: 'blockers', key: 'blockers', kind: 'json', value: blockers(snapshot).map((b) => clip(b, 200)), priority: 90 },
+    { id: 'next_action', key: 'next_action', kind: 'json', value: nextAction(snapshot), priority: 92, required: true },
+  ];
+}
 
-  push({
-    id: 'workspace',
-    key: 'workspace',
-    kind: 'json',
-    value: { path: snapshot.workspace, branch: git?.branch ?? null, head: git?.head?.slice(0, 12) ?? null },
-    priority: 100,
-    required: true,
-  });
-  push({
-    id: 'current_task',
-    key: 'current_task',
-    kind: 'json',
-    value: task ? taskView(task, format) : null,
-    priority: 100,
-    required: true,
-  });
+/** The workspace, the current task (with long instructions as trimmable text), its dependencies and blockers. */
+function taskFields(snapshot: ContextSnapshot, { format }: FieldOptions): ContextField[] {
+  const task = snapshot.task;
+  const git = snapshot.git;
+  const fields: ContextField[] = [
+    {
+      id: 'workspace',
+      key: 'workspace',
+      kind: 'json',
+      value: { path: snapshot.workspace, branch: git?.branch ?? null, head: git?.head?.slice(0, 12) ?? null },
+      priority: 100,
+      required: true,
+    },
+    {
+      id: 'current_task',
+      key: 'current_task',
+      kind: 'json',
+      value: task ? taskView(task, format) : null,
+      priority: 100,
+      required: true,
+    },
+  ];
   if (task?.instructions && format === 'standard' && countTokens(task.instructions) > 300) {
     // Long instructions would crowd out everything else as a whole JSON field: trim as text.
-    push({
+    fields.push({
       id: 'task_instructions',
       key: 'task_instructions',
       kind: 'text',
@@ -88,19 +117,31 @@ export function buildContextFields(snapshot: ContextSnapshot, format: Exclude<Re
     });
   }
   if (snapshot.dependencies.length > 0) {
-    push({ id: 'dependencies', key: 'dependencies', kind: 'json', value: snapshot.dependencies, priority: 88 });
+    fields.push({ id: 'dependencies', key: 'dependencies', kind: 'json', value: snapshot.dependencies, priority: 88 });
   }
   const blockerList = blockers(snapshot);
-  if (blockerList.length > 0) push({ id: 'blockers', key: 'blockers', kind: 'json', value: blockerList, priority: 92 });
-  if (!task && snapshot.activeTasks.length > 0) {
-    for (const [i, t] of snapshot.activeTasks.entries()) {
-      push({ id: `active_tasks.${i}`, key: t.id, group: 'active_tasks', kind: 'json', value: t, priority: 86 - i * 0.1, overflow: 'drop' });
-    }
-  }
-  const detailed = format === 'detailed';
-  for (const [i, d] of snapshot.dispatches.entries()) {
+  if (blockerList.length > 0) fields.push({ id: 'blockers', key: 'blockers', kind: 'json', value: blockerList, priority: 92 });
+  return fields;
+}
+
+/** Without a current task, the open tasks to pick from. */
+function activeTaskFields(snapshot: ContextSnapshot): ContextField[] {
+  if (snapshot.task) return [];
+  return snapshot.activeTasks.map((t, i) => ({
+    id: `active_tasks.${i}`,
+    key: t.id,
+    group: 'active_tasks',
+    kind: 'json',
+    value: t,
+    priority: 86 - i * 0.1,
+    overflow: 'drop',
+  }));
+}
+
+function dispatchFields(snapshot: ContextSnapshot, { format, detailed }: FieldOptions): ContextField[] {
+  return snapshot.dispatches.map((d, i) => {
     const view = dispatchView(d, format);
-    push({
+    return {
       id: `recent_dispatches.${i}`,
       key: d.id,
       group: 'recent_dispatches',
@@ -113,11 +154,16 @@ export function buildContextFields(snapshot: ContextSnapshot, format: Exclude<Re
       priority: i === 0 ? 94 : detailed ? 57 - i * 0.1 : 80 - i * 0.1,
       required: i === 0,
       overflow: 'drop',
-    });
-  }
-  if (git) {
-    const listFiles = git.uncommitted < 20 || format === 'detailed';
-    push({
+    };
+  });
+}
+
+/** The git status, the changed files (when few, or in detailed) and, in detailed, the diff. */
+function gitFields(snapshot: ContextSnapshot, { format, detailed, now }: FieldOptions): ContextField[] {
+  const git = snapshot.git;
+  if (!git) return [];
+  const fields: ContextField[] = [
+    {
       id: 'git_status',
       key: 'git_status',
       kind: 'json',
@@ -131,98 +177,117 @@ export function buildContextFields(snapshot: ContextSnapshot, format: Exclude<Re
       },
       priority: 93,
       required: true,
-    });
-    if (listFiles) {
-      for (const [i, f] of git.changedFiles.entries()) {
-        push({
-          id: `modified_files.${i}`,
-          key: f.path,
-          group: 'modified_files',
-          kind: 'json',
-          value: `${f.status} ${f.path}${f.added !== undefined ? ` +${f.added} -${f.deleted ?? 0}` : ''}`,
-          priority: (detailed ? 76 : 60) - i * 0.001,
-          overflow: 'drop',
-        });
-      }
-    }
-    if (detailed && git.diff) {
-      push({ id: 'git_diff', key: 'git_diff', kind: 'text', value: git.diff, priority: 78, overflow: 'trim-tail', maxTokens: 3_000 });
+    },
+  ];
+  const listFiles = git.uncommitted < 20 || format === 'detailed';
+  if (listFiles) {
+    for (const [i, f] of git.changedFiles.entries()) {
+      fields.push({
+        id: `modified_files.${i}`,
+        key: f.path,
+        group: 'modified_files',
+        kind: 'json',
+        value: `${f.status} ${f.path}${f.added !== undefined ? ` +${f.added} -${f.deleted ?? 0}` : ''}`,
+        priority: (detailed ? 76 : 60) - i * 0.001,
+        overflow: 'drop',
+      });
     }
   }
-  for (const [i, item] of snapshot.debt.entries()) {
-    push({
-      id: `open_tech_debt.${i}`,
-      key: item.id,
-      group: 'open_tech_debt',
-      kind: 'json',
-      value:
-        format === 'detailed'
-          ? { id: item.id, task_id: item.taskId ?? null, ...(toWireCase(item.data) as Record<string, unknown>) }
-          : { id: item.id, title: item.data.title, category: item.data.category, severity: item.data.severity, impact: item.data.impact },
-      priority: (item.taskId === task?.id && task ? 85 : detailed ? 54 : 70) - i * 0.1,
-      overflow: 'drop',
-    });
+  if (detailed && git.diff) {
+    fields.push({ id: 'git_diff', key: 'git_diff', kind: 'text', value: git.diff, priority: 78, overflow: 'trim-tail', maxTokens: 3_000 });
   }
+  return fields;
+}
+
+/** Open tech debt: the current task's first, the whole record only in detailed. */
+function debtFields(snapshot: ContextSnapshot, { format, detailed }: FieldOptions): ContextField[] {
+  const task = snapshot.task;
+  return snapshot.debt.map((item, i) => ({
+    id: `open_tech_debt.${i}`,
+    key: item.id,
+    group: 'open_tech_debt',
+    kind: 'json',
+    value:
+      format === 'detailed'
+        ? { id: item.id, task_id: item.taskId ?? null, ...(toWireCase(item.data) as Record<string, unknown>) }
+        : { id: item.id, title: item.data.title, category: item.data.category, severity: item.data.severity, impact: item.data.impact },
+    priority: (item.taskId === task?.id && task ? 85 : detailed ? 54 : 70) - i * 0.1,
+    overflow: 'drop',
+  }));
+}
+
+/** The task folder: its README when short enough (always in detailed), the file list, and in detailed the contents. */
+function artifactFields(snapshot: ContextSnapshot, { format, detailed }: FieldOptions): ContextField[] {
   const artifacts = snapshot.artifacts;
-  if (artifacts) {
-    const readmeFits =
-      artifacts.readme !== undefined && (format === 'detailed' || countTokens(artifacts.readme) < README_INCLUDE_MAX_TOKENS);
-    if (readmeFits)
-      push({
-        id: 'task_readme',
-        key: 'task_readme',
-        kind: 'text',
-        value: artifacts.readme,
-        priority: detailed ? 74 : 45,
-        overflow: 'trim-tail',
-        maxTokens: 1_500,
-      });
-    push({
-      id: 'task_artifacts',
-      key: 'task_artifacts',
-      kind: 'json',
-      value: {
-        dir: artifacts.dir,
-        tracking_logs: artifacts.trackingLogs.map((t) => t.name),
-        artifacts: artifacts.artifacts.map((a) => `${a.name} (${a.bytes} bytes)`),
-      },
-      priority: detailed ? 73 : 55,
-      overflow: 'drop',
+  if (!artifacts) return [];
+  const fields: ContextField[] = [];
+  const readmeFits = artifacts.readme !== undefined && (format === 'detailed' || countTokens(artifacts.readme) < README_INCLUDE_MAX_TOKENS);
+  if (readmeFits)
+    fields.push({
+      id: 'task_readme',
+      key: 'task_readme',
+      kind: 'text',
+      value: artifacts.readme,
+      priority: detailed ? 74 : 45,
+      overflow: 'trim-tail',
+      maxTokens: 1_500,
     });
-    if (detailed) {
-      artifacts.trackingLogs.forEach((log, i) => {
-        if (log.content) {
-          push({
-            id: `tracking.${log.name}`,
-            key: log.name,
-            group: 'tracking_log_contents',
-            kind: 'text',
-            value: log.content,
-            priority: 62 - i * 0.1,
-            overflow: 'trim-head',
-            maxTokens: 800,
-          });
-        }
-      });
-      artifacts.artifacts.forEach((a, i) => {
-        if (a.content) {
-          push({
-            id: `artifact.${a.name}`,
-            key: a.name,
-            group: 'artifact_contents',
-            kind: 'text',
-            value: a.content,
-            priority: 60 - i * 0.1,
-            overflow: 'trim-tail',
-            maxTokens: 800,
-          });
-        }
+  fields.push({
+    id: 'task_artifacts',
+    key: 'task_artifacts',
+    kind: 'json',
+    value: {
+      dir: artifacts.dir,
+      tracking_logs: artifacts.trackingLogs.map((t) => t.name),
+      artifacts: artifacts.artifacts.map((a) => `${a.name} (${a.bytes} bytes)`),
+    },
+    priority: detailed ? 73 : 55,
+    overflow: 'drop',
+  });
+  if (detailed) fields.push(...artifactContentFields(artifacts));
+  return fields;
+}
+
+/** Detailed only: the tracking logs (their latest lines kept) and the artifacts' contents. */
+function artifactContentFields(artifacts: NonNullable<ContextSnapshot['artifacts']>): ContextField[] {
+  const fields: ContextField[] = [];
+  artifacts.trackingLogs.forEach((log, i) => {
+    if (log.content) {
+      fields.push({
+        id: `tracking.${log.name}`,
+        key: log.name,
+        group: 'tracking_log_contents',
+        kind: 'text',
+        value: log.content,
+        priority: 62 - i * 0.1,
+        overflow: 'trim-head',
+        maxTokens: 800,
       });
     }
-  }
+  });
+  artifacts.artifacts.forEach((a, i) => {
+    if (a.content) {
+      fields.push({
+        id: `artifact.${a.name}`,
+        key: a.name,
+        group: 'artifact_contents',
+        kind: 'text',
+        value: a.content,
+        priority: 60 - i * 0.1,
+        overflow: 'trim-tail',
+        maxTokens: 800,
+      });
+    }
+  });
+  return fields;
+}
+
+/** The active workflow and phase, and its text when short enough (always in detailed). */
+function workflowFields(snapshot: ContextSnapshot, { format }: FieldOptions): ContextField[] {
   const workflow = snapshot.workflow;
-  if (workflow) {
-    push({
+  if (!workflow) return [];
+  const fields: ContextField[] = [
+    {
       id: 'workflow_context',
       key: 'workflow_context',
       kind: 'json',
@@ -233,126 +298,42 @@ export function buildContextFields(snapshot: ContextSnapshot, format: Exclude<Re
       },
       priority: 65,
       overflow: 'drop',
+    },
+  ];
+  const fits = workflow.content && (format === 'detailed' || countTokens(workflow.content) < WORKFLOW_INCLUDE_MAX_TOKENS);
+  if (fits)
+    fields.push({
+      id: 'workflow_content',
+      key: 'workflow_content',
+      kind: 'text',
+      value: workflow.content,
+      priority: 30,
+      overflow: 'trim-tail',
+      maxTokens: 1_500,
     });
-    const fits = workflow.content && (format === 'detailed' || countTokens(workflow.content) < WORKFLOW_INCLUDE_MAX_TOKENS);
-    if (fits)
-      push({
-        id: 'workflow_content',
-        key: 'workflow_content',
-        kind: 'text',
-        value: workflow.content,
-        priority: 30,
-        overflow: 'trim-tail',
-        maxTokens: 1_500,
-      });
-  }
-  for (const [i, r] of snapshot.research.entries()) {
-    push({
-      id: `related_research.${i}`,
-      key: r.id,
-      group: 'related_research',
-      kind: 'json',
-      // §3.2: never the complete findings outside detailed; summarize and point to the record.
-      value: format === 'detailed' ? { id: r.id, ...r.data } : { id: r.id, topic: r.data.topic, summary: clip(r.data.summary, 400) },
-      priority: 40 - i * 0.1,
-      overflow: 'drop',
-    });
-  }
-  for (const [i, r] of snapshot.recon.entries()) {
-    push({
-      id: `related_recon.${i}`,
-      key: r.id,
-      group: 'related_recon',
-      kind: 'json',
-      value: format === 'detailed' ? { id: r.id, ...r.data } : { id: r.id, target: r.data.target, summary: clip(r.data.summary, 300) },
-      priority: 38 - i * 0.1,
-      overflow: 'drop',
-    });
-  }
-  push({ id: 'environment', key: 'environment', kind: 'json', value: snapshot.environment, priority: 50, overflow: 'drop' });
   return fields;
 }
 
-function taskView(task: NonNullable<ContextSnapshot['task']>, format: string) {
-  return {
-    id: task.id,
-    title: task.title,
-    status: task.status,
-    priority: task.priority,
-    difficulty: task.difficulty ?? null,
-    mode: task.mode ?? null,
-    description: clip(task.intent || task.title, 500),
-    instructions: format === 'detailed' || task.instructions.length < 1200 ? task.instructions : undefined,
-    acceptance_criteria: task.acceptanceCriteria,
-    depends_on: task.dependsOn,
-    block_reason: task.blockReason,
-    result_summary: task.resultSummary,
-    created_at: new Date(task.createdAt).toISOString(),
-    updated_at: new Date(task.updatedAt).toISOString(),
-    skills: task.links.skills ?? [],
-    research: task.links.research ?? [],
-    workflows: task.links.workflow ? [task.links.workflow] : [],
-  };
-}
-
-function dispatchView(d: ContextSnapshot['dispatches'][number], format: string) {
-  const long = format === 'detailed';
-  return {
-    id: d.id,
-    task_id: d.taskId,
-    attempt: d.attempt,
-    provider: d.provider,
-    model: d.model,
-    status: d.status,
-    outcome: d.outcome,
-    claimed_by: d.claimedBy,
-    started_at: new Date(d.startedAt).toISOString(),
-    finished_at: d.finishedAt ? new Date(d.finishedAt).toISOString() : undefined,
-    result: d.result ? (long ? clipKeepingErrors(d.result, 2000) : clip(d.result, 300)) : undefined,
-    validation_errors: d.validationErrors.length > 0 ? d.validationErrors.slice(0, long ? 20 : 3).map((e) => clip(e, 300)) : undefined,
-    files: [...d.filesCreated, ...d.filesUpdated].slice(0, long ? 50 : 10),
-    prompt_preview: long && d.promptPreview ? clip(d.promptPreview, 300) : undefined,
-  };
-}
-
-/** One line telling the agent what to do next, from the §3.3 state. */
-export function nextAction(snapshot: ContextSnapshot): string {
-  switch (detectContinuationState(snapshot)) {
-    case 'no_task':
-      return 'No active task: pick one from the open tasks or create one.';
-    case 'just_started':
-      return `Start task ${snapshot.task?.id}: review requirements, plan, implement.`;
-    case 'blocked':
-      return `Resolve or work around: ${clip(blockers(snapshot)[0] ?? 'blocker', 160)}`;
-    case 'failed_attempt':
-      return `Fix what failed in dispatch ${snapshot.dispatches[0]?.id}, then re-run the checks.`;
-    default:
-      return `Resume task ${snapshot.task?.id}${snapshot.git?.uncommitted ? ` (${snapshot.git.uncommitted} uncommitted files)` : ''}.`;
-  }
-}
-
-const ERROR_LINE = /error|fail|exception|traceback|panic|expected|assert|cannot|denied|not found|timed? ?out|exit (code|status)|✗|×/i;
-/** @default 400 characters of error lines per attempt result when it is cut. */
-const ERROR_LINES_MAX_CHARS = 400;
-
-/** A long attempt result cut to the lines that say what went wrong (or its first and last line). */
-export function errorLines(result: string): string {
-  const lines = result
-    .split('\n')
-    .map((l) => l.trim())
-    .filter(Boolean);
-  const errors = lines.filter((l) => ERROR_LINE.test(l));
-  const kept = errors.length > 0 ? errors : lines.length > 2 ? [lines[0] ?? '', '…', lines.at(-1) ?? ''] : lines;
-  return clip(kept.map((l) => clip(l, 200)).join('\n'), ERROR_LINES_MAX_CHARS);
-}
-
-/** A long result as its error lines, then its tail (the latest output), within `max` characters. */
-function clipKeepingErrors(text: string, max: number): string {
-  if (text.length <= max) return text;
-  const errors = errorLines(text);
-  return `${errors}\n…\n${text.slice(-(max - errors.length - 3))}`;
-}
-
-export function clip(text: string, max: number): string {
-  return text.length > max ? `${text.slice(0, max - 1)}…` : text;
+/** Related research and recon records, summarized outside detailed. */
+function researchFields(snapshot: ContextSnapshot, { format }: FieldOptions): ContextField[] {
+  const research = snapshot.research.map((r, i): ContextField => ({
+    id: `related_research.${i}`,
+    key: r.id,
+    group: 'related_research',
+    kind: 'json',
+    // §3.2: never the complete findings outside detailed; summarize and point to the record.
+    value: format === 'detailed' ? { id: r.id, ...r.data } : { id: r.id, topic: r.data.topic, summary: clip(r.data.summary, 400) },
+    priority: 40 - i * 0.1,
+    overflow: 'drop',
+  }));
+  const recon = snapshot.recon.map((r, i): ContextField => ({
+    id: `related_recon.${i}`,
+    key: r.id,
+    group: 'related_recon',
+    kind: 'json',
+    value: format === 'detailed' ? { id: r.id, ...r.data } : { id: r.id, target: r.data.target, summary: clip(r.data.summary, 300) },
+    priority: 38 - i * 0.1,
+    overflow: 'drop',
+  }));
+  return [...research, ...recon];
 }
