@@ -47,6 +47,22 @@ describe('SQLite ledger under real processes', () => {
     raw.close();
   });
 
+  it('lets six processes open twenty new files at the same millisecond, every one of them', { timeout: 120_000 }, async () => {
+    // SQLite answers the switch to WAL with SQLITE_BUSY at once, without its busy handler, while
+    // another process is switching the same new file. Opening used to fail here in ~1 round in 4.
+    const fresh = await mkdtemp(path.join(dir, 'open-race-'));
+    const start = Date.now() + 3_000;
+    const workers = Array.from({ length: 6 }, () => startWorker('open-fresh', [fresh, String(start), '20', '150']));
+    const results = await Promise.all(
+      workers.map(
+        async (worker) =>
+          JSON.parse(await worker.waitForLine((line) => line.startsWith('{'), 60_000)) as { opened: number; failures: string[] },
+      ),
+    );
+    expect(results.flatMap((r) => r.failures)).toEqual([]);
+    expect(results.map((r) => r.opened)).toEqual(Array(6).fill(20));
+  });
+
   it('holds every committed batch, and no partial one, after a writer is killed with SIGKILL', { timeout: 120_000 }, async () => {
     const spec = `sqlite:${path.join(dir, 'killed.db')}`;
     const batch = 500;

@@ -82,7 +82,7 @@ export async function openSqliteLedger(file: string, options: SqliteLedgerOption
     assertSupportedVersion(db, file);
     // WAL lets readers run beside the writer; NORMAL sync in WAL keeps every committed
     // transaction through a process crash (only an OS crash can lose the last few).
-    db.pragma('journal_mode = WAL');
+    enterWalMode(db, busyTimeoutMs);
     db.pragma('synchronous = NORMAL');
     // A checkpoint runs inside whichever commit crosses the threshold and costs milliseconds. At
     // SQLite's default (1,000 pages) that is ~1 append in 250, enough to push append p99 past 1 ms;
@@ -96,7 +96,7 @@ export async function openSqliteLedger(file: string, options: SqliteLedgerOption
     if (isBatonError(error)) throw error;
     // A read-only file system shows up only now, at the first write (journal_mode, migration).
     if (options.readOnlyFallback && /^SQLITE_READONLY/.test(String((error as { code?: unknown }).code))) return openReadOnly(file, options);
-    throw unavailable(file, error);
+    throw unavailable(file, error, busyTimeoutMs);
   }
 }
 
@@ -203,9 +203,30 @@ function notALedger(file: string, why: string, cause?: unknown): BatonError {
   );
 }
 
+/**
+ * Switches a ledger to WAL unless it is there already. SQLite answers a journal-mode change with
+ * SQLITE_BUSY at once, without its busy handler, while another process opens the same new file:
+ * the change is retried within the busy timeout, as any other locked write would wait.
+ */
+function enterWalMode(db: SqliteDatabase, busyTimeoutMs: number): void {
+  const deadline = Date.now() + busyTimeoutMs;
+  for (let pause = 1; ; pause = Math.min(pause * 2, 50)) {
+    try {
+      if (String(db.pragma('journal_mode', { simple: true })).toLowerCase() === 'wal') return;
+      db.pragma('journal_mode = WAL');
+      return;
+    } catch (error) {
+      if (!/^SQLITE_BUSY/.test(String((error as { code?: unknown }).code)) || Date.now() >= deadline) throw error;
+      Atomics.wait(PAUSE, 0, 0, pause);
+    }
+  }
+}
+
+const PAUSE = new Int32Array(new SharedArrayBuffer(4));
+
 /** Anything else that stops the open (permissions, a full disk, a lock held too long). */
-function unavailable(file: string, cause: unknown): BatonError {
-  const described = describeSqliteError(file, cause);
+function unavailable(file: string, cause: unknown, busyTimeoutMs?: number): BatonError {
+  const described = describeSqliteError(file, cause, busyTimeoutMs);
   if (described) return described;
   return new BatonError('LEDGER_UNAVAILABLE', `Cannot open ledger ${file}: ${errorMessage(cause)}`, { cause, details: { file } });
 }
