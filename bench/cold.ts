@@ -16,6 +16,7 @@ import { spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { cpus, loadavg, tmpdir } from 'node:os';
+import { SourceMap, type SourceMapPayload } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
@@ -55,18 +56,28 @@ export default async function run(args: string[]): Promise<void> {
   }
   load.push(loadavg()[0]);
 
-  const baton = await measureMcp(runs, () => ({ command: process.execPath, args: [BIN, 'mcp', '--workspace', repo], cwd: repo, env }), {
-    name: 'refresh_context',
-    arguments: { format: 'standard' },
-  });
-  load.push(loadavg()[0]);
   const peerData = mkdtempSync(path.join(tmpdir(), 'peer-data-'));
-  const peer = existsSync(PEER)
-    ? await measureMcp(runs, () => ({ command: process.execPath, args: [PEER], cwd: repo, env: { ...env, DATA_DIR: peerData } }), {
-        name: 'context_prepare_compaction',
-        arguments: {},
-      })
-    : undefined;
+  const servers: McpServer[] = [
+    {
+      spawn: () => ({ command: process.execPath, args: [BIN, 'mcp', '--workspace', repo], cwd: repo, env }),
+      call: { name: 'refresh_context', arguments: { format: 'standard' } },
+    },
+  ];
+  if (existsSync(PEER)) {
+    servers.push({
+      spawn: () => ({ command: process.execPath, args: [PEER], cwd: repo, env: { ...env, DATA_DIR: peerData } }),
+      call: { name: 'context_prepare_compaction', arguments: {} },
+    });
+  }
+  // git status again between the servers' rounds: the first call is compared with git status
+  // measured in the same stretch of time.
+  const [gitCommand, gitArgs] = commands.git_status as [string, string[]];
+  const [baton, peer] = await measureMcp(runs, servers, () => {
+    const started = performance.now();
+    spawnSync(gitCommand, gitArgs, { cwd: repo, stdio: 'ignore' });
+    times.git_status?.push(performance.now() - started);
+  });
+  if (!baton) throw new Error('no Baton samples');
   rmSync(peerData, { recursive: true, force: true });
   load.push(loadavg()[0]);
   const profile = await profileColdMcp(repo, env);
@@ -134,24 +145,37 @@ interface McpTimes {
 
 type Spawn = () => { command: string; args: string[]; cwd: string; env: NodeJS.ProcessEnv };
 
-/** Fresh server per sample: spawn -> initialize answered (ready) -> first call, at once or after 1 s. */
-async function measureMcp(runs: number, spawn: Spawn, call: { name: string; arguments: Record<string, unknown> }): Promise<McpTimes> {
-  const times: McpTimes = { ready: [], first: [], paused: [], warm: [], errors: 0 };
+interface McpServer {
+  spawn: Spawn;
+  call: { name: string; arguments: Record<string, unknown> };
+}
+
+/**
+ * Fresh server per sample: spawn -> initialize answered (ready) -> first call, at once or after
+ * 1 s. The servers take turns sample by sample (and `between` runs between rounds), so a load
+ * change on the shared machine falls on all of them alike and their ratios stay fair.
+ */
+async function measureMcp(runs: number, servers: McpServer[], between: () => void): Promise<McpTimes[]> {
+  const all = servers.map((): McpTimes => ({ ready: [], first: [], paused: [], warm: [], errors: 0 }));
   for (let i = 0; i < runs; i += 1) {
     for (const pause of [0, 1000]) {
-      const { client, readyMs } = await connect(spawn);
-      if (pause === 0) times.ready.push(readyMs);
-      else await sleep(pause);
-      const first = await timed(() => client.callTool(call));
-      if ((first.value as { isError?: boolean }).isError) times.errors += 1;
-      (pause === 0 ? times.first : times.paused).push(first.ms);
-      if (pause > 0 && i === 0) {
-        for (let k = 0; k < WARM_CALLS; k += 1) times.warm.push((await timed(() => client.callTool(call))).ms);
+      for (const [s, { spawn, call }] of servers.entries()) {
+        const times = all[s] as McpTimes;
+        const { client, readyMs } = await connect(spawn);
+        if (pause === 0) times.ready.push(readyMs);
+        else await sleep(pause);
+        const first = await timed(() => client.callTool(call));
+        if ((first.value as { isError?: boolean }).isError) times.errors += 1;
+        (pause === 0 ? times.first : times.paused).push(first.ms);
+        if (pause > 0 && i === 0) {
+          for (let k = 0; k < WARM_CALLS; k += 1) times.warm.push((await timed(() => client.callTool(call))).ms);
+        }
+        await client.close();
       }
-      await client.close();
+      between();
     }
   }
-  return times;
+  return all;
 }
 
 async function connect(spawn: Spawn): Promise<{ client: Client; readyMs: number }> {
@@ -185,7 +209,11 @@ async function profileColdMcp(repo: string, env: NodeJS.ProcessEnv): Promise<unk
 }
 
 interface CpuProfile {
-  nodes: Array<{ id: number; callFrame: { functionName: string; url: string }; hitCount?: number }>;
+  nodes: Array<{
+    id: number;
+    callFrame: { functionName: string; url: string; lineNumber: number; columnNumber: number };
+    hitCount?: number;
+  }>;
   startTime: number;
   endTime: number;
   samples: number[];
@@ -194,10 +222,11 @@ interface CpuProfile {
 function summarizeProfile(profile: CpuProfile): unknown {
   const sampleMs = (profile.endTime - profile.startTime) / 1000 / Math.max(1, profile.samples.length);
   const byGroup = new Map<string, number>();
+  const unbundle = bundleSources();
   for (const node of profile.nodes) {
     const ms = (node.hitCount ?? 0) * sampleMs;
     if (ms === 0) continue;
-    const group = groupOf(node.callFrame);
+    const group = groupOf(unbundle(node.callFrame));
     byGroup.set(group, (byGroup.get(group) ?? 0) + ms);
   }
   const total = [...byGroup.values()].reduce((a, b) => a + b, 0);
@@ -210,6 +239,24 @@ function summarizeProfile(profile: CpuProfile): unknown {
         .slice(0, 15)
         .map(([group, ms]) => [group, round(ms)]),
     ),
+  };
+}
+
+/**
+ * Where a frame of the bundled command (dist/cli-bundle) came from, through the bundle's source
+ * maps: a frame of inlined zod then counts as zod, not as the bundle.
+ */
+function bundleSources(): (frame: CpuProfile['nodes'][number]['callFrame']) => { functionName: string; url: string } {
+  const maps = new Map<string, SourceMap | undefined>();
+  return (frame) => {
+    if (!frame.url.includes('/dist/cli-bundle/') || frame.lineNumber < 0) return frame;
+    if (!maps.has(frame.url)) {
+      const file = `${fileURLToPath(frame.url)}.map`;
+      maps.set(frame.url, existsSync(file) ? new SourceMap(JSON.parse(readFileSync(file, 'utf8')) as SourceMapPayload) : undefined);
+    }
+    const entry = maps.get(frame.url)?.findEntry(frame.lineNumber, frame.columnNumber);
+    const source = entry && 'originalSource' in entry ? entry.originalSource : undefined;
+    return source ? { functionName: frame.functionName, url: new URL(source, frame.url).href } : frame;
   };
 }
 

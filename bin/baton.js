@@ -12,7 +12,13 @@ if (args.length === 1 && (args[0] === '--version' || args[0] === '-V')) {
   // or `baton status` then skips most of its module compilation. Node 20 has no such cache.
   const { enableCompileCache } = await import('node:module');
   enableCompileCache?.();
-  const { main } = await import('../dist/cli/index.js');
+  if (args[0] === 'mcp' && !args.some((arg) => arg === '--http' || arg === '--help' || arg === '-h')) await prestartRenderWorker();
+  // The bundled command (scripts/bundle-cli.mjs): one file per lazily loaded part instead of
+  // hundreds of modules. dist/cli is the same code unbundled, for a build made with tsc alone.
+  const { main } = await import('../dist/cli-bundle/index.js').catch((error) => {
+    if (error?.code !== 'ERR_MODULE_NOT_FOUND' || !String(error.message).includes('cli-bundle')) throw error;
+    return import('../dist/cli/index.js');
+  });
   main(process.argv).then(
     (code) => {
       process.exitCode = code;
@@ -22,4 +28,26 @@ if (args.length === 1 && (args[0] === '--version' || args[0] === '-V')) {
       process.exitCode = 1;
     },
   );
+}
+
+/**
+ * `baton mcp` over stdio answers refresh_context first, and its render thread spends ~250 ms
+ * loading the tokenizer vocabulary and secret rules. Started here, before the command loads, those
+ * loads run beside the whole start-up; src/refresh/render-worker.ts takes the thread over.
+ */
+async function prestartRenderWorker() {
+  const entry = new URL('../dist/cli-bundle/render-worker-main.js', import.meta.url);
+  const [{ existsSync }, { Worker }, { fileURLToPath }] = await Promise.all([
+    import('node:fs'),
+    import('node:worker_threads'),
+    import('node:url'),
+  ]);
+  if (!existsSync(fileURLToPath(entry))) return;
+  const worker = new Worker(entry);
+  worker.unref();
+  const early = { url: entry.href, worker, error: undefined };
+  worker.once('error', (error) => {
+    early.error ??= error;
+  });
+  globalThis[Symbol.for('baton.prestartedRenderWorker')] = early;
 }

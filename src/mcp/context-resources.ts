@@ -54,6 +54,7 @@ export function registerContextResources(
         workspace: root,
         ledger,
         gitCache: state.registry.gitCache,
+        renderWorker: state.registry.renderWorker,
         sessionId: options.sessionId(),
         taskId: taskIdOf(uri.href),
         format,

@@ -25,8 +25,10 @@ export interface WarmUpReport {
  * made at once waits only for the slowest step (it joins the same loads and the same git read):
  * - `git`: the first `git status` / `git log` into the shared git cache (a child process, off the loop);
  * - `ledger`: opening the workspace's ledger (schema check, prepared statements);
- * - `refresh_module`: the renderers and the o200k tokenizer vocabulary;
- * - `secret_scanner`: secretlint and its rule preset;
+ * - `refresh_module`: the gathering half of a refresh (the renderers and the o200k tokenizer
+ *   vocabulary come with the render, on the render worker when there is one);
+ * - `secret_scanner`: secretlint and its rule preset on this thread (after the renders when a
+ *   render worker masks them);
  * - `render_*`: a standard render for a new session, left in the shared result cache (with a
  *   render worker, every format, rendered there).
  * Nothing is written. A failing step is reported (and logged at debug level), never thrown.
@@ -60,7 +62,10 @@ export async function warmUp(
   // Module evaluation holds the event loop: it waits for the gate (stdio: the initialize answer).
   await gate;
   const refresh = await step('refresh_module', loadRefresh);
-  await step('secret_scanner', async () => (await import('../redact/index.js')).redactValue({ warm: 'up' }));
+  // Renders mask secrets where they run: on this thread secretlint must be ready first; with a
+  // render worker it serves other tools only, and loading it (event-loop time) waits until last.
+  const scanner = () => step('secret_scanner', async () => (await import('../redact/index.js')).redactValue({ warm: 'up' }));
+  if (!registry.renderWorker) await scanner();
   const opened = await ledger;
   await git;
   if (readGit && refresh && opened && !opened.error) {
@@ -80,6 +85,7 @@ export async function warmUp(
       );
     }
   }
+  if (registry.renderWorker) await scanner();
   getLogger().debug({ workspace: root ?? null, steps: report.steps }, 'baton mcp: warm-up done');
   return report;
 }

@@ -4,7 +4,7 @@ import { counter, getLogger, histogram } from '../observability/index.js';
 import { maskSecretsSync } from '../redact/index.js';
 import { type GatherOptions, gatherSnapshot } from './gather-snapshot.js';
 import { GitCache } from './git-cache.js';
-import { type RenderJob, redactAndRender } from './redact-and-render.js';
+import type { RenderJob } from './redact-and-render.js';
 import type { RenderedContext } from './render-context.js';
 import { type ContextDelta, compareSnapshots, deltaSinceTime } from './snapshot-delta.js';
 import { findSnapshotBefore, loadSnapshot, saveSnapshot } from './snapshot-store.js';
@@ -159,8 +159,16 @@ async function computeRefresh(options: RefreshOptions, plan: GatherOptions, call
   const { snapshot, rendered } =
     options.renderWorker && options.since === undefined
       ? await options.renderWorker.render(raw, job)
-      : await redactAndRender(raw, job, (masked) => computeDelta(options, masked, call.sinceMs));
+      : await (await loadRenderer()).redactAndRender(raw, job, (masked) => computeDelta(options, masked, call.sinceMs));
   return { snapshot, rendered };
+}
+
+/**
+ * The renderers bring the o200k tokenizer (its vocabulary is most of a cold start): loaded only
+ * when this thread renders, never when a render worker does.
+ */
+function loadRenderer(): Promise<typeof import('./redact-and-render.js')> {
+  return import('./redact-and-render.js');
 }
 
 /**

@@ -3,6 +3,7 @@
 // server's event loop.
 import { parentPort } from 'node:worker_threads';
 import { errorMessage } from '../errors/index.js';
+import { redactValue } from '../redact/index.js';
 import { type RenderJob, redactAndRender } from './redact-and-render.js';
 import type { ContextSnapshot } from './types.js';
 
@@ -11,6 +12,9 @@ interface Request {
   raw: ContextSnapshot;
   job: RenderJob;
 }
+
+// Module loading gave the tokenizer its vocabulary; secretlint's rules load on first use: now.
+void redactValue({ warm: 'up' }).catch(() => undefined);
 
 parentPort?.on('message', (request: Request) => {
   redactAndRender(request.raw, request.job).then(

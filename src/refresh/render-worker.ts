@@ -12,7 +12,7 @@ interface Pending {
 /**
  * Masks and renders refresh results on a worker thread, so a cold detailed render (secretlint
  * over a 200 KB diff, the tokenizer over every section) does not hold the server's event loop
- * while other clients wait. One thread, started on first use; jobs queue on it. From source
+ * while other clients wait. One thread, started on first use or by warm(); jobs queue on it. From source
  * (`.ts`, tests under tsx/vitest) there is no compiled worker file, and from a worker that died
  * the jobs run in-thread instead: slower for the others, never wrong.
  */
@@ -38,6 +38,14 @@ export class RenderWorker implements SnapshotRenderer {
     });
   }
 
+  /**
+   * Starts the thread now, so its tokenizer vocabulary and secret-scanner rules load while this
+   * thread does other work (the MCP server's own start-up): the first render then finds them ready.
+   */
+  warm(): void {
+    this.start();
+  }
+
   async close(): Promise<void> {
     const worker = this.worker;
     this.worker = undefined;
@@ -47,7 +55,12 @@ export class RenderWorker implements SnapshotRenderer {
   private start(): Worker | undefined {
     if (this.broken) return undefined;
     if (this.worker) return this.worker;
-    const worker = new Worker(new URL('./render-worker-main.js', import.meta.url));
+    const early = takePrestarted(new URL('./render-worker-main.js', import.meta.url));
+    if (early?.error) {
+      this.fail(early.error);
+      return undefined;
+    }
+    const worker = early?.worker ?? new Worker(new URL('./render-worker-main.js', import.meta.url));
     worker.unref();
     worker.on('message', (message: { id: number; outcome?: RenderOutcome; error?: string }) => {
       const waiting = this.pending.get(message.id);
@@ -72,6 +85,28 @@ export class RenderWorker implements SnapshotRenderer {
     for (const waiting of this.pending.values()) inThread(waiting.raw, waiting.job).then(waiting.resolve, waiting.reject);
     this.pending.clear();
   }
+}
+
+/**
+ * A render thread bin/baton.js started for `baton mcp` before loading anything else (the
+ * command's own start-up is then spent beside the thread's loads, not before them). Taken once,
+ * and only when it runs the same entry file this module would start.
+ */
+interface PrestartedWorker {
+  url: string;
+  worker: Worker;
+  /** An 'error' the thread raised before it was taken. */
+  error?: Error;
+}
+
+const PRESTARTED = Symbol.for('baton.prestartedRenderWorker');
+
+function takePrestarted(entry: URL): PrestartedWorker | undefined {
+  const slot = globalThis as { [PRESTARTED]?: PrestartedWorker };
+  const early = slot[PRESTARTED];
+  if (!early || early.url !== entry.href) return undefined;
+  delete slot[PRESTARTED];
+  return early;
 }
 
 /** Loaded on demand: the renderers bring the tokenizer, which the worker's owner may never need. */

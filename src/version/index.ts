@@ -1,9 +1,16 @@
 import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
 
 /**
- * Baton's version, read from package.json so there is one source. The path is the same from
- * src/version (tests, tsx) and dist/version (the built package): two folders up. One small
- * synchronous read, so `baton --version` stays fast.
+ * The package's root folder: two folders up from this module in src/version (tests, tsx),
+ * dist/version (the library) and dist/cli-bundle (the bundled `baton` command, where this module
+ * is inlined into a chunk at the same depth).
+ */
+export const PACKAGE_ROOT: string = fileURLToPath(new URL('../../', import.meta.url));
+
+/**
+ * Baton's version, read from package.json so there is one source. One small synchronous read,
+ * so `baton --version` stays fast.
  */
 export const BATON_VERSION: string = readVersion();
 

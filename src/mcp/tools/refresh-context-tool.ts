@@ -2,7 +2,7 @@ import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
 import { BatonError } from '../../errors/index.js';
 import { MAX_TASKS_PER_REFRESH, REFRESH_FORMATS } from '../../refresh/types.js';
-import { loadRefresh } from '../load-refresh.js';
+import { loadRefresh, loadRefreshTasks } from '../load-refresh.js';
 import { registerCheckedTool } from '../register-checked-tool.js';
 import { guarded, okResult } from '../tool-result.js';
 import { recordSchema } from './shared-schemas.js';
@@ -75,7 +75,7 @@ export function registerRefreshContext(server: McpServer, state: WorkspaceState,
     },
     (input) =>
       guarded(async () => {
-        const [{ root, ledger }, { refreshContext, refreshTasks }] = await Promise.all([state.require(), loadRefresh()]);
+        const [{ root, ledger }, { refreshContext }] = await Promise.all([state.require(), loadRefresh()]);
         const turns = state.registry.turns;
         const common = {
           workspace: root,
@@ -101,6 +101,7 @@ export function registerRefreshContext(server: McpServer, state: WorkspaceState,
           throw new BatonError('INPUT_INVALID', 'Pass task_id or task_ids, not both', { details: { field: 'task_ids' } });
         }
         if (input.task_ids) {
+          const { refreshTasks } = await loadRefreshTasks();
           const result = await refreshTasks(input.task_ids, common);
           await turns?.take();
           return okResult(result.structured, { text: result.text, prepared: true });

@@ -2,11 +2,11 @@ import { execFileSync } from 'node:child_process';
 import { mkdir, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { openLedger } from '../../../ledger/index.js';
 import { silentLogger } from '../../../observability/index.js';
 import { createCommandProvider, type Provider } from '../../../providers/index.js';
 import { loadPlan, type RunReport, runPlan, type SupervisorEvent, workspaceOps } from '../../../supervisor/index.js';
+import { PACKAGE_ROOT } from '../../../version/index.js';
 import { type CliIO, type CommonOptions, EXIT_FAILURE, EXIT_OK, printResult } from '../../context.js';
 import { describeDemoEvent } from './describe-demo-event.js';
 
@@ -30,9 +30,6 @@ export interface DemoResult {
   injected: InjectedSeam[];
   tasks: RunReport['tasks'];
 }
-
-/** Package root: this file sits in src/cli/commands/demo/ (or dist/cli/commands/demo/). */
-const PACKAGE_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../..');
 
 /**
  * Runs examples/demo-plan.yaml with the example agents of examples/agents/ (plain node scripts:

@@ -1,24 +1,36 @@
 import path from 'node:path';
 import { BatonError } from '../../../errors/index.js';
-import { openLedger } from '../../../ledger/index.js';
-// Files, not the modules' indexes: stdio start-up must not load the HTTP transport or the refresh renderers.
-import { serveStdio } from '../../../mcp/serve-stdio.js';
-import { WorkspaceRegistry } from '../../../mcp/workspace-state.js';
+// Light files only until the render worker is started: the ledger and the MCP SDK load after it.
 import { GitCache } from '../../../refresh/git-cache.js';
+import { RenderWorker } from '../../../refresh/render-worker.js';
 import { BATON_VERSION as VERSION } from '../../../version/index.js';
 import { type CliIO, EXIT_OK, parsePositiveInt } from '../../context.js';
 import type { McpCliOptions } from './options.js';
 
 export async function runMcp(io: CliIO, options: McpCliOptions): Promise<number> {
   const spec = options.ledger ?? io.env.BATON_LEDGER;
-  // The ledger follows the workspace a client hands over, unless one was named explicitly.
   const ttl = Number(io.env.BATON_GIT_CACHE_TTL_MS);
   const gitCache = new GitCache(Number.isFinite(ttl) && ttl >= 0 && io.env.BATON_GIT_CACHE_TTL_MS ? { ttlMs: ttl } : {});
-  const registry = new WorkspaceRegistry((root) => openLedger({ spec, cwd: root }), gitCache);
   const workspace = options.workspace ? path.resolve(io.cwd, options.workspace) : undefined;
+  // A stdio server is one client's, started for its session, and its first call is usually
+  // refresh_context. The render thread loads the tokenizer and secret rules, and git is read,
+  // while this thread loads the ledger and the MCP SDK: both cores work before the client is
+  // even answered.
+  const renderWorker = options.http ? undefined : new RenderWorker();
+  renderWorker?.warm();
+  if (renderWorker && workspace) void gitCache.get(workspace, {}).catch(() => undefined);
+  // Files, not the modules' indexes: stdio start-up must not load the HTTP transport or the refresh renderers.
+  const [{ openLedger }, { WorkspaceRegistry }] = await Promise.all([
+    import('../../../ledger/index.js'),
+    import('../../../mcp/workspace-state.js'),
+  ]);
+  // The ledger follows the workspace a client hands over, unless one was named explicitly.
+  const registry = new WorkspaceRegistry((root) => openLedger({ spec, cwd: root }), gitCache);
+  registry.renderWorker = renderWorker;
   const common = { registry, workspace, version: VERSION };
   try {
     if (!options.http) {
+      const { serveStdio } = await import('../../../mcp/serve-stdio.js');
       await serveStdio(common);
       return EXIT_OK;
     }
