@@ -76,14 +76,21 @@ export async function createWorktreeSites(options: WorktreeSitesOptions): Promis
       const ref = taskBranch(task.id);
       const reused = options.keepWorktrees ? undefined : idle.pop();
       const dir = reused ?? path.join(root, options.keepWorktrees ? safeRefPart(task.id) : `slot-${++made}`);
-      // The base is the run's branch now: every dependency has been integrated into it.
+      // The base is the run's branch now: every dependency has been integrated into it. It is
+      // read once, as a commit: `checkout -B ref main` reads `main` for the files and again for the
+      // new branch, and a task integrated in between left the files a commit behind the branch, so
+      // this task's commit deleted that task's result.
       if (reused) {
         // Only this worktree's index and HEAD change (and a new ref): no need to wait for others.
-        await gitOk(['checkout', '--quiet', '--force', '-B', ref, runBranch], dir);
+        const base = await gitOk(['rev-parse', '--verify', `refs/heads/${runBranch}^{commit}`], repo);
+        await gitOk(['checkout', '--quiet', '--force', '-B', ref, base], dir);
         await gitOk(['clean', '-fdq'], dir);
       } else {
         await removeWorktree(repo, dir);
-        await serially(() => gitOk(['worktree', 'add', '--quiet', '-B', ref, dir, runBranch], repo));
+        await serially(async () => {
+          const base = await gitOk(['rev-parse', '--verify', `refs/heads/${runBranch}^{commit}`], repo);
+          await gitOk(['worktree', 'add', '--quiet', '-B', ref, dir, base], repo);
+        });
         all.add(dir);
       }
       let conflicts = 0;
@@ -91,12 +98,24 @@ export async function createWorktreeSites(options: WorktreeSitesOptions): Promis
         dir,
         workspace: workspaceIn(dir),
         complete: async (attempt: number, _dispatch: Dispatch): Promise<CompletionGate> => {
+          // The attempt's work is committed on the task's branch, which must be what this worktree
+          // has checked out: a commit made anywhere else would be integrated as "already up to date".
+          const head = await git(['symbolic-ref', '--quiet', 'HEAD'], dir);
+          if (head.stdout.trim() !== `refs/heads/${ref}`) {
+            throw new BatonError(
+              'INTERNAL',
+              `worktree ${dir} of task ${task.id} is not on ${ref} (HEAD: ${head.stdout.trim() || 'detached'}); its result was not committed`,
+              { details: { worktree: dir, branch: ref } },
+            );
+          }
           await gitOk(['add', '-A'], dir);
           const staged = await git(['diff', '--cached', '--quiet'], dir);
           if (staged.code !== 0)
             await gitOk(['commit', '--quiet', '--no-verify', '-m', taskCommitMessage(task.id, attempt)], dir, identity);
+          // The commit itself is merged, not the branch's name, and checked to be on the run's branch after.
+          const taskCommit = await gitOk(['rev-parse', '--verify', 'HEAD^{commit}'], dir);
           const result = await serially(() =>
-            integrateTask({ repo, runBranch, worktree: dir, taskId: task.id, taskBranch: ref, identity, limits: options.limits ?? {} }),
+            integrateTask({ repo, runBranch, worktree: dir, taskId: task.id, taskCommit, identity, limits: options.limits ?? {} }),
           );
           onEvent({ type: 'integration', taskId: task.id, attempt, ok: result.ok, detail: result.ok ? `into ${runBranch}` : result.error });
           if (result.ok) return { ok: true };
