@@ -1,5 +1,5 @@
 /**
- * `npm run bench -- cold [--runs N] [--files N]`: the first answer of fresh processes (issue 16),
+ * `npm run bench -- cold [--runs N] [--files N] [--bin PATH]`: the first answer of fresh processes (issue 16),
  * all in one run so the ratios compare like with like on a shared machine. On the repository of
  * bench/lib/bench-repo.ts (50,000 files, 200 modified, 50 untracked, 12 tasks) it spawns, as a
  * client does:
@@ -25,12 +25,13 @@ import { ensureLoadRepo } from './lib/bench-repo.js';
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
 const ROOT = path.resolve(HERE, '..');
-const BIN = path.join(ROOT, 'bin', 'baton.js');
 const PEER = '/tmp/peer-cache/node_modules/mcp-memory-keeper/dist/index.js';
 const WARM_CALLS = 10;
 
 export default async function run(args: string[]): Promise<void> {
   const runs = Number(flag(args, '--runs') ?? 5);
+  // --bin: another build's bin/baton.js (an older commit's checkout), for before/after runs.
+  const BIN = path.resolve(flag(args, '--bin') ?? path.join(ROOT, 'bin', 'baton.js'));
   const files = Number(flag(args, '--files') ?? 50_000);
   if (!existsSync(path.join(ROOT, 'dist', 'cli', 'index.js'))) throw new Error('bench cold runs the built CLI: run `npm run build` first');
   const repo = await ensureLoadRepo(files, 'repo-load');
@@ -65,7 +66,14 @@ export default async function run(args: string[]): Promise<void> {
   ];
   if (existsSync(PEER)) {
     servers.push({
-      spawn: () => ({ command: process.execPath, args: [PEER], cwd: repo, env: { ...env, DATA_DIR: peerData } }),
+      // A fresh data folder per start: the peer's compaction checkpoints pile up in one, and each
+      // call returns all of them (past ~10 starts the answer outgrows a JavaScript string).
+      spawn: () => ({
+        command: process.execPath,
+        args: [PEER],
+        cwd: repo,
+        env: { ...env, DATA_DIR: mkdtempSync(path.join(peerData, 'start-')) },
+      }),
       call: { name: 'context_prepare_compaction', arguments: {} },
     });
   }
@@ -80,7 +88,7 @@ export default async function run(args: string[]): Promise<void> {
   if (!baton) throw new Error('no Baton samples');
   rmSync(peerData, { recursive: true, force: true });
   load.push(loadavg()[0]);
-  const profile = await profileColdMcp(repo, env);
+  const profile = await profileColdMcp(BIN, repo, env);
 
   const m = (values: number[] | undefined) => round(median(values ?? []));
   const node = m(times.node_e0);
@@ -188,12 +196,12 @@ async function connect(spawn: Spawn): Promise<{ client: Client; readyMs: number 
 }
 
 /** One cold `baton mcp` under --cpu-prof: self time by package, the biggest first. */
-async function profileColdMcp(repo: string, env: NodeJS.ProcessEnv): Promise<unknown> {
+async function profileColdMcp(bin: string, repo: string, env: NodeJS.ProcessEnv): Promise<unknown> {
   const dir = mkdtempSync(path.join(tmpdir(), 'baton-cold-prof-'));
   try {
     const { client } = await connect(() => ({
       command: process.execPath,
-      args: ['--cpu-prof', `--cpu-prof-dir=${dir}`, BIN, 'mcp', '--workspace', repo],
+      args: ['--cpu-prof', `--cpu-prof-dir=${dir}`, bin, 'mcp', '--workspace', repo],
       cwd: repo,
       env,
     }));
