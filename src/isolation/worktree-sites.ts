@@ -98,24 +98,12 @@ export async function createWorktreeSites(options: WorktreeSitesOptions): Promis
         dir,
         workspace: workspaceIn(dir),
         complete: async (attempt: number, _dispatch: Dispatch): Promise<CompletionGate> => {
-          // The attempt's work is committed on the task's branch, which must be what this worktree
-          // has checked out: a commit made anywhere else would be integrated as "already up to date".
-          const head = await git(['symbolic-ref', '--quiet', 'HEAD'], dir);
-          if (head.stdout.trim() !== `refs/heads/${ref}`) {
-            throw new BatonError(
-              'INTERNAL',
-              `worktree ${dir} of task ${task.id} is not on ${ref} (HEAD: ${head.stdout.trim() || 'detached'}); its result was not committed`,
-              { details: { worktree: dir, branch: ref } },
-            );
-          }
           await gitOk(['add', '-A'], dir);
           const staged = await git(['diff', '--cached', '--quiet'], dir);
           if (staged.code !== 0)
             await gitOk(['commit', '--quiet', '--no-verify', '-m', taskCommitMessage(task.id, attempt)], dir, identity);
-          // The commit itself is merged, not the branch's name, and checked to be on the run's branch after.
-          const taskCommit = await gitOk(['rev-parse', '--verify', 'HEAD^{commit}'], dir);
           const result = await serially(() =>
-            integrateTask({ repo, runBranch, worktree: dir, taskId: task.id, taskCommit, identity, limits: options.limits ?? {} }),
+            integrateTask({ repo, runBranch, worktree: dir, taskId: task.id, taskBranch: ref, identity, limits: options.limits ?? {} }),
           );
           onEvent({ type: 'integration', taskId: task.id, attempt, ok: result.ok, detail: result.ok ? `into ${runBranch}` : result.error });
           if (result.ok) return { ok: true };
