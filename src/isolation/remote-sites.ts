@@ -26,11 +26,14 @@ export interface RemoteSitesOptions {
 /** Sites for one run's branch; a worker makes one per branch it sees in its jobs. */
 export interface RemoteSites {
   forBranch(runBranch: string): TaskSites;
+  /** Removes the worktrees kept for reuse (a worker calls it when it stops). */
+  close(): Promise<void>;
 }
 
 /**
  * Task sites for `baton worker`: like --concurrency, each task runs in its own worktree of the
- * worker's clone on `baton/<task-id>`, made from the remote's run branch as just fetched. A passing
+ * worker's clone on `baton/<task-id>`, set to the remote's run branch as just fetched (worktrees
+ * are reused task after task, one per task running at once). A passing
  * attempt is committed and integrated with a compare-and-swap on the remote run branch: fetch,
  * merge the branch's tip into the task's commit, re-run the task's checks when that brought in
  * others' work, then one atomic push of the task branch and a plain (fast-forward only) update of
@@ -63,14 +66,29 @@ export async function createRemoteSites(options: RemoteSitesOptions): Promise<Re
   const tracking = (branch: string) => `refs/remotes/${remote}/${branch}`;
   const fetch = (branch: string) => serially(() => gitOk(['fetch', '--quiet', remote, `+refs/heads/${branch}:${tracking(branch)}`], repo));
 
+  // Worktrees are reused from task to task, as with --concurrency: switching one rewrites only the
+  // files that differ, where adding and removing one per task cost two git runs under the lock.
+  const idle: string[] = [];
+  const made = new Set<string>();
+  let slots = 0;
+
   const forBranch = (runBranch: string): TaskSites => ({
     async open(task: Task): Promise<TaskSite> {
-      const dir = path.join(root, safeRefPart(task.id));
       const ref = taskBranch(task.id);
+      const reused = options.keepWorktrees ? undefined : idle.pop();
+      const dir = reused ?? path.join(root, options.keepWorktrees ? safeRefPart(task.id) : `slot-${++slots}`);
       await fetch(runBranch);
       await serially(async () => {
-        await removeWorktree(repo, dir);
-        await gitOk(['worktree', 'add', '--quiet', '-B', ref, dir, tracking(runBranch)], repo);
+        // One read of the fetched tip, as a commit: `-B ref <name>` would read the name twice.
+        const base = await gitOk(['rev-parse', '--verify', `${tracking(runBranch)}^{commit}`], repo);
+        if (reused) {
+          await gitOk(['checkout', '--quiet', '--force', '-B', ref, base], dir);
+          await gitOk(['clean', '-fdq'], dir);
+        } else {
+          made.add(dir);
+          await removeWorktree(repo, dir);
+          await gitOk(['worktree', 'add', '--quiet', '-B', ref, dir, base], repo);
+        }
       });
       let conflicts = 0;
       const complete = async (attempt: number): Promise<CompletionGate> => {
@@ -120,15 +138,27 @@ export async function createRemoteSites(options: RemoteSitesOptions): Promise<Re
         complete,
         release: async () => {
           if (options.keepWorktrees) return;
+          // Detached, so the task's branch can go; the worktree waits for the next task.
           await serially(async () => {
-            await removeWorktree(repo, dir);
+            await git(['checkout', '--quiet', '--detach'], dir);
             await git(['branch', '-D', ref], repo);
           });
+          idle.push(dir);
         },
       };
     },
   });
-  return { forBranch };
+
+  const close = async (): Promise<void> => {
+    if (options.keepWorktrees) return;
+    await serially(async () => {
+      for (const dir of made) await removeWorktree(repo, dir);
+      await git(['worktree', 'prune'], repo);
+    });
+    made.clear();
+    idle.length = 0;
+  };
+  return { forBranch, close };
 }
 
 async function conflictGate(

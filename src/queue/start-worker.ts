@@ -145,6 +145,7 @@ export async function startQueueWorker(options: QueueWorkerOptions): Promise<Que
     close: async () => {
       await worker.close();
       await queue.close();
+      for (const sites of remotes.values()) await sites.close();
     },
   };
 }

@@ -158,6 +158,12 @@ await describeWithRedis('baton worker on BullMQ', () => {
       expect(e.stdout).toContain('SIGTERM: finishing the running tasks');
       expect(e.stdout).toContain('baton worker stopped');
     }
+    // A worker (one task at a time) reuses one worktree for all its tasks, and removes it when it stops.
+    const starts = project.starts();
+    for (const clone of clones) {
+      expect(new Set(starts.filter((s) => s.cwd.startsWith(clone)).map((s) => s.cwd)).size).toBeLessThanOrEqual(1);
+      expect(execFileSync('git', ['worktree', 'list'], { cwd: clone, encoding: 'utf8' }).trim().split('\n')).toHaveLength(1);
+    }
   }, 180_000);
 
   it("gives a SIGKILLed worker's task to another worker, which records the attempt interrupted and resumes it with context", async () => {
