@@ -55,12 +55,13 @@ export class RenderWorker implements SnapshotRenderer {
   private start(): Worker | undefined {
     if (this.broken) return undefined;
     if (this.worker) return this.worker;
-    const early = takePrestarted(new URL('./render-worker-main.js', import.meta.url));
+    const entry = new URL('./render-worker-main.js', import.meta.url);
+    const early = takePrestarted(entry);
     if (early?.error) {
       this.fail(early.error);
       return undefined;
     }
-    const worker = early?.worker ?? new Worker(new URL('./render-worker-main.js', import.meta.url));
+    const worker = early?.worker ?? new Worker(entry);
     worker.unref();
     worker.on('message', (message: { id: number; outcome?: RenderOutcome; error?: string }) => {
       const waiting = this.pending.get(message.id);

@@ -1,4 +1,5 @@
 import { readFileSync } from 'node:fs';
+import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 /**
@@ -15,7 +16,7 @@ export const PACKAGE_ROOT: string = fileURLToPath(new URL('../../', import.meta.
 export const BATON_VERSION: string = readVersion();
 
 function readVersion(): string {
-  const manifest = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version?: unknown };
+  const manifest = JSON.parse(readFileSync(path.join(PACKAGE_ROOT, 'package.json'), 'utf8')) as { version?: unknown };
   if (typeof manifest.version !== 'string') throw new Error('package.json has no "version" string');
   return manifest.version;
 }

@@ -3,40 +3,26 @@
  * races the integrations of the others. Real git in a temporary repository; the "agent" is this
  * test writing the task's file into its worktree.
  */
-import { execFileSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createWorktreeSites } from '../../src/isolation/index.js';
 import { materializeTask, type Dispatch } from '../../src/ledger/index.js';
 import { silentLogger } from '../../src/observability/index.js';
+import { makeRepo } from '../refresh/helpers.js';
 
-const dirs: string[] = [];
+const repos: Array<ReturnType<typeof makeRepo>> = [];
 afterAll(() => {
-  for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
+  for (const repo of repos) repo.cleanup();
 });
-
-function makeRepo(): { dir: string; git: (...args: string[]) => string } {
-  const dir = mkdtempSync(path.join(tmpdir(), 'baton-sites-'));
-  dirs.push(dir);
-  const git = (...args: string[]) => execFileSync('git', args, { cwd: dir, encoding: 'utf8' });
-  git('init', '-q', '-b', 'main');
-  git('config', 'user.email', 'test@example.com');
-  git('config', 'user.name', 'Test');
-  git('config', 'commit.gpgsign', 'false');
-  writeFileSync(path.join(dir, 'README.md'), 'sites\n');
-  git('add', '-A');
-  git('commit', '-qm', 'initial commit');
-  return { dir, git };
-}
 
 describe('worktree task sites', () => {
   it(
     'integrates every result when worktrees are reused while other tasks integrate (80 tasks, 4 at once)',
     { timeout: 120_000 },
     async () => {
-      const repo = makeRepo();
+      const repo = makeRepo({ 'README.md': 'sites\n' });
+      repos.push(repo);
       const sites = await createWorktreeSites({ repoDir: repo.dir, logger: silentLogger });
       const ids = Array.from({ length: 80 }, (_, i) => `t${String(i).padStart(2, '0')}`);
       const queue = [...ids];

@@ -23,23 +23,7 @@ describe.skipIf(!existsSync(built) || !batonCommand().built)('RenderWorker (off 
     try {
       const ledger = new MemoryLedger();
       await ledger.createTask({ id: 't1', title: 'Rotate keys', status: 'in_progress', instructions: `use password=${FAKE.password}` });
-      const gather = () =>
-        gatherSnapshot({
-          workspace: repo.dir,
-          ledger,
-          gitCache: new GitCache(),
-          includeGit: true,
-          includeGitDiff: true,
-          includeTechDebt: true,
-          includeDispatches: true,
-          includeTaskArtifacts: false,
-          includeArtifactContents: false,
-          includeResearch: false,
-          dispatchLimit: 5,
-          commitLimit: 5,
-          env: {},
-          now: 1_800_000_000_000,
-        });
+      const gather = () => gatherSnapshot({ ...gatherOptions(), ledger, includeGitDiff: true });
       const job: RenderJob = {
         format: 'detailed',
         now: 1_800_000_000_000,
