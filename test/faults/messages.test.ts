@@ -236,7 +236,18 @@ describe('SQLite storage failures name the file and say what to do', () => {
   });
 
   // Permissions only bind a non-root user: the CLI runs as "nobody" through setpriv when the tests run as root.
-  const canDropPrivileges = process.getuid?.() === 0 && spawnSync('setpriv', ['--version']).status === 0;
+  // "nobody" must also reach the CLI: a checkout under a private folder (mktemp -d is mode 700) cannot be run by it.
+  const canDropPrivileges =
+    process.getuid?.() === 0 &&
+    spawnSync('setpriv', [
+      '--reuid=65534',
+      '--regid=65534',
+      '--clear-groups',
+      process.execPath,
+      '-e',
+      `require('node:fs').accessSync(${JSON.stringify(BATON)})`,
+    ]).status === 0;
+  if (!canDropPrivileges) console.log(`[skip] the read-only ledger test needs root, setpriv, and ${BATON} readable by "nobody"`);
   it.skipIf(!canDropPrivileges)('"attempt to write a readonly database": names the file; baton status still works read-only', async () => {
     const base = mkdtempSync(path.join(tmpdir(), 'baton-ro-'));
     const folder = path.join(base, 'ledger');
