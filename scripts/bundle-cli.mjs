@@ -46,6 +46,23 @@ const zodEnglishOnly = {
   },
 };
 
+/**
+ * The SDK's server builds ajv (with its formats) in every server unless given a validator, and
+ * imports it at the top of server/index.js, so the bundle would run ajv's ~650 KB at every start.
+ * Baton's servers pass their own validator (src/mcp/lazy-json-schema-validator.ts), which loads
+ * the SDK's ajv validator on first use: inside the bundle that class takes the default's place.
+ */
+const lazyAjv = {
+  name: 'lazy-ajv',
+  setup(bundle) {
+    bundle.onResolve({ filter: /^\.\.\/validation\/ajv-provider\.js$/ }, (args) =>
+      /[\\/]@modelcontextprotocol[\\/]sdk[\\/]dist[\\/]esm[\\/]server[\\/]/.test(args.importer)
+        ? { path: path.join(ROOT, 'dist/mcp/lazy-json-schema-validator.js') }
+        : undefined,
+    );
+  },
+};
+
 await rm(OUT, { recursive: true, force: true });
 const result = await build({
   // The render worker's entry sits beside the chunks: render-worker.ts finds it next to itself.
@@ -68,9 +85,13 @@ const result = await build({
   sourcemap: 'linked',
   logLevel: 'warning',
   metafile: true,
-  plugins: [zodEnglishOnly],
+  plugins: [zodEnglishOnly, lazyAjv],
   absWorkingDir: ROOT,
 });
+// The tokenizer's vocabulary as JSON beside the chunks (src/tokens/o200k-encoding.ts says why).
+const { O200K_RANKS_FILE, o200kRanksFileText } = await import('../dist/tokens/o200k-encoding.js');
+const tokenizer = JSON.parse(readFileSync(path.join(ROOT, 'node_modules/gpt-tokenizer/package.json'), 'utf8'));
+await writeFile(path.join(OUT, O200K_RANKS_FILE), await o200kRanksFileText(tokenizer.version));
 // Which modules each chunk holds: tests that assert what a command loads read it (a module's own
 // URL is gone once it is inlined).
 await writeFile(path.join(OUT, 'metafile.json'), JSON.stringify(result.metafile.outputs));

@@ -28,6 +28,10 @@ export function ensureBaseRepo(files: number): string {
   }
   const git = (...a: string[]) => execFileSync('git', a, { cwd: repo, stdio: 'ignore', maxBuffer: 1 << 26 });
   git('init', '-q', '-b', 'main');
+  // The commit leaves 50,000 loose objects, past git's auto-gc threshold: a detached `git gc`
+  // would then pack them while the load repository is copied from this one (cpSync fails on a
+  // vanished objects folder).
+  git('config', 'gc.auto', '0');
   git('-c', 'user.email=bench@example.com', '-c', 'user.name=bench', 'add', '-A');
   git('-c', 'user.email=bench@example.com', '-c', 'user.name=bench', 'commit', '-qm', 'bench: 50k files');
   writeFileSync(ready, new Date().toISOString());

@@ -1,6 +1,6 @@
 import { errorMessage } from '../errors/index.js';
-// logger.js, not the index: the index also loads prom-client, which start-up does not need.
-import { getLogger } from '../observability/logger.js';
+// Not the logger itself: pino loads only when a record is written (log-later.ts).
+import { logLater } from '../observability/log-later.js';
 import { findGitLocation, readGitKey } from '../refresh/git-key.js';
 import type { WorkspaceState } from './workspace-state.js';
 
@@ -64,7 +64,7 @@ export class ContextWatcher {
       }
       this.fingerprint = next;
     } catch (error) {
-      getLogger().warn({ err: errorMessage(error) }, 'context watcher: check failed');
+      logLater('warn', { err: errorMessage(error) }, 'context watcher: check failed');
     } finally {
       this.polling = false;
     }

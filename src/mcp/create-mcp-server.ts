@@ -11,6 +11,7 @@ import { registerRefreshContext } from './tools/refresh-context-tool.js';
 import { registerTaskTool } from './tools/task-tool.js';
 import { registerWorkspaceHandshake } from './tools/workspace-handshake.js';
 import { WorkspaceRegistry, WorkspaceState } from './workspace-state.js';
+import { LazyAjvValidator } from './lazy-json-schema-validator.js';
 
 export interface BatonMcpServerOptions {
   /** Shared ledgers and git cache (one per process). @default a new registry */
@@ -45,6 +46,7 @@ export function createBatonMcpServer(options: BatonMcpServerOptions = {}): Baton
     {
       instructions:
         'Baton keeps your context across sessions. Call workspace_handshake(project_root) first, then refresh_context to resume work; read metadata.warnings for staleness.',
+      jsonSchemaValidator: new LazyAjvValidator(),
     },
   );
   registerWorkspaceHandshake(server, state);

@@ -1,6 +1,6 @@
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
-// logger.js, not the index: the index also loads prom-client, which start-up does not need.
-import { getLogger } from '../observability/logger.js';
+// Not the logger itself: pino loads only when a record is written (log-later.ts).
+import { logLater } from '../observability/log-later.js';
 import { type BatonMcpServer, type BatonMcpServerOptions, createBatonMcpServer } from './create-mcp-server.js';
 import { WorkspaceRegistry } from './workspace-state.js';
 
@@ -18,7 +18,7 @@ export async function serveStdio(options: BatonMcpServerOptions = {}): Promise<v
   });
   await server.connect(transport);
   void registry.warm(options.workspace, { gate: afterInitialize(server) });
-  getLogger().info({ workspace: options.workspace ?? null }, 'baton mcp: serving on stdio');
+  logLater('info', { workspace: options.workspace ?? null }, 'baton mcp: serving on stdio');
   await closed;
   watcher.stop();
   await server.close().catch(() => undefined);

@@ -1,7 +1,7 @@
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { type BatonErrorCode, errorMessage, isBatonError } from '../errors/index.js';
-// logger.js, not the index: the index also loads prom-client, which start-up does not need.
-import { getLogger } from '../observability/logger.js';
+// Not the logger itself: pino loads only when a record is written (log-later.ts).
+import { logLater } from '../observability/log-later.js';
 import { redactValue } from '../redact/index.js';
 import { toWireCase } from '../util/wire-case.js';
 
@@ -54,7 +54,7 @@ const DEFAULT_NEXT_STEP = 'Retry once; if it fails again, tell the user the mess
  */
 export async function errorResult(error: unknown): Promise<CallToolResult> {
   const code: BatonErrorCode = isBatonError(error) ? error.code : 'INTERNAL';
-  if (!isBatonError(error)) getLogger().error({ err: errorMessage(error) }, 'mcp tool failed');
+  if (!isBatonError(error)) logLater('error', { err: errorMessage(error) }, 'mcp tool failed');
   const details = isBatonError(error) && Object.keys(error.details).length > 0 ? error.details : undefined;
   const next = NEXT_STEPS[code] ?? DEFAULT_NEXT_STEP;
   const { value } = await redactValue({ code, error: errorMessage(error), ...(details ? { details } : {}), next });

@@ -1,5 +1,5 @@
 import { errorMessage } from '../errors/index.js';
-import { getLogger } from '../observability/logger.js';
+import { logLater } from '../observability/log-later.js';
 import { loadRefresh } from './load-refresh.js';
 import type { Ledger } from '../ledger/index.js';
 import type { GitCache } from '../refresh/git-cache.js';
@@ -86,6 +86,6 @@ export async function warmUp(
     }
   }
   if (registry.renderWorker) await scanner();
-  getLogger().debug({ workspace: root ?? null, steps: report.steps }, 'baton mcp: warm-up done');
+  logLater('debug', { workspace: root ?? null, steps: report.steps }, 'baton mcp: warm-up done');
   return report;
 }

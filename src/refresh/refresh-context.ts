@@ -1,6 +1,6 @@
 import { BatonError, errorMessage } from '../errors/index.js';
 import { newId } from '../ledger/index.js';
-import { counter, getLogger, histogram } from '../observability/index.js';
+import { logLater } from '../observability/log-later.js';
 import { maskSecretsSync } from '../redact/index.js';
 import { type GatherOptions, gatherSnapshot } from './gather-snapshot.js';
 import { GitCache } from './git-cache.js';
@@ -273,7 +273,6 @@ async function recordCall(
   },
 ): Promise<void> {
   const { snapshot, rendered } = call;
-  const log = getLogger();
   const writes: Array<Promise<unknown>> = [
     touchSession(options.ledger, call.sessionId, call.session, {
       workspace: options.workspace,
@@ -315,13 +314,25 @@ async function recordCall(
   const [saved, ...results] = await Promise.allSettled([saving, ...writes]);
   for (const result of results) {
     if (result.status === 'rejected') {
-      log.warn({ err: errorMessage(result.reason) }, 'refresh_context: could not record the call in the ledger');
+      logLater('warn', { err: errorMessage(result.reason) }, 'refresh_context: could not record the call in the ledger');
     }
   }
   if (saved?.status === 'rejected') throw saved.reason;
 }
 
+type Metrics = typeof import('../observability/metrics.js');
+let metrics: Promise<Metrics> | undefined;
+
+/**
+ * Recorded once prom-client has loaded: the first refresh_context of a fresh `baton mcp` is the
+ * answer a client waits for, and loading prom-client (~40 ms) would come before it.
+ */
 function recordMetrics(rendered: RenderedContext, durationMs: number): void {
+  metrics ??= import('../observability/metrics.js');
+  void metrics.then((loaded) => recordMetricsNow(loaded, rendered, durationMs));
+}
+
+function recordMetricsNow({ counter, histogram }: Metrics, rendered: RenderedContext, durationMs: number): void {
   const { format, redactions, cache, token_estimate: tokens } = rendered.metadata;
   counter('baton_refresh_total', 'refresh_context calls', ['format', 'git_cache']).inc({ format, git_cache: cache.git });
   counter('baton_redactions_total', 'secrets masked in emitted context', ['source']).inc({ source: 'refresh' }, redactions);

@@ -1,5 +1,5 @@
 import { Worker } from 'node:worker_threads';
-import { getLogger } from '../observability/logger.js';
+import { logLater } from '../observability/log-later.js';
 import type { ContextSnapshot, RenderJob, RenderOutcome, SnapshotRenderer } from './types.js';
 
 interface Pending {
@@ -79,7 +79,7 @@ export class RenderWorker implements SnapshotRenderer {
   }
 
   private fail(error: Error): void {
-    getLogger().warn({ err: error.message }, 'refresh: render worker failed; rendering in-thread from now on');
+    logLater('warn', { err: error.message }, 'refresh: render worker failed; rendering in-thread from now on');
     this.broken = true;
     this.worker = undefined;
     // Jobs the worker took with it are rendered here instead.

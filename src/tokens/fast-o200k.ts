@@ -1,4 +1,4 @@
-import o200k, { countTokens as libraryCount, encode as libraryEncode } from 'gpt-tokenizer/encoding/o200k_base';
+import { o200k, PINNED_GPT_TOKENIZER } from './o200k-encoding.js';
 
 /**
  * The parts of gpt-tokenizer's BPE core the fast path reuses (its vocabulary map and its cached
@@ -15,8 +15,7 @@ interface BpeCore {
   bytePairEncode(piece: string): number[];
 }
 
-/** The gpt-tokenizer version whose private BPE core the fast path was checked against. */
-export const PINNED_GPT_TOKENIZER = '3.4.0';
+export { PINNED_GPT_TOKENIZER };
 
 const core = (o200k as unknown as { bytePairEncodingCoreProcessor?: Partial<BpeCore> }).bytePairEncodingCoreProcessor;
 const vocabulary = core?.bytePairStringRankEncoder instanceof Map ? core.bytePairStringRankEncoder : undefined;
@@ -71,7 +70,7 @@ const SLASH = 47;
  * refuses), takes the library path.
  */
 export function encodeO200k(text: string): number[] {
-  if (!vocabulary || !mergePiece || !isPlainAscii(text)) return libraryEncode(text);
+  if (!vocabulary || !mergePiece || !isPlainAscii(text)) return o200k.encode(text);
   const ids: number[] = [];
   const n = text.length;
   let start = 0;
@@ -91,7 +90,7 @@ export function encodeO200k(text: string): number[] {
 
 /** Number of o200k_base tokens in `text`; see encodeO200k. */
 export function countO200k(text: string): number {
-  if (!vocabulary || !mergePiece || !isPlainAscii(text)) return libraryCount(text);
+  if (!vocabulary || !mergePiece || !isPlainAscii(text)) return o200k.countTokens(text);
   const n = text.length;
   let count = 0;
   let start = 0;
