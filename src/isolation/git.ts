@@ -7,10 +7,18 @@ export interface GitResult {
   stderr: string;
 }
 
+/**
+ * Baton's own commits, merges and fetches (hundreds in a run) leave git's automatic maintenance
+ * off: each would start `git maintenance run --auto`, and a `gc --auto` that repacks mid-run costs
+ * seconds on a large repository (seen: 2.7 s on 50,000 loose objects). The user's next own commit
+ * runs it as usual.
+ */
+const GIT_OPTIONS = ['-c', 'core.quotepath=off', '-c', 'maintenance.auto=false', '-c', 'gc.auto=0', '--no-pager'];
+
 /** Runs git in `cwd` without throwing; `env` adds to the process environment (commit identity). */
 export function git(args: readonly string[], cwd: string, env: Readonly<Record<string, string>> = {}): Promise<GitResult> {
   return new Promise((resolve, reject) => {
-    const child = spawn('git', ['-c', 'core.quotepath=off', '--no-pager', ...args], {
+    const child = spawn('git', [...GIT_OPTIONS, ...args], {
       cwd,
       env: { ...process.env, GIT_TERMINAL_PROMPT: '0', LC_ALL: 'C', ...env },
       stdio: ['ignore', 'pipe', 'pipe'],

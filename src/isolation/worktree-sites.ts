@@ -87,11 +87,15 @@ export async function createWorktreeSites(options: WorktreeSitesOptions): Promis
         await gitOk(['clean', '-fdq'], dir);
       } else {
         await removeWorktree(repo, dir);
+        // Only the branch and the worktree's record are made under the lock; its files are written
+        // outside it, so the first N tasks of a large repository check out side by side rather
+        // than one after another (50,000 files: ~2.7 s each here).
         await serially(async () => {
           const base = await gitOk(['rev-parse', '--verify', `refs/heads/${runBranch}^{commit}`], repo);
-          await gitOk(['worktree', 'add', '--quiet', '-B', ref, dir, base], repo);
+          await gitOk(['worktree', 'add', '--quiet', '--no-checkout', '-B', ref, dir, base], repo);
         });
         all.add(dir);
+        await gitOk(['reset', '--hard', '--quiet'], dir);
       }
       let conflicts = 0;
       return {
