@@ -1,5 +1,5 @@
 /**
- * `npm run bench -- scale [--tasks N] [--sleep S] [--workers N] [--redis URL]`: one plan of N
+ * `npm run bench -- scale [--tasks N] [--sleep S] [--workers N] [--redis URL] [--only MODE]`: one plan of N
  * independent tasks (default 200) whose stand-in agent (`sh`: sleep S seconds, default 0.5, then
  * write out/<task>.txt, checked with `test -f`) runs three ways on a small git repository and a
  * Redis ledger: one process, `--concurrency 4`, and 4 `baton worker` processes each in its own
@@ -16,17 +16,21 @@ import { cpus, loadavg, tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { Queue } from 'bullmq';
-import { createWorktreeSites } from '../src/isolation/index.js';
-import { type Ledger, openLedger } from '../src/ledger/index.js';
-import { silentLogger } from '../src/observability/index.js';
-import { createCommandProvider } from '../src/providers/index.js';
-import { enqueuePlan, QUEUE_NAME, queueConnection, queuePrefix, waitForTasks } from '../src/queue/index.js';
-import { type Plan, runPlan, type SupervisorEvent, type TaskSites, workspaceOps } from '../src/supervisor/index.js';
+import type { Ledger } from '../src/ledger/index.js';
+import type { Plan, SupervisorEvent, TaskSites } from '../src/supervisor/index.js';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-const TSX_LOADER = pathToFileURL(path.join(ROOT, 'node_modules/tsx/dist/loader.mjs')).href;
-const ENTRY = `import { main } from ${JSON.stringify(path.join(ROOT, 'src/cli/index.ts'))};
-process.exitCode = await main(['node', 'baton', ...process.argv.slice(1)]);`;
+// The built command and modules (`npm run build` first), as users run them: the spawn helper
+// (src/spawner) and the bundle exist only there. Types come from the sources.
+const BIN = path.join(ROOT, 'bin', 'baton.js');
+const built = <T>(module: string): Promise<T> => import(pathToFileURL(path.join(ROOT, 'dist', module, 'index.js')).href) as Promise<T>;
+const { createWorktreeSites } = await built<typeof import('../src/isolation/index.js')>('isolation');
+const { openLedger } = await built<typeof import('../src/ledger/index.js')>('ledger');
+const { silentLogger } = await built<typeof import('../src/observability/index.js')>('observability');
+const { createCommandProvider } = await built<typeof import('../src/providers/index.js')>('providers');
+const { enqueuePlan, QUEUE_NAME, queueConnection, queuePrefix, waitForTasks } =
+  await built<typeof import('../src/queue/index.js')>('queue');
+const { runPlan, workspaceOps } = await built<typeof import('../src/supervisor/index.js')>('supervisor');
 
 interface ModeResult {
   wall_s: number;
@@ -50,6 +54,22 @@ export default async function run(args: string[]): Promise<void> {
   const load = [] as number[][];
   const script = `sleep ${sleepS}; mkdir -p out; echo "$BATON_TASK_ID" > "out/$BATON_TASK_ID.txt"`;
   const plan = makePlan(tasks);
+  // --only one|concurrency|workers: that mode alone, printed and not written (for profiling one mode).
+  const only = flag(args, '--only');
+  if (only) {
+    try {
+      const started = process.cpuUsage();
+      const result =
+        only === 'workers'
+          ? await withWorkers({ base, plan, script, redis, workers, sleepS })
+          : await inProcess(only, only === 'one' ? 1 : 4, { base, plan, script, redis });
+      const cpu = process.cpuUsage(started);
+      console.log(JSON.stringify({ mode: only, ...result, bench_process_cpu_s: round((cpu.user + cpu.system) / 1e6) }, null, 2));
+    } finally {
+      rmSync(base, { recursive: true, force: true });
+    }
+    return;
+  }
   try {
     load.push(loadavg());
     const one = await inProcess('one', 1, { base, plan, script, redis });
@@ -293,7 +313,7 @@ async function withWorkers(setup: Setup & { workers: number; sleepS: number }): 
 }
 
 function startReady(args: string[], cwd: string, env: NodeJS.ProcessEnv): Promise<ChildProcess> {
-  const child = spawn(process.execPath, ['--import', TSX_LOADER, '--input-type=module', '-e', ENTRY, ...args], {
+  const child = spawn(process.execPath, [BIN, ...args], {
     cwd,
     env,
     stdio: ['ignore', 'pipe', 'inherit'],

@@ -69,6 +69,8 @@ const result = await build({
   entryPoints: {
     index: path.join(ROOT, 'dist/cli/index.js'),
     'render-worker-main': path.join(ROOT, 'dist/refresh/render-worker-main.js'),
+    // Likewise the spawn helper's entry (src/spawner/spawn-helper.ts).
+    'spawn-helper-main': path.join(ROOT, 'dist/spawner/spawn-helper-main.js'),
   },
   outdir: OUT,
   bundle: true,

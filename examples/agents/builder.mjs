@@ -1,7 +1,8 @@
 #!/usr/bin/env node
 // Example coding agent for `baton demo`. It reads everything from its prompt (stdin; the same
 // text is in $BATON_PROMPT_FILE):
-// - the module to write, from the Task Description ("Create X.js exporting f(name) that returns '…'");
+// - the module to write, from the Task Description ("Create X.js exporting f(name) that returns '…'"),
+//   or a line to add to a file ("Append the line '…' to FILE.");
 // - on a retry, what to fix, from the RETRY CONTEXT block: files named by failed `test -f FILE`
 //   checks, and text a failed `grep -q "TEXT" FILE` check looked for.
 import { appendFileSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
@@ -18,6 +19,16 @@ if (spec) {
   const body = template.replace('<name>', '$' + '{name}');
   writeFileSync(file, `exports.${fn} = (name) => \`${body}\`;\n`);
   done.push(`wrote ${file} with ${fn}()`);
+}
+
+// "Append the line '…' to FILE.": once, so a re-run on a base that has it already changes nothing.
+const append = description.match(/Append the line '([^']*)' to (\S+)\./);
+if (append) {
+  const [, line, file] = append;
+  const lines = existsSync(file) ? readFileSync(file, 'utf8').split('\n') : [];
+  if (!lines.includes(line)) appendFileSync(file, `${line}\n`);
+  const conflict = block(prompt, 'MERGE CONFLICT CONTEXT');
+  done.push(`added "${line}" to ${file}${conflict ? ' again, on the new base the merge conflict context named' : ''}`);
 }
 
 const retry = block(prompt, 'RETRY CONTEXT');

@@ -1,5 +1,5 @@
-import { spawn } from 'node:child_process';
 import { BatonError } from '../errors/index.js';
+import { runCommand } from '../spawner/index.js';
 
 export interface GitResult {
   code: number;
@@ -15,25 +15,24 @@ export interface GitResult {
  */
 const GIT_OPTIONS = ['-c', 'core.quotepath=off', '-c', 'maintenance.auto=false', '-c', 'gc.auto=0', '--no-pager'];
 
+/** @default 64 MiB: git output Baton reads here is short; this only bounds a runaway command. */
+const MAX_OUTPUT_BYTES = 64 * 1024 * 1024;
+
 /** Runs git in `cwd` without throwing; `env` adds to the process environment (commit identity). */
-export function git(args: readonly string[], cwd: string, env: Readonly<Record<string, string>> = {}): Promise<GitResult> {
-  return new Promise((resolve, reject) => {
-    const child = spawn('git', [...GIT_OPTIONS, ...args], {
+export async function git(args: readonly string[], cwd: string, env: Readonly<Record<string, string>> = {}): Promise<GitResult> {
+  try {
+    const result = await runCommand({
+      file: 'git',
+      args: [...GIT_OPTIONS, ...args],
       cwd,
       env: { ...process.env, GIT_TERMINAL_PROMPT: '0', LC_ALL: 'C', ...env },
-      stdio: ['ignore', 'pipe', 'pipe'],
+      maxBytes: MAX_OUTPUT_BYTES,
+      maxStderr: 8000,
     });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (c: Buffer) => {
-      stdout += c.toString('utf8');
-    });
-    child.stderr.on('data', (c: Buffer) => {
-      if (stderr.length < 8000) stderr += c.toString('utf8');
-    });
-    child.on('error', (error) => reject(new BatonError('INTERNAL', `git could not start: ${error.message}`, { cause: error })));
-    child.on('close', (code) => resolve({ code: code ?? 1, stdout, stderr }));
-  });
+    return { code: result.code ?? 1, stdout: result.stdout.toString('utf8'), stderr: result.stderr };
+  } catch (error) {
+    throw new BatonError('INTERNAL', `git could not start: ${(error as Error).message}`, { cause: error });
+  }
 }
 
 /** Runs git and returns stdout trimmed; throws INTERNAL naming the command and git's message. */

@@ -7,7 +7,7 @@ import type { CompletionGate, EventSink, TaskSite, TaskSites } from '../supervis
 import { commitIdentity, git, gitOk } from './git.js';
 import { pruneStaleWorktrees } from './prune-stale.js';
 import { safeRefPart, taskBranch, taskCommitMessage, taskOfSubject } from './task-branch.js';
-import { createSerializer, removeWorktree, workspaceIn } from './worktree-ops.js';
+import { commitAll, createSerializer, deleteBranches, removeWorktree, workspaceIn } from './worktree-ops.js';
 
 /** Pushes lost to another worker's push before the attempt gives up integrating. */
 export const MAX_PUSH_RACES = 10;
@@ -90,6 +90,9 @@ export async function createRemoteSites(options: RemoteSitesOptions): Promise<Re
   const idle: string[] = [];
   const made = new Set<string>();
   let slots = 0;
+  // As with --concurrency: slots left with everything committed, and branches deleted at close.
+  const settled = new Set<string>();
+  const done: string[] = [];
 
   const forBranch = (runBranch: string): TaskSites => ({
     async open(task: Task): Promise<TaskSite> {
@@ -102,7 +105,7 @@ export async function createRemoteSites(options: RemoteSitesOptions): Promise<Re
         const base = await gitOk(['rev-parse', '--verify', `${tracking(runBranch)}^{commit}`], repo);
         if (reused) {
           await gitOk(['checkout', '--quiet', '--force', '-B', ref, base], dir);
-          await gitOk(['clean', '-fdq'], dir);
+          if (!settled.delete(dir)) await gitOk(['clean', '-fdq'], dir);
         } else {
           made.add(dir);
           await removeWorktree(repo, dir);
@@ -111,9 +114,7 @@ export async function createRemoteSites(options: RemoteSitesOptions): Promise<Re
       });
       let conflicts = 0;
       const complete = async (attempt: number): Promise<CompletionGate> => {
-        await gitOk(['add', '-A'], dir);
-        const staged = await git(['diff', '--cached', '--quiet'], dir);
-        if (staged.code !== 0) await gitOk(['commit', '--quiet', '--no-verify', '-m', taskCommitMessage(task.id, attempt)], dir, identity);
+        await commitAll(dir, taskCommitMessage(task.id, attempt), identity);
         for (let race = 0; race < MAX_PUSH_RACES; race++) {
           await fetch(runBranch);
           const before = await gitOk(['rev-parse', 'HEAD'], dir);
@@ -143,6 +144,7 @@ export async function createRemoteSites(options: RemoteSitesOptions): Promise<Re
           // what we fetched; --atomic pushes the task branch with it, or neither.
           const push = await git(['push', '--quiet', '--atomic', remote, `+HEAD:refs/heads/${ref}`, `HEAD:refs/heads/${runBranch}`], dir);
           if (push.code === 0) {
+            settled.add(dir);
             onEvent({ type: 'integration', taskId: task.id, attempt, ok: true, detail: `pushed to ${remote}/${runBranch}` });
             return { ok: true };
           }
@@ -157,11 +159,9 @@ export async function createRemoteSites(options: RemoteSitesOptions): Promise<Re
         complete,
         release: async () => {
           if (options.keepWorktrees) return;
-          // Detached, so the task's branch can go; the worktree waits for the next task.
-          await serially(async () => {
-            await git(['checkout', '--quiet', '--detach'], dir);
-            await git(['branch', '-D', ref], repo);
-          });
+          // Detached, the task's branch can go when the worker stops; the worktree waits for the next task.
+          await serially(() => git(['checkout', '--quiet', '--detach'], dir));
+          done.push(ref);
           idle.push(dir);
         },
       };
@@ -173,6 +173,7 @@ export async function createRemoteSites(options: RemoteSitesOptions): Promise<Re
     await serially(async () => {
       for (const dir of made) await removeWorktree(repo, dir);
       await git(['worktree', 'prune'], repo);
+      await deleteBranches(repo, done.splice(0));
     });
     made.clear();
     idle.length = 0;

@@ -1,7 +1,8 @@
 import { existsSync } from 'node:fs';
 import { rm } from 'node:fs/promises';
 import { type WorkspaceOps, workspaceOps } from '../supervisor/index.js';
-import { git } from './git.js';
+import { BatonError } from '../errors/index.js';
+import { git, gitOk } from './git.js';
 
 /** Measurement and checks inside one task's worktree. */
 export function workspaceIn(dir: string): WorkspaceOps {
@@ -27,4 +28,24 @@ export function createSerializer(): <T>(work: () => Promise<T>) => Promise<T> {
     last = next.catch(() => undefined);
     return next;
   };
+}
+
+/**
+ * Stages everything in a task's worktree and commits it; false when there was nothing to commit.
+ * One git run fewer than asking first: `git diff --cached` runs only when the commit did not.
+ */
+export async function commitAll(dir: string, message: string, identity: Readonly<Record<string, string>>): Promise<boolean> {
+  await gitOk(['add', '-A'], dir);
+  const commit = await git(['commit', '--quiet', '--no-verify', '-m', message], dir, identity);
+  if (commit.code === 0) return true;
+  if ((await git(['diff', '--cached', '--quiet'], dir)).code === 0) return false;
+  throw new BatonError('INTERNAL', `git commit failed in ${dir}: ${(commit.stderr || commit.stdout).trim() || `exit ${commit.code}`}`, {
+    details: { cwd: dir, exitCode: commit.code },
+  });
+}
+
+/** Deletes task branches, many per git run; a branch still checked out somewhere is kept. */
+export async function deleteBranches(repo: string, branches: Iterable<string>): Promise<void> {
+  const all = [...new Set(branches)];
+  for (let i = 0; i < all.length; i += 100) await git(['branch', '-D', ...all.slice(i, i + 100)], repo);
 }

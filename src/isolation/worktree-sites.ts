@@ -7,7 +7,7 @@ import type { CompletionGate, EventSink, TaskSite, TaskSites } from '../supervis
 import { commitIdentity, git, gitOk } from './git.js';
 import { integrateTask } from './integrate-task.js';
 import { pruneStaleWorktrees } from './prune-stale.js';
-import { createSerializer, removeWorktree, workspaceIn } from './worktree-ops.js';
+import { commitAll, createSerializer, deleteBranches, removeWorktree, workspaceIn } from './worktree-ops.js';
 import { safeRefPart, taskBranch, taskCommitMessage } from './task-branch.js';
 
 /** A passing task re-run this many times after merge conflicts before its attempts count again. */
@@ -70,6 +70,10 @@ export async function createWorktreeSites(options: WorktreeSitesOptions): Promis
   const idle: string[] = [];
   const all = new Set<string>();
   let made = 0;
+  // Slots whose last task left every file committed: no untracked file to clean away.
+  const settled = new Set<string>();
+  // Task branches are deleted together when the run ends (one git run, not one per task).
+  const done: string[] = [];
 
   return {
     async open(task: Task): Promise<TaskSite> {
@@ -84,7 +88,7 @@ export async function createWorktreeSites(options: WorktreeSitesOptions): Promis
         // Only this worktree's index and HEAD change (and a new ref): no need to wait for others.
         const base = await gitOk(['rev-parse', '--verify', `refs/heads/${runBranch}^{commit}`], repo);
         await gitOk(['checkout', '--quiet', '--force', '-B', ref, base], dir);
-        await gitOk(['clean', '-fdq'], dir);
+        if (!settled.delete(dir)) await gitOk(['clean', '-fdq'], dir);
       } else {
         await removeWorktree(repo, dir);
         // Only the branch and the worktree's record are made under the lock; its files are written
@@ -102,15 +106,16 @@ export async function createWorktreeSites(options: WorktreeSitesOptions): Promis
         dir,
         workspace: workspaceIn(dir),
         complete: async (attempt: number, _dispatch: Dispatch): Promise<CompletionGate> => {
-          await gitOk(['add', '-A'], dir);
-          const staged = await git(['diff', '--cached', '--quiet'], dir);
-          if (staged.code !== 0)
-            await gitOk(['commit', '--quiet', '--no-verify', '-m', taskCommitMessage(task.id, attempt)], dir, identity);
+          await commitAll(dir, taskCommitMessage(task.id, attempt), identity);
           const result = await serially(() =>
             integrateTask({ repo, runBranch, worktree: dir, taskId: task.id, taskBranch: ref, identity, limits: options.limits ?? {} }),
           );
           onEvent({ type: 'integration', taskId: task.id, attempt, ok: result.ok, detail: result.ok ? `into ${runBranch}` : result.error });
-          if (result.ok) return { ok: true };
+          if (result.ok) {
+            // Its last attempt committed every file: the next task in this worktree needs no clean.
+            settled.add(dir);
+            return { ok: true };
+          }
           if (result.conflict) conflicts += 1;
           logger.warn({ taskId: task.id, attempt, error: result.error }, 'task result not integrated; re-running on the new base');
           return {
@@ -123,9 +128,9 @@ export async function createWorktreeSites(options: WorktreeSitesOptions): Promis
         },
         release: async () => {
           if (options.keepWorktrees) return;
-          // Detach so the task's branch can go; the worktree waits for the next task.
+          // Detached, the task's branch can go when the run ends; the worktree waits for the next task.
           await git(['checkout', '--quiet', '--detach'], dir);
-          await git(['branch', '-D', ref], repo);
+          done.push(ref);
           idle.push(dir);
         },
       };
@@ -133,6 +138,7 @@ export async function createWorktreeSites(options: WorktreeSitesOptions): Promis
     async finish() {
       if (!options.keepWorktrees) for (const dir of all) await removeWorktree(repo, dir);
       await git(['worktree', 'prune'], repo);
+      await deleteBranches(repo, done);
     },
   };
 }

@@ -1,3 +1,4 @@
+import { execFileSync } from 'node:child_process';
 import { existsSync, readFileSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -11,7 +12,7 @@ function io() {
 }
 
 describe('baton demo', () => {
-  it('injects context at the three seams and the example agents act on it until every task completes', async () => {
+  it('injects context at the four seams (merge conflict in part 2) and the example agents act on it until every task completes', async () => {
     const t = io();
     const code = await runCli(['node', 'baton', 'demo', '--json', '--keep'], t.io);
     const result = JSON.parse(t.out());
@@ -20,10 +21,29 @@ describe('baton demo', () => {
       expect(result.tasks.map((x: { id: string; status: string }) => `${x.id}:${x.status}`)).toEqual([
         'greeting:completed',
         'farewell:completed',
+        'motto-en:completed',
+        'motto-fr:completed',
       ]);
       const seams = result.injected.map((i: { task: string; attempt: number; seam: string }) => `${i.task}#${i.attempt}:${i.seam}`);
-      expect(seams).toEqual(['greeting#1:circuit_breaker', 'greeting#1:helper', 'greeting#2:retry']);
-      const [switchCtx, helperCtx, retryCtx] = result.injected.map((i: { context: string }) => i.context);
+      // Part 2: the two motto tasks ran at once; whichever was integrated second met the conflict.
+      const conflicted = seams.find((s: string) => s.endsWith(':merge_conflict')) ?? '';
+      expect(['motto-en#2:merge_conflict', 'motto-fr#2:merge_conflict']).toContain(conflicted);
+      expect(seams).toEqual(['greeting#1:circuit_breaker', 'greeting#1:helper', 'greeting#2:retry', conflicted]);
+      const [switchCtx, helperCtx, retryCtx, conflictCtx] = result.injected.map((i: { context: string }) => i.context);
+      const other = conflicted.startsWith('motto-en') ? 'motto-fr' : 'motto-en';
+      expect(conflictCtx.trimEnd()).toBe(
+        [
+          '--- MERGE CONFLICT CONTEXT ---',
+          'Your passing result conflicted with work integrated meanwhile; this attempt starts from the new base.',
+          'Conflicting files: MOTTO.md',
+          `Changed by: task ${other} (attempt 1)`,
+          "Keep their changes as they now are in these files; redo this task's change on top of them.",
+          '--- END CONTEXT ---',
+        ].join('\n'),
+      );
+      // Both results are on the part's branch, each line once.
+      const motto = execFileSync('git', ['show', 'main:MOTTO.md'], { cwd: result.parallel_workspace, encoding: 'utf8' });
+      expect(motto.split('\n').filter(Boolean).sort()).toEqual(['Garde le contexte.', 'Keep the context.']);
       expect(switchCtx).toMatch(/^--- PROVIDER SWITCH CONTEXT ---\nPrevious provider \(quota\) failed: rate_limited\n/);
       expect(helperCtx).toMatch(
         /^--- HELPER AGENT CONTEXT ---\nAttempt #1 \(0 previous retries\) - validation failed\nAttempt 1 touched: greet.js - error: "the unit test exists/,
@@ -45,7 +65,7 @@ describe('baton demo', () => {
       expect(await runCli(['node', 'baton', 'status', '--json', '--ledger', result.ledger], status.io)).toBe(0);
       const report = JSON.parse(status.out());
       expect(report.ledger.backend).toBe('sqlite');
-      expect(report.tasks.completed).toBe(2);
+      expect(report.tasks.completed).toBe(4);
       expect(report.open_breakers.map((b: { provider: string }) => b.provider)).toEqual(['quota']);
       // The ledger lives beside the workspace, so its files are never measured as the agents' changes.
       const measured = result.tasks.flatMap((t: { attempts: { files_created: string[] }[] }) => t.attempts.flatMap((a) => a.files_created));
@@ -62,6 +82,8 @@ describe('baton demo', () => {
     expect(text).toContain('injected at the provider switch seam:\n    | --- PROVIDER SWITCH CONTEXT ---');
     expect(text).toContain('injected at the retry seam:\n    | --- RETRY CONTEXT ---');
     expect(text).toContain('injected at the helper agent seam:\n    | --- HELPER AGENT CONTEXT ---');
+    expect(text).toMatch(/\[motto-(en|fr)\] injected at the merge conflict seam:\n {4}\| --- MERGE CONFLICT CONTEXT ---/);
+    expect(text).toContain('Seams with injected context: circuit_breaker, helper, retry, merge_conflict.');
     const workspace = text.match(/example plan in (\S+)/)?.[1] ?? '';
     expect(workspace).not.toBe('');
     expect(existsSync(workspace)).toBe(false);

@@ -9,6 +9,7 @@ import { loadPlan, type RunReport, runPlan, type SupervisorEvent, workspaceOps }
 import { PACKAGE_ROOT } from '../../../version/index.js';
 import { type CliIO, type CommonOptions, EXIT_FAILURE, EXIT_OK, printResult } from '../../context.js';
 import { describeDemoEvent } from './describe-demo-event.js';
+import { runParallelPart } from './parallel-part.js';
 
 export interface DemoOptions extends CommonOptions {
   keep?: boolean;
@@ -27,6 +28,8 @@ export interface DemoResult {
   workspace?: string;
   /** The demo's SQLite ledger, present when --keep kept it. */
   ledger?: string;
+  /** The repository of part 2 (parallel tasks in worktrees), present when --keep kept it. */
+  parallel_workspace?: string;
   injected: InjectedSeam[];
   tasks: RunReport['tasks'];
 }
@@ -35,7 +38,8 @@ export interface DemoResult {
  * Runs examples/demo-plan.yaml with the example agents of examples/agents/ (plain node scripts:
  * no network, no credentials) in a temporary git workspace, on the embedded SQLite ledger. The
  * ledger file sits beside the workspace, not in it, so its own writes are never measured as the
- * agents' changes; with --keep both stay for `baton status --ledger sqlite:PATH`.
+ * agents' changes; with --keep both stay for `baton status --ledger sqlite:PATH`. Then part 2
+ * (parallel-part.ts) shows the merge-conflict seam of `--concurrency`.
  */
 export async function runDemo(io: CliIO, options: DemoOptions): Promise<number> {
   const examples = path.join(PACKAGE_ROOT, 'examples');
@@ -54,6 +58,12 @@ export async function runDemo(io: CliIO, options: DemoOptions): Promise<number> 
     print(`Baton demo: example plan in ${dir}${options.keep ? '' : ' (removed afterwards; --keep keeps it)'}`);
     print(`Ledger: sqlite:${ledgerFile}`);
     print('Providers in priority order: quota (always rate-limited), builder; helper agent: verifier\n');
+    const narrate = (tagged: boolean) => (event: SupervisorEvent) => {
+      if (event.type === 'context') injected.push({ task: event.taskId, attempt: event.attempt, seam: event.kind, context: event.text });
+      const text = describeDemoEvent(event, tagged);
+      if (text) print(text);
+    };
+    const onEvent = narrate(false);
     const plan = await loadPlan(path.join(examples, 'demo-plan.yaml'));
     const ledger = await openLedger({ spec: `sqlite:${ledgerFile}` });
     const report = await runPlan(plan, {
@@ -65,29 +75,28 @@ export async function runDemo(io: CliIO, options: DemoOptions): Promise<number> 
       agentTimeoutMs: 60_000,
       checkTimeoutMs: 30_000,
       logger: silentLogger,
-      onEvent: (event: SupervisorEvent) => {
-        if (event.type === 'context') {
-          injected.push({ task: event.taskId, attempt: event.attempt, seam: event.kind, context: event.text });
-        }
-        const text = describeDemoEvent(event);
-        if (text) print(text);
-      },
+      onEvent,
     });
+    print('\nPart 2: two tasks at once (--concurrency 2), each in its own git worktree, both adding a line to MOTTO.md\n');
+    const parallel = await runParallelPart({ root, examples, ledger, builder: agent('builder', 'builder.mjs'), onEvent: narrate(true) });
+    if (!parallel) print('  skipped: git is not installed');
     await ledger.close();
+    const tasks = [...report.tasks, ...(parallel?.report.tasks ?? [])];
     const result: DemoResult = {
       ...(options.keep ? { workspace: dir, ledger: `sqlite:${ledgerFile}` } : {}),
+      ...(options.keep && parallel ? { parallel_workspace: parallel.dir } : {}),
       injected,
-      tasks: report.tasks,
+      tasks,
     };
     printResult(
       io,
       options,
       result,
       () =>
-        summary(report, injected) +
+        summary(tasks, injected) +
         (options.keep ? `\nSee every try and injected context in a browser: baton ui --ledger sqlite:${ledgerFile}` : ''),
     );
-    return report.tasks.every((t) => t.status === 'completed') ? EXIT_OK : EXIT_FAILURE;
+    return tasks.every((t) => t.status === 'completed') ? EXIT_OK : EXIT_FAILURE;
   } finally {
     if (!options.keep) await rm(root, { recursive: true, force: true });
   }
@@ -101,8 +110,8 @@ function initGit(dir: string): void {
   }
 }
 
-function summary(report: RunReport, injected: readonly InjectedSeam[]): string {
+function summary(reported: RunReport['tasks'], injected: readonly InjectedSeam[]): string {
   const seams = new Set(injected.map((i) => i.seam));
-  const tasks = report.tasks.map((t) => `${t.id} ${t.status} after ${new Set(t.attempts.map((a) => a.attempt)).size} attempt(s)`);
+  const tasks = reported.map((t) => `${t.id} ${t.status} after ${new Set(t.attempts.map((a) => a.attempt)).size} attempt(s)`);
   return `\nResult: ${tasks.join(', ')}.\nSeams with injected context: ${[...seams].join(', ') || 'none'}.`;
 }

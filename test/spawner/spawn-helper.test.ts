@@ -1,0 +1,94 @@
+import { execFileSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { describe, expect, it } from 'vitest';
+import type { CollectRequest, CollectResult } from '../../src/spawner/collect-output.js';
+import { CommandStartError, runCommand, SpawnHelper } from '../../src/spawner/index.js';
+
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+// The helper runs as compiled JavaScript: `npm test` builds dist/ before the tests.
+const ENTRY = pathToFileURL(path.join(ROOT, 'dist/spawner/spawn-helper-main.js'));
+
+function request(file: string, args: string[], extra: Partial<CollectRequest> = {}): CollectRequest {
+  return { file, args, cwd: ROOT, env: process.env, maxBytes: 1 << 20, maxStderr: 4000, ...extra };
+}
+
+function through(helper: SpawnHelper, req: CollectRequest): Promise<CollectResult | { message: string; code?: string }> {
+  return new Promise((resolve, reject) => {
+    if (!helper.take(req, resolve)) reject(new Error('the helper did not take the command'));
+  });
+}
+
+describe('runCommand (short commands, their whole output)', () => {
+  it('returns stdout, stderr and the exit code, and cuts stdout at maxBytes', async () => {
+    const ok = await runCommand(request('sh', ['-c', 'printf "out\\n"; printf "err" >&2; exit 3']));
+    expect({ code: ok.code, stdout: ok.stdout.toString(), stderr: ok.stderr, truncated: ok.truncated }).toEqual({
+      code: 3,
+      stdout: 'out\n',
+      stderr: 'err',
+      truncated: false,
+    });
+    const cut = await runCommand(request('sh', ['-c', 'yes baton | head -c 100000'], { maxBytes: 1000 }));
+    expect(cut.truncated).toBe(true);
+    expect(cut.stdout.length).toBe(1000);
+  });
+
+  it('names a command that cannot start (no hang)', async () => {
+    const error = await runCommand(request('baton-no-such-binary', [])).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(CommandStartError);
+    expect((error as CommandStartError).code).toBe('ENOENT');
+  });
+});
+
+describe.skipIf(!existsSync(fileURLToPath(ENTRY)))('the spawn helper process', () => {
+  it('runs commands in its own small process and returns the same results as a direct spawn', async () => {
+    const helper = new SpawnHelper(ENTRY, 0);
+    const parent = await through(helper, request('sh', ['-c', 'echo $PPID']));
+    expect(helper.active).toBe(true);
+    // The command's parent is the helper, not this process.
+    expect('stdout' in parent && Number(parent.stdout.toString())).toBe(helper.pid);
+    expect(helper.pid).not.toBe(process.pid);
+    const bytes = await through(helper, request('sh', ['-c', 'printf "\\000\\377abc"; printf oops >&2; exit 4']));
+    expect(bytes).toMatchObject({ code: 4, stderr: 'oops', truncated: false });
+    expect('stdout' in bytes && [...bytes.stdout]).toEqual([0, 255, 97, 98, 99]);
+    expect('stdout' in bytes && Buffer.isBuffer(bytes.stdout)).toBe(true);
+    const cut = await through(helper, request('sh', ['-c', 'yes baton | head -c 100000'], { maxBytes: 10 }));
+    expect(cut).toMatchObject({ truncated: true });
+    expect(await through(helper, request('baton-no-such-binary', []))).toMatchObject({ code: 'ENOENT' });
+    // Several at once, answered to the right caller.
+    const many = await Promise.all(Array.from({ length: 20 }, (_, i) => through(helper, request('sh', ['-c', `echo ${i}`]))));
+    expect(many.map((r) => ('stdout' in r ? r.stdout.toString().trim() : r.message))).toEqual(Array.from({ length: 20 }, (_, i) => `${i}`));
+    helper.stop();
+  });
+
+  it('takes commands only after the first few: short commands never start it', async () => {
+    const helper = new SpawnHelper(ENTRY, 2);
+    expect(helper.take(request('true', []), () => {})).toBe(false);
+    expect(helper.take(request('true', []), () => {})).toBe(false);
+    expect(helper.active).toBe(false);
+    expect(await through(helper, request('true', []))).toMatchObject({ code: 0 });
+    expect(helper.active).toBe(true);
+    helper.stop();
+  });
+
+  it('fails the commands in flight when it dies, then leaves every command to a direct spawn', async () => {
+    const helper = new SpawnHelper(ENTRY, 0);
+    await through(helper, request('true', []));
+    const inFlight = through(helper, request('sleep', ['5']));
+    process.kill(helper.pid ?? 0, 'SIGKILL');
+    expect(await inFlight).toMatchObject({ message: 'the spawn helper exited' });
+    expect(helper.take(request('true', []), () => {})).toBe(false);
+    expect(helper.active).toBe(false);
+  });
+
+  it('does not keep its parent alive: a process that ran many commands exits at once', () => {
+    const script = `import { runCommand } from ${JSON.stringify(pathToFileURL(path.join(ROOT, 'dist/spawner/index.js')).href)};
+for (let i = 0; i < 40; i++) await runCommand({ file: 'true', args: [], cwd: '.', env: process.env, maxBytes: 1000, maxStderr: 100 });
+console.log('done');`;
+    const started = Date.now();
+    const out = execFileSync(process.execPath, ['--input-type=module', '-e', script], { encoding: 'utf8', timeout: 20_000 });
+    expect(out.trim()).toBe('done');
+    expect(Date.now() - started).toBeLessThan(15_000);
+  });
+});
