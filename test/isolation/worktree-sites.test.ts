@@ -3,7 +3,7 @@
  * races the integrations of the others. Real git in a temporary repository; the "agent" is this
  * test writing the task's file into its worktree.
  */
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createWorktreeSites } from '../../src/isolation/index.js';
@@ -47,4 +47,29 @@ describe('worktree task sites', () => {
       expect(onBranch).toEqual(ids.map((id) => `out/${id}.txt`));
     },
   );
+
+  it('gives the next task a clean worktree after one that left files uncommitted, and deletes task branches at the end', async () => {
+    const repo = makeRepo({ 'README.md': 'sites\n' });
+    repos.push(repo);
+    const sites = await createWorktreeSites({ repoDir: repo.dir, logger: silentLogger });
+    // A task that passes: everything committed, so the next open skips `git clean`.
+    const passed = await sites.open(materializeTask({ id: 'passed', title: 'passed' }, Date.now()));
+    writeFileSync(path.join(passed.dir, 'passed.txt'), 'ok\n');
+    expect((await passed.complete?.(1, { id: 'd1' } as Dispatch))?.ok).toBe(true);
+    await passed.release();
+    // A task that fails (never completed): its file stays untracked in the worktree.
+    const failed = await sites.open(materializeTask({ id: 'failed', title: 'failed' }, Date.now()));
+    expect(failed.dir).toBe(passed.dir);
+    writeFileSync(path.join(failed.dir, 'junk.txt'), 'left behind\n');
+    await failed.release();
+    const next = await sites.open(materializeTask({ id: 'next', title: 'next' }, Date.now()));
+    expect(next.dir).toBe(failed.dir);
+    expect(existsSync(path.join(next.dir, 'junk.txt'))).toBe(false);
+    expect(existsSync(path.join(next.dir, 'passed.txt'))).toBe(true);
+    await next.release();
+    expect(repo.git('branch', '--list', 'baton/*').trim()).not.toBe('');
+    await sites.finish?.();
+    expect(repo.git('branch', '--list', 'baton/*').trim()).toBe('');
+    expect(repo.git('worktree', 'list').trim().split('\n')).toHaveLength(1);
+  });
 });
