@@ -7,7 +7,7 @@ import type { CompletionGate, EventSink, TaskSite, TaskSites } from '../supervis
 import { commitIdentity, git, gitOk } from './git.js';
 import { pruneStaleWorktrees } from './prune-stale.js';
 import { safeRefPart, taskBranch, taskCommitMessage, taskOfSubject } from './task-branch.js';
-import { commitAll, createSerializer, deleteBranches, removeWorktree, workspaceIn } from './worktree-ops.js';
+import { commitAll, createSerializer, deleteBranches, discardWorktrees, removeWorktree, workspaceIn } from './worktree-ops.js';
 
 /** Pushes lost to another worker's push before the attempt gives up integrating. */
 export const MAX_PUSH_RACES = 10;
@@ -171,8 +171,7 @@ export async function createRemoteSites(options: RemoteSitesOptions): Promise<Re
   const close = async (): Promise<void> => {
     if (options.keepWorktrees) return;
     await serially(async () => {
-      for (const dir of made) await removeWorktree(repo, dir);
-      await git(['worktree', 'prune'], repo);
+      await discardWorktrees(repo, root, made);
       await deleteBranches(repo, done.splice(0));
     });
     made.clear();

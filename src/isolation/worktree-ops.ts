@@ -1,5 +1,7 @@
+import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { rm } from 'node:fs/promises';
+import { mkdir, rename, rm } from 'node:fs/promises';
+import path from 'node:path';
 import { type WorkspaceOps, workspaceOps } from '../supervisor/index.js';
 import { BatonError } from '../errors/index.js';
 import { git, gitOk } from './git.js';
@@ -48,4 +50,31 @@ export async function commitAll(dir: string, message: string, identity: Readonly
 export async function deleteBranches(repo: string, branches: Iterable<string>): Promise<void> {
   const all = [...new Set(branches)];
   for (let i = 0; i < all.length; i += 100) await git(['branch', '-D', ...all.slice(i, i + 100)], repo);
+}
+
+/**
+ * Removes a run's worktrees without waiting for their files to go: each folder is renamed into a
+ * trash folder under `root` (instant), git forgets them (`worktree prune`), and a detached process
+ * deletes the trash while this one goes on or exits. Deleting four worktrees of 50,000 files took
+ * 22 s after the last task of a run had ended. A trash folder an interrupted delete left behind
+ * goes with the rest of `root` when the next run starts (pruneStaleWorktrees).
+ */
+export async function discardWorktrees(repo: string, root: string, dirs: Iterable<string>): Promise<void> {
+  const present = [...dirs].filter((dir) => existsSync(dir));
+  if (present.length > 0) {
+    const trash = path.join(root, `.trash-${process.pid}-${Date.now()}`);
+    await mkdir(trash, { recursive: true });
+    for (const [i, dir] of present.entries()) await rename(dir, path.join(trash, String(i)));
+    const remover = spawn(
+      process.execPath,
+      ['-e', `require('node:fs').rmSync(${JSON.stringify(trash)}, { recursive: true, force: true })`],
+      {
+        detached: true,
+        stdio: 'ignore',
+      },
+    );
+    remover.on('error', () => undefined);
+    remover.unref();
+  }
+  await git(['worktree', 'prune'], repo);
 }

@@ -3,7 +3,7 @@
  * races the integrations of the others. Real git in a temporary repository; the "agent" is this
  * test writing the task's file into its worktree.
  */
-import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createWorktreeSites } from '../../src/isolation/index.js';
@@ -71,5 +71,10 @@ describe('worktree task sites', () => {
     await sites.finish?.();
     expect(repo.git('branch', '--list', 'baton/*').trim()).toBe('');
     expect(repo.git('worktree', 'list').trim().split('\n')).toHaveLength(1);
+    // The worktree is gone at once; its files are deleted by a detached process soon after.
+    expect(existsSync(next.dir)).toBe(false);
+    const root = path.dirname(next.dir);
+    for (let i = 0; i < 100 && readdirSync(root).length > 0; i++) await new Promise((r) => setTimeout(r, 100));
+    expect(readdirSync(root)).toEqual([]);
   });
 });
