@@ -117,7 +117,6 @@ export async function createRemoteSites(options: RemoteSitesOptions): Promise<Re
         await commitAll(dir, taskCommitMessage(task.id, attempt), identity);
         for (let race = 0; race < MAX_PUSH_RACES; race++) {
           await fetch(runBranch);
-          const before = await gitOk(['rev-parse', 'HEAD'], dir);
           const merge = await git(
             ['merge', '--no-edit', '--no-verify', '-m', `baton: integrate ${task.id}`, tracking(runBranch)],
             dir,
@@ -129,7 +128,8 @@ export async function createRemoteSites(options: RemoteSitesOptions): Promise<Re
             onEvent({ type: 'integration', taskId: task.id, attempt, ok: false, detail: gate.error });
             return gate;
           }
-          const moved = (await gitOk(['rev-parse', 'HEAD'], dir)) !== before;
+          // git says so when the tip brought nothing new (its messages are in English: LC_ALL=C).
+          const moved = !/^Already up.to.date/m.test(merge.stdout);
           if (moved) {
             // Others' work came in with the merge: the task's checks must still pass on the result.
             const failed = await failingCheck(task, dir);

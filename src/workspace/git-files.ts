@@ -21,9 +21,9 @@ async function git(cwd: string, args: string[]): Promise<string> {
  */
 export async function gitPrefix(dir: string): Promise<string | undefined> {
   try {
-    const inside = (await git(dir, ['rev-parse', '--is-inside-work-tree'])).trim();
+    // One git run for both answers: a workspace is measured before and after every attempt.
+    const [inside, prefix = ''] = (await git(dir, ['rev-parse', '--is-inside-work-tree', '--show-prefix'])).split('\n');
     if (inside !== 'true') return undefined;
-    const prefix = (await git(dir, ['rev-parse', '--show-prefix'])).trim();
     // An ignored folder inside a repository is invisible to git status: measure it as a plain folder.
     if (prefix !== '' && (await isIgnored(dir))) return undefined;
     return prefix;
