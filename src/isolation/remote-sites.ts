@@ -104,7 +104,8 @@ export async function createRemoteSites(options: RemoteSitesOptions): Promise<Re
         // One read of the fetched tip, as a commit: `-B ref <name>` would read the name twice.
         const base = await gitOk(['rev-parse', '--verify', `${tracking(runBranch)}^{commit}`], repo);
         if (reused) {
-          await gitOk(['checkout', '--quiet', '--force', '-B', ref, base], dir);
+          // As with --concurrency: the slot may still be on its last task's branch.
+          await gitOk(['checkout', '--quiet', '--force', '--ignore-other-worktrees', '-B', ref, base], dir);
           if (!settled.delete(dir)) await gitOk(['clean', '-fdq'], dir);
         } else {
           made.add(dir);
@@ -159,8 +160,7 @@ export async function createRemoteSites(options: RemoteSitesOptions): Promise<Re
         complete,
         release: async () => {
           if (options.keepWorktrees) return;
-          // Detached, the task's branch can go when the worker stops; the worktree waits for the next task.
-          await serially(() => git(['checkout', '--quiet', '--detach'], dir));
+          // The worktree waits on this branch for the next task; the branch goes when the worker stops.
           done.push(ref);
           idle.push(dir);
         },

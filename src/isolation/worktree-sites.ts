@@ -88,7 +88,9 @@ export async function createWorktreeSites(options: WorktreeSitesOptions): Promis
       if (reused) {
         // Only this worktree's index and HEAD change (and a new ref): no need to wait for others.
         const base = await gitOk(['rev-parse', '--verify', `refs/heads/${runBranch}^{commit}`], repo);
-        await gitOk(['checkout', '--quiet', '--force', '-B', ref, base], dir);
+        // The slot may still be on its last task's branch (released without a switch), and a
+        // re-run task's branch may be that of an idle slot: neither blocks the switch.
+        await gitOk(['checkout', '--quiet', '--force', '--ignore-other-worktrees', '-B', ref, base], dir);
         if (!settled.delete(dir)) await gitOk(['clean', '-fdq'], dir);
       } else {
         await removeWorktree(repo, dir);
@@ -129,8 +131,8 @@ export async function createWorktreeSites(options: WorktreeSitesOptions): Promis
         },
         release: async () => {
           if (options.keepWorktrees) return;
-          // Detached, the task's branch can go when the run ends; the worktree waits for the next task.
-          await git(['checkout', '--quiet', '--detach'], dir);
+          // The worktree waits on this branch for the next task, which switches it; the branch
+          // goes when the run ends (after the worktrees, so none has it checked out).
           done.push(ref);
           idle.push(dir);
         },
