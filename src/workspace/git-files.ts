@@ -42,17 +42,22 @@ async function isIgnored(dir: string): Promise<boolean> {
   }
 }
 
+/** What gitFiles reads from git: the index listing and the status of `dir`. */
+export function startGitListing(dir: string): Promise<[string, string]> {
+  return Promise.all([
+    git(dir, ['ls-files', '-s', '-z', '--full-name', '--', '.']),
+    git(dir, ['status', '--porcelain=v2', '-z', '--untracked-files=all', '--', '.']),
+  ]);
+}
+
 /**
  * Content of every non-ignored file under dir, from git: index blob ids for files git reports
  * clean, and fresh content hashes for every path `git status --porcelain=v2` lists (modified,
  * staged, renamed, untracked), so a file already dirty before a run and changed again still shows
  * a new hash. Keys are relative to dir.
  */
-export async function gitFiles(dir: string, prefix: string): Promise<Map<string, string>> {
-  const [indexText, statusText] = await Promise.all([
-    git(dir, ['ls-files', '-s', '-z', '--full-name', '--', '.']),
-    git(dir, ['status', '--porcelain=v2', '-z', '--untracked-files=all', '--', '.']),
-  ]);
+export async function gitFiles(dir: string, prefix: string, listing = startGitListing(dir)): Promise<Map<string, string>> {
+  const [indexText, statusText] = await listing;
   const files = new Map<string, string>();
   for (const record of indexText.split('\0')) {
     const tab = record.indexOf('\t');

@@ -1,7 +1,7 @@
 import { stat } from 'node:fs/promises';
 import path from 'node:path';
 import { BatonError } from '../errors/index.js';
-import { gitFiles, gitPrefix } from './git-files.js';
+import { gitFiles, gitPrefix, startGitListing } from './git-files.js';
 import { hashFile, mapLimit } from './hash-file.js';
 import type { WorkspaceSnapshot } from './types.js';
 import { walkFolder } from './walk-folder.js';
@@ -21,8 +21,12 @@ export async function snapshotWorkspace(dir: string): Promise<WorkspaceSnapshot>
   if (info === undefined || !info.isDirectory()) {
     throw new BatonError('WORKSPACE_NOT_SET', `Workspace ${root} is not a folder`, { details: { dir: root } });
   }
+  // git's listing starts with the prefix query, not after it: one round of git runs less per
+  // snapshot (two per attempt). Outside git it fails, and that is ignored.
+  const listing = startGitListing(root);
+  listing.catch(() => undefined);
   const prefix = await gitPrefix(root);
-  if (prefix !== undefined) return { root, kind: 'git', files: await gitFiles(root, prefix) };
+  if (prefix !== undefined) return { root, kind: 'git', files: await gitFiles(root, prefix, listing) };
   const list = await walkFolder(root);
   const hashes = await mapLimit(list, HASH_CONCURRENCY, (rel) => hashFile(path.join(root, rel)));
   const files = new Map<string, string>();
