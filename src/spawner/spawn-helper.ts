@@ -44,7 +44,14 @@ export class SpawnHelper {
     const id = this.nextId++;
     this.pending.set(id, done);
     child.channel?.ref();
-    child.send({ id, request });
+    try {
+      child.send({ id, request });
+    } catch {
+      // The channel closed before the exit was seen: this command (not sent) runs directly.
+      this.pending.delete(id);
+      this.fail(child, 'the spawn helper exited');
+      return false;
+    }
     return true;
   }
 
