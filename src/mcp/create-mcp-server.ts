@@ -3,6 +3,7 @@ import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { BATON_VERSION } from '../version/index.js';
 import { registerContextResources } from './context-resources.js';
 import type { ContextWatcher } from './context-watcher.js';
+import { LazyAjvValidator } from './lazy-json-schema-validator.js';
 import { registerContextSnapshots } from './tools/context-snapshots-tool.js';
 import { registerDebtTool } from './tools/debt-tool.js';
 import { registerDispatchTool } from './tools/dispatch-tool.js';
@@ -11,7 +12,6 @@ import { registerRefreshContext } from './tools/refresh-context-tool.js';
 import { registerTaskTool } from './tools/task-tool.js';
 import { registerWorkspaceHandshake } from './tools/workspace-handshake.js';
 import { WorkspaceRegistry, WorkspaceState } from './workspace-state.js';
-import { LazyAjvValidator } from './lazy-json-schema-validator.js';
 
 export interface BatonMcpServerOptions {
   /** Shared ledgers and git cache (one per process). @default a new registry */
