@@ -1,3 +1,5 @@
+import { configuredLogLevel } from './log-level.js';
+
 /** pino's level numbers. */
 const LEVELS = { trace: 10, debug: 20, info: 30, warn: 40, error: 50, fatal: 60 } as const;
 export type LogLevel = keyof typeof LEVELS;
@@ -9,7 +11,7 @@ export type LogLevel = keyof typeof LEVELS;
  * cold). The record is written a moment later, once the logger has loaded.
  */
 export function logLater(level: LogLevel, fields: Record<string, unknown>, message: string): void {
-  const configured = process.env.BATON_LOG_LEVEL ?? 'warn';
+  const configured = configuredLogLevel();
   if (configured === 'silent') return;
   // An unknown level name is left to pino, which rejects it with its own message.
   if (configured in LEVELS && LEVELS[level] < LEVELS[configured as LogLevel]) return;

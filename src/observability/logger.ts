@@ -1,4 +1,5 @@
 import pino, { type Logger } from 'pino';
+import { configuredLogLevel } from './log-level.js';
 
 export type { Logger } from 'pino';
 
@@ -8,7 +9,7 @@ export type { Logger } from 'pino';
  */
 export function createLogger(options: { level?: string; name?: string; destination?: number } = {}): Logger {
   return pino(
-    { name: options.name ?? 'baton', level: options.level ?? process.env.BATON_LOG_LEVEL ?? 'warn' },
+    { name: options.name ?? 'baton', level: options.level ?? configuredLogLevel() },
     pino.destination({ fd: options.destination ?? 2, sync: true }),
   );
 }

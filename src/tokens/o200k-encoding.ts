@@ -31,7 +31,7 @@ export function readO200kRanksFile(file: URL): O200kRanks | undefined {
 const ranks =
   readO200kRanksFile(new URL(`./${O200K_RANKS_FILE}`, import.meta.url)) ?? (await import('gpt-tokenizer/bpeRanks/o200k_base')).default;
 
-/** gpt-tokenizer's o200k_base encoding (the same object its `encoding/o200k_base` exports). */
+/** gpt-tokenizer's o200k_base encoding, built as its `encoding/o200k_base` module builds it. */
 export const o200k = GptEncoding.getEncodingApi('o200k_base', () => ranks);
 
 /**

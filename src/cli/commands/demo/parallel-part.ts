@@ -1,4 +1,5 @@
 import { execFileSync } from 'node:child_process';
+import { writeFileSync } from 'node:fs';
 import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import { createWorktreeSites } from '../../../isolation/index.js';
@@ -29,7 +30,7 @@ export async function runParallelPart(input: ParallelPartInput): Promise<{ dir: 
     execFileSync('git', ['-c', 'user.email=demo@baton.invalid', '-c', 'user.name=Baton demo', ...args], { cwd: dir, stdio: 'ignore' });
   try {
     git('init', '-q', '-b', 'main');
-    execFileSync('sh', ['-c', 'echo "# Motto" > README.md'], { cwd: dir });
+    writeFileSync(path.join(dir, 'README.md'), '# Motto\n');
     git('add', '-A');
     git('commit', '-qm', 'demo: initial commit');
   } catch {
