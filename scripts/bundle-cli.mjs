@@ -90,10 +90,18 @@ const result = await build({
   plugins: [zodEnglishOnly, lazyAjv],
   absWorkingDir: ROOT,
 });
-// The tokenizer's vocabulary as JSON beside the chunks (src/tokens/o200k-encoding.ts says why).
+// The tokenizer's vocabulary beside the chunks: a ready-made table of its text tokens, and the
+// whole of it as JSON for the library (src/tokens/o200k-table.ts and o200k-encoding.ts say why).
 const { O200K_RANKS_FILE, o200kRanksFileText } = await import('../dist/tokens/o200k-encoding.js');
+const { O200K_TABLE_FILE, o200kTableBytes } = await import('../dist/tokens/o200k-table.js');
 const tokenizer = JSON.parse(readFileSync(path.join(ROOT, 'node_modules/gpt-tokenizer/package.json'), 'utf8'));
-await writeFile(path.join(OUT, O200K_RANKS_FILE), await o200kRanksFileText(tokenizer.version));
+const ranksText = await o200kRanksFileText(tokenizer.version);
+const tableBytes = o200kTableBytes(JSON.parse(ranksText).ranks, tokenizer.version);
+// Beside the bundle's chunks, and beside dist/tokens/ for the library build (`agent-baton`'s import).
+for (const folder of [OUT, path.join(ROOT, 'dist/tokens')]) {
+  await writeFile(path.join(folder, O200K_RANKS_FILE), ranksText);
+  await writeFile(path.join(folder, O200K_TABLE_FILE), tableBytes);
+}
 // Which modules each chunk holds: tests that assert what a command loads read it (a module's own
 // URL is gone once it is inlined).
 await writeFile(path.join(OUT, 'metafile.json'), JSON.stringify(result.metafile.outputs));

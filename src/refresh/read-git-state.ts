@@ -17,7 +17,15 @@ export interface ReadGitStateOptions {
   maxDiffChars?: number;
   /** @default DEFAULT_MAX_CHANGED_FILES */
   maxChangedFiles?: number;
+  /**
+   * A read ahead of need (the MCP server's warm-up): git runs at the lowest CPU priority, so it
+   * takes the cores the server leaves idle and not the server's start-up. @default false
+   */
+  background?: boolean;
 }
+
+/** Unix nice of a background read's git (the lowest priority). */
+const BACKGROUND_NICENESS = 19;
 
 /**
  * Reads branch, change counts, a diff summary, the last commits and (optionally) the full diff.
@@ -32,16 +40,17 @@ export async function readGitState(cwd: string, options: ReadGitStateOptions = {
   const commitLimit = options.commitLimit ?? 5;
   const maxFiles = options.maxChangedFiles ?? DEFAULT_MAX_CHANGED_FILES;
   const failures: { numstat?: unknown; diff?: unknown } = {};
+  const nice = options.background ? BACKGROUND_NICENESS : 0;
   const [status, log, numstat] = await Promise.all([
-    runGit(['status', '--porcelain=v2', '--branch', '-z', '--untracked-files=normal'], cwd),
+    runGit(['status', '--porcelain=v2', '--branch', '-z', '--untracked-files=normal'], cwd, undefined, nice),
     commitLimit > 0
-      ? runGit(['log', `-n${commitLimit}`, '--format=%H%x1f%s%x1f%an%x1f%ct%x1e'], cwd).catch(() => ({
+      ? runGit(['log', `-n${commitLimit}`, '--format=%H%x1f%s%x1f%an%x1f%ct%x1e'], cwd, undefined, nice).catch(() => ({
           stdout: '',
           truncated: false,
         }))
       : Promise.resolve({ stdout: '', truncated: false }),
     // Fails on an unborn branch (no HEAD yet); judged below, once status says whether HEAD exists.
-    runGit(['diff', 'HEAD', '--numstat', '-z'], cwd).catch((error: unknown) => {
+    runGit(['diff', 'HEAD', '--numstat', '-z'], cwd, undefined, nice).catch((error: unknown) => {
       failures.numstat = error;
       return undefined;
     }),
@@ -55,7 +64,7 @@ export async function readGitState(cwd: string, options: ReadGitStateOptions = {
   const diffTargets = tracked.map((file) => `:(top,literal)${file.path}`);
   const diff =
     hasHead && options.includeDiff && diffTargets.length > 0
-      ? await runGit(['diff', 'HEAD', '--', ...diffTargets], cwd, options.maxDiffChars ?? DEFAULT_MAX_DIFF_CHARS).catch(
+      ? await runGit(['diff', 'HEAD', '--', ...diffTargets], cwd, options.maxDiffChars ?? DEFAULT_MAX_DIFF_CHARS, nice).catch(
           (error: unknown) => {
             failures.diff = error;
             return undefined;

@@ -1,4 +1,5 @@
 import { type ChildProcess, spawn } from 'node:child_process';
+import { setPriority } from 'node:os';
 
 /** One short command whose whole output the caller reads (git, mostly). */
 export interface CollectRequest {
@@ -11,6 +12,11 @@ export interface CollectRequest {
   maxBytes: number;
   /** stderr kept, in characters. */
   maxStderr: number;
+  /**
+   * Set on the child as soon as it starts (Unix nice, 0-19): a read made ahead of need yields
+   * the CPU to the process's own work. Threads the child starts later inherit it.
+   */
+  niceness?: number;
 }
 
 export interface CollectResult {
@@ -36,6 +42,7 @@ export function collectOutput(request: CollectRequest, done: (result: CollectRes
   let child: ChildProcess;
   try {
     child = spawn(request.file, [...request.args], { cwd: request.cwd, env: request.env, stdio: ['ignore', 'pipe', 'pipe'] });
+    if (request.niceness && child.pid !== undefined) lowerPriority(child.pid, request.niceness);
   } catch (error) {
     done({ message: (error as Error).message, code: (error as NodeJS.ErrnoException).code });
     return;
@@ -69,6 +76,14 @@ export function collectOutput(request: CollectRequest, done: (result: CollectRes
     if (child.pid === undefined) finish({ message: error.message, code: error.code });
   });
   child.on('close', (code, signal) => finish({ code, signal, stdout: Buffer.concat(chunks), stderr, truncated }));
+}
+
+function lowerPriority(pid: number, niceness: number): void {
+  try {
+    setPriority(pid, niceness);
+  } catch {
+    // Not permitted, or the command already exited: it runs at normal priority.
+  }
 }
 
 export function isStartFailure(value: CollectResult | StartFailure): value is StartFailure {

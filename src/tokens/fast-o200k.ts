@@ -1,11 +1,12 @@
-import { o200k, PINNED_GPT_TOKENIZER } from './o200k-encoding.js';
+import { o200kLibrary, o200kTable, PINNED_GPT_TOKENIZER } from './o200k-encoding.js';
+import type { O200kTable } from './o200k-table.js';
 
 /**
- * The parts of gpt-tokenizer's BPE core the fast path reuses (its vocabulary map and its cached
- * byte-pair merge), so both paths give the same ids from the same tables. They are private
- * fields of `GptEncoding`, so this is a pinned contract, not public API: package.json pins
- * gpt-tokenizer to the exact version checked here (PINNED_GPT_TOKENIZER), and
- * test/tokens/fast-o200k.test.ts fails with o200kScannerContract()'s message when an upgrade
+ * The parts of gpt-tokenizer's BPE core the fast path reuses when the bundled table is absent
+ * (its vocabulary map and its cached byte-pair merge), so both paths give the same ids from the
+ * same tables. They are private fields of `GptEncoding`, so this is a pinned contract, not public
+ * API: package.json pins gpt-tokenizer to the exact version checked here (PINNED_GPT_TOKENIZER),
+ * and test/tokens/fast-o200k.test.ts fails with o200kScannerContract()'s message when an upgrade
  * moves them. At run time a gpt-tokenizer without them leaves every text on the library path:
  * the same counts, about half as fast on the ASCII text Baton counts (measured: 15 vs 31 ms per
  * 0.5 MB of source text split in 300-character pieces; 5.5 vs 8.4 ms for a detailed refresh render).
@@ -17,24 +18,64 @@ interface BpeCore {
 
 export { PINNED_GPT_TOKENIZER };
 
-const core = (o200k as unknown as { bytePairEncodingCoreProcessor?: Partial<BpeCore> }).bytePairEncodingCoreProcessor;
-const vocabulary = core?.bytePairStringRankEncoder instanceof Map ? core.bytePairStringRankEncoder : undefined;
-const mergePiece = typeof core?.bytePairEncode === 'function' ? core.bytePairEncode.bind(core) : undefined;
-/** False when this gpt-tokenizer lacks the parts above: every text then takes the (slower) library path. */
-export const O200K_SCANNER_ACTIVE = vocabulary !== undefined && mergePiece !== undefined;
+/** How the scanner looks a piece up and merges one that is not a token. */
+export interface O200kVocabulary {
+  rank(text: string, start: number, end: number): number | undefined;
+  merge(piece: string): readonly number[];
+}
+
+export function coreVocabulary(): O200kVocabulary | undefined {
+  const core = (o200kLibrary() as unknown as { bytePairEncodingCoreProcessor?: Partial<BpeCore> }).bytePairEncodingCoreProcessor;
+  const map = core?.bytePairStringRankEncoder instanceof Map ? core.bytePairStringRankEncoder : undefined;
+  const merge = typeof core?.bytePairEncode === 'function' ? core.bytePairEncode.bind(core) : undefined;
+  return map && merge ? { rank: (text, start, end) => map.get(text.slice(start, end)), merge } : undefined;
+}
+
+/** @default 10000: merged pieces remembered (identifiers and paths recur); the cache is emptied when full. */
+const MERGE_CACHE_SIZE = 10_000;
 
 /**
- * Checks the pinned contract: undefined when the fast path is active, else a message naming the
- * package, the missing private parts and what to do.
+ * With the bundled table: lookups there, and the merge of pure-ASCII pieces too (each byte is a
+ * character); a piece with wider characters merges by bytes, in the library (built on first use).
+ */
+export function tableVocabulary(table: O200kTable): O200kVocabulary {
+  const merged = new Map<string, readonly number[]>();
+  return {
+    rank: (text, start, end) => table.rank(text, start, end),
+    merge: (piece) => {
+      let ids = merged.get(piece);
+      if (ids === undefined) {
+        ids = isAsciiOnly(piece) ? table.mergeAscii(piece) : o200kLibrary().encode(piece);
+        if (merged.size >= MERGE_CACHE_SIZE) merged.clear();
+        merged.set(piece, ids);
+      }
+      return ids;
+    },
+  };
+}
+
+const vocabulary: O200kVocabulary | undefined = o200kTable ? tableVocabulary(o200kTable) : coreVocabulary();
+/** False when this gpt-tokenizer lacks the parts above: every text then takes the (slower) library path. */
+export const O200K_SCANNER_ACTIVE = vocabulary !== undefined;
+
+/**
+ * Checks the pinned contract: undefined when the library's parts the fast path reuses are there,
+ * else a message naming the package, the missing private parts and what to do.
  */
 export function o200kScannerContract(): string | undefined {
+  const core = (o200kLibrary() as unknown as { bytePairEncodingCoreProcessor?: Partial<BpeCore> }).bytePairEncodingCoreProcessor;
   const missing = [
     ...(core ? [] : ['o200k.bytePairEncodingCoreProcessor']),
-    ...(vocabulary ? [] : ['bytePairEncodingCoreProcessor.bytePairStringRankEncoder (a Map)']),
-    ...(mergePiece ? [] : ['bytePairEncodingCoreProcessor.bytePairEncode()']),
+    ...(core?.bytePairStringRankEncoder instanceof Map ? [] : ['bytePairEncodingCoreProcessor.bytePairStringRankEncoder (a Map)']),
+    ...(typeof core?.bytePairEncode === 'function' ? [] : ['bytePairEncodingCoreProcessor.bytePairEncode()']),
   ];
   if (missing.length === 0) return undefined;
   return `gpt-tokenizer no longer has ${missing.join(', ')} (the fast path was checked against ${PINNED_GPT_TOKENIZER}): counts stay exact through the library but about twice as slow. Pin gpt-tokenizer back to ${PINNED_GPT_TOKENIZER}, or update src/tokens/fast-o200k.ts to the new internals, or remove the fast path.`;
+}
+
+/** o200k_base ids back to text: the table's text tokens, else the library. */
+export function decodeO200k(ids: readonly number[]): string {
+  return o200kTable?.decode(ids) ?? o200kLibrary().decode(ids);
 }
 
 // Character classes of the o200k_base split regex, for ASCII.
@@ -70,17 +111,21 @@ const SLASH = 47;
  * refuses), takes the library path.
  */
 export function encodeO200k(text: string): number[] {
-  if (!vocabulary || !mergePiece || !isPlainAscii(text)) return o200k.encode(text);
+  return scanEncode(vocabulary, text);
+}
+
+/** encodeO200k with a given vocabulary (tests run both kinds on the same texts). */
+export function scanEncode(vocabulary: O200kVocabulary | undefined, text: string): number[] {
+  if (!vocabulary || !isPlainAscii(text)) return o200kLibrary().encode(text);
   const ids: number[] = [];
   const n = text.length;
   let start = 0;
   while (start < n) {
     const end = pieceEnd(text, start, n);
-    const piece = text.slice(start, end);
-    const rank = vocabulary.get(piece);
+    const rank = vocabulary.rank(text, start, end);
     if (rank !== undefined) ids.push(rank);
     else {
-      const merged = mergePiece(piece);
+      const merged = vocabulary.merge(text.slice(start, end));
       for (let k = 0; k < merged.length; k++) ids.push(merged[k] as number);
     }
     start = end;
@@ -90,17 +135,26 @@ export function encodeO200k(text: string): number[] {
 
 /** Number of o200k_base tokens in `text`; see encodeO200k. */
 export function countO200k(text: string): number {
-  if (!vocabulary || !mergePiece || !isPlainAscii(text)) return o200k.countTokens(text);
+  return scanCount(vocabulary, text);
+}
+
+/** countO200k with a given vocabulary. */
+export function scanCount(vocabulary: O200kVocabulary | undefined, text: string): number {
+  if (!vocabulary || !isPlainAscii(text)) return o200kLibrary().countTokens(text);
   const n = text.length;
   let count = 0;
   let start = 0;
   while (start < n) {
     const end = pieceEnd(text, start, n);
-    const piece = text.slice(start, end);
-    count += vocabulary.has(piece) ? 1 : mergePiece(piece).length;
+    count += vocabulary.rank(text, start, end) !== undefined ? 1 : vocabulary.merge(text.slice(start, end)).length;
     start = end;
   }
   return count;
+}
+
+function isAsciiOnly(text: string): boolean {
+  for (let i = 0; i < text.length; i++) if (text.charCodeAt(i) > 0x7f) return false;
+  return true;
 }
 
 /** ASCII (and WIDE_OTHER) with no `<|`, the start of every special-token marker. */

@@ -1,5 +1,6 @@
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { GptEncoding } from 'gpt-tokenizer/GptEncoding';
+import { O200K_TABLE_FILE, O200kTable, type O200kRanks } from './o200k-table.js';
 
 /** The gpt-tokenizer version whose private BPE core the fast path was checked against. */
 export const PINNED_GPT_TOKENIZER = '3.4.0';
@@ -7,14 +8,14 @@ export const PINNED_GPT_TOKENIZER = '3.4.0';
 /** The vocabulary file the bundled command carries beside its chunks (scripts/bundle-cli.mjs). */
 export const O200K_RANKS_FILE = 'o200k_base.ranks.json';
 
-export type O200kRanks = (string | number[])[];
+export type { O200kRanks };
 
 /**
  * gpt-tokenizer ships its o200k vocabulary as a 2.2 MB JavaScript module; V8 parses the same
- * data as JSON about 35 ms sooner (60 against 97 ms here), and a fresh `baton mcp` loads it while
- * it starts. The bundled command carries that JSON, written from the installed gpt-tokenizer at
- * build time; elsewhere (tests, the library build) the module itself is loaded. A file for another
- * gpt-tokenizer version, or one that cannot be read, is ignored.
+ * data as JSON about 35 ms sooner (60 against 97 ms here). The bundled command carries that JSON,
+ * written from the installed gpt-tokenizer at build time; elsewhere (tests, the library build)
+ * the module itself is loaded. A file for another gpt-tokenizer version, or one that cannot be
+ * read, is ignored.
  */
 export function readO200kRanksFile(file: URL): O200kRanks | undefined {
   try {
@@ -28,11 +29,42 @@ export function readO200kRanksFile(file: URL): O200kRanks | undefined {
   }
 }
 
-const ranks =
-  readO200kRanksFile(new URL(`./${O200K_RANKS_FILE}`, import.meta.url)) ?? (await import('gpt-tokenizer/bpeRanks/o200k_base')).default;
+const ranksFile = new URL(`./${O200K_RANKS_FILE}`, import.meta.url);
 
-/** gpt-tokenizer's o200k_base encoding, built as its `encoding/o200k_base` module builds it. */
-export const o200k = GptEncoding.getEncodingApi('o200k_base', () => ranks);
+/**
+ * The ready-made table of text tokens (o200k-table.ts), when the bundled command carries it and
+ * the JSON vocabulary beside it: the library's encoding is then built only for text the table
+ * cannot take alone (see fast-o200k.ts), from that JSON, on first use.
+ */
+export const o200kTable: O200kTable | undefined = readTable();
+
+function readTable(): O200kTable | undefined {
+  if (!existsSync(ranksFile)) return undefined;
+  return O200kTable.read(new URL(`./${O200K_TABLE_FILE}`, import.meta.url), PINNED_GPT_TOKENIZER);
+}
+
+// Without the table, the vocabulary loads now: the library path must be ready synchronously.
+const eagerRanks = o200kTable ? undefined : (readO200kRanksFile(ranksFile) ?? (await import('gpt-tokenizer/bpeRanks/o200k_base')).default);
+
+let library: GptEncoding | undefined;
+
+/** Whether o200kLibrary() has built the library's encoding in this thread (tests and diagnostics). */
+export function o200kLibraryBuilt(): boolean {
+  return library !== undefined;
+}
+
+/** gpt-tokenizer's o200k_base encoding, built as its `encoding/o200k_base` module builds it (on first use). */
+export function o200kLibrary(): GptEncoding {
+  library ??= GptEncoding.getEncodingApi('o200k_base', () => {
+    const ranks = eagerRanks ?? readO200kRanksFile(ranksFile);
+    if (!ranks)
+      throw new Error(
+        `the o200k vocabulary ${ranksFile.pathname} is missing or not for gpt-tokenizer ${PINNED_GPT_TOKENIZER}: rebuild (npm run build)`,
+      );
+    return ranks;
+  });
+  return library;
+}
 
 /**
  * The text of O200K_RANKS_FILE for the bundle build: the installed gpt-tokenizer's vocabulary,

@@ -1,5 +1,4 @@
-import { o200k } from './o200k-encoding.js';
-import { countO200k as countTokens, encodeO200k } from './fast-o200k.js';
+import { countO200k as countTokens, decodeO200k, encodeO200k } from './fast-o200k.js';
 
 /** o200k_base token ids of a text; like countTokens, throws on special-token markers. */
 export function encodeTokens(text: string): number[] {
@@ -23,7 +22,7 @@ export function headOfTokens(text: string, ids: readonly number[], count: number
   if (count <= 0) return '';
   if (count >= ids.length) return text;
   if (!isAscii(text)) return headByCharacters(text, ids.length, count);
-  return o200k.decode(ids.slice(0, count));
+  return decodeO200k(ids.slice(0, count));
 }
 
 /** The suffix counterpart of headOfTokens: at most the last `count` tokens, never decoded mid-character. */
@@ -31,7 +30,7 @@ export function tailOfTokens(text: string, ids: readonly number[], count: number
   if (count <= 0) return '';
   if (count >= ids.length) return text;
   if (!isAscii(text)) return tailByCharacters(text, ids.length, count);
-  return o200k.decode(ids.slice(ids.length - count));
+  return decodeO200k(ids.slice(ids.length - count));
 }
 
 function isAscii(text: string): boolean {

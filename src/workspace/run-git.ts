@@ -11,9 +11,10 @@ export interface GitOutput {
 
 /**
  * Runs one git command in `cwd` and returns its stdout. Stops reading (and kills git) once
- * `maxBytes` is reached. Throws INTERNAL with git's stderr when it exits non-zero.
+ * `maxBytes` is reached; `niceness` lowers its CPU priority (see CollectRequest). Throws
+ * INTERNAL with git's stderr when it exits non-zero.
  */
-export async function runGit(args: readonly string[], cwd: string, maxBytes = DEFAULT_GIT_MAX_BYTES): Promise<GitOutput> {
+export async function runGit(args: readonly string[], cwd: string, maxBytes = DEFAULT_GIT_MAX_BYTES, niceness = 0): Promise<GitOutput> {
   let result: Awaited<ReturnType<typeof runCommand>>;
   try {
     // Pagers, prompts and locale-dependent output would all break parsing.
@@ -24,6 +25,7 @@ export async function runGit(args: readonly string[], cwd: string, maxBytes = DE
       env: { ...process.env, GIT_TERMINAL_PROMPT: '0', GIT_OPTIONAL_LOCKS: '0', LC_ALL: 'C' },
       maxBytes,
       maxStderr: 4000,
+      ...(niceness ? { niceness } : {}),
     });
   } catch (error) {
     throw new BatonError('INTERNAL', `git could not start: ${(error as Error).message}`, { cause: error });

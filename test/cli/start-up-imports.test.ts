@@ -122,7 +122,8 @@ describe.skipIf(!batonCommand().built)('what each command loads at start-up', ()
     expect(loaded('mcp', 'worker').some((url) => /gpt-tokenizer/.test(url))).toBe(true);
     expect(loaded('mcp', 'worker').some((url) => /@secretlint\/core/.test(url))).toBe(true);
     expect(loaded('mcp', 'main').filter((url) => /gpt-tokenizer/.test(url))).toEqual([]);
-    // The vocabulary comes from the JSON beside the bundle, not from gpt-tokenizer's 2.2 MB module.
+    // The vocabulary comes from the table beside the bundle (src/tokens/o200k-table.ts), not from
+    // gpt-tokenizer's 2.2 MB module.
     expect(loaded('mcp', 'worker').filter((url) => /gpt-tokenizer\/esm\/bpeRanks\//.test(url))).toEqual([]);
     // ajv loads only when a JSON Schema is validated (never, here); pino only when a record
     // passes the log level (warn, here).

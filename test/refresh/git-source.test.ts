@@ -1,4 +1,5 @@
-import { writeFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { chmodSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { GitCache, readGitState } from '../../src/refresh/index.js';
@@ -10,6 +11,37 @@ afterEach(() => {
 });
 
 describe('readGitState on a real repository', () => {
+  it('runs git at the lowest CPU priority for a background read (the MCP warm-up), at normal priority otherwise', async () => {
+    const repo = makeRepo({ 'a.txt': 'one\n' });
+    cleanups.push(repo.cleanup);
+    // A git in front of the real one on PATH that logs its own niceness, then runs the real git.
+    const bin = tempDir();
+    cleanups.push(bin.cleanup);
+    const realGit = execFileSync('sh', ['-c', 'command -v git'], { encoding: 'utf8' }).trim();
+    const log = path.join(bin.dir, 'nice.log');
+    writeFileSync(path.join(bin.dir, 'git'), `#!/bin/sh\nsleep 0.1\nnice >> "${log}"\nexec "${realGit}" "$@"\n`);
+    chmodSync(path.join(bin.dir, 'git'), 0o755);
+    const path0 = process.env.PATH;
+    process.env.PATH = `${bin.dir}${path.delimiter}${path0 ?? ''}`;
+    try {
+      const state = await readGitState(repo.dir, { background: true });
+      expect(state.recentCommits.map((c) => c.subject)).toEqual(['initial commit']);
+      // status, log and the numstat diff.
+      expect(readFileSync(log, 'utf8').trim().split('\n')).toEqual(['19', '19', '19']);
+      writeFileSync(log, '');
+      await readGitState(repo.dir);
+      expect(
+        readFileSync(log, 'utf8')
+          .trim()
+          .split('\n')
+          .map(Number)
+          .every((n) => n < 19),
+      ).toBe(true);
+    } finally {
+      process.env.PATH = path0;
+    }
+  });
+
   it('reports branch, staged, unstaged and untracked counts, line stats and recent commits', async () => {
     const repo = makeRepo({ 'a.txt': 'one\n', 'b.txt': 'two\n' });
     cleanups.push(repo.cleanup);

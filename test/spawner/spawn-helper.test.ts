@@ -34,6 +34,14 @@ describe('runCommand (short commands, their whole output)', () => {
     expect(cut.stdout.length).toBe(1000);
   });
 
+  it('lowers a command’s CPU priority when asked (niceness), and its own children inherit it', async () => {
+    // `nice` prints its niceness; the sleep lets the priority be set before it starts.
+    const low = await runCommand(request('sh', ['-c', 'sleep 0.2; nice'], { niceness: 19 }));
+    expect(low.stdout.toString().trim()).toBe('19');
+    const normal = await runCommand(request('sh', ['-c', 'sleep 0.2; nice']));
+    expect(Number(normal.stdout.toString().trim())).toBeLessThan(19);
+  });
+
   it('names a command that cannot start (no hang)', async () => {
     const error = await runCommand(request('baton-no-such-binary', [])).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(CommandStartError);

@@ -1,9 +1,26 @@
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import libraryRanks from 'gpt-tokenizer/bpeRanks/o200k_base';
 import { encode as libraryEncode } from 'gpt-tokenizer/encoding/o200k_base';
 import { describe, expect, it } from 'vitest';
-import { countO200k, encodeO200k, O200K_SCANNER_ACTIVE, o200kScannerContract, PINNED_GPT_TOKENIZER } from '../../src/tokens/fast-o200k.js';
+import {
+  countO200k,
+  encodeO200k,
+  O200K_SCANNER_ACTIVE,
+  o200kScannerContract,
+  PINNED_GPT_TOKENIZER,
+  scanCount,
+  scanEncode,
+  tableVocabulary,
+} from '../../src/tokens/fast-o200k.js';
+import { O200kTable, o200kTableBytes } from '../../src/tokens/o200k-table.js';
+
+// The bundled command's table (scripts/bundle-cli.mjs writes the same bytes): every text below
+// must give the library's ids through it too.
+const table = O200kTable.fromBytes(o200kTableBytes(libraryRanks, PINNED_GPT_TOKENIZER), PINNED_GPT_TOKENIZER);
+if (!table) throw new Error('the o200k table did not read back');
+const tableVocab = tableVocabulary(table);
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 
@@ -18,6 +35,8 @@ function sameAsLibrary(text: string): void {
   }
   expect(encodeO200k(text), JSON.stringify(text.slice(0, 120))).toEqual(expected);
   expect(countO200k(text)).toBe(expected.length);
+  expect(scanEncode(tableVocab, text), `table: ${JSON.stringify(text.slice(0, 120))}`).toEqual(expected);
+  expect(scanCount(tableVocab, text)).toBe(expected.length);
 }
 
 function* textFiles(dir: string): Generator<string> {
@@ -28,7 +47,7 @@ function* textFiles(dir: string): Generator<string> {
   }
 }
 
-describe('encodeO200k (the scanner path of the o200k_base tokenizer)', () => {
+describe('encodeO200k (the scanner path of the o200k_base tokenizer, on the library’s map and on the bundled table)', () => {
   it('runs on this gpt-tokenizer (an upgrade that drops its vocabulary map would silently slow every count)', () => {
     // The message says which private part moved and what to do.
     expect(o200kScannerContract()).toBeUndefined();

@@ -14,11 +14,11 @@ export async function runMcp(io: CliIO, options: McpCliOptions): Promise<number>
   const workspace = options.workspace ? path.resolve(io.cwd, options.workspace) : undefined;
   // A stdio server is one client's, started for its session, and its first call is usually
   // refresh_context. The render thread loads the tokenizer and secret rules, and git is read,
-  // while this thread loads the ledger and the MCP SDK: both cores work before the client is
-  // even answered.
+  // while this thread loads the ledger and the MCP SDK. git runs at the lowest CPU priority
+  // (warm-up.ts says why): it takes what the two threads leave idle.
   const renderWorker = options.http ? undefined : new RenderWorker();
   renderWorker?.warm();
-  if (renderWorker && workspace) void gitCache.get(workspace, {}).catch(() => undefined);
+  if (renderWorker && workspace) void gitCache.get(workspace, { background: true }).catch(() => undefined);
   // Files, not the modules' indexes: stdio start-up must not load the HTTP transport or the refresh renderers.
   const [{ openLedger }, { WorkspaceRegistry }] = await Promise.all([
     import('../../../ledger/index.js'),
