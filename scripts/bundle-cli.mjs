@@ -96,12 +96,9 @@ const { O200K_RANKS_FILE, o200kRanksFileText } = await import('../dist/tokens/o2
 const { O200K_TABLE_FILE, o200kTableBytes } = await import('../dist/tokens/o200k-table.js');
 const tokenizer = JSON.parse(readFileSync(path.join(ROOT, 'node_modules/gpt-tokenizer/package.json'), 'utf8'));
 const ranksText = await o200kRanksFileText(tokenizer.version);
-const tableBytes = o200kTableBytes(JSON.parse(ranksText).ranks, tokenizer.version);
-// Beside the bundle's chunks, and beside dist/tokens/ for the library build (`agent-baton`'s import).
-for (const folder of [OUT, path.join(ROOT, 'dist/tokens')]) {
-  await writeFile(path.join(folder, O200K_RANKS_FILE), ranksText);
-  await writeFile(path.join(folder, O200K_TABLE_FILE), tableBytes);
-}
+// The library build (dist/tokens/) reads them from here too.
+await writeFile(path.join(OUT, O200K_RANKS_FILE), ranksText);
+await writeFile(path.join(OUT, O200K_TABLE_FILE), o200kTableBytes(JSON.parse(ranksText).ranks, tokenizer.version));
 // Which modules each chunk holds: tests that assert what a command loads read it (a module's own
 // URL is gone once it is inlined).
 await writeFile(path.join(OUT, 'metafile.json'), JSON.stringify(result.metafile.outputs));

@@ -29,19 +29,23 @@ export function readO200kRanksFile(file: URL): O200kRanks | undefined {
   }
 }
 
-const ranksFile = new URL(`./${O200K_RANKS_FILE}`, import.meta.url);
+/**
+ * Where the build leaves the vocabulary files: beside the bundle's chunks (dist/cli-bundle/), which
+ * dist/tokens/ (the library build) also reads from, so the package carries them once.
+ */
+const vocabularyFolder = [new URL('./', import.meta.url), new URL('../cli-bundle/', import.meta.url)].find((folder) =>
+  existsSync(new URL(O200K_RANKS_FILE, folder)),
+);
+const ranksFile = new URL(O200K_RANKS_FILE, vocabularyFolder ?? import.meta.url);
 
 /**
- * The ready-made table of text tokens (o200k-table.ts), when the bundled command carries it and
- * the JSON vocabulary beside it: the library's encoding is then built only for text the table
- * cannot take alone (see fast-o200k.ts), from that JSON, on first use.
+ * The ready-made table of text tokens (o200k-table.ts), when the build left it with the JSON
+ * vocabulary: the library's encoding is then built only for text the table cannot take alone
+ * (see fast-o200k.ts), from that JSON, on first use.
  */
-export const o200kTable: O200kTable | undefined = readTable();
-
-function readTable(): O200kTable | undefined {
-  if (!existsSync(ranksFile)) return undefined;
-  return O200kTable.read(new URL(`./${O200K_TABLE_FILE}`, import.meta.url), PINNED_GPT_TOKENIZER);
-}
+export const o200kTable: O200kTable | undefined = vocabularyFolder
+  ? O200kTable.read(new URL(O200K_TABLE_FILE, vocabularyFolder), PINNED_GPT_TOKENIZER)
+  : undefined;
 
 // Without the table, the vocabulary loads now: the library path must be ready synchronously.
 const eagerRanks = o200kTable ? undefined : (readO200kRanksFile(ranksFile) ?? (await import('gpt-tokenizer/bpeRanks/o200k_base')).default);
