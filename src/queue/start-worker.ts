@@ -2,12 +2,14 @@ import { hostname } from 'node:os';
 import { DelayedError, type Job, Queue, Worker } from 'bullmq';
 import type { Redis } from 'ioredis';
 import { createRemoteSites, type RemoteSites } from '../isolation/index.js';
+import type { TaskSites } from '../supervisor/index.js';
 import { type Ledger, newId } from '../ledger/index.js';
 import { getLogger, type Logger } from '../observability/index.js';
 import { type RunPlanOptions, runPlan } from '../supervisor/index.js';
 import { DEFAULT_GATE_DELAY_MS, DEFAULT_QUEUE_LOCK_MS, DEFAULT_STALLED_INTERVAL_MS, QUEUE_NAME, stalledCounterKey } from './defaults.js';
 import type { TaskJobData, TaskJobResult } from './job-data.js';
 import { queueMetrics } from './queue-metrics.js';
+import { takeNextEarly } from './take-next-early.js';
 
 export interface QueueWorkerOptions {
   connection: Redis;
@@ -72,6 +74,8 @@ export async function startQueueWorker(options: QueueWorkerOptions): Promise<Que
   const queue = new Queue(QUEUE_NAME, { connection: options.connection, prefix: options.prefix });
   const providerNames = options.run.providers.map((p) => p.name);
 
+  // Set once the BullMQ worker exists (below); a job only runs after that.
+  let early: ReturnType<typeof takeNextEarly> | undefined;
   const processJob = async (job: Job<TaskJobData, TaskJobResult>, token?: string): Promise<TaskJobResult> => {
     const { task } = job.data;
     const until = await allBreakersOpenUntil(ledger, providerNames);
@@ -97,7 +101,9 @@ export async function startQueueWorker(options: QueueWorkerOptions): Promise<Que
         throw new DelayedError();
       }
     }
-    const sites = (await sitesFor(job.data.remote)).forBranch(job.data.runBranch);
+    const sites = integratingSignal((await sitesFor(job.data.remote)).forBranch(job.data.runBranch), () => {
+      if (token) early?.integrating(token);
+    });
     const report = await runPlan(
       // Dependencies were checked above; runPlan sees the task alone.
       { tasks: [{ ...task, dependsOn: [] }] },
@@ -138,14 +144,39 @@ export async function startQueueWorker(options: QueueWorkerOptions): Promise<Que
   });
   worker.on('failed', (job, error) => logger.error({ jobId: job?.id, err: error }, 'task job failed'));
   worker.on('error', (error) => logger.error({ err: error }, 'queue worker error'));
+  early = takeNextEarly(worker, Math.max(1, options.concurrency ?? 1), logger);
   await worker.waitUntilReady();
   logger.info({ owner, concurrency: options.concurrency ?? 1 }, 'baton worker ready');
   return {
     owner,
     close: async () => {
+      await early?.close();
       await worker.close();
       await queue.close();
       for (const sites of remotes.values()) await sites.close();
+    },
+  };
+}
+
+/** Sites whose tasks call `integrating` once, when their first passing attempt starts to integrate. */
+function integratingSignal(sites: TaskSites, integrating: () => void): TaskSites {
+  let signalled = false;
+  return {
+    ...sites,
+    open: async (task) => {
+      const site = await sites.open(task);
+      const complete = site.complete;
+      if (!complete) return site;
+      return {
+        ...site,
+        complete: (attempt, dispatch) => {
+          if (!signalled) {
+            signalled = true;
+            integrating();
+          }
+          return complete(attempt, dispatch);
+        },
+      };
     },
   };
 }

@@ -4,7 +4,7 @@
  * BullMQ, real git, real worker processes, the stand-in agent logging each start.
  */
 import { execFileSync } from 'node:child_process';
-import { copyFileSync, existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { chmodSync, copyFileSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -158,10 +158,12 @@ await describeWithRedis('baton worker on BullMQ', () => {
       expect(e.stdout).toContain('SIGTERM: finishing the running tasks');
       expect(e.stdout).toContain('baton worker stopped');
     }
-    // A worker (one task at a time) reuses one worktree for all its tasks, and removes it when it stops.
+    // A worker (one agent at a time) reuses its worktrees from task to task: one for the task
+    // whose agent runs, one for a task still integrating (take-next-early.ts). It removes them
+    // when it stops.
     const starts = project.starts();
     for (const clone of clones) {
-      expect(new Set(starts.filter((s) => s.cwd.startsWith(clone)).map((s) => s.cwd)).size).toBeLessThanOrEqual(1);
+      expect(new Set(starts.filter((s) => s.cwd.startsWith(clone)).map((s) => s.cwd)).size).toBeLessThanOrEqual(2);
       expect(execFileSync('git', ['worktree', 'list'], { cwd: clone, encoding: 'utf8' }).trim().split('\n')).toHaveLength(1);
     }
   }, 180_000);
@@ -266,5 +268,86 @@ await describeWithRedis('baton worker on BullMQ', () => {
     expect((await ledger.listDispatches({ status: 'running' })).items).toHaveLength(0);
     await ledger.close();
     expect(project.starts()).toHaveLength(1);
+  }, 120_000);
+
+  it('takes the next task while the last one integrates, yet runs one agent at a time and holds no task it has no agent for', async () => {
+    const ids = ['e1', 'e2', 'e3', 'e4'];
+    const endLog = path.join(mkdtempSync(path.join(tmpdir(), 'baton-ends-')), 'ends.jsonl');
+    cleanups.push(() => rmSync(path.dirname(endLog), { recursive: true, force: true }));
+    const project = makeProject(
+      ids.map((id) => ({ id })),
+      { AGENT_SLEEP_MS: '300', END_LOG: endLog },
+    );
+    cleanups.push(() => rmSync(project.dir, { recursive: true, force: true }));
+    const { remote, clones } = withRemote(project, 1);
+    // A slow remote: every push waits 0.6 s in the remote's pre-receive hook, which logs when.
+    const pushLog = path.join(path.dirname(endLog), 'pushes.log');
+    writeFileSync(
+      path.join(remote, 'hooks', 'pre-receive'),
+      `#!/bin/sh\nstart=$(date +%s%3N)\nsleep 0.6\necho "$start $(date +%s%3N)" >> "${pushLog}"\n`,
+    );
+    chmodSync(path.join(remote, 'hooks', 'pre-receive'), 0o755);
+    const namespace = uniqueNamespace('queue-early');
+    namespaces.push(namespace);
+    const [worker] = (await startWorkers(clones, namespace)) as [BatonRun];
+    try {
+      const producer = startBaton(['run', 'plan.json', '--config', 'baton.config.json', '--ledger', REDIS_TEST_URL, '--queue', '--json'], {
+        cwd: project.dir,
+        env: { BATON_NAMESPACE: namespace, ...QUEUE_ENV },
+      });
+      const done = await producer.done;
+      expect(done.code, done.stderr).toBe(0);
+      expect((JSON.parse(done.stdout) as Report).tasks.map((t) => t.status)).toEqual(ids.map(() => 'completed'));
+    } finally {
+      worker.child.kill('SIGTERM');
+      await worker.done;
+    }
+    const starts = project.starts();
+    for (const id of ids) expect(startsPerTask(starts).get(id), id).toBe(1);
+    const ends = new Map(
+      readFileSync(endLog, 'utf8')
+        .trim()
+        .split('\n')
+        .map((l) => JSON.parse(l) as { task: string; at: number })
+        .map((e) => [e.task, e.at]),
+    );
+    const agents = starts.map((s) => ({ from: s.at, to: ends.get(s.task) ?? Number.POSITIVE_INFINITY })).sort((a, b) => a.from - b.from);
+    // One agent at a time: each starts after the one before it ended.
+    for (let i = 1; i < agents.length; i++) expect(agents[i]?.from).toBeGreaterThanOrEqual(agents[i - 1]?.to as number);
+    // And agents started while an earlier task's push was still in the remote's hook.
+    const pushes = readFileSync(pushLog, 'utf8')
+      .trim()
+      .split('\n')
+      .map((l) => l.split(' ').map(Number) as [number, number]);
+    const duringPush = agents.filter((a) => pushes.some(([from, to]) => a.from > from && a.from < to));
+    expect(duringPush.length).toBeGreaterThanOrEqual(2);
+  }, 120_000);
+
+  it('leaves a task it cannot start at once to a worker that comes later', async () => {
+    const project = makeProject([{ id: 'a' }, { id: 'b' }], { AGENT_SLEEP_MS: '4000' });
+    cleanups.push(() => rmSync(project.dir, { recursive: true, force: true }));
+    const { clones } = withRemote(project, 2);
+    const namespace = uniqueNamespace('queue-idle');
+    namespaces.push(namespace);
+    // One worker first: it takes one task, and must leave the other queued while its agent runs.
+    const workers = await startWorkers(clones.slice(0, 1), namespace);
+    try {
+      const producer = startBaton(['run', 'plan.json', '--config', 'baton.config.json', '--ledger', REDIS_TEST_URL, '--queue', '--json'], {
+        cwd: project.dir,
+        env: { BATON_NAMESPACE: namespace, ...QUEUE_ENV },
+      });
+      const deadline = Date.now() + 60_000;
+      while (project.starts().length === 0 && Date.now() < deadline) await sleep(50);
+      workers.push(...(await startWorkers(clones.slice(1), namespace)));
+      const done = await producer.done;
+      expect(done.code, done.stderr).toBe(0);
+    } finally {
+      for (const w of workers) w.child.kill('SIGTERM');
+      await Promise.all(workers.map((w) => w.done));
+    }
+    // Each worker ran one: the first did not take the second task while its own agent ran.
+    const starts = project.starts();
+    expect(starts).toHaveLength(2);
+    expect(clones.map((clone) => starts.filter((s) => s.cwd.startsWith(clone)).length)).toEqual([1, 1]);
   }, 120_000);
 });

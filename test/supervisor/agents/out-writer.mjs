@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // The issue's stand-in agent: logs its start to $START_LOG (JSONL: task, attempt, pid, cwd and
 // the prompt's first line),
-// sleeps $AGENT_SLEEP_MS (default 200), then writes out/<task>.txt. With $AGENT_EDIT_FILE it
+// sleeps $AGENT_SLEEP_MS (default 200), then writes out/<task>.txt (and logs its end to $END_LOG). With $AGENT_EDIT_FILE it
 // instead writes "<task>" into line $AGENT_EDIT_LINE (default 1) of that shared file, which makes
 // two tasks conflict when integrated.
 import { appendFileSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
@@ -30,4 +30,5 @@ if (edit && (process.env.AGENT_EDIT_TASKS ?? '').split(',').includes(task)) {
   mkdirSync('out', { recursive: true });
   writeFileSync(`out/${task}.txt`, `${task}\n`);
 }
+if (process.env.END_LOG) appendFileSync(process.env.END_LOG, `${JSON.stringify({ task, at: Date.now() })}\n`);
 console.log(`wrote ${task}`);
