@@ -74,8 +74,6 @@ export async function startQueueWorker(options: QueueWorkerOptions): Promise<Que
   const queue = new Queue(QUEUE_NAME, { connection: options.connection, prefix: options.prefix });
   const providerNames = options.run.providers.map((p) => p.name);
 
-  // Set once the BullMQ worker exists (below); a job only runs after that.
-  let early: ReturnType<typeof takeNextEarly> | undefined;
   const processJob = async (job: Job<TaskJobData, TaskJobResult>, token?: string): Promise<TaskJobResult> => {
     const { task } = job.data;
     const until = await allBreakersOpenUntil(ledger, providerNames);
@@ -102,7 +100,7 @@ export async function startQueueWorker(options: QueueWorkerOptions): Promise<Que
       }
     }
     const sites = integratingSignal((await sitesFor(job.data.remote)).forBranch(job.data.runBranch), () => {
-      if (token) early?.integrating(token);
+      if (token) early.integrating(token);
     });
     const report = await runPlan(
       // Dependencies were checked above; runPlan sees the task alone.
@@ -144,13 +142,14 @@ export async function startQueueWorker(options: QueueWorkerOptions): Promise<Que
   });
   worker.on('failed', (job, error) => logger.error({ jobId: job?.id, err: error }, 'task job failed'));
   worker.on('error', (error) => logger.error({ err: error }, 'queue worker error'));
-  early = takeNextEarly(worker, Math.max(1, options.concurrency ?? 1), logger);
+  // Made before any job can run: the worker's first fetch awaits Redis.
+  const early = takeNextEarly(worker, Math.max(1, options.concurrency ?? 1), logger);
   await worker.waitUntilReady();
   logger.info({ owner, concurrency: options.concurrency ?? 1 }, 'baton worker ready');
   return {
     owner,
     close: async () => {
-      await early?.close();
+      await early.close();
       await worker.close();
       await queue.close();
       for (const sites of remotes.values()) await sites.close();
