@@ -100,17 +100,18 @@ export async function createRemoteSites(options: RemoteSitesOptions): Promise<Re
       const reused = options.keepWorktrees ? undefined : idle.pop();
       const dir = reused ?? path.join(root, options.keepWorktrees ? safeRefPart(task.id) : `slot-${++slots}`);
       await baseFor(task, runBranch);
-      // Under the lock that fetches take too, so the tracking ref holds still while it is read.
-      // --no-track: a task branch needs no upstream, and setting one rewrites the shared config.
       await serially(async () => {
+        // One read of the fetched tip, as a commit: `-B ref <name>` would read the name twice, and a
+        // push from another of this clone's worktrees moves the tracking ref too (outside this lock).
+        const base = await gitOk(['rev-parse', '--verify', `${tracking(runBranch)}^{commit}`], repo);
         if (reused) {
           // As with --concurrency: the slot may still be on its last task's branch.
-          await gitOk(['checkout', '--quiet', '--force', '--ignore-other-worktrees', '--no-track', '-B', ref, tracking(runBranch)], dir);
+          await gitOk(['checkout', '--quiet', '--force', '--ignore-other-worktrees', '-B', ref, base], dir);
           if (!settled.delete(dir)) await gitOk(['clean', '-fdq'], dir);
         } else {
           made.add(dir);
           await removeWorktree(repo, dir);
-          await gitOk(['worktree', 'add', '--quiet', '--no-track', '-B', ref, dir, tracking(runBranch)], repo);
+          await gitOk(['worktree', 'add', '--quiet', '-B', ref, dir, base], repo);
         }
       });
       let conflicts = 0;

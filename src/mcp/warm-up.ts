@@ -59,8 +59,8 @@ export async function warmUp(
   // The child processes and the file opens first: they run while the modules below evaluate.
   // git's status of a large tree takes both cores for a while: at normal priority it held up a
   // fresh `baton mcp`'s initialize answer on 50,000 files (225 against 176 ms without it); read
-  // after the answer instead, it held up the first refresh_context as much. At the lowest
-  // priority it runs on the time the server's threads leave idle.
+  // after the answer instead, it held up the first refresh_context as much. At a low priority it
+  // runs mostly on the time the server's threads leave idle (read-git-state.ts).
   const git = readGit ? step('git', () => registry.gitCache.get(root, { background: true })) : undefined;
   const ledger = root ? step('ledger', () => registry.ledger(root)) : undefined;
   // Module evaluation holds the event loop: it waits for the gate (stdio: the initialize answer).

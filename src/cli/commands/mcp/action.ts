@@ -14,8 +14,8 @@ export async function runMcp(io: CliIO, options: McpCliOptions): Promise<number>
   const workspace = options.workspace ? path.resolve(io.cwd, options.workspace) : undefined;
   // A stdio server is one client's, started for its session, and its first call is usually
   // refresh_context. The render thread loads the tokenizer and secret rules, and git is read,
-  // while this thread loads the ledger and the MCP SDK. git runs at the lowest CPU priority
-  // (warm-up.ts says why): it takes what the two threads leave idle.
+  // while this thread loads the ledger and the MCP SDK. git runs at a low CPU priority
+  // (warm-up.ts says why): it takes mostly what the two threads leave idle.
   const renderWorker = options.http ? undefined : new RenderWorker();
   renderWorker?.warm();
   if (renderWorker && workspace) void gitCache.get(workspace, { background: true }).catch(() => undefined);
