@@ -42,6 +42,14 @@ function withRemote(project: Project, n: number): { remote: string; clones: stri
   return { remote, clones };
 }
 
+/** `baton run plan.json --queue --json` in the project: the producer's side. */
+function startProducer(project: Project, namespace: string): BatonRun {
+  return startBaton(['run', 'plan.json', '--config', 'baton.config.json', '--ledger', REDIS_TEST_URL, '--queue', '--json'], {
+    cwd: project.dir,
+    env: { BATON_NAMESPACE: namespace, ...QUEUE_ENV },
+  });
+}
+
 const readyLines = new Map<BatonRun, string>();
 
 async function startWorkers(clones: readonly string[], namespace: string, extra: string[] = []): Promise<BatonRun[]> {
@@ -99,10 +107,7 @@ await describeWithRedis('baton worker on BullMQ', () => {
     namespaces.push(namespace);
     const workers = await startWorkers(clones, namespace, ['--metrics-port', '0']);
     try {
-      const producer = startBaton(['run', 'plan.json', '--config', 'baton.config.json', '--ledger', REDIS_TEST_URL, '--queue', '--json'], {
-        cwd: project.dir,
-        env: { BATON_NAMESPACE: namespace, ...QUEUE_ENV },
-      });
+      const producer = startProducer(project, namespace);
       const done = await producer.done;
       expect(done.code, done.stderr).toBe(0);
       const report = JSON.parse(done.stdout) as Report;
@@ -176,10 +181,7 @@ await describeWithRedis('baton worker on BullMQ', () => {
     namespaces.push(namespace);
     const workers = await startWorkers(clones, namespace);
     try {
-      const producer = startBaton(['run', 'plan.json', '--config', 'baton.config.json', '--ledger', REDIS_TEST_URL, '--queue', '--json'], {
-        cwd: project.dir,
-        env: { BATON_NAMESPACE: namespace, ...QUEUE_ENV },
-      });
+      const producer = startProducer(project, namespace);
       const deadline = Date.now() + 60_000;
       while (project.starts().length === 0 && Date.now() < deadline) await sleep(100);
       const first = project.starts()[0];
@@ -225,10 +227,7 @@ await describeWithRedis('baton worker on BullMQ', () => {
     await ledger.close();
     const workers = await startWorkers(clones, namespace);
     try {
-      const producer = startBaton(['run', 'plan.json', '--config', 'baton.config.json', '--ledger', REDIS_TEST_URL, '--queue', '--json'], {
-        cwd: project.dir,
-        env: { BATON_NAMESPACE: namespace, ...QUEUE_ENV },
-      });
+      const producer = startProducer(project, namespace);
       const done = await producer.done;
       expect(done.code, done.stderr).toBe(0);
       const starts = project.starts();
@@ -249,10 +248,7 @@ await describeWithRedis('baton worker on BullMQ', () => {
     const namespace = uniqueNamespace('queue-term');
     namespaces.push(namespace);
     const [worker] = (await startWorkers(clones, namespace)) as [BatonRun];
-    const producer = startBaton(['run', 'plan.json', '--config', 'baton.config.json', '--ledger', REDIS_TEST_URL, '--queue', '--json'], {
-      cwd: project.dir,
-      env: { BATON_NAMESPACE: namespace, ...QUEUE_ENV },
-    });
+    const producer = startProducer(project, namespace);
     const deadline = Date.now() + 60_000;
     while (project.starts().length === 0 && Date.now() < deadline) await sleep(100);
     worker.child.kill('SIGTERM');
@@ -291,10 +287,7 @@ await describeWithRedis('baton worker on BullMQ', () => {
     namespaces.push(namespace);
     const [worker] = (await startWorkers(clones, namespace)) as [BatonRun];
     try {
-      const producer = startBaton(['run', 'plan.json', '--config', 'baton.config.json', '--ledger', REDIS_TEST_URL, '--queue', '--json'], {
-        cwd: project.dir,
-        env: { BATON_NAMESPACE: namespace, ...QUEUE_ENV },
-      });
+      const producer = startProducer(project, namespace);
       const done = await producer.done;
       expect(done.code, done.stderr).toBe(0);
       expect((JSON.parse(done.stdout) as Report).tasks.map((t) => t.status)).toEqual(ids.map(() => 'completed'));
@@ -332,10 +325,7 @@ await describeWithRedis('baton worker on BullMQ', () => {
     // One worker first: it takes one task, and must leave the other queued while its agent runs.
     const workers = await startWorkers(clones.slice(0, 1), namespace);
     try {
-      const producer = startBaton(['run', 'plan.json', '--config', 'baton.config.json', '--ledger', REDIS_TEST_URL, '--queue', '--json'], {
-        cwd: project.dir,
-        env: { BATON_NAMESPACE: namespace, ...QUEUE_ENV },
-      });
+      const producer = startProducer(project, namespace);
       const deadline = Date.now() + 60_000;
       while (project.starts().length === 0 && Date.now() < deadline) await sleep(50);
       workers.push(...(await startWorkers(clones.slice(1), namespace)));
