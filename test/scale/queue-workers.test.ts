@@ -316,6 +316,41 @@ await describeWithRedis('baton worker on BullMQ', () => {
     expect(duringPush.length).toBeGreaterThanOrEqual(2);
   }, 120_000);
 
+  it('lets a worker stopped with SIGTERM while one task integrates and the next one runs finish both', async () => {
+    const project = makeProject([{ id: 't1' }, { id: 't2' }], { AGENT_SLEEP_MS: '300' });
+    cleanups.push(() => rmSync(project.dir, { recursive: true, force: true }));
+    const { remote, clones } = withRemote(project, 1);
+    // A slow remote keeps the first task integrating while the worker's agent runs the second.
+    writeFileSync(path.join(remote, 'hooks', 'pre-receive'), '#!/bin/sh\nsleep 1\n');
+    chmodSync(path.join(remote, 'hooks', 'pre-receive'), 0o755);
+    const namespace = uniqueNamespace('queue-early-term');
+    namespaces.push(namespace);
+    const [worker] = (await startWorkers(clones, namespace)) as [BatonRun];
+    const producer = startProducer(project, namespace);
+    const deadline = Date.now() + 60_000;
+    while (project.starts().length < 2 && Date.now() < deadline) await sleep(20);
+    expect(project.starts()).toHaveLength(2);
+    worker.child.kill('SIGTERM');
+    const stopped = await worker.done;
+    expect(stopped.code, stopped.stderr).toBe(0);
+    const done = await producer.done;
+    expect(done.code, done.stderr).toBe(0);
+    const report = JSON.parse(done.stdout) as Report;
+    expect(report.tasks.map((t) => `${t.id}:${t.status}:${t.attempts.map((a) => a.outcome).join(',')}`)).toEqual([
+      't1:completed:ok',
+      't2:completed:ok',
+    ]);
+    const ledger = await openLedger({ spec: REDIS_TEST_URL, namespace });
+    expect((await ledger.listDispatches({ status: 'running' })).items).toHaveLength(0);
+    await ledger.close();
+    expect(startsPerTask(project.starts())).toEqual(
+      new Map([
+        ['t1', 1],
+        ['t2', 1],
+      ]),
+    );
+  }, 120_000);
+
   it('leaves a task it cannot start at once to a worker that comes later', async () => {
     const project = makeProject([{ id: 'a' }, { id: 'b' }], { AGENT_SLEEP_MS: '4000' });
     cleanups.push(() => rmSync(project.dir, { recursive: true, force: true }));
