@@ -276,11 +276,11 @@ await describeWithRedis('baton worker on BullMQ', () => {
     );
     cleanups.push(() => rmSync(project.dir, { recursive: true, force: true }));
     const { remote, clones } = withRemote(project, 1);
-    // A slow remote: every push waits 0.6 s in the remote's pre-receive hook, which logs when.
+    // A slow remote: every push waits 1.5 s in the remote's pre-receive hook, which logs when.
     const pushLog = path.join(path.dirname(endLog), 'pushes.log');
     writeFileSync(
       path.join(remote, 'hooks', 'pre-receive'),
-      `#!/bin/sh\nstart=$(date +%s%3N)\nsleep 0.6\necho "$start $(date +%s%3N)" >> "${pushLog}"\n`,
+      `#!/bin/sh\nstart=$(date +%s%3N)\nsleep 1.5\necho "$start $(date +%s%3N)" >> "${pushLog}"\n`,
     );
     chmodSync(path.join(remote, 'hooks', 'pre-receive'), 0o755);
     const namespace = uniqueNamespace('queue-early');
@@ -307,13 +307,15 @@ await describeWithRedis('baton worker on BullMQ', () => {
     const agents = starts.map((s) => ({ from: s.at, to: ends.get(s.task) ?? Number.POSITIVE_INFINITY })).sort((a, b) => a.from - b.from);
     // One agent at a time: each starts after the one before it ended.
     for (let i = 1; i < agents.length; i++) expect(agents[i]?.from).toBeGreaterThanOrEqual(agents[i - 1]?.to as number);
-    // And agents started while an earlier task's push was still in the remote's hook.
+    // And an agent started while an earlier task's push was still in the remote's hook (one worker
+    // without the early take never does; with it, each of the three later tasks may: at least one
+    // does even on a loaded machine, where starting the next agent can take most of a second).
     const pushes = readFileSync(pushLog, 'utf8')
       .trim()
       .split('\n')
       .map((l) => l.split(' ').map(Number) as [number, number]);
     const duringPush = agents.filter((a) => pushes.some(([from, to]) => a.from > from && a.from < to));
-    expect(duringPush.length).toBeGreaterThanOrEqual(2);
+    expect(duringPush.length).toBeGreaterThanOrEqual(1);
   }, 120_000);
 
   it('lets a worker stopped with SIGTERM while one task integrates and the next one runs finish both', async () => {
@@ -352,12 +354,13 @@ await describeWithRedis('baton worker on BullMQ', () => {
   }, 120_000);
 
   it('leaves a task it cannot start at once to a worker that comes later', async () => {
-    const project = makeProject([{ id: 'a' }, { id: 'b' }], { AGENT_SLEEP_MS: '4000' });
+    const project = makeProject([{ id: 'a' }, { id: 'b' }], { AGENT_SLEEP_MS: '8000' });
     cleanups.push(() => rmSync(project.dir, { recursive: true, force: true }));
     const { clones } = withRemote(project, 2);
     const namespace = uniqueNamespace('queue-idle');
     namespaces.push(namespace);
-    // One worker first: it takes one task, and must leave the other queued while its agent runs.
+    // One worker first: it takes one task, and must leave the other queued while its agent runs
+    // (8 s: long enough for the second worker to start under a loaded CI machine).
     const workers = await startWorkers(clones.slice(0, 1), namespace);
     try {
       const producer = startProducer(project, namespace);
