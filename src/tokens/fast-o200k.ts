@@ -24,8 +24,12 @@ export interface O200kVocabulary {
   merge(piece: string): readonly number[];
 }
 
+function libraryCore(): Partial<BpeCore> | undefined {
+  return (o200kLibrary() as unknown as { bytePairEncodingCoreProcessor?: Partial<BpeCore> }).bytePairEncodingCoreProcessor;
+}
+
 export function coreVocabulary(): O200kVocabulary | undefined {
-  const core = (o200kLibrary() as unknown as { bytePairEncodingCoreProcessor?: Partial<BpeCore> }).bytePairEncodingCoreProcessor;
+  const core = libraryCore();
   const map = core?.bytePairStringRankEncoder instanceof Map ? core.bytePairStringRankEncoder : undefined;
   const merge = typeof core?.bytePairEncode === 'function' ? core.bytePairEncode.bind(core) : undefined;
   return map && merge ? { rank: (text, start, end) => map.get(text.slice(start, end)), merge } : undefined;
@@ -45,7 +49,7 @@ export function tableVocabulary(table: O200kTable): O200kVocabulary {
     merge: (piece) => {
       let ids = merged.get(piece);
       if (ids === undefined) {
-        ids = isAsciiOnly(piece) ? table.mergeAscii(piece) : o200kLibrary().encode(piece);
+        ids = isAscii(piece) ? table.mergeAscii(piece) : o200kLibrary().encode(piece);
         if (merged.size >= MERGE_CACHE_SIZE) merged.clear();
         merged.set(piece, ids);
       }
@@ -63,7 +67,7 @@ export const O200K_SCANNER_ACTIVE = vocabulary !== undefined;
  * else a message naming the package, the missing private parts and what to do.
  */
 export function o200kScannerContract(): string | undefined {
-  const core = (o200kLibrary() as unknown as { bytePairEncodingCoreProcessor?: Partial<BpeCore> }).bytePairEncodingCoreProcessor;
+  const core = libraryCore();
   const missing = [
     ...(core ? [] : ['o200k.bytePairEncodingCoreProcessor']),
     ...(core?.bytePairStringRankEncoder instanceof Map ? [] : ['bytePairEncodingCoreProcessor.bytePairStringRankEncoder (a Map)']),
@@ -152,7 +156,8 @@ export function scanCount(vocabulary: O200kVocabulary | undefined, text: string)
   return count;
 }
 
-function isAsciiOnly(text: string): boolean {
+/** Every character below 0x80. */
+export function isAscii(text: string): boolean {
   for (let i = 0; i < text.length; i++) if (text.charCodeAt(i) > 0x7f) return false;
   return true;
 }

@@ -1,4 +1,4 @@
-import { countO200k as countTokens, decodeO200k, encodeO200k } from './fast-o200k.js';
+import { countO200k as countTokens, decodeO200k, encodeO200k, isAscii } from './fast-o200k.js';
 
 /** o200k_base token ids of a text; like countTokens, throws on special-token markers. */
 export function encodeTokens(text: string): number[] {
@@ -31,11 +31,6 @@ export function tailOfTokens(text: string, ids: readonly number[], count: number
   if (count >= ids.length) return text;
   if (!isAscii(text)) return tailByCharacters(text, ids.length, count);
   return decodeO200k(ids.slice(ids.length - count));
-}
-
-function isAscii(text: string): boolean {
-  for (let i = 0; i < text.length; i++) if (text.charCodeAt(i) > 0x7f) return false;
-  return true;
 }
 
 function tailByCharacters(text: string, tokens: number, count: number): string {
