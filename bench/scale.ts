@@ -7,6 +7,8 @@
  * process, and Baton's own overhead per task (claim, worktree, prompt, ledger, validation,
  * integration: the task's span minus its agent's run), p50/p95, with the machine's load.
  * Targets (issue 13): speed-up >= 3.5x for 4 (both ways); overhead p50 <= 100 ms.
+ * Workers: BENCH_LOG=info shows their logs; BENCH_WORKER_FLAGS adds node flags (`--cpu-prof
+ * --cpu-prof-dir=DIR` to profile them).
  * `--large`: the same on a clone of the 50,000-file repository of the refresh bench (see runLarge).
  */
 import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
@@ -250,6 +252,8 @@ async function withWorkers(setup: Setup & { workers: number; sleepS: number }): 
   makeRepo(dir);
   const remote = path.join(setup.base, 'remote.git');
   execFileSync('git', ['init', '-q', '--bare', '-b', 'main', remote]);
+  // The remote stands for a server elsewhere: its own upkeep after each push (gc --auto) is not the workers' CPU.
+  execFileSync('git', ['config', 'receive.autogc', 'false'], { cwd: remote });
   execFileSync('git', ['remote', 'add', 'origin', remote], { cwd: dir });
   execFileSync('git', ['push', '-q', 'origin', 'main'], { cwd: dir });
   const config = JSON.stringify({
@@ -258,7 +262,7 @@ async function withWorkers(setup: Setup & { workers: number; sleepS: number }): 
   });
   writeFileSync(path.join(dir, 'baton.config.json'), config);
   const namespace = `bench-scale-queue-${process.pid}-${Date.now().toString(36)}`;
-  const env = { ...process.env, BATON_NAMESPACE: namespace, BATON_LOG_LEVEL: 'error' };
+  const env = { ...process.env, BATON_NAMESPACE: namespace, BATON_LOG_LEVEL: process.env.BENCH_LOG ?? 'error' };
   const children: ChildProcess[] = [];
   for (let i = 0; i < setup.workers; i++) {
     const clone = path.join(setup.base, `worker-${i + 1}`);
@@ -284,7 +288,7 @@ async function withWorkers(setup: Setup & { workers: number; sleepS: number }): 
   await waitForTasks(
     producerLedger,
     setup.plan.tasks.map((t) => t.id),
-    { pollMs: 50 },
+    { pollMs: 100 },
   );
   const wall = (performance.now() - started) / 1000;
   await producerLedger.close();
@@ -313,7 +317,7 @@ async function withWorkers(setup: Setup & { workers: number; sleepS: number }): 
 }
 
 function startReady(args: string[], cwd: string, env: NodeJS.ProcessEnv): Promise<ChildProcess> {
-  const child = spawn(process.execPath, [BIN, ...args], {
+  const child = spawn(process.execPath, [...(process.env.BENCH_WORKER_FLAGS?.split(' ').filter(Boolean) ?? []), BIN, ...args], {
     cwd,
     env,
     stdio: ['ignore', 'pipe', 'inherit'],

@@ -2,5 +2,6 @@ export { safeRefPart, TASK_BRANCH_PREFIX, taskBranch, taskCommitMessage, taskOfS
 export { createWorktreeSites, MAX_CONFLICT_RERUNS } from './worktree-sites.js';
 export type { IntegrateResult } from './integrate-task.js';
 export type { WorktreeSitesOptions } from './worktree-sites.js';
-export { createRemoteSites, MAX_PUSH_RACES } from './remote-sites.js';
+export { createRemoteSites, MAX_PUSH_RACES, MAX_TAKEN_ALONG } from './remote-sites.js';
 export type { RemoteSites, RemoteSitesOptions } from './remote-sites.js';
+export type { EndTurn, IntegrationOutcome, IntegrationTurns, OfferedCommit } from './integration-turns.js';

@@ -5,12 +5,17 @@ import { getLogger, type Logger } from '../observability/index.js';
 import { buildMergeConflictContext, type ConflictAuthor, type PreContextLimits } from '../precontext/index.js';
 import type { CompletionGate, EventSink, TaskSite, TaskSites } from '../supervisor/index.js';
 import { commitIdentity, git, gitOk } from './git.js';
+import type { IntegrationTurns, OfferedCommit } from './integration-turns.js';
 import { pruneStaleWorktrees } from './prune-stale.js';
+import { failingCheck, takeAlong } from './take-along.js';
 import { safeRefPart, taskBranch, taskCommitMessage, taskOfSubject } from './task-branch.js';
 import { commitAll, createSerializer, deleteBranches, discardWorktrees, removeWorktree, workspaceIn } from './worktree-ops.js';
 
 /** Pushes lost to another worker's push before the attempt gives up integrating. */
 export const MAX_PUSH_RACES = 10;
+
+/** Offered commits one turn takes along at most, which bounds how long a turn lasts. */
+export const MAX_TAKEN_ALONG = 8;
 
 /** @default 2000: a fetch this recent is the base of a task without dependencies. */
 const FRESH_BASE_MS = 2_000;
@@ -24,6 +29,8 @@ export interface RemoteSitesOptions {
   limits?: Partial<PreContextLimits>;
   logger?: Logger;
   onEvent?: EventSink;
+  /** Turns at integrating, shared with the other workers; without them each integrates at will. */
+  turns?: IntegrationTurns;
 }
 
 /** Sites for one run's branch; a worker makes one per branch it sees in its jobs. */
@@ -68,10 +75,14 @@ export async function createRemoteSites(options: RemoteSitesOptions): Promise<Re
   const serially = createSerializer();
   const tracking = (branch: string) => `refs/remotes/${remote}/${branch}`;
   const fetchedAt = new Map<string, number>();
-  const fetch = (branch: string) =>
+  /** Fetches the run branch, and the objects of other tasks' branches (no ref kept: they are merged by commit). */
+  const fetch = (branch: string, taskRefs: readonly string[] = []) =>
     serially(async () => {
       const started = Date.now();
-      await gitOk(['fetch', '--quiet', '--no-tags', '--no-write-fetch-head', remote, `+refs/heads/${branch}:${tracking(branch)}`], repo);
+      const args = ['fetch', '--quiet', '--no-tags', '--no-write-fetch-head', remote, `+refs/heads/${branch}:${tracking(branch)}`];
+      const fetched = await git([...args, ...taskRefs.map((ref) => `refs/heads/${ref}`)], repo);
+      // A task branch gone from the remote fails the whole fetch: its commit is then left out (not found).
+      if (fetched.code !== 0) await gitOk(args, repo);
       fetchedAt.set(branch, started);
     });
   /**
@@ -117,8 +128,52 @@ export async function createRemoteSites(options: RemoteSitesOptions): Promise<Re
       let conflicts = 0;
       const complete = async (attempt: number): Promise<CompletionGate> => {
         await commitAll(dir, taskCommitMessage(task.id, attempt), identity);
+        const { turns } = options;
+        if (!turns) return integrate(attempt, []);
+        let end = await turns.tryTake(runBranch);
+        if (!end) {
+          // Another worker is integrating: offer the commit for it (or the next) to take along.
+          const offered = await offer(turns, attempt);
+          if (offered) {
+            const waited = await turns.awaitOutcome(runBranch, task.id, attempt);
+            if ('outcome' in waited && waited.outcome.ok) {
+              settled.add(dir);
+              const detail = `pushed to ${remote}/${runBranch} by ${waited.outcome.by}`;
+              onEvent({ type: 'integration', taskId: task.id, attempt, ok: true, detail });
+              return { ok: true };
+            }
+            if ('end' in waited) end = waited.end;
+            else if (!waited.outcome.ok)
+              logger.info({ taskId: task.id, reason: waited.outcome.reason }, 'not taken along; integrating alone');
+          }
+          end ??= await turns.take(runBranch);
+        }
+        try {
+          const others = (await turns.offered(runBranch, MAX_TAKEN_ALONG + 1)).filter((c) => c.taskId !== task.id);
+          const gate = await integrate(attempt, others.slice(0, MAX_TAKEN_ALONG));
+          // Withdrawn while the turn is held, so that no one takes along a commit its worker gave up on.
+          if (!gate.ok) await turns.settle(runBranch, [], [task.id]);
+          return gate;
+        } finally {
+          await end();
+        }
+      };
+      /** Pushes the task's commit to its branch and offers it; false when the push failed. */
+      const offer = async (turns: IntegrationTurns, attempt: number): Promise<boolean> => {
+        const pushed = await git(['push', '--quiet', remote, `+HEAD:refs/heads/${ref}`], dir);
+        if (pushed.code !== 0) return false;
+        const sha = await gitOk(['rev-parse', 'HEAD'], dir);
+        const checks = task.acceptanceCriteria.flatMap((c) => (c.check ? [c.check] : []));
+        await turns.offer(runBranch, { taskId: task.id, attempt, sha, checks });
+        return true;
+      };
+      const integrate = async (attempt: number, others: readonly OfferedCommit[]): Promise<CompletionGate> => {
+        const checks = task.acceptanceCriteria.flatMap((c) => (c.check ? [c.check] : []));
         for (let race = 0; race < MAX_PUSH_RACES; race++) {
-          await fetch(runBranch);
+          await fetch(
+            runBranch,
+            others.map((c) => taskBranch(c.taskId)),
+          );
           const merge = await git(
             ['merge', '--no-edit', '--no-verify', '-m', `baton: integrate ${task.id}`, tracking(runBranch)],
             dir,
@@ -134,7 +189,7 @@ export async function createRemoteSites(options: RemoteSitesOptions): Promise<Re
           const moved = !/^Already up.to.date/m.test(merge.stdout);
           if (moved) {
             // Others' work came in with the merge: the task's checks must still pass on the result.
-            const failed = await failingCheck(task, dir);
+            const failed = await failingCheck(checks, dir);
             if (failed) {
               await gitOk(['reset', '--hard', '--quiet', tracking(runBranch)], dir);
               const error = `after merging ${runBranch}: ${failed}`;
@@ -142,11 +197,13 @@ export async function createRemoteSites(options: RemoteSitesOptions): Promise<Re
               return { ok: false, error, context: '', contextType: 'merge_conflict', extraAttempt: false };
             }
           }
+          const along = options.turns && others.length > 0 ? await takeAlong(dir, others, identity, options.turns.by) : [];
           // The compare-and-swap: a plain push of the run branch only succeeds as a fast-forward of
           // what we fetched; --atomic pushes the task branch with it, or neither.
           const push = await git(['push', '--quiet', '--atomic', remote, `+HEAD:refs/heads/${ref}`, `HEAD:refs/heads/${runBranch}`], dir);
           if (push.code === 0) {
             settled.add(dir);
+            await options.turns?.settle(runBranch, along, [task.id, ...along.map((a) => a.commit.taskId)]);
             onEvent({ type: 'integration', taskId: task.id, attempt, ok: true, detail: `pushed to ${remote}/${runBranch}` });
             return { ok: true };
           }
@@ -214,14 +271,4 @@ async function conflictGate(
     contextType: 'merge_conflict',
     extraAttempt: files.length > 0 && conflicts <= 3,
   };
-}
-
-/** The first of the task's check commands that fails in `dir`, described; undefined when all pass. */
-async function failingCheck(task: Task, dir: string): Promise<string | undefined> {
-  for (const criterion of task.acceptanceCriteria) {
-    if (!criterion.check) continue;
-    const result = await workspaceIn(dir).runCheck(criterion.check, { timeoutMs: 120_000 });
-    if (!result.ok) return `check failed: ${criterion.check}`;
-  }
-  return undefined;
 }

@@ -6,9 +6,9 @@ import { type WorkspaceOps, workspaceOps } from '../supervisor/index.js';
 import { BatonError } from '../errors/index.js';
 import { git, gitOk } from './git.js';
 
-/** Measurement and checks inside one task's worktree. */
+/** Measurement and checks inside one task's worktree (the top of its own work tree). */
 export function workspaceIn(dir: string): WorkspaceOps {
-  return workspaceOps(dir);
+  return workspaceOps(dir, { gitTop: true });
 }
 
 /** Removes a worktree (and its folder, whatever state it is in). */

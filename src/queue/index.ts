@@ -2,6 +2,8 @@ export { queueConnection } from './connection.js';
 export { DEFAULT_GATE_DELAY_MS, DEFAULT_QUEUE_LOCK_MS, DEFAULT_STALLED_INTERVAL_MS, QUEUE_NAME, queuePrefix } from './defaults.js';
 export { enqueuePlan } from './enqueue-plan.js';
 export { readQueueStatus } from './queue-status.js';
+export { DEFAULT_TURN_TTL_MS, redisTurns } from './integration-turns.js';
+export type { RedisTurnsOptions } from './integration-turns.js';
 export { startQueueWorker } from './start-worker.js';
 export { waitForTasks } from './wait-for-tasks.js';
 export type { EnqueuePlanOptions } from './enqueue-plan.js';

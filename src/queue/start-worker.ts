@@ -8,6 +8,7 @@ import { type RunPlanOptions, runPlan, type TaskSites } from '../supervisor/inde
 import { DEFAULT_GATE_DELAY_MS, DEFAULT_QUEUE_LOCK_MS, DEFAULT_STALLED_INTERVAL_MS, QUEUE_NAME, stalledCounterKey } from './defaults.js';
 import type { TaskJobData, TaskJobResult } from './job-data.js';
 import { queueMetrics } from './queue-metrics.js';
+import { redisTurns } from './integration-turns.js';
 import { takeNextEarly } from './take-next-early.js';
 
 export interface QueueWorkerOptions {
@@ -49,6 +50,7 @@ export async function startQueueWorker(options: QueueWorkerOptions): Promise<Que
   const owner = `worker:${hostname()}:${process.pid}:${newId('w').slice(-6)}`;
   const { ledger } = options;
   const remotes = new Map<string, RemoteSites>();
+  const turns = redisTurns({ connection: options.connection, prefix: options.prefix, owner, logger });
   const sitesFor = async (remote: string): Promise<RemoteSites> => {
     let sites = remotes.get(remote);
     if (!sites) {
@@ -57,6 +59,7 @@ export async function startQueueWorker(options: QueueWorkerOptions): Promise<Que
         remote,
         keepWorktrees: Boolean(options.keepWorktrees),
         logger,
+        turns,
         ...(options.run.preContext ? { limits: options.run.preContext.limits } : {}),
         ...(options.run.onEvent ? { onEvent: options.run.onEvent } : {}),
       });

@@ -14,10 +14,12 @@ export async function waitForTasks(
   let reported = -1;
   while (open.size > 0 && !options.signal?.aborted) {
     try {
-      for (const id of [...open]) {
-        const status = (await ledger.getTask(id))?.status;
-        if (status && FINAL.has(status)) open.delete(id);
-      }
+      // All at once: one round of reads to Redis rather than one round trip per task.
+      const ids = [...open];
+      const tasks = await Promise.all(ids.map((id) => ledger.getTask(id)));
+      tasks.forEach((task, i) => {
+        if (task && FINAL.has(task.status)) open.delete(ids[i]!);
+      });
     } catch (error) {
       // Redis restarting or briefly unreachable: the run is still going; look again shortly.
       if (!isBatonError(error) || error.code !== 'LEDGER_UNAVAILABLE') throw error;

@@ -8,6 +8,14 @@ import { walkFolder } from './walk-folder.js';
 
 const HASH_CONCURRENCY = 16;
 
+export interface SnapshotOptions {
+  /**
+   * The folder is known to be the top of a git work tree (a task's worktree): git is not asked
+   * where it is, which saves a git run per snapshot.
+   */
+  gitTop?: boolean;
+}
+
 /**
  * Records the content of every file in a workspace. Inside a git work tree it uses git's view
  * (`git status --porcelain=v2` plus the index, so ignored files are skipped by git's own rules);
@@ -15,7 +23,7 @@ const HASH_CONCURRENCY = 16;
  * .gitignore's simple patterns. Take one before and one after a run and pass both to diffSnapshots.
  * @throws BatonError WORKSPACE_NOT_SET when dir is not a folder.
  */
-export async function snapshotWorkspace(dir: string): Promise<WorkspaceSnapshot> {
+export async function snapshotWorkspace(dir: string, options: SnapshotOptions = {}): Promise<WorkspaceSnapshot> {
   const root = path.resolve(dir);
   const info = await stat(root).catch(() => undefined);
   if (info === undefined || !info.isDirectory()) {
@@ -25,7 +33,7 @@ export async function snapshotWorkspace(dir: string): Promise<WorkspaceSnapshot>
   // snapshot (two per attempt). Outside git it fails, and that is ignored.
   const listing = startGitListing(root);
   listing.catch(() => undefined);
-  const prefix = await gitPrefix(root);
+  const prefix = options.gitTop ? '' : await gitPrefix(root);
   if (prefix !== undefined) return { root, kind: 'git', files: await gitFiles(root, prefix, listing) };
   const list = await walkFolder(root);
   const hashes = await mapLimit(list, HASH_CONCURRENCY, (rel) => hashFile(path.join(root, rel)));

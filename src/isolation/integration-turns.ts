@@ -1,0 +1,41 @@
+/** Ends a turn; resolves once others can take it. */
+export type EndTurn = () => Promise<void>;
+
+/** A task's passing commit, pushed to its branch, waiting for whoever integrates next to take it along. */
+export interface OfferedCommit {
+  taskId: string;
+  attempt: number;
+  sha: string;
+  /** The task's check commands, run again on the merged result. */
+  checks: string[];
+}
+
+/** What became of an offered commit: merged and pushed by a worker, or left to its own worker. */
+export type IntegrationOutcome = { ok: true; by: string } | { ok: false; reason: string };
+
+/**
+ * Turns at integrating into a run branch, shared by every worker. One worker at a time fetches,
+ * merges and pushes, so pushes do not refuse each other, and the one whose turn it is takes along
+ * the commits others offered meanwhile: one fetch and one push for several tasks. Advisory: the
+ * push is a compare-and-swap whether or not a turn was had, so a lost turn costs a retry, never a
+ * wrong result.
+ */
+export interface IntegrationTurns {
+  /** The worker taking turns through this object, named in the outcomes it settles. */
+  readonly by: string;
+  /** Waits for this worker's turn on `branch`. */
+  take(branch: string): Promise<EndTurn>;
+  /** The turn if it is free now, else undefined. */
+  tryTake(branch: string): Promise<EndTurn | undefined>;
+  offer(branch: string, commit: OfferedCommit): Promise<void>;
+  /** Commits offered on `branch`, oldest first, at most `limit`. */
+  offered(branch: string, limit: number): Promise<OfferedCommit[]>;
+  /** Records outcomes (for their workers to read) and withdraws the offers of `taskIds`. */
+  settle(
+    branch: string,
+    outcomes: ReadonlyArray<{ commit: OfferedCommit; outcome: IntegrationOutcome }>,
+    taskIds: readonly string[],
+  ): Promise<void>;
+  /** Waits until another worker settles the offered commit, or the turn is free (and then taken). */
+  awaitOutcome(branch: string, taskId: string, attempt: number): Promise<{ outcome: IntegrationOutcome } | { end: EndTurn }>;
+}

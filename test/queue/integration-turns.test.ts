@@ -1,0 +1,171 @@
+/**
+ * Turns at integrating (src/queue/integration-turns.ts) on the real test Redis, and two worker
+ * clones of one real bare remote taking them (createRemoteSites): one integration at a time, and
+ * the worker whose turn it is takes along what the other offered meanwhile.
+ */
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import type { Redis } from 'ioredis';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { createRemoteSites, type OfferedCommit } from '../../src/isolation/index.js';
+import { type Dispatch, materializeTask } from '../../src/ledger/index.js';
+import { silentLogger } from '../../src/observability/index.js';
+import { QUEUE_NAME, queueConnection, queuePrefix, redisTurns } from '../../src/queue/index.js';
+import type { SupervisorEvent } from '../../src/supervisor/index.js';
+import { describeWithRedis, REDIS_TEST_URL, uniqueNamespace } from '../helpers/redis.js';
+
+const base = mkdtempSync(path.join(tmpdir(), 'baton-turns-'));
+let connection: Redis;
+const prefixes: string[] = [];
+
+beforeAll(() => {
+  connection = queueConnection(REDIS_TEST_URL);
+});
+afterAll(async () => {
+  for (const prefix of prefixes) {
+    const keys = await connection.keys(`${prefix}:*`);
+    if (keys.length > 0) await connection.unlink(...keys);
+  }
+  connection.disconnect();
+  rmSync(base, { recursive: true, force: true });
+});
+
+function freshPrefix(): string {
+  const prefix = queuePrefix(uniqueNamespace('turns'));
+  prefixes.push(prefix);
+  return prefix;
+}
+
+const commit = (taskId: string, attempt = 1): OfferedCommit => ({ taskId, attempt, sha: 'f'.repeat(40), checks: [] });
+
+await describeWithRedis('integration turns (Redis)', () => {
+  it('gives the turn to one worker at a time, and to the next when it ends', async () => {
+    const prefix = freshPrefix();
+    const one = redisTurns({ connection, prefix, owner: 'w1', logger: silentLogger });
+    const two = redisTurns({ connection, prefix, owner: 'w2', logger: silentLogger });
+    const end = await one.take('main');
+    expect(await two.tryTake('main')).toBeUndefined();
+    // Another branch has its own turn.
+    const other = await two.tryTake('release');
+    expect(other).toBeDefined();
+    await other?.();
+    let taken = false;
+    const waiting = two.take('main').then((endTwo) => {
+      taken = true;
+      return endTwo;
+    });
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    expect(taken).toBe(false);
+    await end();
+    await (
+      await waiting
+    )();
+    expect(taken).toBe(true);
+  });
+
+  it('passes on a turn whose worker died (no renewal) once its expiry lapses', async () => {
+    const prefix = freshPrefix();
+    // What a SIGKILLed holder leaves: the key, renewed by nobody.
+    await connection.set(`${prefix}:${QUEUE_NAME}:baton-turn:main`, 'dead-worker', 'PX', 400);
+    const turns = redisTurns({ connection, prefix, owner: 'w1', logger: silentLogger });
+    const started = Date.now();
+    const end = await turns.take('main');
+    expect(Date.now() - started).toBeGreaterThanOrEqual(300);
+    await end();
+  });
+
+  it('keeps a turn held past its expiry while its worker lives (renewed)', async () => {
+    const prefix = freshPrefix();
+    const one = redisTurns({ connection, prefix, owner: 'w1', ttlMs: 300, logger: silentLogger });
+    const end = await one.take('main');
+    await new Promise((resolve) => setTimeout(resolve, 700));
+    expect(await one.tryTake('main')).toBeUndefined();
+    await end();
+    const again = await one.tryTake('main');
+    expect(again).toBeDefined();
+    await again?.();
+  });
+
+  it('lists offers oldest first, settles them for their workers and withdraws them', async () => {
+    const prefix = freshPrefix();
+    const holder = redisTurns({ connection, prefix, owner: 'w1', logger: silentLogger });
+    const waiter = redisTurns({ connection, prefix, owner: 'w2', logger: silentLogger });
+    const end = await holder.take('main');
+    await waiter.offer('main', commit('b'));
+    await waiter.offer('main', commit('c'));
+    expect((await holder.offered('main', 10)).map((c) => c.taskId)).toEqual(['b', 'c']);
+    expect((await holder.offered('main', 1)).map((c) => c.taskId)).toEqual(['b']);
+    const awaited = waiter.awaitOutcome('main', 'b', 1);
+    await holder.settle('main', [{ commit: commit('b'), outcome: { ok: true, by: holder.by } }], ['b']);
+    expect(await awaited).toEqual({ outcome: { ok: true, by: 'w1' } });
+    expect((await holder.offered('main', 10)).map((c) => c.taskId)).toEqual(['c']);
+    // c was not settled: its worker gets the turn once the holder lets go.
+    const forC = waiter.awaitOutcome('main', 'c', 1);
+    await end();
+    const got = await forC;
+    expect('end' in got).toBe(true);
+    if ('end' in got) await got.end();
+  });
+
+  it('has a waiting worker’s commit taken along by the worker whose turn it is: one push for both', async () => {
+    const prefix = freshPrefix();
+    const remote = path.join(base, 'remote.git');
+    const seed = path.join(base, 'seed');
+    execFileSync('git', ['init', '-q', '-b', 'main', seed]);
+    writeFileSync(path.join(seed, 'README.md'), 'turns\n');
+    execFileSync('git', ['add', '-A'], { cwd: seed });
+    execFileSync('git', ['-c', 'user.email=t@example.com', '-c', 'user.name=T', 'commit', '-qm', 'seed'], { cwd: seed });
+    execFileSync('git', ['clone', '-q', '--bare', seed, remote]);
+    // Counts pushes that reach the run branch.
+    const pushes = path.join(base, 'pushes.log');
+    writeFileSync(
+      path.join(remote, 'hooks', 'post-receive'),
+      `#!/bin/sh\ngrep -q ' refs/heads/main$' && echo main >> ${pushes}\nexit 0\n`,
+      {
+        mode: 0o755,
+      },
+    );
+    const clone = (name: string) => {
+      const dir = path.join(base, name);
+      execFileSync('git', ['clone', '-q', remote, dir]);
+      execFileSync('git', ['config', 'user.email', `${name}@example.com`], { cwd: dir });
+      execFileSync('git', ['config', 'user.name', name], { cwd: dir });
+      return dir;
+    };
+    const events: SupervisorEvent[] = [];
+    const sitesFor = async (name: string) =>
+      createRemoteSites({
+        repoDir: clone(name),
+        logger: silentLogger,
+        turns: redisTurns({ connection, prefix, owner: name, logger: silentLogger }),
+        onEvent: (event) => events.push(event),
+      });
+    const [w1, w2] = [await sitesFor('w1'), await sitesFor('w2')];
+    const task = (id: string) =>
+      materializeTask({ id, title: id, acceptanceCriteria: [{ description: `${id}.txt`, check: `test -f ${id}.txt` }] }, Date.now());
+    const a = await w1.forBranch('main').open(task('a'));
+    const b = await w2.forBranch('main').open(task('b'));
+    writeFileSync(path.join(a.dir, 'a.txt'), 'a\n');
+    writeFileSync(path.join(b.dir, 'b.txt'), 'b\n');
+    // Someone else integrates: both finish meanwhile, so both offer and wait.
+    const busy = await redisTurns({ connection, prefix, owner: 'other', logger: silentLogger }).take('main');
+    const gates = Promise.all([a.complete?.(1, { id: 'da' } as Dispatch), b.complete?.(1, { id: 'db' } as Dispatch)]);
+    const other = redisTurns({ connection, prefix, owner: 'probe', logger: silentLogger });
+    while ((await other.offered('main', 10)).length < 2) await new Promise((resolve) => setTimeout(resolve, 20));
+    await busy();
+    expect(await gates).toEqual([{ ok: true }, { ok: true }]);
+    const details = events.flatMap((e) => (e.type === 'integration' ? [`${e.taskId}: ${e.detail}`] : []));
+    // One took the other along: its worker's event names who pushed it.
+    expect(details.filter((d) => /pushed to origin\/main by w[12]$/.test(d))).toHaveLength(1);
+    const onRemote = execFileSync('git', ['ls-tree', '--name-only', 'main'], { cwd: remote, encoding: 'utf8' });
+    expect(onRemote.split('\n').filter(Boolean).sort()).toEqual(['README.md', 'a.txt', 'b.txt']);
+    expect(execFileSync('cat', [pushes], { encoding: 'utf8' }).trim().split('\n')).toHaveLength(1);
+    expect(await other.offered('main', 10)).toEqual([]);
+    await a.release();
+    await b.release();
+    await w1.close();
+    await w2.close();
+  });
+});
