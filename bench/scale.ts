@@ -40,6 +40,9 @@ interface ModeResult {
   overhead_p50_ms: number;
   overhead_p95_ms: number;
   completed: number;
+  outputs_on_branch?: number;
+  before_agent_p50_ms?: number;
+  after_agent_p50_ms?: number;
 }
 
 export default async function run(args: string[]): Promise<void> {
@@ -296,9 +299,13 @@ async function withWorkers(setup: Setup & { workers: number; sleepS: number }): 
   // Per task: the job's processing span (taken -> finished) minus its agent's run.
   const queue = new Queue(QUEUE_NAME, { connection, prefix: queuePrefix(namespace) });
   const spans = new Map<string, number>();
+  const jobTimes = new Map<string, { taken: number; finished: number }>();
   for (const job of await queue.getJobs(['completed'], 0, -1)) {
     const id = (job.data as { task: { id: string } }).task.id;
-    if (job.processedOn && job.finishedOn) spans.set(id, job.finishedOn - job.processedOn);
+    if (job.processedOn && job.finishedOn) {
+      spans.set(id, job.finishedOn - job.processedOn);
+      jobTimes.set(id, { taken: job.processedOn, finished: job.finishedOn });
+    }
   }
   const keys = await connection.keys(`${queuePrefix(namespace)}:*`);
   if (keys.length > 0) await connection.unlink(...keys);
@@ -311,9 +318,32 @@ async function withWorkers(setup: Setup & { workers: number; sleepS: number }): 
     const span = spans.get(id);
     return span === undefined ? undefined : span - agentMs;
   });
+  const phases = await workerPhases(ledger, setup.plan, jobTimes);
   await dropNamespace(ledger, namespace, setup.redis);
   const produced = existsSync(path.join(dir, 'out')) ? readdirSync(path.join(dir, 'out')).length : 0;
-  return { ...result, ...{ outputs_on_branch: produced } };
+  return { ...result, outputs_on_branch: produced, ...phases };
+}
+
+/**
+ * Where a worker's overhead goes, per task (p50): from taking the job to its last dispatch's start
+ * (claim, worktree, snapshot, prompt), and from that dispatch's end to the job's end (snapshot,
+ * validation, commit, integration, ledger).
+ */
+async function workerPhases(
+  ledger: Ledger,
+  plan: Plan,
+  jobs: Map<string, { taken: number; finished: number }>,
+): Promise<{ before_agent_p50_ms: number; after_agent_p50_ms: number }> {
+  const before: number[] = [];
+  const after: number[] = [];
+  for (const task of plan.tasks) {
+    const job = jobs.get(task.id);
+    const [last] = await ledger.lastDispatches(task.id, 1);
+    if (!job || !last?.finishedAt) continue;
+    before.push(last.startedAt - job.taken);
+    after.push(job.finished - last.finishedAt);
+  }
+  return { before_agent_p50_ms: round(percentile(before, 50)), after_agent_p50_ms: round(percentile(after, 50)) };
 }
 
 function startReady(args: string[], cwd: string, env: NodeJS.ProcessEnv): Promise<ChildProcess> {

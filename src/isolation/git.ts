@@ -18,8 +18,23 @@ const GIT_OPTIONS = ['-c', 'core.quotepath=off', '-c', 'maintenance.auto=false',
 /** @default 64 MiB: git output Baton reads here is short; this only bounds a runaway command. */
 const MAX_OUTPUT_BYTES = 64 * 1024 * 1024;
 
-/** Runs git in `cwd` without throwing; `env` adds to the process environment (commit identity). */
-export async function git(args: readonly string[], cwd: string, env: Readonly<Record<string, string>> = {}): Promise<GitResult> {
+/**
+ * Git work beside integrating (setting up a worktree, committing, offering a commit) runs at this
+ * niceness. Integration is one at a time across workers, and every other worker's task waits on
+ * it: on a busy machine its git gets the CPU first.
+ */
+export const SIDE_WORK_NICENESS = 10;
+
+/**
+ * Runs git in `cwd` without throwing; `env` adds to the process environment (commit identity),
+ * `niceness` lowers its CPU priority.
+ */
+export async function git(
+  args: readonly string[],
+  cwd: string,
+  env: Readonly<Record<string, string>> = {},
+  niceness = 0,
+): Promise<GitResult> {
   try {
     const result = await runCommand({
       file: 'git',
@@ -28,6 +43,7 @@ export async function git(args: readonly string[], cwd: string, env: Readonly<Re
       env: { ...process.env, GIT_TERMINAL_PROMPT: '0', LC_ALL: 'C', ...env },
       maxBytes: MAX_OUTPUT_BYTES,
       maxStderr: 8000,
+      ...(niceness ? { niceness } : {}),
     });
     return { code: result.code ?? 1, stdout: result.stdout.toString('utf8'), stderr: result.stderr };
   } catch (error) {
@@ -36,8 +52,13 @@ export async function git(args: readonly string[], cwd: string, env: Readonly<Re
 }
 
 /** Runs git and returns stdout trimmed; throws INTERNAL naming the command and git's message. */
-export async function gitOk(args: readonly string[], cwd: string, env: Readonly<Record<string, string>> = {}): Promise<string> {
-  const result = await git(args, cwd, env);
+export async function gitOk(
+  args: readonly string[],
+  cwd: string,
+  env: Readonly<Record<string, string>> = {},
+  niceness = 0,
+): Promise<string> {
+  const result = await git(args, cwd, env, niceness);
   if (result.code !== 0) {
     throw new BatonError('INTERNAL', `git ${args.join(' ')} failed in ${cwd}: ${result.stderr.trim() || `exit ${result.code}`}`, {
       details: { args: [...args], cwd, exitCode: result.code },

@@ -4,8 +4,8 @@ import type { Task } from '../ledger/index.js';
 import { getLogger, type Logger } from '../observability/index.js';
 import { buildMergeConflictContext, type ConflictAuthor, type PreContextLimits } from '../precontext/index.js';
 import type { CompletionGate, EventSink, TaskSite, TaskSites } from '../supervisor/index.js';
-import { commitIdentity, git, gitOk } from './git.js';
-import type { IntegrationTurns, OfferedCommit } from './integration-turns.js';
+import { commitIdentity, git, gitOk, SIDE_WORK_NICENESS } from './git.js';
+import type { EndTurn, IntegrationTurns, OfferedCommit } from './integration-turns.js';
 import { pruneStaleWorktrees } from './prune-stale.js';
 import { failingCheck, takeAlong } from './take-along.js';
 import { safeRefPart, taskBranch, taskCommitMessage, taskOfSubject } from './task-branch.js';
@@ -117,8 +117,8 @@ export async function createRemoteSites(options: RemoteSitesOptions): Promise<Re
         const base = await gitOk(['rev-parse', '--verify', `${tracking(runBranch)}^{commit}`], repo);
         if (reused) {
           // As with --concurrency: the slot may still be on its last task's branch.
-          await gitOk(['checkout', '--quiet', '--force', '--ignore-other-worktrees', '-B', ref, base], dir);
-          if (!settled.delete(dir)) await gitOk(['clean', '-fdq'], dir);
+          await gitOk(['checkout', '--quiet', '--force', '--ignore-other-worktrees', '-B', ref, base], dir, {}, SIDE_WORK_NICENESS);
+          if (!settled.delete(dir)) await gitOk(['clean', '-fdq'], dir, {}, SIDE_WORK_NICENESS);
         } else {
           made.add(dir);
           await removeWorktree(repo, dir);
@@ -130,37 +130,50 @@ export async function createRemoteSites(options: RemoteSitesOptions): Promise<Re
         await commitAll(dir, taskCommitMessage(task.id, attempt), identity);
         const { turns } = options;
         if (!turns) return integrate(attempt, []);
-        let end = await turns.tryTake(runBranch);
-        if (!end) {
-          // Another worker is integrating: offer the commit for it (or the next) to take along.
-          const offered = await offer(turns, attempt);
-          if (offered) {
-            const waited = await turns.awaitOutcome(runBranch, task.id, attempt);
-            if ('outcome' in waited && waited.outcome.ok) {
-              settled.add(dir);
-              const detail = `pushed to ${remote}/${runBranch} by ${waited.outcome.by}`;
-              onEvent({ type: 'integration', taskId: task.id, attempt, ok: true, detail });
-              return { ok: true };
-            }
-            if ('end' in waited) end = waited.end;
-            else if (!waited.outcome.ok)
-              logger.info({ taskId: task.id, reason: waited.outcome.reason }, 'not taken along; integrating alone');
-          }
-          end ??= await turns.take(runBranch);
+        let end: EndTurn | undefined;
+        try {
+          const taken = await turnOrTakenAlong(turns, attempt);
+          if (taken === 'taken-along') return { ok: true };
+          end = taken;
+        } catch (error) {
+          // The turn only spares work: without it the compare-and-swap still keeps the result right.
+          logger.warn({ err: error, taskId: task.id }, 'integrating without a turn: they could not be read');
+          return integrate(attempt, []);
         }
         try {
-          const others = (await turns.offered(runBranch, MAX_TAKEN_ALONG + 1)).filter((c) => c.taskId !== task.id);
+          const offered = await turns.offered(runBranch, MAX_TAKEN_ALONG + 1).catch(() => []);
+          const others = offered.filter((c) => c.taskId !== task.id);
           const gate = await integrate(attempt, others.slice(0, MAX_TAKEN_ALONG));
           // Withdrawn while the turn is held, so that no one takes along a commit its worker gave up on.
-          if (!gate.ok) await turns.settle(runBranch, [], [task.id]);
+          if (!gate.ok) await turns.settle(runBranch, [], [task.id]).catch(() => undefined);
           return gate;
         } finally {
           await end();
         }
       };
+      /**
+       * The turn, at once or after offering the commit and waiting; 'taken-along' when the worker
+       * whose turn it was integrated the commit meanwhile.
+       */
+      const turnOrTakenAlong = async (turns: IntegrationTurns, attempt: number): Promise<EndTurn | 'taken-along'> => {
+        const now = await turns.tryTake(runBranch);
+        if (now) return now;
+        if (await offer(turns, attempt)) {
+          const waited = await turns.awaitOutcome(runBranch, task.id, attempt);
+          if ('end' in waited) return waited.end;
+          if (waited.outcome.ok) {
+            settled.add(dir);
+            const detail = `pushed to ${remote}/${runBranch} by ${waited.outcome.by}`;
+            onEvent({ type: 'integration', taskId: task.id, attempt, ok: true, detail });
+            return 'taken-along';
+          }
+          logger.info({ taskId: task.id, reason: waited.outcome.reason }, 'not taken along; integrating alone');
+        }
+        return turns.take(runBranch);
+      };
       /** Pushes the task's commit to its branch and offers it; false when the push failed. */
       const offer = async (turns: IntegrationTurns, attempt: number): Promise<boolean> => {
-        const pushed = await git(['push', '--quiet', remote, `+HEAD:refs/heads/${ref}`], dir);
+        const pushed = await git(['push', '--quiet', remote, `+HEAD:refs/heads/${ref}`], dir, {}, SIDE_WORK_NICENESS);
         if (pushed.code !== 0) return false;
         const sha = await gitOk(['rev-parse', 'HEAD'], dir);
         const checks = task.acceptanceCriteria.flatMap((c) => (c.check ? [c.check] : []));
@@ -203,7 +216,10 @@ export async function createRemoteSites(options: RemoteSitesOptions): Promise<Re
           const push = await git(['push', '--quiet', '--atomic', remote, `+HEAD:refs/heads/${ref}`, `HEAD:refs/heads/${runBranch}`], dir);
           if (push.code === 0) {
             settled.add(dir);
-            await options.turns?.settle(runBranch, along, [task.id, ...along.map((a) => a.commit.taskId)]);
+            // Pushed: a lost settle only makes the others integrate alone (their merges are then no-ops).
+            await options.turns?.settle(runBranch, along, [task.id, ...along.map((a) => a.commit.taskId)]).catch((error: unknown) => {
+              logger.warn({ err: error }, 'could not record the commits taken along; their workers integrate them again (no-ops)');
+            });
             onEvent({ type: 'integration', taskId: task.id, attempt, ok: true, detail: `pushed to ${remote}/${runBranch}` });
             return { ok: true };
           }

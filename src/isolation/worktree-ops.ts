@@ -4,11 +4,11 @@ import { mkdir, rename, rm } from 'node:fs/promises';
 import path from 'node:path';
 import { type WorkspaceOps, workspaceOps } from '../supervisor/index.js';
 import { BatonError } from '../errors/index.js';
-import { git, gitOk } from './git.js';
+import { git, gitOk, SIDE_WORK_NICENESS } from './git.js';
 
-/** Measurement and checks inside one task's worktree (the top of its own work tree). */
+/** Measurement and checks inside one task's worktree (the top of its own work tree; side work). */
 export function workspaceIn(dir: string): WorkspaceOps {
-  return workspaceOps(dir, { gitTop: true });
+  return workspaceOps(dir, { gitTop: true, niceness: SIDE_WORK_NICENESS });
 }
 
 /** Removes a worktree (and its folder, whatever state it is in). */
@@ -37,8 +37,8 @@ export function createSerializer(): <T>(work: () => Promise<T>) => Promise<T> {
  * One git run fewer than asking first: `git diff --cached` runs only when the commit did not.
  */
 export async function commitAll(dir: string, message: string, identity: Readonly<Record<string, string>>): Promise<boolean> {
-  await gitOk(['add', '-A'], dir);
-  const commit = await git(['commit', '--quiet', '--no-verify', '-m', message], dir, identity);
+  await gitOk(['add', '-A'], dir, {}, SIDE_WORK_NICENESS);
+  const commit = await git(['commit', '--quiet', '--no-verify', '-m', message], dir, identity, SIDE_WORK_NICENESS);
   if (commit.code === 0) return true;
   if ((await git(['diff', '--cached', '--quiet'], dir)).code === 0) return false;
   throw new BatonError('INTERNAL', `git commit failed in ${dir}: ${(commit.stderr || commit.stdout).trim() || `exit ${commit.code}`}`, {

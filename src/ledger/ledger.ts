@@ -45,6 +45,8 @@ export interface LedgerCore {
   /** Applies a patch and bumps updatedAt. Throws NOT_FOUND. */
   updateTask(id: string, patch: TaskPatch): Promise<Task>;
   getTask(id: string): Promise<Task | undefined>;
+  /** Several tasks in one read (one round trip on Redis), in the order asked; undefined where missing. */
+  getTasks(ids: readonly string[]): Promise<(Task | undefined)[]>;
   /** Tasks by status (any when omitted), oldest first, paginated by cursor. */
   listTasks(query?: TaskQuery): Promise<Page<Task>>;
   countTasksByStatus(): Promise<Record<TaskStatus, number>>;

@@ -14,9 +14,9 @@ export async function waitForTasks(
   let reported = -1;
   while (open.size > 0 && !options.signal?.aborted) {
     try {
-      // All at once: one round of reads to Redis rather than one round trip per task.
+      // One read for all (one script on Redis): the producer polls while the workers work.
       const ids = [...open];
-      const tasks = await Promise.all(ids.map((id) => ledger.getTask(id)));
+      const tasks = await ledger.getTasks(ids);
       tasks.forEach((task, i) => {
         if (task && FINAL.has(task.status)) open.delete(ids[i]!);
       });

@@ -7,9 +7,9 @@ import { runGit } from './run-git.js';
 const MAX_GIT_OUTPUT_BYTES = 512 * 1024 * 1024;
 const HASH_CONCURRENCY = 16;
 
-async function git(cwd: string, args: string[]): Promise<string> {
+async function git(cwd: string, args: string[], niceness = 0): Promise<string> {
   // runGit sets GIT_OPTIONAL_LOCKS=0: never take index.lock while an agent may be running git itself.
-  const { stdout, truncated } = await runGit(args, cwd, MAX_GIT_OUTPUT_BYTES);
+  const { stdout, truncated } = await runGit(args, cwd, MAX_GIT_OUTPUT_BYTES, niceness);
   // A partial listing would misreport what the run changed: better no measurement than a wrong one.
   if (truncated) throw new BatonError('INTERNAL', `git ${args[0]} printed more than ${MAX_GIT_OUTPUT_BYTES} bytes in ${cwd}`);
   return stdout;
@@ -43,10 +43,10 @@ async function isIgnored(dir: string): Promise<boolean> {
 }
 
 /** What gitFiles reads from git: the index listing and the status of `dir`. */
-export function startGitListing(dir: string): Promise<[string, string]> {
+export function startGitListing(dir: string, niceness = 0): Promise<[string, string]> {
   return Promise.all([
-    git(dir, ['ls-files', '-s', '-z', '--full-name', '--', '.']),
-    git(dir, ['status', '--porcelain=v2', '-z', '--untracked-files=all', '--', '.']),
+    git(dir, ['ls-files', '-s', '-z', '--full-name', '--', '.'], niceness),
+    git(dir, ['status', '--porcelain=v2', '-z', '--untracked-files=all', '--', '.'], niceness),
   ]);
 }
 

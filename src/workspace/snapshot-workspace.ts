@@ -14,6 +14,8 @@ export interface SnapshotOptions {
    * where it is, which saves a git run per snapshot.
    */
   gitTop?: boolean;
+  /** Niceness of the git runs (see CollectRequest). @default 0 */
+  niceness?: number;
 }
 
 /**
@@ -31,7 +33,7 @@ export async function snapshotWorkspace(dir: string, options: SnapshotOptions = 
   }
   // git's listing starts with the prefix query, not after it: one round of git runs less per
   // snapshot (two per attempt). Outside git it fails, and that is ignored.
-  const listing = startGitListing(root);
+  const listing = startGitListing(root, options.niceness);
   listing.catch(() => undefined);
   const prefix = options.gitTop ? '' : await gitPrefix(root);
   if (prefix !== undefined) return { root, kind: 'git', files: await gitFiles(root, prefix, listing) };

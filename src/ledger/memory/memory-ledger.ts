@@ -57,6 +57,10 @@ export class MemoryLedger implements Ledger {
     return task ? structuredClone(task) : undefined;
   }
 
+  async getTasks(ids: readonly string[]): Promise<(L.Task | undefined)[]> {
+    return Promise.all(ids.map((id) => this.getTask(id)));
+  }
+
   async listTasks(query: L.TaskQuery = {}): Promise<L.Page<L.Task>> {
     const statuses = query.status === undefined ? undefined : ([] as L.TaskStatus[]).concat(query.status);
     const sorted = [...this.tasks.values()]

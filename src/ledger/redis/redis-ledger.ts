@@ -32,6 +32,9 @@ export class RedisLedger implements Ledger {
   getTask(id: string): Promise<L.Task | undefined> {
     return this.guard('getTask', () => tasks.getTask(this.ctx, id));
   }
+  getTasks(ids: readonly string[]): Promise<(L.Task | undefined)[]> {
+    return this.guard('getTasks', () => tasks.loadTasks(this.ctx, ids));
+  }
   listTasks(query?: L.TaskQuery): Promise<L.Page<L.Task>> {
     return this.guard('listTasks', () => tasks.listTasks(this.ctx, query));
   }

@@ -91,6 +91,14 @@ export class SqliteLedger implements Ledger {
     return row ? taskFromRow(row) : undefined;
   }
 
+  async getTasks(ids: readonly string[]): Promise<(L.Task | undefined)[]> {
+    const read = this.sql.get('SELECT * FROM tasks WHERE id = ?');
+    return ids.map((id) => {
+      const row = read.get(id) as Row | undefined;
+      return row ? taskFromRow(row) : undefined;
+    });
+  }
+
   async listTasks(query: L.TaskQuery = {}): Promise<L.Page<L.Task>> {
     const limit = pageSize(query.limit);
     const [createdAt, id] = query.cursor ? decodeCursor(query.cursor) : [-Number.MAX_SAFE_INTEGER, ''];
