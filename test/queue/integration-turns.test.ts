@@ -7,7 +7,7 @@ import { execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import type { Redis } from 'ioredis';
+import { Redis } from 'ioredis';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { createRemoteSites, type OfferedCommit } from '../../src/isolation/index.js';
 import { type Dispatch, materializeTask } from '../../src/ledger/index.js';
@@ -36,6 +36,29 @@ function freshPrefix(): string {
   const prefix = queuePrefix(uniqueNamespace('turns'));
   prefixes.push(prefix);
   return prefix;
+}
+
+/** A bare remote (its pushes to main counted by a hook) and a way to make worker clones of it. */
+function remoteWithClones(name: string): { remote: string; clone: (worker: string) => string; pushes: string } {
+  const remote = path.join(base, `${name}.git`);
+  const seed = path.join(base, `${name}-seed`);
+  execFileSync('git', ['init', '-q', '-b', 'main', seed]);
+  writeFileSync(path.join(seed, 'README.md'), 'turns\n');
+  execFileSync('git', ['add', '-A'], { cwd: seed });
+  execFileSync('git', ['-c', 'user.email=t@example.com', '-c', 'user.name=T', 'commit', '-qm', 'seed'], { cwd: seed });
+  execFileSync('git', ['clone', '-q', '--bare', seed, remote]);
+  const pushes = path.join(base, `${name}-pushes.log`);
+  writeFileSync(path.join(remote, 'hooks', 'post-receive'), `#!/bin/sh\ngrep -q ' refs/heads/main$' && echo main >> ${pushes}\nexit 0\n`, {
+    mode: 0o755,
+  });
+  const clone = (worker: string) => {
+    const dir = path.join(base, `${name}-${worker}`);
+    execFileSync('git', ['clone', '-q', remote, dir]);
+    execFileSync('git', ['config', 'user.email', `${worker}@example.com`], { cwd: dir });
+    execFileSync('git', ['config', 'user.name', worker], { cwd: dir });
+    return dir;
+  };
+  return { remote, clone, pushes };
 }
 
 const commit = (taskId: string, attempt = 1): OfferedCommit => ({ taskId, attempt, sha: 'f'.repeat(40), checks: [] });
@@ -109,31 +132,31 @@ await describeWithRedis('integration turns (Redis)', () => {
     if ('end' in got) await got.end();
   });
 
+  it('integrates without a turn when Redis cannot be reached (the push alone keeps the result right)', async () => {
+    const { remote, clone } = remoteWithClones('unreachable');
+    // A real client of a port nothing listens on, failing at once instead of retrying.
+    const down = new Redis('redis://127.0.0.1:1', { maxRetriesPerRequest: 0, retryStrategy: () => null, lazyConnect: true });
+    down.on('error', () => undefined);
+    const sites = await createRemoteSites({
+      repoDir: clone('w1'),
+      logger: silentLogger,
+      turns: redisTurns({ connection: down, prefix: freshPrefix(), owner: 'w1', logger: silentLogger }),
+    });
+    const site = await sites
+      .forBranch('main')
+      .open(materializeTask({ id: 'a', title: 'a', acceptanceCriteria: [{ description: 'a.txt', check: 'test -f a.txt' }] }, Date.now()));
+    writeFileSync(path.join(site.dir, 'a.txt'), 'a\n');
+    expect(await site.complete?.(1, { id: 'da' } as Dispatch)).toEqual({ ok: true });
+    const onRemote = execFileSync('git', ['ls-tree', '--name-only', 'main'], { cwd: remote, encoding: 'utf8' });
+    expect(onRemote.split('\n').filter(Boolean).sort()).toEqual(['README.md', 'a.txt']);
+    await site.release();
+    await sites.close();
+    down.disconnect();
+  });
+
   it('has a waiting worker’s commit taken along by the worker whose turn it is: one push for both', async () => {
     const prefix = freshPrefix();
-    const remote = path.join(base, 'remote.git');
-    const seed = path.join(base, 'seed');
-    execFileSync('git', ['init', '-q', '-b', 'main', seed]);
-    writeFileSync(path.join(seed, 'README.md'), 'turns\n');
-    execFileSync('git', ['add', '-A'], { cwd: seed });
-    execFileSync('git', ['-c', 'user.email=t@example.com', '-c', 'user.name=T', 'commit', '-qm', 'seed'], { cwd: seed });
-    execFileSync('git', ['clone', '-q', '--bare', seed, remote]);
-    // Counts pushes that reach the run branch.
-    const pushes = path.join(base, 'pushes.log');
-    writeFileSync(
-      path.join(remote, 'hooks', 'post-receive'),
-      `#!/bin/sh\ngrep -q ' refs/heads/main$' && echo main >> ${pushes}\nexit 0\n`,
-      {
-        mode: 0o755,
-      },
-    );
-    const clone = (name: string) => {
-      const dir = path.join(base, name);
-      execFileSync('git', ['clone', '-q', remote, dir]);
-      execFileSync('git', ['config', 'user.email', `${name}@example.com`], { cwd: dir });
-      execFileSync('git', ['config', 'user.name', name], { cwd: dir });
-      return dir;
-    };
+    const { remote, clone, pushes } = remoteWithClones('along');
     const events: SupervisorEvent[] = [];
     const sitesFor = async (name: string) =>
       createRemoteSites({
