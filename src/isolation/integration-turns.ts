@@ -25,8 +25,8 @@ export interface IntegrationTurns {
   readonly by: string;
   /** Waits for this worker's turn on `branch`. */
   take(branch: string): Promise<EndTurn>;
-  /** The turn if it is free now, else undefined. */
-  tryTake(branch: string): Promise<EndTurn | undefined>;
+  /** The turn if it is free now or frees up within `waitMs`, else undefined. */
+  tryTake(branch: string, waitMs?: number): Promise<EndTurn | undefined>;
   offer(branch: string, commit: OfferedCommit): Promise<void>;
   /** Commits offered on `branch`, oldest first, at most `limit`. */
   offered(branch: string, limit: number): Promise<OfferedCommit[]>;

@@ -14,6 +14,9 @@ import { commitAll, createSerializer, deleteBranches, discardWorktrees, removeWo
 /** Pushes lost to another worker's push before the attempt gives up integrating. */
 export const MAX_PUSH_RACES = 10;
 
+/** A worker waits this long for the turn before it offers its commit instead. @default 150 */
+export const OFFER_AFTER_MS = 150;
+
 /** Offered commits one turn takes along at most, which bounds how long a turn lasts. */
 export const MAX_TAKEN_ALONG = 8;
 
@@ -156,8 +159,10 @@ export async function createRemoteSites(options: RemoteSitesOptions): Promise<Re
        * whose turn it was integrated the commit meanwhile.
        */
       const turnOrTakenAlong = async (turns: IntegrationTurns, attempt: number): Promise<EndTurn | 'taken-along'> => {
-        const now = await turns.tryTake(runBranch);
-        if (now) return now;
+        // A turn usually frees up sooner than offering (a push of its own) takes: offer only when
+        // the wait is long, that is when several workers queue for the branch.
+        const soon = await turns.tryTake(runBranch, OFFER_AFTER_MS);
+        if (soon) return soon;
         if (await offer(turns, attempt)) {
           const waited = await turns.awaitOutcome(runBranch, task.id, attempt);
           if ('end' in waited) return waited.end;

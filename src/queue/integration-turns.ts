@@ -55,10 +55,18 @@ export function redisTurns(options: RedisTurnsOptions): IntegrationTurns {
       await connection.eval(END, 1, key, token).catch(() => undefined);
     };
   };
-  const tryTake = async (branch: string): Promise<EndTurn | undefined> => {
+  const takeNow = async (branch: string): Promise<EndTurn | undefined> => {
     const key = keys(branch).turn;
     const token = randomBytes(8).toString('hex');
     return (await connection.set(key, token, 'PX', ttl, 'NX')) === 'OK' ? held(key, token) : undefined;
+  };
+  const tryTake = async (branch: string, waitMs = 0): Promise<EndTurn | undefined> => {
+    const until = Date.now() + waitMs;
+    for (let look = 0; ; look++) {
+      const end = await takeNow(branch);
+      if (end || Date.now() >= until) return end;
+      await sleep(Math.min(until - Date.now(), POLL_MS[Math.min(look, POLL_MS.length - 1)]! * (0.5 + Math.random())));
+    }
   };
 
   return {
@@ -66,10 +74,9 @@ export function redisTurns(options: RedisTurnsOptions): IntegrationTurns {
     tryTake,
     async take(branch) {
       try {
-        for (let look = 0; ; look++) {
-          const end = await tryTake(branch);
+        for (;;) {
+          const end = await tryTake(branch, 60_000);
           if (end) return end;
-          await sleep(POLL_MS[Math.min(look, POLL_MS.length - 1)]! * (0.5 + Math.random()));
         }
       } catch (error) {
         logger.warn({ err: error, branch }, 'integrating without a turn: Redis did not answer (the push still checks the branch)');
