@@ -7,7 +7,7 @@ import type { CompletionGate, EventSink, TaskSite, TaskSites } from '../supervis
 import { commitIdentity, git, gitOk, SIDE_WORK_NICENESS } from './git.js';
 import type { EndTurn, IntegrationTurns, OfferedCommit } from './integration-turns.js';
 import { pruneStaleWorktrees } from './prune-stale.js';
-import { failingCheck, takeAlong } from './take-along.js';
+import { checkCommands, failingCheck, takeAlong } from './take-along.js';
 import { safeRefPart, taskBranch, taskCommitMessage, taskOfSubject } from './task-branch.js';
 import { commitAll, createSerializer, deleteBranches, discardWorktrees, removeWorktree, workspaceIn } from './worktree-ops.js';
 
@@ -50,8 +50,9 @@ export interface RemoteSites {
  * attempt is committed and integrated with a compare-and-swap on the remote run branch: fetch,
  * merge the branch's tip into the task's commit, re-run the task's checks when that brought in
  * others' work, then one atomic push of the task branch and a plain (fast-forward only) update of
- * the run branch; a push rejected because another worker moved the branch starts over. A conflict resets the worktree to the new tip and re-runs
- * the task with a MERGE CONFLICT CONTEXT.
+ * the run branch; a push rejected because the branch moved starts over. A conflict resets the
+ * worktree to the new tip and re-runs the task with a MERGE CONFLICT CONTEXT. With `turns`, workers
+ * integrate one at a time, and the one whose turn it is takes along the commits others offered.
  */
 export async function createRemoteSites(options: RemoteSitesOptions): Promise<RemoteSites> {
   const logger = options.logger ?? getLogger();
@@ -181,12 +182,11 @@ export async function createRemoteSites(options: RemoteSitesOptions): Promise<Re
         const pushed = await git(['push', '--quiet', remote, `+HEAD:refs/heads/${ref}`], dir, {}, SIDE_WORK_NICENESS);
         if (pushed.code !== 0) return false;
         const sha = await gitOk(['rev-parse', 'HEAD'], dir);
-        const checks = task.acceptanceCriteria.flatMap((c) => (c.check ? [c.check] : []));
-        await turns.offer(runBranch, { taskId: task.id, attempt, sha, checks });
+        await turns.offer(runBranch, { taskId: task.id, attempt, sha, checks: checkCommands(task) });
         return true;
       };
       const integrate = async (attempt: number, others: readonly OfferedCommit[]): Promise<CompletionGate> => {
-        const checks = task.acceptanceCriteria.flatMap((c) => (c.check ? [c.check] : []));
+        const checks = checkCommands(task);
         for (let race = 0; race < MAX_PUSH_RACES; race++) {
           await fetch(
             runBranch,

@@ -1,3 +1,4 @@
+import type { Task } from '../ledger/index.js';
 import { git, gitOk } from './git.js';
 import type { IntegrationOutcome, OfferedCommit } from './integration-turns.js';
 import { workspaceIn } from './worktree-ops.js';
@@ -39,6 +40,11 @@ export async function takeAlong(
     results.push({ commit, outcome: { ok: true, by } });
   }
   return results;
+}
+
+/** The task's check commands, in order. */
+export function checkCommands(task: Pick<Task, 'acceptanceCriteria'>): string[] {
+  return task.acceptanceCriteria.flatMap((c) => (c.check ? [c.check] : []));
 }
 
 /** The first of `checks` that fails in `dir`, described; undefined when all pass. */
