@@ -20,6 +20,11 @@ const END = `if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DE
 /** How long a waiting worker sleeps between looks: short first, since most turns last tens of ms. */
 const POLL_MS = [4, 8, 16, 24];
 
+/** The pause before look number `look + 1`, jittered so that waiting workers do not look in step. */
+function pauseMs(look: number): number {
+  return POLL_MS[Math.min(look, POLL_MS.length - 1)]! * (0.5 + Math.random());
+}
+
 export interface RedisTurnsOptions {
   connection: Redis;
   prefix: string;
@@ -65,7 +70,7 @@ export function redisTurns(options: RedisTurnsOptions): IntegrationTurns {
     for (let look = 0; ; look++) {
       const end = await takeNow(branch);
       if (end || Date.now() >= until) return end;
-      await sleep(Math.min(until - Date.now(), POLL_MS[Math.min(look, POLL_MS.length - 1)]! * (0.5 + Math.random())));
+      await sleep(Math.min(until - Date.now(), pauseMs(look)));
     }
   };
 
@@ -117,7 +122,7 @@ export function redisTurns(options: RedisTurnsOptions): IntegrationTurns {
         const found = (await connection.eval(LOOK, 2, k.turn, k.outcome(taskId, attempt), token, String(ttl))) as [string, string] | null;
         if (found?.[0] === 'outcome') return { outcome: JSON.parse(found[1]) as IntegrationOutcome };
         if (found?.[0] === 'turn') return { end: held(k.turn, token) };
-        await sleep(POLL_MS[Math.min(look, POLL_MS.length - 1)]! * (0.5 + Math.random()));
+        await sleep(pauseMs(look));
       }
     },
   };
