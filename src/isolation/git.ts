@@ -1,3 +1,5 @@
+import { readFile } from 'node:fs/promises';
+import path from 'node:path';
 import { BatonError } from '../errors/index.js';
 import { runCommand } from '../spawner/index.js';
 
@@ -77,4 +79,37 @@ export async function commitIdentity(cwd: string): Promise<Record<string, string
     GIT_COMMITTER_NAME: 'Baton',
     GIT_COMMITTER_EMAIL: 'baton@localhost',
   };
+}
+
+const OBJECT_ID = /^[0-9a-f]{40}(?:[0-9a-f]{24})?$/;
+
+/**
+ * The commit a branch or tracking ref points at. Refs git has just written (by a fetch, commit,
+ * merge or push) are loose files under the common git folder: reading one spares a git run on a
+ * task's path. A packed or otherwise stored ref is asked of git.
+ */
+export async function readRef(commonDir: string, ref: string, cwd: string): Promise<string> {
+  const loose = await readFile(path.join(commonDir, ref), 'utf8').catch(() => '');
+  const sha = loose.trim();
+  if (OBJECT_ID.test(sha)) return sha;
+  return gitOk(['rev-parse', '--verify', '--quiet', `${ref}^{commit}`], cwd);
+}
+
+/**
+ * The commit checked out in a work tree: read from its HEAD file when that holds a commit (a
+ * detached task worktree, just written by git), else asked of git.
+ */
+export async function readHead(dir: string): Promise<string> {
+  const gitDir = await worktreeGitDir(dir).catch(() => undefined);
+  const head = gitDir ? (await readFile(path.join(gitDir, 'HEAD'), 'utf8').catch(() => '')).trim() : '';
+  if (OBJECT_ID.test(head)) return head;
+  return gitOk(['rev-parse', '--verify', 'HEAD^{commit}'], dir);
+}
+
+/** The git folder of a work tree (`.git` itself, or the one a linked worktree's `.git` file names). */
+export async function worktreeGitDir(dir: string): Promise<string> {
+  const link = await readFile(path.join(dir, '.git'), 'utf8').catch(() => undefined);
+  const named = link === undefined ? undefined : /^gitdir: (.+)$/m.exec(link)?.[1]?.trim();
+  if (named) return path.resolve(dir, named);
+  return path.resolve(dir, await gitOk(['rev-parse', '--git-dir'], dir));
 }

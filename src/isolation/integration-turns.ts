@@ -1,5 +1,15 @@
-/** Ends a turn; resolves once others can take it. */
-export type EndTurn = () => Promise<void>;
+/**
+ * A turn held; calling it ends the turn and resolves once others can take it. `pushed`, the run
+ * branch's tip this turn pushed, is handed to the next holder as its `lastPushed`.
+ */
+export interface EndTurn {
+  (pushed?: string): Promise<void>;
+  /**
+   * The tip the last holder pushed, when it said: a worker whose own fetch already has it can
+   * skip fetching in its turn (the push is a compare-and-swap either way).
+   */
+  readonly lastPushed?: string;
+}
 
 /** A task's passing commit, pushed to its branch, waiting for whoever integrates next to take it along. */
 export interface OfferedCommit {
@@ -38,4 +48,6 @@ export interface IntegrationTurns {
   ): Promise<void>;
   /** Waits until another worker settles the offered commit, or the turn is free (and then taken). */
   awaitOutcome(branch: string, taskId: string, attempt: number): Promise<{ outcome: IntegrationOutcome } | { end: EndTurn }>;
+  /** Lets go of what waiting for turns holds open (a connection). */
+  close?(): Promise<void>;
 }

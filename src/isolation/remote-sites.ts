@@ -4,12 +4,14 @@ import type { Task } from '../ledger/index.js';
 import { getLogger, type Logger } from '../observability/index.js';
 import { buildMergeConflictContext, type ConflictAuthor, type PreContextLimits } from '../precontext/index.js';
 import type { CompletionGate, EventSink, TaskSite, TaskSites } from '../supervisor/index.js';
-import { commitIdentity, git, gitOk, SIDE_WORK_NICENESS } from './git.js';
+import { snapshotOfCommit, type WorkspaceSnapshot } from '../workspace/index.js';
+import { commitIdentity, git, gitOk, readHead, readRef, SIDE_WORK_NICENESS } from './git.js';
 import type { EndTurn, IntegrationTurns, OfferedCommit } from './integration-turns.js';
 import { pruneStaleWorktrees } from './prune-stale.js';
 import { checkCommands, failingCheck, takeAlong } from './take-along.js';
 import { safeRefPart, taskBranch, taskCommitMessage, taskOfSubject } from './task-branch.js';
-import { commitAll, createSerializer, deleteBranches, discardWorktrees, removeWorktree, workspaceIn } from './worktree-ops.js';
+import { siteWorkspace } from './site-workspace.js';
+import { commitAll, createSerializer, discardWorktrees, removeWorktree } from './worktree-ops.js';
 
 /** Pushes lost to another worker's push before the attempt gives up integrating. */
 export const MAX_PUSH_RACES = 10;
@@ -45,14 +47,17 @@ export interface RemoteSites {
 
 /**
  * Task sites for `baton worker`: like --concurrency, each task runs in its own worktree of the
- * worker's clone on `baton/<task-id>`, set to the remote's run branch as just fetched (worktrees
- * are reused task after task, one per task running at once). A passing
- * attempt is committed and integrated with a compare-and-swap on the remote run branch: fetch,
- * merge the branch's tip into the task's commit, re-run the task's checks when that brought in
- * others' work, then one atomic push of the task branch and a plain (fast-forward only) update of
- * the run branch; a push rejected because the branch moved starts over. A conflict resets the
+ * worker's clone, at the remote's run branch as lately fetched (worktrees are reused task after
+ * task, one per task running at once, each made ready for its next task when released). When an
+ * agent run ends well the run branch is fetched beside the checks; a passing attempt is then
+ * committed on that tip (its new work brought in under the attempt's changes, or merged when they
+ * touch the same files), the task's checks run again when others' work came in, and the result is
+ * integrated with a compare-and-swap on the remote run branch: one atomic push of the task branch
+ * (`baton/<task-id>`) and a plain (fast-forward only) update of the run branch. A push rejected
+ * because the branch moved fetches, merges, checks and pushes again. A conflict resets the
  * worktree to the new tip and re-runs the task with a MERGE CONFLICT CONTEXT. With `turns`, workers
- * integrate one at a time, and the one whose turn it is takes along the commits others offered.
+ * push one at a time (a turn whose last holder pushed the tip this clone has is only the push), and
+ * the one whose turn it is takes along the commits others offered.
  */
 export async function createRemoteSites(options: RemoteSitesOptions): Promise<RemoteSites> {
   const logger = options.logger ?? getLogger();
@@ -75,15 +80,27 @@ export async function createRemoteSites(options: RemoteSitesOptions): Promise<Re
   const root = path.join(commonDir, 'baton-worktrees');
   const identity = await commitIdentity(repo);
   await pruneStaleWorktrees(repo, root, logger);
-  // Fetches and worktree changes share the clone's refs: one at a time.
-  const serially = createSerializer();
+  // Fetches write the tracking refs, one at a time; worktree changes (add, switch, remove) one at
+  // a time too. A fetch and a worktree change may overlap: they write different refs.
+  const fetching = createSerializer();
+  const worktrees = createSerializer();
   const tracking = (branch: string) => `refs/remotes/${remote}/${branch}`;
+  /** The run branch's tip as this clone last fetched (or pushed) it. */
+  const trackedTip = (branch: string) => readRef(commonDir, tracking(branch), repo);
   const fetchedAt = new Map<string, number>();
   /** Fetches the run branch, and the objects of other tasks' branches (no ref kept: they are merged by commit). */
   const fetch = (branch: string, taskRefs: readonly string[] = []) =>
-    serially(async () => {
+    fetching(async () => {
       const started = Date.now();
-      const args = ['fetch', '--quiet', '--no-tags', '--no-write-fetch-head', remote, `+refs/heads/${branch}:${tracking(branch)}`];
+      const args = [
+        'fetch',
+        '--quiet',
+        '--no-tags',
+        '--no-write-fetch-head',
+        '--no-show-forced-updates',
+        remote,
+        `+refs/heads/${branch}:${tracking(branch)}`,
+      ];
       const fetched = await git([...args, ...taskRefs.map((ref) => `refs/heads/${ref}`)], repo);
       // A task branch gone from the remote fails the whole fetch: its commit is then left out (not found).
       if (fetched.code !== 0) await gitOk(args, repo);
@@ -102,38 +119,75 @@ export async function createRemoteSites(options: RemoteSitesOptions): Promise<Re
 
   // Worktrees are reused from task to task, as with --concurrency: switching one rewrites only the
   // files that differ, where adding and removing one per task cost two git runs under the lock.
+  // A slot works on a detached HEAD (its commits are pushed to the task's branch by commit), so
+  // that it can be made ready for its next task, at the tip it knows, as soon as it is released.
   const idle: string[] = [];
   const made = new Set<string>();
   let slots = 0;
-  // As with --concurrency: slots left with everything committed, and branches deleted at close.
-  const settled = new Set<string>();
-  const done: string[] = [];
+  const ready = new Map<string, Promise<ReadySlot | undefined>>();
+  /** Cleans a released slot (a check may have left files) and checks out the run branch's tip as this clone knows it. */
+  const makeReady = (dir: string, branch: string): Promise<ReadySlot | undefined> =>
+    (async () => {
+      await gitOk(['clean', '-fdq'], dir, {}, SIDE_WORK_NICENESS);
+      const commit = await trackedTip(branch);
+      await worktrees(() => gitOk(['checkout', '--quiet', '--force', '--detach', commit], dir, {}, SIDE_WORK_NICENESS));
+      const snapshot = snapshotOfCommit(dir, commit, SIDE_WORK_NICENESS);
+      snapshot.catch(() => undefined);
+      return { branch, commit, at: Date.now(), snapshot };
+    })().catch((error: unknown) => {
+      logger.debug({ err: error, dir }, 'could not make an idle worktree ready; its next task sets it up');
+      return undefined;
+    });
 
   const forBranch = (runBranch: string): TaskSites => ({
     async open(task: Task): Promise<TaskSite> {
       const ref = taskBranch(task.id);
       const reused = options.keepWorktrees ? undefined : idle.pop();
       const dir = reused ?? path.join(root, options.keepWorktrees ? safeRefPart(task.id) : `slot-${++slots}`);
-      await baseFor(task, runBranch);
-      await serially(async () => {
-        // One read of the fetched tip, as a commit: `-B ref <name>` would read the name twice, and a
-        // push from another of this clone's worktrees moves the tracking ref too (outside this lock).
-        const base = await gitOk(['rev-parse', '--verify', `${tracking(runBranch)}^{commit}`], repo);
-        if (reused) {
-          // As with --concurrency: the slot may still be on its last task's branch.
-          await gitOk(['checkout', '--quiet', '--force', '--ignore-other-worktrees', '-B', ref, base], dir, {}, SIDE_WORK_NICENESS);
-          if (!settled.delete(dir)) await gitOk(['clean', '-fdq'], dir, {}, SIDE_WORK_NICENESS);
-        } else {
-          made.add(dir);
-          await removeWorktree(repo, dir);
-          await gitOk(['worktree', 'add', '--quiet', '-B', ref, dir, base], repo);
-        }
-      });
+      const slot = reused ? await ready.get(reused) : undefined;
+      ready.delete(dir);
+      let base: string;
+      let first: Promise<WorkspaceSnapshot>;
+      // As baseFor: a task without dependencies may start from a tip fetched (or pushed) lately.
+      if (slot && slot.branch === runBranch && task.dependsOn.length === 0 && Date.now() - slot.at <= FRESH_BASE_MS) {
+        base = slot.commit;
+        first = slot.snapshot;
+      } else {
+        await baseFor(task, runBranch);
+        // One read of the fetched tip, as a commit: a push from another of this clone's worktrees,
+        // or a fetch, may move the tracking ref meanwhile.
+        base = await trackedTip(runBranch);
+        await worktrees(async () => {
+          if (reused) {
+            await gitOk(['checkout', '--quiet', '--force', '--detach', base], dir, {}, SIDE_WORK_NICENESS);
+            // The slot was made ready at another tip, or could not be cleaned then.
+            if (!slot) await gitOk(['clean', '-fdq'], dir, {}, SIDE_WORK_NICENESS);
+          } else {
+            made.add(dir);
+            await removeWorktree(repo, dir);
+            // A kept worktree (for a person to look at) is on the task's branch.
+            const on = options.keepWorktrees ? ['-B', ref] : ['--detach'];
+            await gitOk(['worktree', 'add', '--quiet', ...on, dir, base], repo);
+          }
+        });
+        first = snapshotOfCommit(dir, base, SIDE_WORK_NICENESS);
+      }
       let conflicts = 0;
+      /** Whether this task's commit was ever offered to be taken along (its offer is withdrawn at the end). */
+      let offeredOwn = false;
+      /** A fetch started when the agent ended well, so that the turn may find the tip already here. */
+      const agentDone = () => {
+        fetch(runBranch).catch((error: unknown) => logger.debug({ err: error, taskId: task.id }, 'early fetch failed; the turn fetches'));
+      };
       const complete = async (attempt: number): Promise<CompletionGate> => {
-        await commitAll(dir, taskCommitMessage(task.id, attempt), identity);
+        // Integrated and checked before the turn, on the tip the early fetch brought: the turn is
+        // then only the push when nobody pushed since (its last holder says what it pushed).
+        await fetching(async () => undefined);
+        const early = await trackedTip(runBranch);
+        const failed = await commitOnto(attempt, early);
+        if (failed) return failed;
         const { turns } = options;
-        if (!turns) return integrate(attempt, []);
+        if (!turns) return (await integrate(attempt, [], undefined, early)).gate;
         let end: EndTurn | undefined;
         try {
           const taken = await turnOrTakenAlong(turns, attempt);
@@ -142,17 +196,19 @@ export async function createRemoteSites(options: RemoteSitesOptions): Promise<Re
         } catch (error) {
           // The turn only spares work: without it the compare-and-swap still keeps the result right.
           logger.warn({ err: error, taskId: task.id }, 'integrating without a turn: they could not be read');
-          return integrate(attempt, []);
+          return (await integrate(attempt, [], undefined, early)).gate;
         }
+        let pushed: string | undefined;
         try {
           const offered = await turns.offered(runBranch, MAX_TAKEN_ALONG + 1).catch(() => []);
           const others = offered.filter((c) => c.taskId !== task.id);
-          const gate = await integrate(attempt, others.slice(0, MAX_TAKEN_ALONG));
+          const result = await integrate(attempt, others.slice(0, MAX_TAKEN_ALONG), end.lastPushed, early);
+          pushed = result.pushed;
           // Withdrawn while the turn is held, so that no one takes along a commit its worker gave up on.
-          if (!gate.ok) await turns.settle(runBranch, [], [task.id]).catch(() => undefined);
-          return gate;
+          if (!result.gate.ok && offeredOwn) await turns.settle(runBranch, [], [task.id]).catch(() => undefined);
+          return result.gate;
         } finally {
-          await end();
+          await end(pushed);
         }
       };
       /**
@@ -168,7 +224,6 @@ export async function createRemoteSites(options: RemoteSitesOptions): Promise<Re
           const waited = await turns.awaitOutcome(runBranch, task.id, attempt);
           if ('end' in waited) return waited.end;
           if (waited.outcome.ok) {
-            settled.add(dir);
             const detail = `pushed to ${remote}/${runBranch} by ${waited.outcome.by}`;
             onEvent({ type: 'integration', taskId: task.id, attempt, ok: true, detail });
             return 'taken-along';
@@ -181,66 +236,110 @@ export async function createRemoteSites(options: RemoteSitesOptions): Promise<Re
       const offer = async (turns: IntegrationTurns, attempt: number): Promise<boolean> => {
         const pushed = await git(['push', '--quiet', remote, `+HEAD:refs/heads/${ref}`], dir, {}, SIDE_WORK_NICENESS);
         if (pushed.code !== 0) return false;
-        const sha = await gitOk(['rev-parse', 'HEAD'], dir);
+        const sha = await readHead(dir);
         await turns.offer(runBranch, { taskId: task.id, attempt, sha, checks: checkCommands(task) });
+        offeredOwn = true;
         return true;
       };
-      const integrate = async (attempt: number, others: readonly OfferedCommit[]): Promise<CompletionGate> => {
-        const checks = checkCommands(task);
+      /**
+       * The run branch's tip to merge: the one this clone already has when it is what the turn's
+       * last holder pushed (the fetch started when the agent ended usually brought it), else one
+       * fetched now, with the commits of `others` to take along.
+       */
+      const tipToMerge = async (others: readonly OfferedCommit[], lastPushed: string | undefined): Promise<string> => {
+        if (lastPushed && others.length === 0) {
+          await fetching(async () => undefined);
+          const tracked = await trackedTip(runBranch);
+          if (tracked === lastPushed) return tracked;
+        }
+        await fetch(
+          runBranch,
+          others.map((c) => taskBranch(c.taskId)),
+        );
+        return trackedTip(runBranch);
+      };
+      /**
+       * Commits the passing attempt on the run branch's `tip`: the tip's new work comes in under
+       * the attempt's uncommitted changes (a fast-forward, one git run, no merge commit), then they
+       * are committed and the task's checks run again on the result. Changes that touch the same
+       * files cannot come in that way: the attempt is committed where it is and the tip merged,
+       * conflicts and all. The refusal when it conflicts or a check fails there.
+       */
+      const commitOnto = async (attempt: number, tip: string): Promise<Refusal | undefined> => {
+        const forward = tip === (await readHead(dir)) ? undefined : await git(['merge', '--ff-only', tip], dir);
+        await commitAll(dir, taskCommitMessage(task.id, attempt), identity);
+        if (forward === undefined) return undefined;
+        if (forward.code !== 0) return mergeAndCheck(attempt, tip);
+        return upToDate(forward.stdout) ? undefined : recheck(attempt, tip);
+      };
+      /**
+       * Merges the run branch's `tip` into the task's commit and runs the task's checks on the
+       * result when the tip brought others' work; the refusal when it conflicts or a check fails.
+       */
+      const mergeAndCheck = async (attempt: number, tip: string): Promise<Refusal | undefined> => {
+        const merge = await git(['merge', '--no-edit', '--no-verify', '-m', `baton: integrate ${task.id}`, tip], dir, identity);
+        if (merge.code !== 0) {
+          conflicts += 1;
+          const gate = await conflictGate(dir, runBranch, tip, task.id, options.limits ?? {}, conflicts);
+          onEvent({ type: 'integration', taskId: task.id, attempt, ok: false, detail: gate.error });
+          return gate;
+        }
+        return upToDate(merge.stdout) ? undefined : recheck(attempt, tip);
+      };
+      /** Others' work came in: the task's checks must still pass on the result. */
+      const recheck = async (attempt: number, tip: string): Promise<Refusal | undefined> => {
+        const failed = await failingCheck(checkCommands(task), dir);
+        if (!failed) return undefined;
+        await gitOk(['reset', '--hard', '--quiet', tip], dir);
+        const error = `after merging ${runBranch}: ${failed}`;
+        onEvent({ type: 'integration', taskId: task.id, attempt, ok: false, detail: error });
+        return { ok: false, error, context: '', contextType: 'merge_conflict', extraAttempt: false };
+      };
+      /**
+       * Integrates the task's commit; `pushed` is the run branch's new tip when it did. `merged` is
+       * a tip already merged and checked: when it is still the branch's (`lastPushed`, and no
+       * commits to take along), the push follows at once.
+       */
+      const integrate = async (
+        attempt: number,
+        others: readonly OfferedCommit[],
+        lastPushed?: string,
+        merged?: string,
+      ): Promise<{ gate: CompletionGate; pushed?: string }> => {
         for (let race = 0; race < MAX_PUSH_RACES; race++) {
-          await fetch(
-            runBranch,
-            others.map((c) => taskBranch(c.taskId)),
-          );
-          const merge = await git(
-            ['merge', '--no-edit', '--no-verify', '-m', `baton: integrate ${task.id}`, tracking(runBranch)],
-            dir,
-            identity,
-          );
-          if (merge.code !== 0) {
-            conflicts += 1;
-            const gate = await conflictGate(dir, runBranch, tracking(runBranch), task.id, options.limits ?? {}, conflicts);
-            onEvent({ type: 'integration', taskId: task.id, attempt, ok: false, detail: gate.error });
-            return gate;
-          }
-          // git says so when the tip brought nothing new (its messages are in English: LC_ALL=C).
-          const moved = !/^Already up.to.date/m.test(merge.stdout);
-          if (moved) {
-            // Others' work came in with the merge: the task's checks must still pass on the result.
-            const failed = await failingCheck(checks, dir);
-            if (failed) {
-              await gitOk(['reset', '--hard', '--quiet', tracking(runBranch)], dir);
-              const error = `after merging ${runBranch}: ${failed}`;
-              onEvent({ type: 'integration', taskId: task.id, attempt, ok: false, detail: error });
-              return { ok: false, error, context: '', contextType: 'merge_conflict', extraAttempt: false };
-            }
+          const current = race === 0 && others.length === 0 && merged !== undefined && merged === lastPushed;
+          if (!current) {
+            const tip = await tipToMerge(others, race === 0 ? lastPushed : undefined);
+            const failed = tip === merged ? undefined : await mergeAndCheck(attempt, tip);
+            if (failed) return { gate: failed };
+            merged = tip;
           }
           const along = options.turns && others.length > 0 ? await takeAlong(dir, others, identity, options.turns.by) : [];
           // The compare-and-swap: a plain push of the run branch only succeeds as a fast-forward of
           // what we fetched; --atomic pushes the task branch with it, or neither.
           const push = await git(['push', '--quiet', '--atomic', remote, `+HEAD:refs/heads/${ref}`, `HEAD:refs/heads/${runBranch}`], dir);
           if (push.code === 0) {
-            settled.add(dir);
+            const pushed = await readHead(dir);
             // Pushed: a lost settle only makes the others integrate alone (their merges are then no-ops).
-            await options.turns?.settle(runBranch, along, [task.id, ...along.map((a) => a.commit.taskId)]).catch((error: unknown) => {
+            const settled = along.length > 0 || offeredOwn ? options.turns : undefined;
+            await settled?.settle(runBranch, along, [task.id, ...along.map((a) => a.commit.taskId)]).catch((error: unknown) => {
               logger.warn({ err: error }, 'could not record the commits taken along; their workers integrate them again (no-ops)');
             });
             onEvent({ type: 'integration', taskId: task.id, attempt, ok: true, detail: `pushed to ${remote}/${runBranch}` });
-            return { ok: true };
+            return { gate: { ok: true }, pushed };
           }
           logger.info({ taskId: task.id, race }, `${remote}/${runBranch} moved during integration; fetching and merging again`);
         }
         const error = `could not push to ${remote}/${runBranch}: it kept moving (${MAX_PUSH_RACES} races)`;
-        return { ok: false, error, context: '', contextType: 'merge_conflict', extraAttempt: false };
+        return { gate: { ok: false, error, context: '', contextType: 'merge_conflict', extraAttempt: false } };
       };
       return {
         dir,
-        workspace: workspaceIn(dir),
+        workspace: siteWorkspace(dir, first, agentDone),
         complete,
         release: async () => {
           if (options.keepWorktrees) return;
-          // The worktree waits on this branch for the next task; the branch goes when the worker stops.
-          done.push(ref);
+          ready.set(dir, makeReady(dir, runBranch));
           idle.push(dir);
         },
       };
@@ -249,14 +348,29 @@ export async function createRemoteSites(options: RemoteSitesOptions): Promise<Re
 
   const close = async (): Promise<void> => {
     if (options.keepWorktrees) return;
-    await serially(async () => {
-      await discardWorktrees(repo, root, made);
-      await deleteBranches(repo, done.splice(0));
-    });
+    await Promise.all(ready.values());
+    await fetching(() => worktrees(() => discardWorktrees(repo, root, made)));
     made.clear();
     idle.length = 0;
+    ready.clear();
   };
   return { forBranch, close };
+}
+
+type Refusal = Extract<CompletionGate, { ok: false }>;
+
+/** git says so when a merge brought nothing new (its messages are in English: LC_ALL=C). */
+function upToDate(mergeOutput: string): boolean {
+  return /^Already up.to.date/m.test(mergeOutput);
+}
+
+/** An idle slot made ready for its next task: clean, and checked out (detached) at `commit`. */
+interface ReadySlot {
+  branch: string;
+  commit: string;
+  /** When it was checked out. */
+  at: number;
+  snapshot: Promise<WorkspaceSnapshot>;
 }
 
 async function conflictGate(

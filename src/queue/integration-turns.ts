@@ -1,5 +1,4 @@
 import { randomBytes } from 'node:crypto';
-import { setTimeout as sleep } from 'node:timers/promises';
 import type { Redis } from 'ioredis';
 import type { EndTurn, IntegrationOutcome, IntegrationTurns, OfferedCommit } from '../isolation/index.js';
 import type { Logger } from '../observability/index.js';
@@ -12,17 +11,24 @@ export const DEFAULT_TURN_TTL_MS = 5_000;
 const KEEP_MS = 600_000;
 
 const RENEW = `if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('PEXPIRE', KEYS[1], ARGV[2]) end return 0`;
-/** One look for a waiting worker: its commit's outcome if settled, else the turn if free (the token), else nothing. */
+/** The turn if free (with the tip its last holder pushed, '' when unknown), else nothing. */
+const TAKE = `if redis.call('SET', KEYS[1], ARGV[1], 'PX', ARGV[2], 'NX') then return redis.call('GET', KEYS[2]) or '' end return false`;
+/** One look for a waiting worker: its commit's outcome if settled, else the turn if free (as TAKE), else nothing. */
 const LOOK = `local o = redis.call('GET', KEYS[2]) if o then return {'outcome', o} end
-if redis.call('SET', KEYS[1], ARGV[1], 'PX', ARGV[2], 'NX') then return {'turn', ARGV[1]} end return false`;
-const END = `if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) end return 0`;
+if redis.call('SET', KEYS[1], ARGV[1], 'PX', ARGV[2], 'NX') then return {'turn', redis.call('GET', KEYS[3]) or ''} end return false`;
+/** Ends the turn held with ARGV[1]; records ARGV[2], the tip it pushed, unless empty. */
+const END = `if redis.call('GET', KEYS[1]) ~= ARGV[1] then return 0 end
+if ARGV[2] ~= '' then redis.call('SET', KEYS[2], ARGV[2], 'PX', ARGV[3]) end return redis.call('DEL', KEYS[1])`;
 
-/** How long a waiting worker sleeps between looks: short first, since most turns last tens of ms. */
+/**
+ * How long a waiting worker sleeps between looks: short first, since most turns last tens of ms.
+ * The end of a turn wakes it sooner (turnEnds); the looks cover a holder that died.
+ */
 const POLL_MS = [4, 8, 16, 24];
 
 /** The pause before look number `look + 1`, jittered so that waiting workers do not look in step. */
-function pauseMs(look: number): number {
-  return POLL_MS[Math.min(look, POLL_MS.length - 1)]! * (0.5 + Math.random());
+function pauseMs(look: number, pauses: readonly number[]): number {
+  return pauses[Math.min(look, pauses.length - 1)]! * (0.5 + Math.random());
 }
 
 export interface RedisTurnsOptions {
@@ -31,6 +37,8 @@ export interface RedisTurnsOptions {
   /** The worker's name, recorded in the outcomes it settles. */
   owner: string;
   ttlMs?: number;
+  /** Pauses between a waiting worker's looks, the last repeated. @default POLL_MS */
+  pausesMs?: readonly number[];
   logger: Logger;
 }
 
@@ -44,33 +52,45 @@ export interface RedisTurnsOptions {
 export function redisTurns(options: RedisTurnsOptions): IntegrationTurns {
   const { connection, logger } = options;
   const ttl = options.ttlMs ?? DEFAULT_TURN_TTL_MS;
+  const pauses = options.pausesMs?.length ? options.pausesMs : POLL_MS;
+  const ends = turnEnds(connection, logger);
   const keys = (branch: string) => {
     const base = `${options.prefix}:${QUEUE_NAME}:baton-turn:${branch}`;
-    return { turn: base, offers: `${base}:offers`, outcome: (taskId: string, attempt: number) => `${base}:outcome:${taskId}:${attempt}` };
-  };
-
-  /** The turn held with `token`, its expiry renewed until it ends. */
-  const held = (key: string, token: string): EndTurn => {
-    const renew = setInterval(() => {
-      connection.eval(RENEW, 1, key, token, String(ttl)).catch(() => undefined);
-    }, ttl / 3);
-    renew.unref();
-    return async () => {
-      clearInterval(renew);
-      await connection.eval(END, 1, key, token).catch(() => undefined);
+    return {
+      turn: base,
+      ended: `${base}:ended`,
+      tip: `${base}:tip`,
+      offers: `${base}:offers`,
+      outcome: (taskId: string, attempt: number) => `${base}:outcome:${taskId}:${attempt}`,
     };
   };
+
+  /** The turn on `branch` held with `token`, its expiry renewed until it ends. */
+  const held = (branch: string, token: string, lastPushed: string): EndTurn => {
+    const k = keys(branch);
+    const renew = setInterval(() => {
+      connection.eval(RENEW, 1, k.turn, token, String(ttl)).catch(() => undefined);
+    }, ttl / 3);
+    renew.unref();
+    const end = async (pushed?: string) => {
+      clearInterval(renew);
+      const ended = await connection.eval(END, 2, k.turn, k.tip, token, pushed ?? '', String(KEEP_MS)).catch(() => 0);
+      if (ended === 1) connection.publish(k.ended, '1').catch(() => undefined);
+    };
+    return Object.assign(end, lastPushed ? { lastPushed } : {});
+  };
   const takeNow = async (branch: string): Promise<EndTurn | undefined> => {
-    const key = keys(branch).turn;
+    const k = keys(branch);
     const token = randomBytes(8).toString('hex');
-    return (await connection.set(key, token, 'PX', ttl, 'NX')) === 'OK' ? held(key, token) : undefined;
+    const tip = (await connection.eval(TAKE, 2, k.turn, k.tip, token, String(ttl))) as string | null;
+    return tip === null ? undefined : held(branch, token, tip);
   };
   const tryTake = async (branch: string, waitMs = 0): Promise<EndTurn | undefined> => {
     const until = Date.now() + waitMs;
     for (let look = 0; ; look++) {
       const end = await takeNow(branch);
       if (end || Date.now() >= until) return end;
-      await sleep(Math.min(until - Date.now(), pauseMs(look)));
+      await ends.next(keys(branch).ended, Math.min(until - Date.now(), pauseMs(look, pauses)));
     }
   };
 
@@ -119,11 +139,60 @@ export function redisTurns(options: RedisTurnsOptions): IntegrationTurns {
       // One script per look (outcome first, then the turn), so a holder that settles and then
       // lets go is never mistaken for a free turn with nothing settled.
       for (let look = 0; ; look++) {
-        const found = (await connection.eval(LOOK, 2, k.turn, k.outcome(taskId, attempt), token, String(ttl))) as [string, string] | null;
+        const found = (await connection.eval(LOOK, 3, k.turn, k.outcome(taskId, attempt), k.tip, token, String(ttl))) as
+          [string, string] | null;
         if (found?.[0] === 'outcome') return { outcome: JSON.parse(found[1]) as IntegrationOutcome };
-        if (found?.[0] === 'turn') return { end: held(k.turn, token) };
-        await sleep(pauseMs(look));
+        if (found?.[0] === 'turn') return { end: held(branch, token, found[1]) };
+        await ends.next(k.ended, pauseMs(look, pauses));
       }
+    },
+    close: async () => ends.close(),
+  };
+}
+
+/**
+ * Wakes a waiting worker as soon as a turn on its branch ends (Redis pub/sub, on a connection of
+ * its own opened at the first wait), so the turn does not sit free until the worker's next look:
+ * with several workers queued that was a third of each turn. A message lost, or a subscription
+ * not made (a server without pub/sub), leaves the looks as before.
+ */
+function turnEnds(connection: Redis, logger: Logger): { next(channel: string, ms: number): Promise<void>; close(): void } {
+  let subscriber: Redis | undefined;
+  const subscribed = new Set<string>();
+  const waiting = new Map<string, Set<() => void>>();
+  const listen = (channel: string) => {
+    if (!subscriber) {
+      subscriber = connection.duplicate();
+      subscriber.on('error', (error: unknown) =>
+        logger.debug({ err: error }, 'turn wake-ups unavailable; waiting workers look again as before'),
+      );
+      subscriber.on('message', (ended: string) => {
+        for (const wake of waiting.get(ended) ?? []) wake();
+      });
+    }
+    if (subscribed.has(channel)) return;
+    subscribed.add(channel);
+    subscriber.subscribe(channel).catch(() => subscribed.delete(channel));
+  };
+  return {
+    next: (channel, ms) => {
+      listen(channel);
+      return new Promise<void>((resolve) => {
+        const wakers = waiting.get(channel) ?? new Set<() => void>();
+        waiting.set(channel, wakers);
+        const wake = () => {
+          clearTimeout(timer);
+          wakers.delete(wake);
+          resolve();
+        };
+        const timer = setTimeout(wake, Math.max(0, ms));
+        wakers.add(wake);
+      });
+    },
+    close: () => {
+      subscriber?.disconnect();
+      subscriber = undefined;
+      subscribed.clear();
     },
   };
 }

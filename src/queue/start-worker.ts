@@ -155,6 +155,7 @@ export async function startQueueWorker(options: QueueWorkerOptions): Promise<Que
       await worker.close();
       await queue.close();
       for (const sites of remotes.values()) await sites.close();
+      await turns.close?.();
     },
   };
 }

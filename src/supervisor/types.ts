@@ -22,6 +22,12 @@ export interface WorkspaceOps {
   snapshot(): Promise<unknown>;
   diff(before: unknown, after: unknown): Promise<FileChanges> | FileChanges;
   runCheck(command: string, options: { timeoutMs: number }): Promise<CheckRun>;
+  /**
+   * Called as soon as an agent run ends well (exit 0), before the workspace is measured and
+   * checked: a task's site starts there what completing the attempt will need (a worker fetches
+   * the run branch while the checks run).
+   */
+  agentDone?(): void;
 }
 
 /** Breaker timings (REFERENCE.md's outcome table); config's BreakerConfig has the same shape. */

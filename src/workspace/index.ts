@@ -2,6 +2,7 @@ export { diffSnapshots } from './diff-snapshots.js';
 export { hashFile } from './hash-file.js';
 export { DEFAULT_IGNORED_DIRS, IgnoreRules } from './ignore-rules.js';
 export { DEFAULT_GIT_MAX_BYTES, runGit } from './run-git.js';
+export { snapshotOfCommit } from './snapshot-commit.js';
 export { snapshotWorkspace } from './snapshot-workspace.js';
 export type { SnapshotOptions } from './snapshot-workspace.js';
 export type { GitOutput } from './run-git.js';

@@ -111,6 +111,56 @@ await describeWithRedis('integration turns (Redis)', () => {
     await again?.();
   });
 
+  it('hands the tip a turn pushed to the next holder, whether it takes the turn or waits for it', async () => {
+    const prefix = freshPrefix();
+    const one = redisTurns({ connection, prefix, owner: 'w1', logger: silentLogger });
+    const two = redisTurns({ connection, prefix, owner: 'w2', logger: silentLogger });
+    const first = await one.take('main');
+    expect(first.lastPushed).toBeUndefined();
+    await first('a'.repeat(40));
+    const second = await two.take('main');
+    expect(second.lastPushed).toBe('a'.repeat(40));
+    // A turn that pushed nothing leaves the last tip as it was; the waiter's look hands it on too.
+    const waited = one.awaitOutcome('main', 'x', 1);
+    await second();
+    const got = await waited;
+    expect('end' in got && got.end.lastPushed).toBe('a'.repeat(40));
+    if ('end' in got) await got.end('b'.repeat(40));
+    expect((await two.take('main')).lastPushed).toBe('b'.repeat(40));
+    await one.close?.();
+    await two.close?.();
+  });
+
+  it('records no tip for a holder whose turn had already passed to another', async () => {
+    const prefix = freshPrefix();
+    const stale = redisTurns({ connection, prefix, owner: 'w1', ttlMs: 200, logger: silentLogger });
+    const end = await stale.take('main');
+    // Its renewals stop (as in a stalled process) and the turn lapses to another worker.
+    await connection.del(`${prefix}:${QUEUE_NAME}:baton-turn:main`);
+    const other = await redisTurns({ connection, prefix, owner: 'w2', logger: silentLogger }).take('main');
+    await end('c'.repeat(40));
+    await other();
+    expect((await stale.take('main')).lastPushed).toBeUndefined();
+    await stale.close?.();
+  });
+
+  it('wakes a waiting worker when the turn ends, long before its next look', async () => {
+    const prefix = freshPrefix();
+    const holder = redisTurns({ connection, prefix, owner: 'w1', logger: silentLogger });
+    // Looks 5 s apart: only the wake-up can hand it the turn soon after the end.
+    const waiter = redisTurns({ connection, prefix, owner: 'w2', pausesMs: [5_000], logger: silentLogger });
+    const end = await holder.take('main');
+    const waiting = waiter.take('main');
+    await new Promise((resolve) => setTimeout(resolve, 150));
+    const ended = Date.now();
+    await end();
+    const turn = await waiting;
+    expect(Date.now() - ended).toBeLessThan(2_000);
+    await turn();
+    await holder.close?.();
+    await waiter.close?.();
+  });
+
   it('lists offers oldest first, settles them for their workers and withdraws them', async () => {
     const prefix = freshPrefix();
     const holder = redisTurns({ connection, prefix, owner: 'w1', logger: silentLogger });
