@@ -21,9 +21,11 @@ const GIT_OPTIONS = ['-c', 'core.quotepath=off', '-c', 'maintenance.auto=false',
 const MAX_OUTPUT_BYTES = 64 * 1024 * 1024;
 
 /**
- * Git work beside integrating (setting up a worktree, committing, offering a commit) runs at this
- * niceness. Integration is one at a time across workers, and every other worker's task waits on
- * it: on a busy machine its git gets the CPU first.
+ * Git work off a task's path runs at this niceness: with --concurrency, setting up worktrees,
+ * measuring and committing beside the one integration at a time; on a worker, making a released
+ * worktree ready and offering a commit. A worker's own measuring and committing is on its task's
+ * path (the turn is only the push), and runs at normal priority: measured on 2 cores with 4
+ * workers, overhead p50 95 ms against 109 ms niced (10 interleaved runs each).
  */
 export const SIDE_WORK_NICENESS = 10;
 

@@ -267,7 +267,7 @@ export async function createRemoteSites(options: RemoteSitesOptions): Promise<Re
        */
       const commitOnto = async (attempt: number, tip: string): Promise<Refusal | undefined> => {
         const forward = tip === (await readHead(dir)) ? undefined : await git(['merge', '--ff-only', tip], dir);
-        await commitAll(dir, taskCommitMessage(task.id, attempt), identity);
+        await commitAll(dir, taskCommitMessage(task.id, attempt), identity, 0); // on the task's path
         if (forward === undefined) return undefined;
         if (forward.code !== 0) return mergeAndCheck(attempt, tip);
         return upToDate(forward.stdout) ? undefined : recheck(attempt, tip);

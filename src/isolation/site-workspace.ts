@@ -14,7 +14,8 @@ class BaseSnapshot {
  * hears when an agent run ended well (the worker starts its fetch then).
  */
 export function siteWorkspace(dir: string, first: Promise<WorkspaceSnapshot>, agentDone: () => void): WorkspaceOps {
-  const measured = workspaceIn(dir);
+  // On the task's path: normal priority (SIDE_WORK_NICENESS says why).
+  const measured = workspaceIn(dir, 0);
   let base: BaseSnapshot | undefined = new BaseSnapshot(first);
   first.catch(() => undefined);
   const read = async (snapshot: unknown) => (snapshot instanceof BaseSnapshot ? snapshot.snapshot : snapshot);

@@ -6,9 +6,9 @@ import { type WorkspaceOps, workspaceOps } from '../supervisor/index.js';
 import { BatonError } from '../errors/index.js';
 import { git, gitOk, SIDE_WORK_NICENESS } from './git.js';
 
-/** Measurement and checks inside one task's worktree (the top of its own work tree; side work). */
-export function workspaceIn(dir: string): WorkspaceOps {
-  return workspaceOps(dir, { gitTop: true, niceness: SIDE_WORK_NICENESS });
+/** Measurement and checks inside one task's worktree (the top of its own work tree), at `niceness`. */
+export function workspaceIn(dir: string, niceness = SIDE_WORK_NICENESS): WorkspaceOps {
+  return workspaceOps(dir, { gitTop: true, niceness });
 }
 
 /** Removes a worktree (and its folder, whatever state it is in). */
@@ -33,12 +33,18 @@ export function createSerializer(): <T>(work: () => Promise<T>) => Promise<T> {
 }
 
 /**
- * Stages everything in a task's worktree and commits it; false when there was nothing to commit.
- * One git run fewer than asking first: `git diff --cached` runs only when the commit did not.
+ * Stages everything in a task's worktree and commits it (at `niceness`); false when there was
+ * nothing to commit. One git run fewer than asking first: `git diff --cached` runs only when the
+ * commit did not.
  */
-export async function commitAll(dir: string, message: string, identity: Readonly<Record<string, string>>): Promise<boolean> {
-  await gitOk(['add', '-A'], dir, {}, SIDE_WORK_NICENESS);
-  const commit = await git(['commit', '--quiet', '--no-verify', '-m', message], dir, identity, SIDE_WORK_NICENESS);
+export async function commitAll(
+  dir: string,
+  message: string,
+  identity: Readonly<Record<string, string>>,
+  niceness = SIDE_WORK_NICENESS,
+): Promise<boolean> {
+  await gitOk(['add', '-A'], dir, {}, niceness);
+  const commit = await git(['commit', '--quiet', '--no-verify', '-m', message], dir, identity, niceness);
   if (commit.code === 0) return true;
   if ((await git(['diff', '--cached', '--quiet'], dir)).code === 0) return false;
   throw new BatonError('INTERNAL', `git commit failed in ${dir}: ${(commit.stderr || commit.stdout).trim() || `exit ${commit.code}`}`, {
