@@ -9,6 +9,8 @@ export interface EndTurn {
    * skip fetching in its turn (the push is a compare-and-swap either way).
    */
   readonly lastPushed?: string;
+  /** The commits offered when the turn was taken, oldest first (as `offered`). */
+  readonly offered?: readonly OfferedCommit[];
 }
 
 /** A task's passing commit, pushed to its branch, waiting for whoever integrates next to take it along. */

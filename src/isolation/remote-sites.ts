@@ -200,7 +200,7 @@ export async function createRemoteSites(options: RemoteSitesOptions): Promise<Re
         }
         let pushed: string | undefined;
         try {
-          const offered = await turns.offered(runBranch, MAX_TAKEN_ALONG + 1).catch(() => []);
+          const offered = end.offered ?? (await turns.offered(runBranch, MAX_TAKEN_ALONG + 1).catch(() => []));
           const others = offered.filter((c) => c.taskId !== task.id);
           const result = await integrate(attempt, others.slice(0, MAX_TAKEN_ALONG), end.lastPushed, early);
           pushed = result.pushed;
@@ -208,7 +208,8 @@ export async function createRemoteSites(options: RemoteSitesOptions): Promise<Re
           if (!result.gate.ok && offeredOwn) await turns.settle(runBranch, [], [task.id]).catch(() => undefined);
           return result.gate;
         } finally {
-          await end(pushed);
+          // The result is on the remote: ending the turn (and handing on the tip) need not hold up the task.
+          void end(pushed);
         }
       };
       /**

@@ -11,11 +11,16 @@ export const DEFAULT_TURN_TTL_MS = 5_000;
 const KEEP_MS = 600_000;
 
 const RENEW = `if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('PEXPIRE', KEYS[1], ARGV[2]) end return 0`;
-/** The turn if free (with the tip its last holder pushed, '' when unknown), else nothing. */
-const TAKE = `if redis.call('SET', KEYS[1], ARGV[1], 'PX', ARGV[2], 'NX') then return redis.call('GET', KEYS[2]) or '' end return false`;
+/**
+ * The turn if free, with the tip its last holder pushed ('' when unknown) and the commits offered
+ * meanwhile (so the new holder needs no second look), else nothing.
+ */
+const TAKE = `if redis.call('SET', KEYS[1], ARGV[1], 'PX', ARGV[2], 'NX') then
+return {redis.call('GET', KEYS[2]) or '', redis.call('HVALS', KEYS[3])} end return false`;
 /** One look for a waiting worker: its commit's outcome if settled, else the turn if free (as TAKE), else nothing. */
 const LOOK = `local o = redis.call('GET', KEYS[2]) if o then return {'outcome', o} end
-if redis.call('SET', KEYS[1], ARGV[1], 'PX', ARGV[2], 'NX') then return {'turn', redis.call('GET', KEYS[3]) or ''} end return false`;
+if redis.call('SET', KEYS[1], ARGV[1], 'PX', ARGV[2], 'NX') then
+return {'turn', redis.call('GET', KEYS[3]) or '', redis.call('HVALS', KEYS[4])} end return false`;
 /** Ends the turn held with ARGV[1]; records ARGV[2], the tip it pushed, unless empty. */
 const END = `if redis.call('GET', KEYS[1]) ~= ARGV[1] then return 0 end
 if ARGV[2] ~= '' then redis.call('SET', KEYS[2], ARGV[2], 'PX', ARGV[3]) end return redis.call('DEL', KEYS[1])`;
@@ -66,7 +71,7 @@ export function redisTurns(options: RedisTurnsOptions): IntegrationTurns {
   };
 
   /** The turn on `branch` held with `token`, its expiry renewed until it ends. */
-  const held = (branch: string, token: string, lastPushed: string): EndTurn => {
+  const held = (branch: string, token: string, lastPushed: string, offers: readonly string[]): EndTurn => {
     const k = keys(branch);
     const renew = setInterval(() => {
       connection.eval(RENEW, 1, k.turn, token, String(ttl)).catch(() => undefined);
@@ -77,13 +82,13 @@ export function redisTurns(options: RedisTurnsOptions): IntegrationTurns {
       const ended = await connection.eval(END, 2, k.turn, k.tip, token, pushed ?? '', String(KEEP_MS)).catch(() => 0);
       if (ended === 1) connection.publish(k.ended, '1').catch(() => undefined);
     };
-    return Object.assign(end, lastPushed ? { lastPushed } : {});
+    return Object.assign(end, { offered: oldestFirst(offers) }, lastPushed ? { lastPushed } : {});
   };
   const takeNow = async (branch: string): Promise<EndTurn | undefined> => {
     const k = keys(branch);
     const token = randomBytes(8).toString('hex');
-    const tip = (await connection.eval(TAKE, 2, k.turn, k.tip, token, String(ttl))) as string | null;
-    return tip === null ? undefined : held(branch, token, tip);
+    const taken = (await connection.eval(TAKE, 3, k.turn, k.tip, k.offers, token, String(ttl))) as [string, string[]] | null;
+    return taken === null ? undefined : held(branch, token, taken[0], taken[1]);
   };
   const tryTake = async (branch: string, waitMs = 0): Promise<EndTurn | undefined> => {
     const until = Date.now() + waitMs;
@@ -117,13 +122,7 @@ export function redisTurns(options: RedisTurnsOptions): IntegrationTurns {
         .exec();
     },
     async offered(branch, limit) {
-      const all = Object.values(await connection.hgetall(keys(branch).offers)).map(
-        (text) => JSON.parse(text) as OfferedCommit & { at: number },
-      );
-      return all
-        .sort((a, b) => a.at - b.at)
-        .slice(0, limit)
-        .map(({ at: _at, ...commit }) => commit);
+      return oldestFirst(Object.values(await connection.hgetall(keys(branch).offers))).slice(0, limit);
     },
     async settle(branch, outcomes, taskIds) {
       const k = keys(branch);
@@ -139,15 +138,23 @@ export function redisTurns(options: RedisTurnsOptions): IntegrationTurns {
       // One script per look (outcome first, then the turn), so a holder that settles and then
       // lets go is never mistaken for a free turn with nothing settled.
       for (let look = 0; ; look++) {
-        const found = (await connection.eval(LOOK, 3, k.turn, k.outcome(taskId, attempt), k.tip, token, String(ttl))) as
-          [string, string] | null;
+        const found = (await connection.eval(LOOK, 4, k.turn, k.outcome(taskId, attempt), k.tip, k.offers, token, String(ttl))) as
+          [string, string, string[]?] | null;
         if (found?.[0] === 'outcome') return { outcome: JSON.parse(found[1]) as IntegrationOutcome };
-        if (found?.[0] === 'turn') return { end: held(branch, token, found[1]) };
+        if (found?.[0] === 'turn') return { end: held(branch, token, found[1], found[2] ?? []) };
         await ends.next(k.ended, pauseMs(look, pauses));
       }
     },
     close: async () => ends.close(),
   };
+}
+
+/** Offered commits as stored (JSON with the time offered), oldest first. */
+function oldestFirst(stored: readonly string[]): OfferedCommit[] {
+  return stored
+    .map((text) => JSON.parse(text) as OfferedCommit & { at: number })
+    .sort((a, b) => a.at - b.at)
+    .map(({ at: _at, ...commit }) => commit);
 }
 
 /**

@@ -178,7 +178,8 @@ async function runOne(
   const changes = await options.workspace.diff(before, await options.workspace.snapshot());
   const finishedAt = options.now();
   const kind = result.outcome.kind;
-  const dispatch = await ledger.updateDispatch(started.id, {
+  // The dispatch's record and the provider's breaker are separate keys: written at once.
+  const recording = ledger.updateDispatch(started.id, {
     status: kind === 'ok' ? 'completed' : 'failed',
     outcome: kind,
     exitCode: result.exitCode,
@@ -194,7 +195,7 @@ async function runOne(
     finishedAt,
     durationMs: result.durationMs,
   });
-  const breaker = await options.breaker.record(provider.name, result.outcome);
+  const [dispatch, breaker] = await Promise.all([recording, options.breaker.record(provider.name, result.outcome)]);
   dispatchesTotal().inc({ provider: provider.name, outcome: kind });
   options.onEvent({
     type: 'dispatch-end',

@@ -179,6 +179,8 @@ await describeWithRedis('integration turns (Redis)', () => {
     await end();
     const got = await forC;
     expect('end' in got).toBe(true);
+    // The turn comes with what is offered: c's own commit, the one left.
+    expect('end' in got && got.end.offered?.map((c) => c.taskId)).toEqual(['c']);
     if ('end' in got) await got.end();
   });
 
