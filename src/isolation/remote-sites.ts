@@ -92,12 +92,14 @@ export async function createRemoteSites(options: RemoteSitesOptions): Promise<Re
   const fetch = (branch: string, taskRefs: readonly string[] = []) =>
     fetching(async () => {
       const started = Date.now();
+      // Forced updates are not looked for (a walk of history each fetch); the flag would warn on stderr.
       const args = [
+        '-c',
+        'fetch.showForcedUpdates=false',
         'fetch',
         '--quiet',
         '--no-tags',
         '--no-write-fetch-head',
-        '--no-show-forced-updates',
         remote,
         `+refs/heads/${branch}:${tracking(branch)}`,
       ];
