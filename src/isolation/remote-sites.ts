@@ -85,6 +85,8 @@ export async function createRemoteSites(options: RemoteSitesOptions): Promise<Re
   const fetching = createSerializer();
   const worktrees = createSerializer();
   const tracking = (branch: string) => `refs/remotes/${remote}/${branch}`;
+  /** Resolves once every fetch started so far (the early one, say) has landed. */
+  const fetchesDone = () => fetching(async () => undefined);
   /** The run branch's tip as this clone last fetched (or pushed) it. */
   const trackedTip = (branch: string) => readRef(commonDir, tracking(branch), repo);
   const fetchedAt = new Map<string, number>();
@@ -184,7 +186,7 @@ export async function createRemoteSites(options: RemoteSitesOptions): Promise<Re
       const complete = async (attempt: number): Promise<CompletionGate> => {
         // Integrated and checked before the turn, on the tip the early fetch brought: the turn is
         // then only the push when nobody pushed since (its last holder says what it pushed).
-        await fetching(async () => undefined);
+        await fetchesDone();
         const early = await trackedTip(runBranch);
         const failed = await commitOnto(attempt, early);
         if (failed) return failed;
@@ -251,7 +253,7 @@ export async function createRemoteSites(options: RemoteSitesOptions): Promise<Re
        */
       const tipToMerge = async (others: readonly OfferedCommit[], lastPushed: string | undefined): Promise<string> => {
         if (lastPushed && others.length === 0) {
-          await fetching(async () => undefined);
+          await fetchesDone();
           const tracked = await trackedTip(runBranch);
           if (tracked === lastPushed) return tracked;
         }
