@@ -39,17 +39,36 @@ export async function git(
   env: Readonly<Record<string, string>> = {},
   niceness = 0,
 ): Promise<GitResult> {
+  const result = await runGit(args, cwd, { env, niceness });
+  return { code: result.code, stdout: result.stdout.toString('utf8'), stderr: result.stderr };
+}
+
+/** Runs git with `input` on its stdin and returns its stdout as bytes (a pack, say), without throwing. */
+export function gitBytes(
+  args: readonly string[],
+  cwd: string,
+  input?: Uint8Array,
+): Promise<Omit<GitResult, 'stdout'> & { stdout: Buffer }> {
+  return runGit(args, cwd, input ? { input } : {});
+}
+
+async function runGit(
+  args: readonly string[],
+  cwd: string,
+  options: { env?: Readonly<Record<string, string>>; niceness?: number; input?: Uint8Array },
+): Promise<Omit<GitResult, 'stdout'> & { stdout: Buffer }> {
   try {
     const result = await runCommand({
       file: 'git',
       args: [...GIT_OPTIONS, ...args],
       cwd,
-      env: { ...process.env, GIT_TERMINAL_PROMPT: '0', LC_ALL: 'C', ...env },
+      env: { ...process.env, GIT_TERMINAL_PROMPT: '0', LC_ALL: 'C', ...options.env },
       maxBytes: MAX_OUTPUT_BYTES,
       maxStderr: 8000,
-      ...(niceness ? { niceness } : {}),
+      ...(options.niceness ? { niceness: options.niceness } : {}),
+      ...(options.input ? { input: options.input } : {}),
     });
-    return { code: result.code ?? 1, stdout: result.stdout.toString('utf8'), stderr: result.stderr };
+    return { code: result.code ?? 1, stdout: result.stdout, stderr: result.stderr };
   } catch (error) {
     throw new BatonError('INTERNAL', `git could not start: ${(error as Error).message}`, { cause: error });
   }

@@ -22,6 +22,20 @@ export interface OfferedCommit {
   checks: string[];
 }
 
+/**
+ * The objects a push added to a run branch, handed to the other workers so that their clones have
+ * the new tip without fetching it.
+ */
+export interface SharedTip {
+  /** The branch's tip the push built on: `pack` holds every object of `tip` that it lacks. */
+  base: string;
+  tip: string;
+  /** A git pack (`pack-objects --stdout`); empty when it was too large to hand on (fetch it). */
+  pack: Uint8Array;
+  /** The worker that pushed it. */
+  by: string;
+}
+
 /** What became of an offered commit: merged and pushed by a worker, or left to its own worker. */
 export type IntegrationOutcome = { ok: true; by: string } | { ok: false; reason: string };
 
@@ -50,6 +64,10 @@ export interface IntegrationTurns {
   ): Promise<void>;
   /** Waits until another worker settles the offered commit, or the turn is free (and then taken). */
   awaitOutcome(branch: string, taskId: string, attempt: number): Promise<{ outcome: IntegrationOutcome } | { end: EndTurn }>;
+  /** Hands the objects of a tip this worker pushed to the other workers (`by` is this worker). */
+  share?(branch: string, tip: Omit<SharedTip, 'by'>): Promise<void>;
+  /** From now on calls `receive` with each tip the workers share on `branch`, in the order shared. */
+  onShared?(branch: string, receive: (tip: SharedTip) => void): void;
   /** Lets go of what waiting for turns holds open (a connection). */
   close?(): Promise<void>;
 }

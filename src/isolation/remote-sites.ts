@@ -10,8 +10,9 @@ import type { EndTurn, IntegrationTurns, OfferedCommit } from './integration-tur
 import { pruneStaleWorktrees } from './prune-stale.js';
 import { checkCommands, failingCheck, takeAlong } from './take-along.js';
 import { safeRefPart, taskBranch, taskCommitMessage, taskOfSubject } from './task-branch.js';
+import { createTipSharing } from './shared-tips.js';
 import { siteWorkspace } from './site-workspace.js';
-import { commitAll, createSerializer, discardWorktrees, removeWorktree } from './worktree-ops.js';
+import { commitAll, commitStaged, createSerializer, discardWorktrees, removeWorktree } from './worktree-ops.js';
 
 /** Pushes lost to another worker's push before the attempt gives up integrating. */
 export const MAX_PUSH_RACES = 10;
@@ -47,17 +48,20 @@ export interface RemoteSites {
 
 /**
  * Task sites for `baton worker`: like --concurrency, each task runs in its own worktree of the
- * worker's clone, at the remote's run branch as lately fetched (worktrees are reused task after
- * task, one per task running at once, each made ready for its next task when released). When an
- * agent run ends well the run branch is fetched beside the checks; a passing attempt is then
- * committed on that tip (its new work brought in under the attempt's changes, or merged when they
- * touch the same files), the task's checks run again when others' work came in, and the result is
- * integrated with a compare-and-swap on the remote run branch: one atomic push of the task branch
- * (`baton/<task-id>`) and a plain (fast-forward only) update of the run branch. A push rejected
- * because the branch moved fetches, merges, checks and pushes again. A conflict resets the
- * worktree to the new tip and re-runs the task with a MERGE CONFLICT CONTEXT. With `turns`, workers
- * push one at a time (a turn whose last holder pushed the tip this clone has is only the push), and
- * the one whose turn it is takes along the commits others offered.
+ * worker's clone, at the remote's run branch as this clone has it (worktrees are reused task after
+ * task, one per task running at once, each made ready for its next task when released). The
+ * clone keeps up with the run branch as the other workers push, through the tips they share
+ * (shared-tips.ts), and fetches when it has not heard of the latest. When an agent run ends well
+ * its work is staged, and once measured the branch's tip is brought in under it, so the task's
+ * checks run on what would be pushed; a passing attempt is committed there (the tip merged
+ * instead when both changed the same files; the checks run again when the tip moved meanwhile),
+ * and integrated with a compare-and-swap on the remote run branch: one atomic push of the task
+ * branch (`baton/<task-id>`) and a plain (fast-forward only) update of the run branch. A push
+ * rejected because the branch moved fetches, merges, checks and pushes again. A conflict resets
+ * the worktree to the new tip and re-runs the task with a MERGE CONFLICT CONTEXT. With `turns`,
+ * workers push one at a time (a turn whose last holder pushed the tip this clone has is only the
+ * push), the one whose turn it is takes along the commits others offered, and each pushed tip is
+ * shared with the others.
  */
 export async function createRemoteSites(options: RemoteSitesOptions): Promise<RemoteSites> {
   const logger = options.logger ?? getLogger();
@@ -91,25 +95,25 @@ export async function createRemoteSites(options: RemoteSitesOptions): Promise<Re
   const trackedTip = (branch: string) => readRef(commonDir, tracking(branch), repo);
   const fetchedAt = new Map<string, number>();
   /** Fetches the run branch, and the objects of other tasks' branches (no ref kept: they are merged by commit). */
-  const fetch = (branch: string, taskRefs: readonly string[] = []) =>
-    fetching(async () => {
-      const started = Date.now();
-      // Forced updates are not looked for (a walk of history each fetch); the flag would warn on stderr.
-      const args = [
-        '-c',
-        'fetch.showForcedUpdates=false',
-        'fetch',
-        '--quiet',
-        '--no-tags',
-        '--no-write-fetch-head',
-        remote,
-        `+refs/heads/${branch}:${tracking(branch)}`,
-      ];
-      const fetched = await git([...args, ...taskRefs.map((ref) => `refs/heads/${ref}`)], repo);
-      // A task branch gone from the remote fails the whole fetch: its commit is then left out (not found).
-      if (fetched.code !== 0) await gitOk(args, repo);
-      fetchedAt.set(branch, started);
-    });
+  const fetchNow = async (branch: string, taskRefs: readonly string[] = []) => {
+    const started = Date.now();
+    // Forced updates are not looked for (a walk of history each fetch); the flag would warn on stderr.
+    const args = [
+      '-c',
+      'fetch.showForcedUpdates=false',
+      'fetch',
+      '--quiet',
+      '--no-tags',
+      '--no-write-fetch-head',
+      remote,
+      `+refs/heads/${branch}:${tracking(branch)}`,
+    ];
+    const fetched = await git([...args, ...taskRefs.map((ref) => `refs/heads/${ref}`)], repo);
+    // A task branch gone from the remote fails the whole fetch: its commit is then left out (not found).
+    if (fetched.code !== 0) await gitOk(args, repo);
+    fetchedAt.set(branch, started);
+  };
+  const fetch = (branch: string, taskRefs: readonly string[] = []) => fetching(() => fetchNow(branch, taskRefs));
   /**
    * A task starts from the run branch as fetched. One with dependencies needs their results, so
    * it fetches; any other may start from this worker's last fetch when that is recent (a busy
@@ -120,6 +124,22 @@ export async function createRemoteSites(options: RemoteSitesOptions): Promise<Re
     const last = fetchedAt.get(branch);
     if (task.dependsOn.length > 0 || last === undefined || Date.now() - last > FRESH_BASE_MS) await fetch(branch);
   };
+
+  const tips = await createTipSharing({
+    repo,
+    commonDir,
+    turns: options.turns,
+    logger,
+    trackingRef: tracking,
+    trackedTip,
+    serialize: fetching,
+    onTakenIn: (branch) => fetchedAt.set(branch, Date.now()),
+  });
+  /** The fetch at an agent's end, unless the tips shared since the last one brought the branch's latest. */
+  const catchUp = (branch: string) =>
+    fetching(async () => {
+      if (!(await tips.upToDate(branch))) await fetchNow(branch);
+    });
 
   // Worktrees are reused from task to task, as with --concurrency: switching one rewrites only the
   // files that differ, where adding and removing one per task cost two git runs under the lock.
@@ -145,6 +165,7 @@ export async function createRemoteSites(options: RemoteSitesOptions): Promise<Re
 
   const forBranch = (runBranch: string): TaskSites => ({
     async open(task: Task): Promise<TaskSite> {
+      tips.listen(runBranch);
       const ref = taskBranch(task.id);
       const reused = options.keepWorktrees ? undefined : idle.pop();
       const dir = reused ?? path.join(root, options.keepWorktrees ? safeRefPart(task.id) : `slot-${++slots}`);
@@ -179,13 +200,37 @@ export async function createRemoteSites(options: RemoteSitesOptions): Promise<Re
       let conflicts = 0;
       /** Whether this task's commit was ever offered to be taken along (its offer is withdrawn at the end). */
       let offeredOwn = false;
-      /** A fetch started when the agent ended well, so that the turn may find the tip already here. */
+      /**
+       * The attempt's work, staged as soon as its agent ended well (beside its measurement, which
+       * takes no lock): what a passing attempt commits, without the files its checks then write.
+       */
+      let staged: Promise<boolean> | undefined;
+      /** When an agent run ended well: the run branch's tip is made sure of for the turn, and the work staged. */
       const agentDone = () => {
-        fetch(runBranch).catch((error: unknown) => logger.debug({ err: error, taskId: task.id }, 'early fetch failed; the turn fetches'));
+        catchUp(runBranch).catch((error: unknown) => logger.debug({ err: error, taskId: task.id }, 'early fetch failed; the turn fetches'));
+        staged = git(['add', '-A'], dir).then(
+          (added) => added.code === 0,
+          () => false,
+        );
+      };
+      /**
+       * Brings the run branch's tip, as this clone has it, in under the attempt's changes before
+       * its checks (a fast-forward, one git run): what they check is then what would be pushed.
+       * Refused when the tip changed files the attempt changed too; completing merges it then.
+       */
+      const catchUpWorktree = async (): Promise<void> => {
+        try {
+          await Promise.all([fetchesDone(), staged]);
+          const tip = await trackedTip(runBranch);
+          if (tip !== (await readHead(dir))) await git(['merge', '--ff-only', '--quiet', tip], dir);
+        } catch (error) {
+          logger.debug({ err: error, taskId: task.id }, 'the tip was not brought in before the checks; completing merges it');
+        }
       };
       const complete = async (attempt: number): Promise<CompletionGate> => {
-        // Integrated and checked before the turn, on the tip the early fetch brought: the turn is
-        // then only the push when nobody pushed since (its last holder says what it pushed).
+        // Committed and checked before the turn, on the tip this clone has (usually the one its
+        // checks ran on): the turn is then only the push when nobody pushed since (its last holder
+        // says what it pushed).
         await fetchesDone();
         const early = await trackedTip(runBranch);
         const failed = await commitOnto(attempt, early);
@@ -203,17 +248,22 @@ export async function createRemoteSites(options: RemoteSitesOptions): Promise<Re
           return (await integrate(attempt, [], undefined, early)).gate;
         }
         let pushed: string | undefined;
+        let shared: Promise<void> | undefined;
         try {
           const offered = end.offered ?? (await turns.offered(runBranch, MAX_TAKEN_ALONG + 1).catch(() => []));
           const others = offered.filter((c) => c.taskId !== task.id);
           const result = await integrate(attempt, others.slice(0, MAX_TAKEN_ALONG), end.lastPushed, early);
-          pushed = result.pushed;
+          ({ pushed, shared } = result);
           // Withdrawn while the turn is held, so that no one takes along a commit its worker gave up on.
           if (!result.gate.ok && offeredOwn) await turns.settle(runBranch, [], [task.id]).catch(() => undefined);
           return result.gate;
         } finally {
-          // The result is on the remote: ending the turn (and handing on the tip) need not hold up the task.
-          void end(pushed);
+          // The result is on the remote: ending the turn (and handing on the tip) need not hold up the
+          // task. The tip's objects go first, so that the next holder has them when its turn starts.
+          void (async () => {
+            await shared;
+            await end(pushed);
+          })();
         }
       };
       /**
@@ -265,14 +315,19 @@ export async function createRemoteSites(options: RemoteSitesOptions): Promise<Re
       };
       /**
        * Commits the passing attempt on the run branch's `tip`: the tip's new work comes in under
-       * the attempt's uncommitted changes (a fast-forward, one git run, no merge commit), then they
-       * are committed and the task's checks run again on the result. Changes that touch the same
+       * the attempt's uncommitted changes (a fast-forward, one git run, no merge commit; none when
+       * the checks already ran on it), then they are committed and, when the tip brought new work,
+       * the task's checks run again on the result. Changes that touch the same
        * files cannot come in that way: the attempt is committed where it is and the tip merged,
        * conflicts and all. The refusal when it conflicts or a check fails there.
        */
       const commitOnto = async (attempt: number, tip: string): Promise<Refusal | undefined> => {
         const forward = tip === (await readHead(dir)) ? undefined : await git(['merge', '--ff-only', tip], dir);
-        await commitAll(dir, taskCommitMessage(task.id, attempt), identity, 0); // on the task's path
+        // On the task's path: normal priority. Staged when the agent ended, unless that failed.
+        const message = taskCommitMessage(task.id, attempt);
+        if ((await staged) === true) await commitStaged(dir, message, identity, 0);
+        else await commitAll(dir, message, identity, 0);
+        staged = undefined;
         if (forward === undefined) return undefined;
         if (forward.code !== 0) return mergeAndCheck(attempt, tip);
         return upToDate(forward.stdout) ? undefined : recheck(attempt, tip);
@@ -310,7 +365,7 @@ export async function createRemoteSites(options: RemoteSitesOptions): Promise<Re
         others: readonly OfferedCommit[],
         lastPushed?: string,
         merged?: string,
-      ): Promise<{ gate: CompletionGate; pushed?: string }> => {
+      ): Promise<{ gate: CompletionGate; pushed?: string; shared?: Promise<void> }> => {
         for (let race = 0; race < MAX_PUSH_RACES; race++) {
           const current = race === 0 && others.length === 0 && merged !== undefined && merged === lastPushed;
           if (!current) {
@@ -322,16 +377,21 @@ export async function createRemoteSites(options: RemoteSitesOptions): Promise<Re
           const along = options.turns && others.length > 0 ? await takeAlong(dir, others, identity, options.turns.by) : [];
           // The compare-and-swap: a plain push of the run branch only succeeds as a fast-forward of
           // what we fetched; --atomic pushes the task branch with it, or neither.
+          const head = await readHead(dir);
+          const base = merged;
+          // The tip's objects for the other workers, packed beside the push in case it lands.
+          const packing = base ? tips.pack(head, base) : undefined;
           const push = await git(['push', '--quiet', '--atomic', remote, `+HEAD:refs/heads/${ref}`, `HEAD:refs/heads/${runBranch}`], dir);
           if (push.code === 0) {
-            const pushed = await readHead(dir);
+            const pushed = head;
+            const shared = packing && base ? tips.share(runBranch, base, pushed, packing) : undefined;
             // Pushed: a lost settle only makes the others integrate alone (their merges are then no-ops).
             const settled = along.length > 0 || offeredOwn ? options.turns : undefined;
             await settled?.settle(runBranch, along, [task.id, ...along.map((a) => a.commit.taskId)]).catch((error: unknown) => {
               logger.warn({ err: error }, 'could not record the commits taken along; their workers integrate them again (no-ops)');
             });
             onEvent({ type: 'integration', taskId: task.id, attempt, ok: true, detail: `pushed to ${remote}/${runBranch}` });
-            return { gate: { ok: true }, pushed };
+            return { gate: { ok: true }, pushed, ...(shared ? { shared } : {}) };
           }
           logger.info({ taskId: task.id, race }, `${remote}/${runBranch} moved during integration; fetching and merging again`);
         }
@@ -340,7 +400,7 @@ export async function createRemoteSites(options: RemoteSitesOptions): Promise<Re
       };
       return {
         dir,
-        workspace: siteWorkspace(dir, first, agentDone),
+        workspace: siteWorkspace(dir, first, { agentDone, beforeChecks: catchUpWorktree }),
         complete,
         release: async () => {
           if (options.keepWorktrees) return;

@@ -34,8 +34,7 @@ export function createSerializer(): <T>(work: () => Promise<T>) => Promise<T> {
 
 /**
  * Stages everything in a task's worktree and commits it (at `niceness`); false when there was
- * nothing to commit. One git run fewer than asking first: `git diff --cached` runs only when the
- * commit did not.
+ * nothing to commit.
  */
 export async function commitAll(
   dir: string,
@@ -44,6 +43,19 @@ export async function commitAll(
   niceness = SIDE_WORK_NICENESS,
 ): Promise<boolean> {
   await gitOk(['add', '-A'], dir, {}, niceness);
+  return commitStaged(dir, message, identity, niceness);
+}
+
+/**
+ * Commits what is staged; false when that is nothing. One git run fewer than asking first:
+ * `git diff --cached` runs only when the commit did not.
+ */
+export async function commitStaged(
+  dir: string,
+  message: string,
+  identity: Readonly<Record<string, string>>,
+  niceness = SIDE_WORK_NICENESS,
+): Promise<boolean> {
   const commit = await git(['commit', '--quiet', '--no-verify', '-m', message], dir, identity, niceness);
   if (commit.code === 0) return true;
   if ((await git(['diff', '--cached', '--quiet'], dir)).code === 0) return false;

@@ -13,7 +13,7 @@ export { createCommandProvider } from './command-provider.js';
 export { createProvider, createProviders } from './create-provider.js';
 export { createHttpProvider } from './http-provider.js';
 export { lazyAiSdkModel, loadAiSdkModel } from './model/ai-sdk-model.js';
-export { CappedOutput, DEFAULT_OUTPUT_CAP_BYTES } from './process/capped-output.js';
+export { CappedOutput, DEFAULT_OUTPUT_CAP_BYTES } from '../spawner/index.js';
 export { DEFAULT_KILL_GRACE_MS, runProcess } from './process/run-process.js';
 export { identifyProcess, liveGroupMembers, processStartTime } from './process/process-identity.js';
 export type { AgentArgsOptions, AgentCliSpec, ParsedAgentOutput } from './agents/types.js';

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type { Redis } from 'ioredis';
-import type { EndTurn, IntegrationOutcome, IntegrationTurns, OfferedCommit } from '../isolation/index.js';
+import type { EndTurn, IntegrationOutcome, IntegrationTurns, OfferedCommit, SharedTip } from '../isolation/index.js';
 import type { Logger } from '../observability/index.js';
 import { QUEUE_NAME } from './defaults.js';
 
@@ -50,7 +50,8 @@ export interface RedisTurnsOptions {
 /**
  * IntegrationTurns for the workers of one queue, kept in Redis beside the queue's own keys (same
  * hash tag): a turn key per run branch (SET NX with a renewed expiry), a hash of offered commits
- * and an outcome key per offered attempt. Without turns, workers that finish together all fetch,
+ * and an outcome key per offered attempt; the pushed tips are shared on a channel per run branch
+ * (pub/sub: a worker that is not listening misses them and fetches instead). Without turns, workers that finish together all fetch,
  * merge and push, and every push but one is refused and redone: on 2 cores with 4 workers that was
  * 4 tries per task and 1.6 s of overhead each.
  */
@@ -58,12 +59,13 @@ export function redisTurns(options: RedisTurnsOptions): IntegrationTurns {
   const { connection, logger } = options;
   const ttl = options.ttlMs ?? DEFAULT_TURN_TTL_MS;
   const pauses = options.pausesMs?.length ? options.pausesMs : POLL_MS;
-  const ends = turnEnds(connection, logger);
+  const ends = subscriptions(connection, logger);
   const keys = (branch: string) => {
     const base = `${options.prefix}:${QUEUE_NAME}:baton-turn:${branch}`;
     return {
       turn: base,
       ended: `${base}:ended`,
+      tips: `${base}:tips`,
       tip: `${base}:tip`,
       offers: `${base}:offers`,
       outcome: (taskId: string, attempt: number) => `${base}:outcome:${taskId}:${attempt}`,
@@ -145,8 +147,26 @@ export function redisTurns(options: RedisTurnsOptions): IntegrationTurns {
         await ends.next(k.ended, pauseMs(look, pauses));
       }
     },
+    async share(branch, { base, tip, pack }) {
+      await connection.publish(keys(branch).tips, Buffer.concat([Buffer.from(`${base} ${tip} ${options.owner}\n`), pack]));
+    },
+    onShared(branch, receive) {
+      ends.listen(keys(branch).tips, (message) => {
+        const shared = parseSharedTip(message);
+        if (shared) receive(shared);
+        else logger.debug({ branch }, 'a shared tip that could not be read was left out');
+      });
+    },
     close: async () => ends.close(),
   };
+}
+
+/** A shared tip as published: "base tip by" on the first line, then the pack's bytes. */
+function parseSharedTip(message: Buffer): SharedTip | undefined {
+  const end = message.indexOf(0x0a);
+  const [base, tip, by] = message.subarray(0, Math.max(0, end)).toString('utf8').split(' ');
+  if (!base || !tip || !by) return undefined;
+  return { base, tip, by, pack: message.subarray(end + 1) };
 }
 
 /** Offered commits as stored (JSON with the time offered), oldest first. */
@@ -158,23 +178,30 @@ function oldestFirst(stored: readonly string[]): OfferedCommit[] {
 }
 
 /**
- * Wakes a waiting worker as soon as a turn on its branch ends (Redis pub/sub, on a connection of
- * its own opened at the first wait), so the turn does not sit free until the worker's next look,
- * up to a pause (4-24 ms) at every hand-over, where a turn that is only a push lasts ~25 ms. A
- * message lost, or a subscription not made (a server without pub/sub), leaves the looks as before.
+ * The worker's subscriptions, on a connection of their own opened at the first use: the end of a
+ * turn wakes a waiting worker at once (`next`), so the turn does not sit free until its next look,
+ * up to a pause (4-24 ms) at every hand-over, where a turn that is only a push lasts ~25 ms; and
+ * the tips others share (`listen`). A message lost, or a subscription not made (a server without
+ * pub/sub), leaves the looks and the fetches as before.
  */
-function turnEnds(connection: Redis, logger: Logger): { next(channel: string, ms: number): Promise<void>; close(): void } {
+function subscriptions(
+  connection: Redis,
+  logger: Logger,
+): { next(channel: string, ms: number): Promise<void>; listen(channel: string, receive: (message: Buffer) => void): void; close(): void } {
   let subscriber: Redis | undefined;
   const subscribed = new Set<string>();
   const waiting = new Map<string, Set<() => void>>();
-  const listen = (channel: string) => {
+  const receivers = new Map<string, (message: Buffer) => void>();
+  const subscribe = (channel: string) => {
     if (!subscriber) {
       subscriber = connection.duplicate();
       subscriber.on('error', (error: unknown) =>
-        logger.debug({ err: error }, 'turn wake-ups unavailable; waiting workers look again as before'),
+        logger.debug({ err: error }, 'turn wake-ups and shared tips unavailable; workers look and fetch as before'),
       );
-      subscriber.on('message', (ended: string) => {
-        for (const wake of waiting.get(ended) ?? []) wake();
+      subscriber.on('messageBuffer', (from: Buffer, message: Buffer) => {
+        const channel = from.toString('utf8');
+        for (const wake of waiting.get(channel) ?? []) wake();
+        receivers.get(channel)?.(message);
       });
     }
     if (subscribed.has(channel)) return;
@@ -183,7 +210,7 @@ function turnEnds(connection: Redis, logger: Logger): { next(channel: string, ms
   };
   return {
     next: (channel, ms) => {
-      listen(channel);
+      subscribe(channel);
       return new Promise<void>((resolve) => {
         const wakers = waiting.get(channel) ?? new Set<() => void>();
         waiting.set(channel, wakers);
@@ -196,10 +223,15 @@ function turnEnds(connection: Redis, logger: Logger): { next(channel: string, ms
         wakers.add(wake);
       });
     },
+    listen: (channel, receive) => {
+      receivers.set(channel, receive);
+      subscribe(channel);
+    },
     close: () => {
       subscriber?.disconnect();
       subscriber = undefined;
       subscribed.clear();
+      receivers.clear();
     },
   };
 }

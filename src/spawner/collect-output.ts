@@ -17,6 +17,8 @@ export interface CollectRequest {
    * the CPU to the process's own work. Threads the child starts later inherit it.
    */
   niceness?: number;
+  /** Written to the command's stdin, which is then closed; without it stdin is /dev/null. */
+  input?: Uint8Array;
 }
 
 export interface CollectResult {
@@ -41,8 +43,12 @@ export interface StartFailure {
 export function collectOutput(request: CollectRequest, done: (result: CollectResult | StartFailure) => void): void {
   let child: ChildProcess;
   try {
-    child = spawn(request.file, [...request.args], { cwd: request.cwd, env: request.env, stdio: ['ignore', 'pipe', 'pipe'] });
+    const stdin = request.input ? 'pipe' : 'ignore';
+    child = spawn(request.file, [...request.args], { cwd: request.cwd, env: request.env, stdio: [stdin, 'pipe', 'pipe'] });
     if (request.niceness && child.pid !== undefined) lowerPriority(child.pid, request.niceness);
+    // EPIPE when the command exits without reading it all: its exit code says what went wrong.
+    child.stdin?.on('error', () => undefined);
+    child.stdin?.end(request.input);
   } catch (error) {
     done({ message: (error as Error).message, code: (error as NodeJS.ErrnoException).code });
     return;

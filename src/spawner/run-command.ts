@@ -1,7 +1,5 @@
 import { type CollectRequest, type CollectResult, collectOutput, isStartFailure, type StartFailure } from './collect-output.js';
-import { SpawnHelper } from './spawn-helper.js';
-
-const helper = new SpawnHelper();
+import { helper } from './process-helper.js';
 
 /** A command that could not start; `code` is Node's (ENOENT for a missing binary). */
 export class CommandStartError extends Error {

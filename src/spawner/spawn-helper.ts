@@ -2,6 +2,7 @@ import { type ChildProcess, fork } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import type { CollectRequest, CollectResult, StartFailure } from './collect-output.js';
+import type { SupervisedResult, SuperviseHooks, SuperviseRequest } from './supervise-process.js';
 
 /**
  * A process starts its spawn helper at this command: a short command (`baton status`) never pays
@@ -10,6 +11,17 @@ import type { CollectRequest, CollectResult, StartFailure } from './collect-outp
 export const HELPER_AFTER_COMMANDS = 16;
 
 type Done = (result: CollectResult | StartFailure) => void;
+
+/** What the helper sends back: a command's result, or the pid of a supervised process that started. */
+type HelperMessage = { id: number; result: CollectResult | StartFailure | SupervisedResult } | { id: number; spawned: number };
+
+/** A command in the helper, waiting for its answer. */
+interface Pending {
+  answer(result: CollectResult | StartFailure | SupervisedResult): void;
+  spawned?(pid: number): void;
+  /** Why it failed when the helper went away. */
+  lost(message: string): void;
+}
 
 /**
  * Why: Node starts a child by forking its own process, and that fork costs the event loop time
@@ -26,7 +38,7 @@ export class SpawnHelper {
   private broken: boolean;
   private commands = 0;
   private nextId = 0;
-  private readonly pending = new Map<number, Done>();
+  private readonly pending = new Map<number, Pending>();
 
   constructor(
     private readonly entry = new URL('./spawn-helper-main.js', import.meta.url),
@@ -37,21 +49,36 @@ export class SpawnHelper {
 
   /** Hands the command to the helper; false when the caller should spawn it itself. */
   take(request: CollectRequest, done: Done): boolean {
-    this.commands += 1;
-    if (this.broken || this.commands <= this.after) return false;
-    const child = this.child ?? this.start();
-    if (!child) return false;
-    const id = this.nextId++;
-    this.pending.set(id, done);
-    child.channel?.ref();
-    try {
-      child.send({ id, request });
-    } catch {
-      // The channel closed before the exit was seen: this command (not sent) runs directly.
-      this.pending.delete(id);
-      this.fail(child, 'the spawn helper exited');
-      return false;
-    }
+    const pending: Pending = { answer: (result) => done(result as CollectResult | StartFailure), lost: (message) => done({ message }) };
+    return this.send({ request }, pending) !== false;
+  }
+
+  /**
+   * Hands a supervised process (an agent, a check) to the helper, which runs superviseProcess
+   * there; false when the caller should run it itself. Aborting `hooks.signal` stops it there.
+   */
+  supervise(request: SuperviseRequest, hooks: SuperviseHooks, done: (result: SupervisedResult) => void): boolean {
+    let id = -1;
+    const abort = () => {
+      try {
+        this.child?.send({ id, abort: true });
+      } catch {
+        // The helper is gone, and the process with it (its group is stopped when the helper ends).
+      }
+    };
+    const settle = (result: SupervisedResult) => {
+      hooks.signal?.removeEventListener('abort', abort);
+      done(result);
+    };
+    const lost = (message: string) => settle({ ...NOTHING_RAN, stderr: message, spawnError: { code: 'EHELPER', message }, durationMs: 0 });
+    const sent = this.send(
+      { supervise: request },
+      { answer: (result) => settle(result as SupervisedResult), spawned: hooks.onSpawn, lost },
+    );
+    if (sent === false) return false;
+    id = sent;
+    if (hooks.signal?.aborted) abort();
+    else hooks.signal?.addEventListener('abort', abort, { once: true });
     return true;
   }
 
@@ -73,6 +100,26 @@ export class SpawnHelper {
     child.kill();
   }
 
+  /** Sends one command to the helper; its id, or false when the caller should run it itself. */
+  private send(message: { request: CollectRequest } | { supervise: SuperviseRequest }, pending: Pending): number | false {
+    this.commands += 1;
+    if (this.broken || this.commands <= this.after) return false;
+    const child = this.child ?? this.start();
+    if (!child) return false;
+    const id = this.nextId++;
+    this.pending.set(id, pending);
+    child.channel?.ref();
+    try {
+      child.send({ id, ...message });
+    } catch {
+      // The channel closed before the exit was seen: this command (not sent) runs directly.
+      this.pending.delete(id);
+      this.fail(child, 'the spawn helper exited');
+      return false;
+    }
+    return id;
+  }
+
   private start(): ChildProcess | undefined {
     try {
       const child = fork(fileURLToPath(this.entry), [], {
@@ -81,7 +128,7 @@ export class SpawnHelper {
         stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
       });
       child.unref();
-      child.on('message', (message: { id: number; result: CollectResult | StartFailure }) => this.answer(message));
+      child.on('message', (message: HelperMessage) => this.answer(message));
       child.on('exit', () => this.fail(child, 'the spawn helper exited'));
       child.on('error', (error) => this.fail(child, `the spawn helper failed: ${error.message}`));
       this.child = child;
@@ -92,12 +139,22 @@ export class SpawnHelper {
     }
   }
 
-  private answer({ id, result }: { id: number; result: CollectResult | StartFailure }): void {
-    const done = this.pending.get(id);
-    this.pending.delete(id);
-    if ('stdout' in result) result.stdout = Buffer.from(result.stdout.buffer, result.stdout.byteOffset, result.stdout.byteLength);
+  private answer(message: HelperMessage): void {
+    const pending = this.pending.get(message.id);
+    if ('spawned' in message) {
+      try {
+        pending?.spawned?.(message.spawned);
+      } catch {
+        // As superviseProcess: a recording failure must not leave the process unwatched.
+      }
+      return;
+    }
+    const { result } = message;
+    this.pending.delete(message.id);
+    if ('stdout' in result && typeof result.stdout !== 'string')
+      result.stdout = Buffer.from(result.stdout.buffer, result.stdout.byteOffset, result.stdout.byteLength);
     if (this.pending.size === 0) this.child?.channel?.unref();
-    done?.(result);
+    pending?.answer(result);
   }
 
   /**
@@ -108,7 +165,9 @@ export class SpawnHelper {
     if (this.child !== child) return;
     this.broken = true;
     this.child = undefined;
-    for (const done of this.pending.values()) done({ message });
+    for (const pending of this.pending.values()) pending.lost(message);
     this.pending.clear();
   }
 }
+
+const NOTHING_RAN = { stdout: '', stdoutTruncated: false, stderrTruncated: false, timedOut: false, aborted: false };

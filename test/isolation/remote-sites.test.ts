@@ -101,6 +101,43 @@ describe('remote task sites (baton worker)', () => {
     await two.close();
   });
 
+  it('brings the tip in before the checks: they see what would be pushed, run once, and what they write is not committed', async () => {
+    const first = workerClone();
+    const second = cloneOf(remoteOf(first), 'second-catch-up');
+    const [one, two] = [
+      await createRemoteSites({ repoDir: first, logger: silentLogger }),
+      await createRemoteSites({ repoDir: second, logger: silentLogger }),
+    ];
+    const runs = path.join(base, 'catch-up-runs.log');
+    // Passes only with a's work in the worktree; leaves a file behind, as a build would.
+    const check = `echo b >> ${runs}; test -f a.txt && test -f b.txt && echo built > build.log`;
+    const b = await two.forBranch('main').open(plainTask('b', check));
+    const a = await one.forBranch('main').open(plainTask('a'));
+    writeFileSync(path.join(a.dir, 'a.txt'), 'a\n');
+    expect(await a.complete?.(1, { id: 'da' } as Dispatch)).toEqual({ ok: true });
+    // b's attempt, as the supervisor runs it: measured before and after its agent, then checked.
+    const before = await b.workspace.snapshot();
+    writeFileSync(path.join(b.dir, 'b.txt'), 'b\n');
+    b.workspace.agentDone?.();
+    const after = await b.workspace.snapshot();
+    // The measurement is the agent's own work: a's file comes in after it.
+    expect(await b.workspace.diff(before, after)).toEqual({ created: ['b.txt'], updated: [], deleted: [] });
+    expect(await b.workspace.runCheck(check, { timeoutMs: 10_000 })).toMatchObject({ ok: true });
+    expect(await b.complete?.(1, { id: 'db' } as Dispatch)).toEqual({ ok: true });
+    // Checked once, on what was pushed: a's tip and b's work, in one commit on top.
+    expect(readFileSync(runs, 'utf8')).toBe('b\n');
+    const remote = remoteOf(first);
+    expect(git(remote, 'ls-tree', '--name-only', 'main').split('\n').sort()).toEqual(['README.md', 'a.txt', 'b.txt']);
+    expect(git(remote, 'log', '--format=%s', 'main').split('\n')).toEqual([
+      'baton: b (attempt 1)',
+      'baton: a (attempt 1)',
+      'initial commit',
+    ]);
+    for (const site of [a, b]) await site.release();
+    await one.close();
+    await two.close();
+  });
+
   it('merges the tip when it changed a file the task changed too, and both changes land', async () => {
     const lines = ['one', 'two', 'three', 'four', 'five', 'six', 'seven'];
     const first = workerClone({ 'notes.txt': `${lines.join('\n')}\n` });

@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { createRemoteSites, type OfferedCommit } from '../../src/isolation/index.js';
+import { createRemoteSites, type OfferedCommit, type SharedTip } from '../../src/isolation/index.js';
 import { type Dispatch, materializeTask } from '../../src/ledger/index.js';
 import { silentLogger } from '../../src/observability/index.js';
 import { QUEUE_NAME, queueConnection, queuePrefix, redisTurns } from '../../src/queue/index.js';
@@ -204,6 +204,73 @@ await describeWithRedis('integration turns (Redis)', () => {
     await site.release();
     await sites.close();
     down.disconnect();
+  });
+
+  it('hands a shared tip, its pack byte for byte, to the other workers, in the order shared', async () => {
+    const prefix = freshPrefix();
+    const [w1, w2] = ['w1', 'w2'].map((owner) => redisTurns({ connection, prefix, owner, logger: silentLogger }));
+    const heard: SharedTip[] = [];
+    w2!.onShared?.('main', (tip) => heard.push(tip));
+    // The subscription is made on its own connection: wait until Redis counts it.
+    const channel = `${prefix}:${QUEUE_NAME}:baton-turn:main:tips`;
+    while (((await connection.pubsub('NUMSUB', channel)) as [string, number])[1] < 1) await new Promise((r) => setTimeout(r, 10));
+    const pack = Buffer.from(Array.from({ length: 256 }, (_, i) => i));
+    await w1!.share?.('main', { base: 'a'.repeat(40), tip: 'b'.repeat(40), pack });
+    await w1!.share?.('main', { base: 'b'.repeat(40), tip: 'c'.repeat(40), pack: Buffer.alloc(0) });
+    while (heard.length < 2) await new Promise((r) => setTimeout(r, 10));
+    expect(heard.map(({ base, tip, by }) => [base[0], tip[0], by])).toEqual([
+      ['a', 'b', 'w1'],
+      ['b', 'c', 'w1'],
+    ]);
+    expect(Buffer.compare(Buffer.from(heard[0]!.pack), pack)).toBe(0);
+    expect(heard[1]!.pack.length).toBe(0);
+    await w1!.close?.();
+    await w2!.close?.();
+  });
+
+  it('brings the tip another worker pushed into a worker’s clone without a fetch, and its next task builds on it', async () => {
+    const prefix = freshPrefix();
+    const { remote, clone } = remoteWithClones('shared');
+    const [c1, c2] = [clone('w1'), clone('w2')];
+    const turns = ['w1', 'w2'].map((owner) => redisTurns({ connection, prefix, owner, logger: silentLogger }));
+    const [w1, w2] = [
+      await createRemoteSites({ repoDir: c1, logger: silentLogger, turns: turns[0] }),
+      await createRemoteSites({ repoDir: c2, logger: silentLogger, turns: turns[1] }),
+    ];
+    const task = (id: string) =>
+      materializeTask({ id, title: id, acceptanceCriteria: [{ description: `${id}.txt`, check: `test -f ${id}.txt` }] }, Date.now());
+    // w2 opens a task first: it listens for the branch's tips from then on.
+    const b = await w2.forBranch('main').open(task('b'));
+    const channel = `${prefix}:${QUEUE_NAME}:baton-turn:main:tips`;
+    while (((await connection.pubsub('NUMSUB', channel)) as [string, number])[1] < 1) await new Promise((r) => setTimeout(r, 10));
+    const a = await w1.forBranch('main').open(task('a'));
+    writeFileSync(path.join(a.dir, 'a.txt'), 'a\n');
+    expect(await a.complete?.(1, { id: 'da' } as Dispatch)).toEqual({ ok: true });
+    const pushed = execFileSync('git', ['rev-parse', 'main'], { cwd: remote, encoding: 'utf8' }).trim();
+    const tracked = () => execFileSync('git', ['rev-parse', 'origin/main'], { cwd: c2, encoding: 'utf8' }).trim();
+    for (let i = 0; i < 200 && tracked() !== pushed; i++) await new Promise((r) => setTimeout(r, 10));
+    expect(tracked()).toBe(pushed);
+    // Taken in from the shared pack (its own reflog entry), not fetched; every object is there.
+    const reflog = execFileSync('git', ['reflog', '-1', '--format=%gs', 'refs/remotes/origin/main'], { cwd: c2, encoding: 'utf8' });
+    expect(reflog.trim()).toBe('baton: w1 pushed');
+    execFileSync('git', ['fsck', '--connectivity-only', '--no-dangling'], { cwd: c2 });
+    expect(execFileSync('git', ['show', `${pushed}:a.txt`], { cwd: c2, encoding: 'utf8' })).toBe('a\n');
+    // b's agent ends: the clone already has the tip, and b lands on it (no merge commit).
+    writeFileSync(path.join(b.dir, 'b.txt'), 'b\n');
+    b.workspace.agentDone?.();
+    expect(await b.complete?.(1, { id: 'db' } as Dispatch)).toEqual({ ok: true });
+    expect(execFileSync('git', ['log', '--format=%s', 'main'], { cwd: remote, encoding: 'utf8' }).trim().split('\n')).toEqual([
+      'baton: b (attempt 1)',
+      'baton: a (attempt 1)',
+      'seed',
+    ]);
+    expect(execFileSync('git', ['reflog', '--format=%gs', 'refs/remotes/origin/main'], { cwd: c2, encoding: 'utf8' })).not.toMatch(
+      /^fetch/m,
+    );
+    for (const site of [a, b]) await site.release();
+    await w1.close();
+    await w2.close();
+    for (const t of turns) await t.close?.();
   });
 
   it('has a waiting worker’s commit taken along by the worker whose turn it is: one push for both', async () => {

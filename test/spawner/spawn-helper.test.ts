@@ -4,7 +4,7 @@ import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import type { CollectRequest, CollectResult } from '../../src/spawner/collect-output.js';
-import { CommandStartError, runCommand, SpawnHelper } from '../../src/spawner/index.js';
+import { CommandStartError, runCommand, SpawnHelper, type SupervisedResult, type SuperviseRequest } from '../../src/spawner/index.js';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 // The helper runs as compiled JavaScript: `npm test` builds dist/ before the tests.
@@ -12,6 +12,48 @@ const ENTRY = pathToFileURL(path.join(ROOT, 'dist/spawner/spawn-helper-main.js')
 
 function request(file: string, args: string[], extra: Partial<CollectRequest> = {}): CollectRequest {
   return { file, args, cwd: ROOT, env: process.env, maxBytes: 1 << 20, maxStderr: 4000, ...extra };
+}
+
+function supervised(command: string, extra: Partial<SuperviseRequest> = {}): SuperviseRequest {
+  return {
+    file: 'sh',
+    args: ['-c', command],
+    cwd: ROOT,
+    env: process.env,
+    input: '',
+    timeoutMs: 10_000,
+    killGraceMs: 1_000,
+    outputCapBytes: 1 << 20,
+    ...extra,
+  };
+}
+
+/** A supervised run through the helper, with the pid it reported at the start. */
+function superviseThrough(
+  helper: SpawnHelper,
+  req: SuperviseRequest,
+  signal?: AbortSignal,
+): { result: Promise<SupervisedResult>; pid: Promise<number> } {
+  let reportPid: (pid: number) => void = () => {};
+  const pid = new Promise<number>((resolve) => (reportPid = resolve));
+  const result = new Promise<SupervisedResult>((resolve, reject) => {
+    if (!helper.supervise(req, { onSpawn: reportPid, ...(signal ? { signal } : {}) }, resolve)) reject(new Error('not taken'));
+  });
+  return { result, pid };
+}
+
+const alive = (pid: number) => {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+};
+
+async function until(condition: () => boolean, ms = 5_000): Promise<boolean> {
+  for (const end = Date.now() + ms; Date.now() < end; await new Promise((r) => setTimeout(r, 20))) if (condition()) return true;
+  return condition();
 }
 
 function through(helper: SpawnHelper, req: CollectRequest): Promise<CollectResult | { message: string; code?: string }> {
@@ -98,5 +140,46 @@ console.log('done');`;
     const out = execFileSync(process.execPath, ['--input-type=module', '-e', script], { encoding: 'utf8', timeout: 20_000 });
     expect(out.trim()).toBe('done');
     expect(Date.now() - started).toBeLessThan(15_000);
+  });
+
+  it('runs an agent or a check under supervision there: stdin, capped output, its pid at the start, the exit code', async () => {
+    const helper = new SpawnHelper(ENTRY, 0);
+    const run = superviseThrough(
+      helper,
+      supervised('echo pid=$$; cat; yes x | head -c 5000; echo err >&2; exit 3', { input: 'from stdin\n', outputCapBytes: 100 }),
+    );
+    const [result, pid] = await Promise.all([run.result, run.pid]);
+    expect(pid).not.toBe(helper.pid);
+    expect(result).toMatchObject({ exitCode: 3, stderr: 'err\n', stdoutTruncated: true, timedOut: false, aborted: false });
+    // Head and tail kept: the head names the process the helper reported, and the stdin it got.
+    expect(result.stdout.startsWith(`pid=${pid}\nfrom stdin\n`)).toBe(true);
+    expect(result.stdout).toMatch(/bytes of output omitted/);
+    helper.stop();
+  });
+
+  it('stops a supervised process group there on its timeout, and on the caller’s abort', async () => {
+    const helper = new SpawnHelper(ENTRY, 0);
+    // A grandchild in the background: the whole group must go.
+    const slow = superviseThrough(helper, supervised('sleep 30 & echo $! > /dev/stderr; wait', { timeoutMs: 300 }));
+    const timedOut = await slow.result;
+    expect(timedOut.timedOut).toBe(true);
+    expect(await until(() => !alive(Number(timedOut.stderr.trim())))).toBe(true);
+    const stop = new AbortController();
+    const aborted = superviseThrough(helper, supervised('sleep 30'), stop.signal);
+    const pid = await aborted.pid;
+    stop.abort();
+    expect(await aborted.result).toMatchObject({ aborted: true, signal: 'SIGTERM' });
+    expect(alive(pid)).toBe(false);
+    helper.stop();
+  });
+
+  it('ends the processes it supervises when its parent goes, and tells the caller what was lost', async () => {
+    const helper = new SpawnHelper(ENTRY, 0);
+    const run = superviseThrough(helper, supervised('sleep 30'));
+    const pid = await run.pid;
+    // The parent's side of the channel closes as when the parent dies: the helper stops the group.
+    helper.stop();
+    expect(await run.result).toMatchObject({ spawnError: { code: 'EHELPER' } });
+    expect(await until(() => !alive(pid))).toBe(true);
   });
 });

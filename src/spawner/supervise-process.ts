@@ -1,0 +1,169 @@
+import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
+import { performance } from 'node:perf_hooks';
+import { CappedOutput } from './capped-output.js';
+
+/** A process run under supervision (an agent, a check): everything it needs, as plain data. */
+export interface SuperviseRequest {
+  file: string;
+  args: readonly string[];
+  cwd: string;
+  /** The child's whole environment. */
+  env: NodeJS.ProcessEnv;
+  /** Written to stdin, which is then closed. */
+  input: string;
+  /** Wall-clock limit; the whole process group is killed when it passes. */
+  timeoutMs: number;
+  /** Time between SIGTERM and SIGKILL when the group is stopped. */
+  killGraceMs: number;
+  /** Bytes kept per stream (head and tail). */
+  outputCapBytes: number;
+}
+
+export interface SupervisedResult {
+  /** Exit code; undefined when a signal ended the process or it never started. */
+  exitCode?: number;
+  /** Signal that ended the process, if any. */
+  signal?: string;
+  stdout: string;
+  stderr: string;
+  stdoutTruncated: boolean;
+  stderrTruncated: boolean;
+  timedOut: boolean;
+  aborted: boolean;
+  /** Why the process could not start: ENOENT (no such binary), EACCES, or ENOCWD (no such folder). */
+  spawnError?: { code: string; message: string };
+  durationMs: number;
+}
+
+export interface SuperviseHooks {
+  /** Called once right after the process started, with its pid (also its process group id). */
+  onSpawn?: (pid: number) => void;
+  /** Aborting kills the process group like a timeout does. */
+  signal?: AbortSignal;
+}
+
+/**
+ * Runs the request in its own process group and always resolves (never throws for a failing
+ * child). The timeout and the abort signal kill the whole group, SIGTERM then SIGKILL after the
+ * grace period, so grandchildren an agent started die too; so are processes left in the group
+ * when the main process exits. The spawn helper runs this in its small process (spawn-helper.ts).
+ */
+export function superviseProcess(request: SuperviseRequest, hooks: SuperviseHooks = {}): Promise<SupervisedResult> {
+  const started = performance.now();
+  return new Promise((resolve) => {
+    const child = spawn(request.file, [...request.args], {
+      cwd: request.cwd,
+      env: request.env,
+      detached: true,
+      stdio: ['pipe', 'pipe', 'pipe'],
+    });
+    if (child.pid !== undefined && hooks.onSpawn) {
+      try {
+        hooks.onSpawn(child.pid);
+      } catch {
+        // A recording failure must not leave the process unwatched; the caller logs its own errors.
+      }
+    }
+    superviseChild(child, request, hooks.signal, started, resolve);
+  });
+}
+
+/** The fields of a result that depend on how the child ended, not on what it wrote or how long it ran. */
+type ChildEnd = Pick<SupervisedResult, 'exitCode' | 'signal' | 'spawnError'>;
+
+/**
+ * Collects the child's output, enforces the timeout and the abort signal, and resolves once the
+ * child closed its pipes or failed to start.
+ */
+function superviseChild(
+  child: ChildProcessWithoutNullStreams,
+  request: SuperviseRequest,
+  signal: AbortSignal | undefined,
+  started: number,
+  resolve: (result: SupervisedResult) => void,
+): void {
+  const stdout = new CappedOutput(request.outputCapBytes);
+  const stderr = new CappedOutput(request.outputCapBytes);
+  const group = processGroupStopper(child, request.killGraceMs);
+  let timedOut = false;
+  let aborted = false;
+  let settled = false;
+
+  const timer = setTimeout(() => {
+    timedOut = true;
+    group.stop();
+  }, request.timeoutMs);
+  const onAbort = (): void => {
+    aborted = true;
+    group.stop();
+  };
+  signal?.addEventListener('abort', onAbort, { once: true });
+
+  const finish = (end: ChildEnd): void => {
+    if (settled) return;
+    settled = true;
+    clearTimeout(timer);
+    group.cancelKill();
+    signal?.removeEventListener('abort', onAbort);
+    resolve({
+      ...end,
+      stdout: stdout.text(),
+      stderr: stderr.text(),
+      stdoutTruncated: stdout.truncated,
+      stderrTruncated: stderr.truncated,
+      timedOut,
+      aborted,
+      durationMs: performance.now() - started,
+    });
+  };
+
+  child.stdout.on('data', (chunk: Buffer) => stdout.push(chunk));
+  child.stderr.on('data', (chunk: Buffer) => stderr.push(chunk));
+  child.stdin.on('error', () => {
+    // EPIPE: the agent does not read stdin; the prompt file still carries the prompt.
+  });
+  child.stdin.end(request.input);
+
+  child.on('error', (error: NodeJS.ErrnoException) => {
+    finish({ spawnError: { code: error.code ?? 'ESPAWN', message: error.message } });
+  });
+  child.on('exit', () => {
+    // Leftover members of the group (background jobs) would hold the pipes and outlive the run.
+    group.stop();
+  });
+  child.on('close', (code, sig) => finish(childEnd(code, sig)));
+}
+
+/** Stops the child's whole process group: SIGTERM now, SIGKILL after the grace period. */
+function processGroupStopper(child: ChildProcessWithoutNullStreams, graceMs: number): { stop: () => void; cancelKill: () => void } {
+  let killTimer: NodeJS.Timeout | undefined;
+  const signalGroup = (sig: NodeJS.Signals): void => {
+    if (child.pid === undefined) return;
+    try {
+      process.kill(-child.pid, sig);
+    } catch {
+      // ESRCH: the group is already gone.
+    }
+  };
+  return {
+    stop: () => {
+      signalGroup('SIGTERM');
+      killTimer ??= setTimeout(() => {
+        signalGroup('SIGKILL');
+        // A grandchild that ignored SIGTERM may still hold the pipes open; stop waiting on them.
+        child.stdout.destroy();
+        child.stderr.destroy();
+      }, graceMs);
+    },
+    cancelKill: () => {
+      if (killTimer !== undefined) clearTimeout(killTimer);
+    },
+  };
+}
+
+function childEnd(code: number | null, sig: NodeJS.Signals | null): ChildEnd {
+  const end: ChildEnd = {};
+  if (code !== null) end.exitCode = code;
+  if (sig !== null) end.signal = sig;
+  return end;
+}
