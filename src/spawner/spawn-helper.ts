@@ -70,11 +70,17 @@ export class SpawnHelper {
       hooks.signal?.removeEventListener('abort', abort);
       done(result);
     };
-    const lost = (message: string) => settle({ ...NOTHING_RAN, stderr: message, spawnError: { code: 'EHELPER', message }, durationMs: 0 });
-    const sent = this.send(
-      { supervise: request },
-      { answer: (result) => settle(result as SupervisedResult), spawned: hooks.onSpawn, lost },
-    );
+    let pid: number | undefined;
+    const spawned = (started: number) => {
+      pid = started;
+      hooks.onSpawn?.(started);
+    };
+    const lost = (message: string) => {
+      // A helper that died (killed) could not stop the group it ran: nobody waits for it now.
+      if (pid !== undefined) stopGroup(pid);
+      settle({ ...NOTHING_RAN, stderr: message, spawnError: { code: 'EHELPER', message }, durationMs: 0 });
+    };
+    const sent = this.send({ supervise: request }, { answer: (result) => settle(result as SupervisedResult), spawned, lost });
     if (sent === false) return false;
     id = sent;
     if (hooks.signal?.aborted) abort();
@@ -171,3 +177,11 @@ export class SpawnHelper {
 }
 
 const NOTHING_RAN = { stdout: '', stdoutTruncated: false, stderrTruncated: false, timedOut: false, aborted: false };
+
+function stopGroup(pid: number): void {
+  try {
+    process.kill(-pid, 'SIGTERM');
+  } catch {
+    // ESRCH: the group is already gone.
+  }
+}

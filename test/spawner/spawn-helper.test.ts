@@ -173,6 +173,16 @@ console.log('done');`;
     helper.stop();
   });
 
+  it('stops a supervised group itself when its helper is killed', async () => {
+    const helper = new SpawnHelper(ENTRY, 0);
+    const run = superviseThrough(helper, supervised('sleep 30'));
+    const pid = await run.pid;
+    // SIGKILL: the helper cannot stop the group; the parent, told of the exit, does.
+    process.kill(helper.pid ?? 0, 'SIGKILL');
+    expect(await run.result).toMatchObject({ spawnError: { code: 'EHELPER', message: 'the spawn helper exited' } });
+    expect(await until(() => !alive(pid))).toBe(true);
+  });
+
   it('ends the processes it supervises when its parent goes, and tells the caller what was lost', async () => {
     const helper = new SpawnHelper(ENTRY, 0);
     const run = superviseThrough(helper, supervised('sleep 30'));
