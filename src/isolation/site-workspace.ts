@@ -8,7 +8,7 @@ class BaseSnapshot {
 }
 
 export interface SiteHooks {
-  /** An agent run ended well (the worker makes sure then that it has the run branch's tip). */
+  /** An agent run ended well (the worker stages its work then, and makes sure it has the run branch's tip). */
   agentDone(): void;
   /**
    * Runs once the run that ended well is measured, before its checks: a worker brings the run

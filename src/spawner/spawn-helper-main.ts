@@ -1,7 +1,7 @@
 // Entry of the spawn helper process (spawn-helper.ts): runs the commands its parent sends and
 // sends back their output. It is small, so forking it for each command is cheap.
 import { type CollectRequest, collectOutput } from './collect-output.js';
-import { type SuperviseRequest, superviseProcess } from './supervise-process.js';
+import { signalGroup, type SuperviseRequest, superviseProcess } from './supervise-process.js';
 
 type Message = { id: number } & ({ request: CollectRequest } | { supervise: SuperviseRequest } | { abort: true });
 
@@ -11,7 +11,7 @@ const running = new Map<number, { stop: AbortController; pid?: number }>();
 // The parent is gone (it exited, or was killed) or stops the helper: nobody waits for these
 // processes any more.
 const end = () => {
-  for (const { pid } of running.values()) if (pid !== undefined) stopGroup(pid);
+  for (const { pid } of running.values()) if (pid !== undefined) signalGroup(pid, 'SIGTERM');
   process.exit(0);
 };
 process.on('disconnect', end);
@@ -35,11 +35,3 @@ process.on('message', (message: Message) => {
     running.get(id)?.stop.abort();
   }
 });
-
-function stopGroup(pid: number): void {
-  try {
-    process.kill(-pid, 'SIGTERM');
-  } catch {
-    // ESRCH: the group is already gone.
-  }
-}

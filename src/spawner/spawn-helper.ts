@@ -2,7 +2,7 @@ import { type ChildProcess, fork } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import type { CollectRequest, CollectResult, StartFailure } from './collect-output.js';
-import type { SupervisedResult, SuperviseHooks, SuperviseRequest } from './supervise-process.js';
+import { signalGroup, type SupervisedResult, type SuperviseHooks, type SuperviseRequest } from './supervise-process.js';
 
 /**
  * A process starts its spawn helper at this command: a short command (`baton status`) never pays
@@ -77,7 +77,7 @@ export class SpawnHelper {
     };
     const lost = (message: string) => {
       // A helper that died (killed) could not stop the group it ran: nobody waits for it now.
-      if (pid !== undefined) stopGroup(pid);
+      if (pid !== undefined) signalGroup(pid, 'SIGTERM');
       settle({ ...NOTHING_RAN, stderr: message, spawnError: { code: 'EHELPER', message }, durationMs: 0 });
     };
     const sent = this.send({ supervise: request }, { answer: (result) => settle(result as SupervisedResult), spawned, lost });
@@ -177,11 +177,3 @@ export class SpawnHelper {
 }
 
 const NOTHING_RAN = { stdout: '', stdoutTruncated: false, stderrTruncated: false, timedOut: false, aborted: false };
-
-function stopGroup(pid: number): void {
-  try {
-    process.kill(-pid, 'SIGTERM');
-  } catch {
-    // ESRCH: the group is already gone.
-  }
-}

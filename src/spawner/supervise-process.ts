@@ -137,19 +137,11 @@ function superviseChild(
 /** Stops the child's whole process group: SIGTERM now, SIGKILL after the grace period. */
 function processGroupStopper(child: ChildProcessWithoutNullStreams, graceMs: number): { stop: () => void; cancelKill: () => void } {
   let killTimer: NodeJS.Timeout | undefined;
-  const signalGroup = (sig: NodeJS.Signals): void => {
-    if (child.pid === undefined) return;
-    try {
-      process.kill(-child.pid, sig);
-    } catch {
-      // ESRCH: the group is already gone.
-    }
-  };
   return {
     stop: () => {
-      signalGroup('SIGTERM');
+      if (child.pid !== undefined) signalGroup(child.pid, 'SIGTERM');
       killTimer ??= setTimeout(() => {
-        signalGroup('SIGKILL');
+        if (child.pid !== undefined) signalGroup(child.pid, 'SIGKILL');
         // A grandchild that ignored SIGTERM may still hold the pipes open; stop waiting on them.
         child.stdout.destroy();
         child.stderr.destroy();
@@ -166,4 +158,13 @@ function childEnd(code: number | null, sig: NodeJS.Signals | null): ChildEnd {
   if (code !== null) end.exitCode = code;
   if (sig !== null) end.signal = sig;
   return end;
+}
+
+/** Sends `sig` to the process group `pid` leads, if it is still there. */
+export function signalGroup(pid: number, sig: NodeJS.Signals): void {
+  try {
+    process.kill(-pid, sig);
+  } catch {
+    // ESRCH: the group is already gone.
+  }
 }
