@@ -128,7 +128,7 @@ export async function readHead(dir: string): Promise<string> {
 }
 
 /** The git folder of a work tree (`.git` itself, or the one a linked worktree's `.git` file names). */
-async function worktreeGitDir(dir: string): Promise<string> {
+export async function worktreeGitDir(dir: string): Promise<string> {
   const link = await readFile(path.join(dir, '.git'), 'utf8').catch(() => undefined);
   const named = link === undefined ? undefined : /^gitdir: (.+)$/m.exec(link)?.[1]?.trim();
   if (named) return path.resolve(dir, named);

@@ -12,7 +12,7 @@ import { checkCommands, failingCheck, takeAlong } from './take-along.js';
 import { safeRefPart, taskBranch, taskCommitMessage, taskOfSubject } from './task-branch.js';
 import { createTipSharing } from './shared-tips.js';
 import { siteWorkspace } from './site-workspace.js';
-import { commitAll, commitStaged, createSerializer, discardWorktrees, removeWorktree } from './worktree-ops.js';
+import { commitAll, commitStaged, createSerializer, discardWorktrees, removeWorktree, type StagedPaths, stageAll } from './worktree-ops.js';
 
 /** Pushes lost to another worker's push before the attempt gives up integrating. */
 export const MAX_PUSH_RACES = 10;
@@ -204,14 +204,12 @@ export async function createRemoteSites(options: RemoteSitesOptions): Promise<Re
        * The attempt's work, staged as soon as its agent ended well (beside its measurement, which
        * takes no lock): what a passing attempt commits, without the files its checks then write.
        */
-      let staged: Promise<boolean> | undefined;
+      let staged: Promise<StagedPaths | undefined> | undefined;
       /** When an agent run ended well: the run branch's tip is made sure of for the turn, and the work staged. */
-      const agentDone = () => {
+      const agentDone = (): Promise<StagedPaths | undefined> => {
         catchUp(runBranch).catch((error: unknown) => logger.debug({ err: error, taskId: task.id }, 'early fetch failed; the turn fetches'));
-        staged = git(['add', '-A'], dir).then(
-          (added) => added.code === 0,
-          () => false,
-        );
+        staged = stageAll(dir);
+        return staged;
       };
       /**
        * Brings the run branch's tip, as this clone has it, in under the attempt's changes before
@@ -325,7 +323,7 @@ export async function createRemoteSites(options: RemoteSitesOptions): Promise<Re
         const forward = tip === (await readHead(dir)) ? undefined : await git(['merge', '--ff-only', tip], dir);
         // On the task's path: normal priority. Staged when the agent ended, unless that failed.
         const message = taskCommitMessage(task.id, attempt);
-        if ((await staged) === true) await commitStaged(dir, message, identity, 0);
+        if ((await staged) !== undefined) await commitStaged(dir, message, identity, 0);
         else await commitAll(dir, message, identity, 0);
         staged = undefined;
         if (forward === undefined) return undefined;

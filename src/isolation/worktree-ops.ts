@@ -46,6 +46,33 @@ export async function commitAll(
   return commitStaged(dir, message, identity, niceness);
 }
 
+/** What `git add -A` staged: the paths it added (new or changed) and removed, from the top of the work tree. */
+export interface StagedPaths {
+  added: string[];
+  removed: string[];
+}
+
+/** git add's verbose lines (LC_ALL=C): `add 'path'` and `remove 'path'`, the path unquoted. */
+const STAGED_LINE = /^(add|remove) '(.*)'$/;
+
+/**
+ * Stages everything in a work tree (`git add -A`, at normal priority: on a task's path) and says
+ * what it staged; undefined when git failed or printed a line it does not recognise (a path
+ * with a line break in it), so callers fall back to asking git what the index holds.
+ */
+export async function stageAll(dir: string): Promise<StagedPaths | undefined> {
+  const added = await git(['add', '-A', '--verbose'], dir).catch(() => undefined);
+  if (added?.code !== 0) return undefined;
+  const staged: StagedPaths = { added: [], removed: [] };
+  for (const line of added.stdout.split('\n')) {
+    if (line === '') continue;
+    const match = STAGED_LINE.exec(line);
+    if (!match) return undefined;
+    (match[1] === 'add' ? staged.added : staged.removed).push(match[2] as string);
+  }
+  return staged;
+}
+
 /**
  * Commits what is staged; false when that is nothing. One git run fewer than asking first:
  * `git diff --cached` runs only when the commit did not.
