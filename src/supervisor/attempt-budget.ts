@@ -19,7 +19,11 @@ export interface AttemptBudget {
  * a resumed task could be blocked with "no attempt ran".
  */
 export async function attemptBudget(ledger: LedgerCore, taskId: string, maxAttempts: number): Promise<AttemptBudget> {
-  const dispatches = await allDispatches(ledger, taskId);
+  return attemptBudgetOf(await allDispatches(ledger, taskId), maxAttempts);
+}
+
+/** attemptBudget from a task's dispatches already read (every one of them). */
+export function attemptBudgetOf(dispatches: readonly Dispatch[], maxAttempts: number): AttemptBudget {
   let highest = 0;
   const failed = new Set<number>();
   let lastFailure: string | undefined;

@@ -1,6 +1,6 @@
 import type { Dispatch, Task } from '../ledger/index.js';
 import type { Provider } from '../providers/index.js';
-import { attemptBudget } from './attempt-budget.js';
+import { type AttemptBudget, allDispatches, attemptBudget, attemptBudgetOf } from './attempt-budget.js';
 import { endStaleAgentGroups } from './end-stale-agents.js';
 import type { ProviderChainOptions } from './provider-chain.js';
 import { type CompletionGate, runTask } from './run-task.js';
@@ -57,12 +57,11 @@ export async function runClaimedTask(task: Task, options: RunClaimedOptions): Pr
     Math.max(50, Math.floor(options.leaseMs / 3)),
   );
   try {
-    // An agent still running from a dead run's attempt is ended before the task resumes.
-    await endStaleAgentGroups(ledger, task.id, { logger, onEvent: options.chain.onEvent });
-    const interrupted = await ledger.markInterrupted({ taskId: task.id });
-    if (interrupted.length > 0)
-      logger.warn({ taskId: task.id, dispatches: interrupted.map((d) => d.id) }, 'resumed: marked unfinished dispatches interrupted');
-    const budget = await attemptBudget(ledger, task.id, options.maxAttempts);
+    // One read of the task's dispatches; a dead run's unfinished ones (rare) take a few more.
+    const history = await allDispatches(ledger, task.id);
+    const budget = history.some((d) => d.status === 'running')
+      ? await resume(task.id, options)
+      : attemptBudgetOf(history, options.maxAttempts);
     if (budget.lastAttempt < budget.firstAttempt) {
       // Every allowed attempt already ran and failed (a run died before recording the verdict).
       const reason = `Failed after ${budget.failed} attempts: ${budget.lastFailure ?? 'validation failed'}`.slice(0, 500);
@@ -90,4 +89,17 @@ export async function runClaimedTask(task: Task, options: RunClaimedOptions): Pr
     clearInterval(renew);
     await ledger.releaseTask(task.id, owner).catch(() => false);
   }
+}
+
+/**
+ * A task a dead run left with `running` dispatches: an agent still running from one is ended
+ * before the task resumes, the dispatches are marked interrupted, and the budget read again.
+ */
+async function resume(taskId: string, options: RunClaimedOptions): Promise<AttemptBudget> {
+  const { ledger, logger } = options.chain;
+  await endStaleAgentGroups(ledger, taskId, { logger, onEvent: options.chain.onEvent });
+  const interrupted = await ledger.markInterrupted({ taskId });
+  if (interrupted.length > 0)
+    logger.warn({ taskId, dispatches: interrupted.map((d) => d.id) }, 'resumed: marked unfinished dispatches interrupted');
+  return attemptBudget(ledger, taskId, options.maxAttempts);
 }

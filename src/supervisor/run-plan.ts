@@ -108,7 +108,9 @@ export async function runPlan(plan: Plan, options: RunPlanOptions): Promise<RunR
     ...(options.sites ? { sites: options.sites } : {}),
   };
 
-  for (const planTask of plan.tasks) await ledger.upsertTask(toNewTask(planTask));
+  /** Each task as its upsert returned it: a first look right after needs no read. */
+  const upserted = new Map<string, Task>();
+  for (const planTask of plan.tasks) upserted.set(planTask.id, await ledger.upsertTask(toNewTask(planTask)));
   const final = new Map<string, TaskStatus>();
   const running = new Map<string, Promise<void>>();
   const announced = new Map<string, string>();
@@ -139,7 +141,8 @@ export async function runPlan(plan: Plan, options: RunPlanOptions): Promise<RunR
         const status = final.get(id);
         return status === 'blocked' || status === 'archived';
       });
-      const task = await ledger.getTask(planTask.id);
+      const task = upserted.get(planTask.id) ?? (await ledger.getTask(planTask.id));
+      upserted.delete(planTask.id);
       if (!task) continue;
       if (FINAL.has(task.status)) {
         final.set(task.id, task.status);
@@ -173,6 +176,8 @@ export async function runPlan(plan: Plan, options: RunPlanOptions): Promise<RunR
       }
       start(planTask, fresh);
     }
+    // Only the first pass, right after the upserts, may take a task's state from them.
+    upserted.clear();
     if (open === 0 && running.size === 0) break;
     // Wait for one of ours to finish, or look again shortly for work other runs left.
     // A real timer, not options.sleep: an injected sleep may return at once (tests' fake clocks).
