@@ -62,7 +62,7 @@ async function runGit(
       file: 'git',
       args: [...GIT_OPTIONS, ...args],
       cwd,
-      env: { ...process.env, GIT_TERMINAL_PROMPT: '0', LC_ALL: 'C', ...options.env },
+      env: { GIT_TERMINAL_PROMPT: '0', LC_ALL: 'C', ...options.env },
       maxBytes: MAX_OUTPUT_BYTES,
       maxStderr: 8000,
       ...(options.niceness ? { niceness: options.niceness } : {}),

@@ -1,5 +1,5 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { access, mkdir, rename, writeFile } from 'node:fs/promises';
+import { mkdir, rename, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { deflateSync, inflateSync } from 'node:zlib';
 
@@ -55,10 +55,18 @@ function stored(object: GitObject): { id: string; whole: Buffer } {
   return { id: createHash('sha1').update(whole).digest('hex'), whole };
 }
 
+/** Files written aside are named apart from other processes' and from an earlier process's leftovers. */
+const ASIDE = `tmp_obj_baton_${process.pid}_${randomBytes(4).toString('hex')}_`;
+let asides = 0;
+/** Fan-out folders (`objects/ab`) this process made or found: at most 256 per repository. */
+const folders = new Set<string>();
+
 /**
  * Writes `objects` as loose objects into `objectsDir` (a repository's `objects/`), as git does:
- * compressed, read-only, written aside and renamed into place; one already there is left alone.
- * Returns the names written or found.
+ * compressed at git's level for loose objects (core.looseCompression, 1), read-only, written
+ * aside and renamed into place. One already there is replaced by the same bytes, which spares a
+ * look per object (this runs for every tip another worker pushes, on a machine where each file
+ * operation counts); each fan-out folder is made once. Returns the names written.
  */
 export async function writeLooseObjects(objectsDir: string, objects: readonly GitObject[]): Promise<Set<string>> {
   const names = new Set<string>();
@@ -67,16 +75,18 @@ export async function writeLooseObjects(objectsDir: string, objects: readonly Gi
       const { id, whole } = stored(object);
       names.add(id);
       const dir = path.join(objectsDir, id.slice(0, 2));
-      const file = path.join(dir, id.slice(2));
-      const present = await access(file).then(
-        () => true,
-        () => false,
-      );
-      if (present) return;
-      await mkdir(dir, { recursive: true });
-      const aside = path.join(dir, `tmp_obj_baton_${randomBytes(6).toString('hex')}`);
-      await writeFile(aside, deflateSync(whole), { mode: 0o444 });
-      await rename(aside, file);
+      const aside = path.join(dir, `${ASIDE}${++asides}`);
+      const bytes = deflateSync(whole, { level: 1 });
+      const write = () => writeFile(aside, bytes, { mode: 0o444, flag: 'wx' });
+      if (!folders.has(dir)) await mkdir(dir, { recursive: true });
+      // A folder git removed since (gc prunes empty ones) is made again.
+      await write().catch(async (error: NodeJS.ErrnoException) => {
+        if (error.code !== 'ENOENT') throw error;
+        await mkdir(dir, { recursive: true });
+        await write();
+      });
+      folders.add(dir);
+      await rename(aside, path.join(dir, id.slice(2)));
     }),
   );
   return names;

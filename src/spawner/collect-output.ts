@@ -1,13 +1,12 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { setPriority } from 'node:os';
+import { childEnv, type EnvRequest } from './child-env.js';
 
 /** One short command whose whole output the caller reads (git, mostly). */
-export interface CollectRequest {
+export interface CollectRequest extends EnvRequest {
   file: string;
   args: readonly string[];
   cwd: string;
-  /** The child's whole environment. */
-  env: NodeJS.ProcessEnv;
   /** stdout past this is cut, `truncated` set and the command killed. */
   maxBytes: number;
   /** stderr kept, in characters. */
@@ -44,7 +43,7 @@ export function collectOutput(request: CollectRequest, done: (result: CollectRes
   let child: ChildProcess;
   try {
     const stdin = request.input ? 'pipe' : 'ignore';
-    child = spawn(request.file, [...request.args], { cwd: request.cwd, env: request.env, stdio: [stdin, 'pipe', 'pipe'] });
+    child = spawn(request.file, [...request.args], { cwd: request.cwd, env: childEnv(request), stdio: [stdin, 'pipe', 'pipe'] });
     if (request.niceness && child.pid !== undefined) lowerPriority(child.pid, request.niceness);
     // EPIPE when the command exits without reading it all: its exit code says what went wrong.
     child.stdin?.on('error', () => undefined);

@@ -1,3 +1,4 @@
+export type { EnvRequest } from './child-env.js';
 export type { CollectRequest, CollectResult } from './collect-output.js';
 export { CappedOutput, DEFAULT_OUTPUT_CAP_BYTES } from './capped-output.js';
 export { CommandStartError, runCommand } from './run-command.js';

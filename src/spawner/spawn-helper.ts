@@ -30,6 +30,10 @@ interface Pending {
  * dozen git commands per task at ~150 MB, so their lanes queued behind forks. The helper is a
  * small Node process that forks the commands instead and sends back their output.
  *
+ * A request carries only what it adds to the environment (EnvRequest): the helper's own is this
+ * process's as the helper started, and sending the whole of it with each of hundreds of commands
+ * cost both processes more than the rest of the message.
+ *
  * Only the built command has it (its entry is a .js file beside this one); from the TypeScript
  * sources, or with BATON_SPAWN_HELPER=off, every command is spawned directly.
  */

@@ -1,14 +1,13 @@
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { performance } from 'node:perf_hooks';
 import { CappedOutput } from './capped-output.js';
+import { childEnv, type EnvRequest } from './child-env.js';
 
 /** A process run under supervision (an agent, a check): everything it needs, as plain data. */
-export interface SuperviseRequest {
+export interface SuperviseRequest extends EnvRequest {
   file: string;
   args: readonly string[];
   cwd: string;
-  /** The child's whole environment. */
-  env: NodeJS.ProcessEnv;
   /** Written to stdin, which is then closed. */
   input: string;
   /** Wall-clock limit; the whole process group is killed when it passes. */
@@ -53,7 +52,7 @@ export function superviseProcess(request: SuperviseRequest, hooks: SuperviseHook
   return new Promise((resolve) => {
     const child = spawn(request.file, [...request.args], {
       cwd: request.cwd,
-      env: request.env,
+      env: childEnv(request),
       detached: true,
       stdio: ['pipe', 'pipe', 'pipe'],
     });

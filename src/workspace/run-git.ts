@@ -22,7 +22,7 @@ export async function runGit(args: readonly string[], cwd: string, maxBytes = DE
       file: 'git',
       args: ['-c', 'core.quotepath=off', '--no-pager', ...args],
       cwd,
-      env: { ...process.env, GIT_TERMINAL_PROMPT: '0', GIT_OPTIONAL_LOCKS: '0', LC_ALL: 'C' },
+      env: { GIT_TERMINAL_PROMPT: '0', GIT_OPTIONAL_LOCKS: '0', LC_ALL: 'C' },
       maxBytes,
       maxStderr: 4000,
       ...(niceness ? { niceness } : {}),

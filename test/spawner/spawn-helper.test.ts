@@ -112,6 +112,24 @@ describe.skipIf(!existsSync(fileURLToPath(ENTRY)))('the spawn helper process', (
     helper.stop();
   });
 
+  it('adds what a request gives to its own environment (its parent’s), or uses that alone', async () => {
+    const helper = new SpawnHelper(ENTRY, 0);
+    const show = 'echo "$HOME|$BATON_TEST_EXTRA"';
+    const added = await through(helper, request('sh', ['-c', show], { env: { BATON_TEST_EXTRA: 'x' } }));
+    expect('stdout' in added && added.stdout.toString().trim()).toBe(`${process.env.HOME}|x`);
+    const alone = await through(
+      helper,
+      request('sh', ['-c', show], { env: { PATH: process.env.PATH, BATON_TEST_EXTRA: 'y' }, inheritEnv: false }),
+    );
+    expect('stdout' in alone && alone.stdout.toString().trim()).toBe('|y');
+    const agent = await superviseThrough(helper, supervised(show, { env: { BATON_TEST_EXTRA: 'z' } })).result;
+    expect(agent.stdout.trim()).toBe(`${process.env.HOME}|z`);
+    // The same when the caller spawns it itself.
+    const direct = await runCommand(request('sh', ['-c', show], { env: { BATON_TEST_EXTRA: 'd' } }));
+    expect(direct.stdout.toString().trim()).toBe(`${process.env.HOME}|d`);
+    helper.stop();
+  });
+
   it('takes commands only after the first few: short commands never start it', async () => {
     const helper = new SpawnHelper(ENTRY, 2);
     expect(helper.take(request('true', []), () => {})).toBe(false);
