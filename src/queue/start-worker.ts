@@ -120,6 +120,8 @@ export async function startQueueWorker(options: QueueWorkerOptions): Promise<Que
         owner,
         sites,
         concurrency: 1,
+        // The job's result needs only the task's status.
+        report: false,
       },
     );
     const status = report.tasks[0]?.status ?? 'missing';

@@ -52,6 +52,11 @@ export interface RunPlanOptions {
   pollMs?: number;
   /** @default `<host>:<pid>:<random>` */
   owner?: string;
+  /**
+   * false: the report is not read back from the ledger; it lists each task with the status this
+   * run last saw and no attempts (a worker's job needs only its task's status). @default true
+   */
+  report?: boolean;
   now?: () => number;
   sleep?: (ms: number, signal?: AbortSignal) => Promise<void>;
   logger?: Logger;
@@ -112,6 +117,8 @@ export async function runPlan(plan: Plan, options: RunPlanOptions): Promise<RunR
   const upserted = new Map<string, Task>();
   for (const planTask of plan.tasks) upserted.set(planTask.id, await ledger.upsertTask(toNewTask(planTask)));
   const final = new Map<string, TaskStatus>();
+  /** The status each task had when this run last saw it. */
+  const seen = new Map<string, TaskStatus>();
   const running = new Map<string, Promise<void>>();
   const announced = new Map<string, string>();
   const byId = new Map(plan.tasks.map((t) => [t.id, t]));
@@ -120,6 +127,7 @@ export async function runPlan(plan: Plan, options: RunPlanOptions): Promise<RunR
     const maxAttempts = planTask.maxRetries ?? options.maxRetries ?? DEFAULT_MAX_ATTEMPTS;
     const run = runClaimedTask(task, { ...claimed, maxAttempts })
       .then((done) => {
+        seen.set(done.id, done.status);
         if (FINAL.has(done.status)) final.set(done.id, done.status);
       })
       .catch((error: unknown) => {
@@ -144,6 +152,7 @@ export async function runPlan(plan: Plan, options: RunPlanOptions): Promise<RunR
       const task = upserted.get(planTask.id) ?? (await ledger.getTask(planTask.id));
       upserted.delete(planTask.id);
       if (!task) continue;
+      seen.set(task.id, task.status);
       if (FINAL.has(task.status)) {
         final.set(task.id, task.status);
         continue;
@@ -167,6 +176,7 @@ export async function runPlan(plan: Plan, options: RunPlanOptions): Promise<RunR
       }
       // Re-read after the claim: the holder we waited for may have finished the task.
       const fresh = await ledger.getTask(task.id);
+      if (fresh) seen.set(fresh.id, fresh.status);
       if (!fresh || FINAL.has(fresh.status)) {
         await ledger.releaseTask(task.id, owner).catch(() => false);
         const status = fresh?.status ?? 'archived';
@@ -186,6 +196,9 @@ export async function runPlan(plan: Plan, options: RunPlanOptions): Promise<RunR
   }
   await Promise.allSettled([...running.values()]);
   await options.sites?.finish?.();
+  if (options.report === false) {
+    return { tasks: [...byId.keys()].map((id) => ({ id, status: final.get(id) ?? seen.get(id) ?? 'missing', attempts: [] })) };
+  }
   // Tasks that only exist in the plan keep their plan order in the report.
   return buildRunReport(ledger, [...byId.keys()], { owner });
 }

@@ -53,6 +53,55 @@ tasks:
     expect(breaker?.state).toBe('open');
   });
 
+  it('with report: false, returns each task’s status as the run saw it without reading the ledger back', async () => {
+    const { dir, ledger, env } = setup();
+    let readsAfterRun = 0;
+    let finished = false;
+    const counting = new Proxy(ledger, {
+      get(target, key, receiver) {
+        const value = Reflect.get(target, key, receiver) as unknown;
+        if (typeof value !== 'function') return value;
+        return (...args: unknown[]) => {
+          if (finished && (key === 'getTasks' || key === 'listDispatches')) readsAfterRun += 1;
+          return (value as (...a: unknown[]) => unknown).apply(target, args);
+        };
+      },
+    });
+    const twoTasks = plan(`
+tasks:
+  - id: draft
+    instructions: Write a draft.
+    acceptance_criteria:
+      - description: draft.txt exists
+        check: test -f draft.txt
+  - id: never
+    instructions: Cannot pass.
+    retry_policy: { max_retries: 1 }
+    acceptance_criteria:
+      - description: impossible
+        check: "false"
+`);
+    const report = await runPlan(twoTasks, {
+      ledger: counting,
+      providers: [agent('fixer', 'fixer.mjs', env)],
+      workspace: workspaceOps(dir),
+      workspaceDir: dir,
+      logger: silentLogger,
+      onEvent: (event) => {
+        if (event.type === 'task-end' && event.taskId === 'never') finished = true;
+      },
+      report: false,
+    });
+    expect(report).toEqual({
+      tasks: [
+        { id: 'draft', status: 'completed', attempts: [] },
+        { id: 'never', status: 'blocked', attempts: [] },
+      ],
+    });
+    expect(readsAfterRun).toBe(0);
+    expect((await ledger.getTask('never'))?.status).toBe('blocked');
+  });
+
   it('retries with a RETRY CONTEXT the agent acts on, then completes', async () => {
     const { dir, log, ledger, env } = setup();
     const events: { event?: string; type?: string; attempt?: number }[] = [];
