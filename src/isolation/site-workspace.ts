@@ -59,7 +59,8 @@ export function siteWorkspace(dir: string, first: Promise<WorkspaceSnapshot>, ho
       ended = undefined;
       if (!run) return measured.snapshot();
       const staged = run.untouched ? await run.staging : undefined;
-      const snapshot = (staged && (await measureStaged(await first, staged))) ?? (await measured.snapshot());
+      const from = staged && (await first.catch(() => undefined));
+      const snapshot = (staged && from && (await measureStaged(from, staged))) ?? (await measured.snapshot());
       caughtUp = hooks.beforeChecks();
       return snapshot;
     },
