@@ -201,8 +201,8 @@ export async function createRemoteSites(options: RemoteSitesOptions): Promise<Re
       /** Whether this task's commit was ever offered to be taken along (its offer is withdrawn at the end). */
       let offeredOwn = false;
       /**
-       * The attempt's work, staged as soon as its agent ended well (beside its measurement, which
-       * takes no lock): what a passing attempt commits, without the files its checks then write.
+       * The attempt's work, staged as soon as its agent ended well (what staging lists is a first
+       * run's measurement): what a passing attempt commits, without the files its checks then write.
        */
       let staged: Promise<StagedPaths | undefined> | undefined;
       /** When an agent run ended well: the run branch's tip is made sure of for the turn, and the work staged. */

@@ -3,8 +3,7 @@ import path from 'node:path';
 import type { WorkspaceOps } from '../supervisor/index.js';
 import { hashFile, type WorkspaceSnapshot } from '../workspace/index.js';
 import { worktreeGitDir } from './git.js';
-import type { StagedPaths } from './worktree-ops.js';
-import { workspaceIn } from './worktree-ops.js';
+import { type StagedPaths, workspaceIn } from './worktree-ops.js';
 
 /** The first measurement of a freshly checked-out task worktree, read from its base commit. */
 class BaseSnapshot {
