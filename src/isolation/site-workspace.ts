@@ -1,7 +1,7 @@
 import { readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import type { WorkspaceOps } from '../supervisor/index.js';
-import { hashFile, type WorkspaceSnapshot } from '../workspace/index.js';
+import { hashFile, mapLimit, type WorkspaceSnapshot } from '../workspace/index.js';
 import { worktreeGitDir } from './git.js';
 import { type StagedPaths, workspaceIn } from './worktree-ops.js';
 
@@ -107,8 +107,8 @@ function fileIdentity(file: string): string {
   return `${info.ino}:${info.size}:${info.mtimeNs}:${info.ctimeNs}`;
 }
 
-/** Files hashed at once. */
-const HASH_BATCH = 16;
+/** Files hashed at once (as the workspace's own snapshots do). */
+const HASH_CONCURRENCY = 16;
 
 /**
  * What a worktree holds after a run that left HEAD and the index at the base commit and whose
@@ -120,15 +120,12 @@ async function measureStaged(base: WorkspaceSnapshot, staged: StagedPaths): Prom
   const paths = [...staged.added.map((p) => ({ p, added: true })), ...staged.removed.map((p) => ({ p, added: false }))].filter(
     ({ p }) => p !== '.baton' && !p.startsWith('.baton/'),
   );
-  for (let i = 0; i < paths.length; i += HASH_BATCH) {
-    const batch = paths.slice(i, i + HASH_BATCH);
-    const hashes = await Promise.all(batch.map(({ p }) => hashFile(path.join(base.root, p))));
-    for (const [j, { p, added }] of batch.entries()) {
-      const hash = hashes[j];
-      if (added !== (hash !== undefined)) return undefined;
-      if (hash === undefined) files.delete(p);
-      else files.set(p, hash);
-    }
+  const hashes = await mapLimit(paths, HASH_CONCURRENCY, ({ p }) => hashFile(path.join(base.root, p)));
+  for (const [i, { p, added }] of paths.entries()) {
+    const hash = hashes[i];
+    if (added !== (hash !== undefined)) return undefined;
+    if (hash === undefined) files.delete(p);
+    else files.set(p, hash);
   }
   return { root: base.root, kind: 'git', files };
 }

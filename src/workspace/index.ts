@@ -1,5 +1,5 @@
 export { diffSnapshots } from './diff-snapshots.js';
-export { hashFile } from './hash-file.js';
+export { hashFile, mapLimit } from './hash-file.js';
 export { DEFAULT_IGNORED_DIRS, IgnoreRules } from './ignore-rules.js';
 export { DEFAULT_GIT_MAX_BYTES, runGit } from './run-git.js';
 export { snapshotOfCommit } from './snapshot-commit.js';
