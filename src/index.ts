@@ -199,7 +199,9 @@ export type { PanelServerOptions, RunningPanelServer } from './serve/index.js';
 
 // The agent-loop context manager (docs/loop.md)
 export {
+  batonAgentsModel,
   batonContextMiddleware,
+  batonLangChainMiddleware,
   batonPrepareStep,
   callWithContextRetry,
   classifyModelError,
@@ -221,15 +223,19 @@ export {
   toOpenAIMessages,
 } from './loop/index.js';
 export type {
+  AgentsModelLike,
+  AgentsModelRequest,
   AnthropicBlock,
   AnthropicMessage,
   AssembledContext,
   AssembleOptions,
   AssembleOverrides,
   CategoryShares,
+  ContextAdapterOptions,
   ContextManagerOptions,
   ContextMessage,
   ContextRetryOptions,
+  LangChainContextMiddleware,
   LoopEvent,
   ModelErrorInfo,
   OpenAIChatMessage,

@@ -103,7 +103,7 @@ describe('AI SDK 6 middleware against a real local server', () => {
     expect(manager.turnCount).toBe(4);
   });
 
-  it('manages streamText steps the same way (stream calls go through transformParams too)', async () => {
+  it('manages streamText steps the same way (stream calls go through wrapStream too)', async () => {
     const bodies: { messages: WireMessage[]; stream?: boolean }[] = [];
     sse = createServer((req, res) => {
       let body = '';
@@ -158,7 +158,7 @@ describe('AI SDK 6 middleware against a real local server', () => {
     const error = await generateText({ model, prompt: 'another conversation', maxRetries: 0 }).catch((e: unknown) => e);
     expect(isBatonError(error, 'INPUT_INVALID')).toBe(true);
     expect((error as Error).message).toContain(
-      'prompt (1 messages) does not continue the conversation this ContextManager recorded (3 messages)',
+      'the conversation (1 messages) does not continue the one this ContextManager recorded (3 messages)',
     );
     expect(server.requests).toHaveLength(1);
   });

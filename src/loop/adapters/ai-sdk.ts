@@ -1,7 +1,9 @@
-import type { ModelMessage, PrepareStepFunction, Tool, ToolSet } from 'ai';
+import type { LanguageModel, ModelMessage, PrepareStepFunction, Tool, ToolSet } from 'ai';
 import { z } from 'zod';
+import { BatonError } from '../../errors/index.js';
 import type { ContextManager } from '../context-manager.js';
-import type { AssembleOptions, ContextMessage, LoopEvent } from '../types.js';
+import type { ContextMessage, LoopEvent } from '../types.js';
+import { batonContextMiddleware, type ContextAdapterOptions } from './ai-sdk-middleware.js';
 
 /** Converts AI SDK model messages to loop events. Pure. */
 export function fromModelMessages(messages: readonly ModelMessage[]): LoopEvent[] {
@@ -49,22 +51,35 @@ export function toModelMessages(messages: readonly ContextMessage[]): ModelMessa
 }
 
 /**
- * A `prepareStep` for AI SDK 6 `generateText`/`streamText` that records each step's new messages
- * in the manager and replaces the step's messages with the managed context. One line of set-up:
+ * A `prepareStep` for AI SDK 6 `generateText`/`streamText` that gives each step's model call
+ * managed context and a smaller context on each retry: it runs the step on the step's model
+ * wrapped once in `batonContextMiddleware(manager, options)`, which records the new messages,
+ * sends the assembled context and owns the retries (see there). One line of set-up:
  *
  * @example
  * await generateText({ model, tools, prompt, stopWhen: stepCountIs(20), prepareStep: batonPrepareStep(manager) });
  */
 export function batonPrepareStep<TOOLS extends ToolSet = ToolSet>(
   manager: ContextManager,
-  options: AssembleOptions = {},
+  options: ContextAdapterOptions = {},
 ): PrepareStepFunction<TOOLS> {
-  let seen = 0;
-  return ({ messages }) => {
-    // prepareStep sees the whole conversation each step; only the tail is new.
-    manager.recordAll(fromModelMessages(messages.slice(seen)));
-    seen = messages.length;
-    return { messages: toModelMessages(manager.assemble(options).messages) };
+  const middleware = batonContextMiddleware(manager, options);
+  const wrapped = new WeakMap<object, LanguageModel>();
+  return async ({ model }) => {
+    // The SDK hands prepareStep the model it resolved (a v3 model object).
+    if (typeof model !== 'object' || model.specificationVersion !== 'v3') {
+      throw new BatonError('INPUT_INVALID', 'batonPrepareStep: expected the step model as an AI SDK 6 (v3) language model object.', {
+        details: { field: 'model' },
+      });
+    }
+    let step = wrapped.get(model);
+    if (!step) {
+      // Loaded on first use: importing Baton does not load the AI SDK.
+      const { wrapLanguageModel } = await import('ai');
+      step = wrapLanguageModel({ model, middleware });
+      wrapped.set(model, step);
+    }
+    return { model: step };
   };
 }
 

@@ -22,6 +22,14 @@ const LADDER_WORDS = [
   'the last turn only, without code snippets or verbose tool output',
 ];
 
+const KIND_WORDS: Record<ReturnType<typeof classifyModelError>['kind'], string> = {
+  rate_limited: 'rate limit or quota exhausted',
+  server_error: 'server error',
+  context_overflow: "prompt longer than the model's context window",
+  aborted: 'aborted',
+  other: 'error',
+};
+
 /** Retry options plus what to assemble on each attempt. */
 export interface ContextRetryOptions extends RetryOptions {
   /** Assembly options for the first try (budget and so on). */
@@ -31,8 +39,11 @@ export interface ContextRetryOptions extends RetryOptions {
 }
 
 /**
- * Calls the model with managed context and, on 429/RESOURCE_EXHAUSTED or 500/INTERNAL/ServerError,
- * retries (2 retries, backoff from 1 s, Retry-After respected) with a smaller context per the ladder.
+ * Calls the model with managed context and, on 429/RESOURCE_EXHAUSTED, 5xx/INTERNAL/ServerError or
+ * a prompt over the model's window, retries (2 retries, backoff from 1 s, Retry-After respected;
+ * at once after an overflow) with a smaller context per the ladder. `call` must throw on a failed
+ * request with the HTTP status on the error (`status` or `statusCode`), as the AI SDK, OpenAI SDK
+ * and LangChain do; a plain `fetch` resolves on a 429, so check `response.ok` and throw.
  *
  * @throws RetryError whose message is for the user: the error, and what was tried.
  */
@@ -41,7 +52,7 @@ export async function callWithContextRetry<T>(
   call: (context: AssembledContext, info: { attempt: number; signal?: AbortSignal }) => Promise<T>,
   options: ContextRetryOptions = {},
 ): Promise<T> {
-  const { assemble, ladder = DEFAULT_RETRY_LADDER, onRetry, ...retryOptions } = options;
+  const { assemble, ladder = DEFAULT_RETRY_LADDER, onRetry, delayHintMs = defaultDelayHint, ...retryOptions } = options;
   try {
     return await retry(
       (info) => {
@@ -50,6 +61,7 @@ export async function callWithContextRetry<T>(
       },
       {
         ...retryOptions,
+        delayHintMs,
         onRetry: (info) => {
           observeModelRetry(info.error, info.attempt);
           onRetry?.(info);
@@ -66,10 +78,16 @@ export async function callWithContextRetry<T>(
   }
 }
 
+/** The server's Retry-After; none after a context overflow, where the smaller prompt is the remedy. */
+function defaultDelayHint(error: unknown): number | undefined {
+  const info = classifyModelError(error);
+  return info.kind === 'context_overflow' ? 0 : info.retryAfterMs;
+}
+
 /** The message shown when every attempt failed: the error, and each context that was tried. */
 function userMessage(error: RetryError, ladderLength: number): string {
   const info = classifyModelError(error.lastError);
-  const what = info.kind === 'rate_limited' ? 'rate limit or quota exhausted' : info.kind === 'server_error' ? 'server error' : 'error';
+  const what = KIND_WORDS[info.kind];
   const status = info.status !== undefined ? ` ${info.status}` : '';
   const tried = error.errors.map((_, i) => `attempt ${i + 1}: ${LADDER_WORDS[Math.min(i, ladderLength - 1, LADDER_WORDS.length - 1)]}`);
   return `The model call failed (${what}${status}: ${info.message.slice(0, 200)}). Tried ${error.errors.length} times with a shrinking context (${tried.join('; ')}). Wait a moment and try again, or switch provider.`;
