@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { runProcess } from './clients/harness.js';
+import { runProcess } from '../helpers/agent-clis/index.js';
 import { batonCommand, ROOT } from './helpers/launch.js';
 
 describe('baton mcp --http on a non-loopback host', () => {

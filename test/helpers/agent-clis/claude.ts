@@ -9,8 +9,8 @@ export const CLAUDE_ALLOWED_TOOLS = ['Bash', 'Write', 'Edit', 'Read', 'Glob', 'G
  * Claude Code 2.1.197 against the Anthropic Messages API: `ANTHROPIC_BASE_URL` (it adds
  * `/v1/messages`), a dummy `ANTHROPIC_API_KEY`, and no non-essential traffic (no update checks,
  * telemetry or feedback calls). Headless: `claude -p --output-format json --permission-mode
- * acceptEdits --allowedTools Bash,Write,…`, the prompt on stdin (an argument starting with `-` is
- * read as an option, even after `--`? see the agent-clis test). Hooks: `.claude/settings.json` in
+ * acceptEdits --allowedTools Bash,Write,…`, the prompt on stdin (or as an argument after `--`;
+ * `-p PROMPT` with a prompt starting with `-` fails: "error: unknown option"). Hooks: `.claude/settings.json` in
  * the workspace, or `~/.claude/settings.json` (configDir).
  */
 export function claudeSetup({ serverUrl, home, model }: ClientSetupInput): ClientSetup {

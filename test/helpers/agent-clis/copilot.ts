@@ -13,8 +13,8 @@ export const COPILOT_DEFAULT_MODEL = 'gpt-4.1';
  * `COPILOT_OFFLINE=true` (no GitHub auth, telemetry, GitHub MCP server or update check) and
  * `COPILOT_HOME=~/.copilot`. The npm package is a launcher that unpacks ~235 MB on first run into
  * `COPILOT_PKG_CACHE_HOME`, kept in the clients cache so a throwaway HOME does not unpack it again.
- * Headless: `copilot -s --allow-all-tools --no-auto-update -p PROMPT` (`-s`: only the answer on
- * stdout).
+ * Headless: `copilot -s --allow-all-tools --no-auto-update --prompt=PROMPT` (`-s`: only the answer
+ * on stdout; `-p ---…` fails "Invalid command format"), or the prompt on stdin without `-p`.
  */
 export function copilotSetup({ serverUrl, home, model = COPILOT_DEFAULT_MODEL }: ClientSetupInput): ClientSetup {
   const configDir = path.join(home, '.copilot');

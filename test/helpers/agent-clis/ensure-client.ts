@@ -54,7 +54,9 @@ async function installClient(name: ClientName): Promise<EnsuredClient> {
   });
   const bin = clientBin(name);
   if (run.code !== 0 || !existsSync(bin)) {
-    return { reason: `npm install ${pkg}@${version} in ${dir} failed (exit ${run.code}${run.timedOut ? ', timed out' : ''}): ${run.stderr.slice(-400)}` };
+    return {
+      reason: `npm install ${pkg}@${version} in ${dir} failed (exit ${run.code}${run.timedOut ? ', timed out' : ''}): ${run.stderr.slice(-400)}`,
+    };
   }
   return { bin };
 }

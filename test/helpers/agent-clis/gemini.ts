@@ -10,7 +10,7 @@ import type { ClientSetup, ClientSetupInput } from './client-setup.js';
  * (`GEMINI_CLI_TRUST_WORKSPACE=true`; an untrusted folder exits 55 and ignores project settings
  * and hooks), no usage statistics, no auto-update, no relaunch into a bigger heap. Headless: `gemini -o json --approval-mode
  * yolo`, the prompt as `--prompt=TEXT` (one argument, so a prompt starting with `---` is not
- * read as an option). Hooks: `.gemini/settings.json` in the workspace or `~/.gemini/settings.json`.
+ * read as an option; `-p ---…` fails "Not enough arguments following: p"), or on stdin without `-p`. Hooks: `.gemini/settings.json` in the workspace or `~/.gemini/settings.json`.
  */
 export function geminiSetup({ serverUrl, home, model }: ClientSetupInput): ClientSetup {
   const configDir = path.join(home, '.gemini');

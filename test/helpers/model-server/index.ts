@@ -58,6 +58,7 @@
 export { callTool, callTools, fail, say } from './actions.js';
 export { type ClientTools, type ClientToolsOptions, clientTools } from './client-tools.js';
 export { type ModelServer, type ModelServerOptions, startModelServer } from './server.js';
+export { findTool } from './resolve-tool.js';
 export { SIDE_TEXT } from './side-requests.js';
 export type {
   AgentClient,

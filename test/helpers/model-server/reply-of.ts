@@ -3,7 +3,11 @@ import type { ModelAction, OfferedTool, ToolCallAction } from './types.js';
 import type { ModelReply, ResolvedCall } from './wire.js';
 
 /** The reply for a non-failing action, its tool calls resolved against the offered tools; or why it cannot be sent. */
-export function replyOf(action: Exclude<ModelAction, { fail: unknown }>, tools: readonly OfferedTool[], idPrefix: string): ModelReply | { error: string } {
+export function replyOf(
+  action: Exclude<ModelAction, { fail: unknown }>,
+  tools: readonly OfferedTool[],
+  idPrefix: string,
+): ModelReply | { error: string } {
   if ('text' in action && !('toolCalls' in action)) return { text: action.text, calls: [] };
   const actions: ToolCallAction[] = 'toolCalls' in action ? action.toolCalls : [action];
   const calls: ResolvedCall[] = [];

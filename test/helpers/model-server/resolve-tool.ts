@@ -3,10 +3,7 @@ import type { ResolvedCall } from './wire.js';
 
 /** An offered tool for a logical name: the exact name, else an offered name ending in `__name`, `_name`, `.name` or `/name`. */
 export function findTool(tools: readonly OfferedTool[], name: string): OfferedTool | undefined {
-  return (
-    tools.find((t) => t.name === name) ??
-    tools.find((t) => ['__', '_', '.', '/'].some((sep) => t.name.endsWith(`${sep}${name}`)))
-  );
+  return tools.find((t) => t.name === name) ?? tools.find((t) => ['__', '_', '.', '/'].some((sep) => t.name.endsWith(`${sep}${name}`)));
 }
 
 /**

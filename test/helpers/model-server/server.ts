@@ -9,7 +9,7 @@ import { replyOf } from './reply-of.js';
 import { isSideRequest, sideAnswer } from './side-requests.js';
 import type { LoggedRequest, ModelAction, ModelRequestView, Respond } from './types.js';
 import { toView } from './to-view.js';
-import { parseJson, readBodyText, sendJson, type Wire } from './wire.js';
+import { parseJson, readBodyText, sendJson } from './wire.js';
 
 const APIS: readonly ApiAdapter[] = [anthropicApi, geminiApi, openAiResponsesApi, openAiChatApi];
 
@@ -60,7 +60,7 @@ export async function startModelServer(options: ModelServerOptions): Promise<Mod
     const route = api?.route(entry.method, url.pathname);
     if (!api || !route) return answerOther(res, entry);
     if (route === 'count') return sendJson(res, api.countReply());
-    const request = api.parse((entry.body ?? {}) as Wire, url.pathname);
+    const request = api.parse(entry.body ?? {}, url.pathname);
     const view = toView(api.api, request, entry, isSideRequest(request));
     entry.view = view;
     const scripted = !view.side || options.scriptSideRequests === true;
@@ -140,6 +140,7 @@ function answerOther(res: ServerResponse, entry: LoggedRequest): void {
 
 function headersOf(req: IncomingMessage): Record<string, string> {
   const out: Record<string, string> = {};
-  for (const [name, value] of Object.entries(req.headers)) if (value !== undefined) out[name] = Array.isArray(value) ? value.join(', ') : value;
+  for (const [name, value] of Object.entries(req.headers))
+    if (value !== undefined) out[name] = Array.isArray(value) ? value.join(', ') : value;
   return out;
 }

@@ -4,15 +4,17 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FORMAT_TOKEN_CAPS, type RefreshFormat } from '../../../src/refresh/index.js';
 import { countTokens } from '../../../src/tokens/index.js';
 import { BURIED_ERROR } from '../../refresh/busy-ledger.js';
+import { type AgentCli, type ClientName, ensureClients, prepareAgentCli, runProcess } from '../../helpers/agent-clis/index.js';
+import { type ModelServer, type SeenToolResult, startModelServer } from '../../helpers/model-server/index.js';
 import { ROOT } from '../helpers/launch.js';
-import { FINAL_TEXT, type FakeModelServer, type ReceivedResult, type ScriptStep, startFakeModelServer } from './fake-model-server.js';
-import { type ClientName, ensureClient, makeProject, runProcess } from './harness.js';
+import { makeProject } from './harness.js';
+import { FINAL_TEXT, type ScriptStep, stepResults, stepScript } from './tool-script.js';
 
 // Baton inside real MCP clients (issue 11): Claude Code, Gemini CLI and the MCP Inspector CLI, at
 // pinned versions installed once into ~/.cache/baton-clients (never this package's dependencies).
-// Claude Code and Gemini CLI talk to a local fake model server that asks for a fixed list of tool
-// calls; each call runs through the client's own MCP code, and the test asserts on what the client
-// sent back to the model. Baton is configured exactly as docs/mcp.md says: the client's own
+// Claude Code and Gemini CLI talk to the scripted model server (test/helpers/model-server), which
+// asks for a fixed list of tool calls; each call runs through the client's own MCP code, and the
+// test asserts on what the client sent back to the model. Baton is configured exactly as docs/mcp.md says: the client's own
 // `mcp add` command, then `npx --no baton mcp --workspace .` from a project that installed Baton.
 // The model is the only stand-in: no model can run here.
 
@@ -20,20 +22,15 @@ const FORMATS: RefreshFormat[] = ['minimal', 'standard', 'detailed', 'narrative'
 const RUN_TIMEOUT_MS = 150_000;
 const dist = path.join(ROOT, 'dist/cli/commands/mcp/action.js');
 const available: Partial<Record<ClientName, string>> = {};
-const skipped: string[] = [];
 
 beforeAll(async () => {
   if (!existsSync(dist)) {
-    skipped.push('dist/ is missing: run `npm run build` first (npm test does)');
+    // Visible in the test output, so a skip is never silent.
+    console.warn('[client-compat] SKIPPED every client: dist/ is missing: run `npm run build` first (npm test does)');
     return;
   }
-  for (const name of ['claude', 'gemini', 'inspector'] as const) {
-    const { bin, reason } = await ensureClient(name);
-    if (bin) available[name] = bin;
-    else skipped.push(`${name}: ${reason}`);
-  }
-  // Visible in the test output, so a skip is never silent.
-  for (const reason of skipped) console.warn(`[client-compat] SKIPPED ${reason}`);
+  // Each client it cannot install is named in a warning too.
+  Object.assign(available, await ensureClients(['claude', 'gemini', 'inspector'], 'client-compat'));
 }, 600_000);
 
 function script(projectRoot: string): ScriptStep[] {
@@ -49,20 +46,32 @@ function script(projectRoot: string): ScriptStep[] {
 }
 
 /** Baton's own output inside what the client forwarded (Gemini wraps tool output in a tag). */
-function payload(result: ReceivedResult): string {
+function payload(result: SeenToolResult): string {
   return result.text.replace(/^<untrusted_context>\n?/, '').replace(/\n?<\/untrusted_context>$/, '');
 }
 
+/** A scripted session: the server, and the script's tools the client did not offer. */
+interface Session {
+  server: ModelServer;
+  missing: string[];
+}
+
+/** The steps' results as the model last received them (every request carries the whole history). */
+function resultsOf(server: ModelServer): SeenToolResult[] {
+  return stepResults(server.turns.at(-1));
+}
+
 /** The assertions every model-driven client must pass: content, caps, the error text. */
-function expectBatonSession(fake: FakeModelServer, client: string): void {
-  expect(fake.missing, `${client} did not offer these tools`).toEqual([]);
-  const results = fake.results;
+function expectBatonSession({ server, missing }: Session, client: string): void {
+  expect(missing, `${client} did not offer these tools`).toEqual([]);
+  expect(server.problems).toEqual([]);
+  const results = resultsOf(server);
   const [handshake, ...rest] = results;
   expect(handshake?.name).toMatch(/workspace_handshake$/);
-  expect(payload(handshake as ReceivedResult)).toMatch(/"backend":\s*"sqlite"/);
+  expect(payload(handshake as SeenToolResult)).toMatch(/"backend":\s*"sqlite"/);
   const refreshes = rest.slice(0, FORMATS.length);
   for (const [i, format] of FORMATS.entries()) {
-    const result = refreshes[i] as ReceivedResult;
+    const result = refreshes[i] as SeenToolResult;
     const text = payload(result);
     expect(result.isError, `${format}: ${text.slice(0, 200)}`).toBe(false);
     // The cap holds for what this client actually forwarded to the model.
@@ -81,10 +90,10 @@ function expectBatonSession(fake: FakeModelServer, client: string): void {
       expect(text).toContain(BURIED_ERROR);
     }
   }
-  const multi = payload(rest[FORMATS.length] as ReceivedResult);
+  const multi = payload(rest[FORMATS.length] as SeenToolResult);
   expect(countTokens(multi), `${client} ten tasks, standard`).toBeLessThanOrEqual(FORMAT_TOKEN_CAPS.standard);
   for (const id of ['busy', 't1', 't9']) expect(multi).toMatch(new RegExp(`"task_id":\\s*"${id}"`));
-  const error = rest[FORMATS.length + 1] as ReceivedResult;
+  const error = rest[FORMATS.length + 1] as SeenToolResult;
   expect(error.isError).toBe(true);
   // Gemini quotes the result as JSON inside its own message, so quotes may arrive escaped.
   expect(error.text.replace(/\\"/g, '"')).toContain('Error NOT_FOUND: No task "ghost"');
@@ -92,15 +101,23 @@ function expectBatonSession(fake: FakeModelServer, client: string): void {
   expect(error.text).not.toMatch(/output schema/i);
   const resource = rest[FORMATS.length + 2];
   expect(resource, `${client} read no resource`).toBeDefined();
-  expect(payload(resource as ReceivedResult)).toContain('current_task');
+  expect(payload(resource as SeenToolResult)).toContain('current_task');
 }
 
 /** Saves what reached the model, for docs/mcp.md's transcripts (BATON_CLIENT_TRANSCRIPTS=DIR). */
-function saveTranscript(client: string, fake: FakeModelServer, output: string): void {
+function saveTranscript(client: string, server: ModelServer, output: string): void {
   const dir = process.env.BATON_CLIENT_TRANSCRIPTS;
   if (!dir) return;
   mkdirSync(dir, { recursive: true });
-  writeFileSync(path.join(dir, `${client}.json`), JSON.stringify({ results: fake.results, output }, null, 1));
+  writeFileSync(path.join(dir, `${client}.json`), JSON.stringify({ results: resultsOf(server), output }, null, 1));
+}
+
+/** A scripted model server running the suite's script, and the client pointed at it in the project. */
+async function scriptedClient(name: 'claude' | 'gemini', projectDir: string): Promise<Session & { cli: AgentCli }> {
+  const { respond, missing } = stepScript(script(projectDir));
+  const server = await startModelServer({ respond });
+  const cli = await prepareAgentCli(name, { serverUrl: server.url, cwd: projectDir });
+  return { server, missing, cli };
 }
 
 describe('Baton inside real MCP clients', () => {
@@ -114,48 +131,29 @@ describe('Baton inside real MCP clients', () => {
     if (!bin) return ctx.skip();
     const project = await makeProject();
     projects.push(project);
-    const home = path.join(project.dir, '.home');
-    mkdirSync(home);
-    const env = { ...process.env, HOME: home, CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: '1', DISABLE_AUTOUPDATER: '1' };
-    // As docs/mcp.md says: add the server for the project (writes .mcp.json), then approve it.
-    const add = await runProcess(
-      bin,
-      ['mcp', 'add', '--scope', 'project', 'baton', '--', 'npx', '--no', 'baton', 'mcp', '--workspace', '.'],
-      {
-        cwd: project.dir,
-        env,
-        timeoutMs: 60_000,
-      },
-    );
-    expect(add.code, add.stderr).toBe(0);
-    mkdirSync(path.join(project.dir, '.claude'));
-    writeFileSync(path.join(project.dir, '.claude/settings.local.json'), JSON.stringify({ enabledMcpjsonServers: ['baton'] }));
-    const fake = await startFakeModelServer(script(project.dir));
+    const session = await scriptedClient('claude', project.dir);
+    const { cli, server } = session;
     try {
-      const run = await runProcess(
-        bin,
-        [
-          '-p',
-          'Resume the work on this project with Baton.',
-          '--output-format',
-          'json',
-          '--allowedTools',
-          'mcp__baton',
-          'ReadMcpResourceTool',
-          'ListMcpResourcesTool',
-        ],
-        {
-          cwd: project.dir,
-          env: { ...env, ANTHROPIC_BASE_URL: fake.url, ANTHROPIC_API_KEY: 'sk-ant-fake-key' },
-          timeoutMs: RUN_TIMEOUT_MS,
-        },
+      // As docs/mcp.md says: add the server for the project (writes .mcp.json), then approve it.
+      const add = await runProcess(
+        cli.bin,
+        ['mcp', 'add', '--scope', 'project', 'baton', '--', 'npx', '--no', 'baton', 'mcp', '--workspace', '.'],
+        { cwd: project.dir, env: cli.env, timeoutMs: 60_000 },
       );
-      saveTranscript('claude', fake, run.stdout);
+      expect(add.code, add.stderr).toBe(0);
+      mkdirSync(path.join(project.dir, '.claude'));
+      writeFileSync(path.join(project.dir, '.claude/settings.local.json'), JSON.stringify({ enabledMcpjsonServers: ['baton'] }));
+      const run = await cli.run('Resume the work on this project with Baton.', {
+        extraArgs: ['--allowedTools', 'mcp__baton', 'ReadMcpResourceTool', 'ListMcpResourcesTool'],
+        timeoutMs: RUN_TIMEOUT_MS,
+      });
+      saveTranscript('claude', server, run.stdout);
       expect(run.code, run.stderr || run.stdout).toBe(0);
-      expect(JSON.parse(run.stdout).result).toBe(FINAL_TEXT);
-      expectBatonSession(fake, 'Claude Code');
+      expect(run.finalText).toBe(FINAL_TEXT);
+      expectBatonSession(session, 'Claude Code');
     } finally {
-      await fake.close();
+      cli.cleanup();
+      await server.close();
     }
   }, 240_000);
 
@@ -164,35 +162,24 @@ describe('Baton inside real MCP clients', () => {
     if (!bin) return ctx.skip();
     const project = await makeProject();
     projects.push(project);
-    const home = path.join(project.dir, '.home');
-    mkdirSync(path.join(home, '.gemini'), { recursive: true });
-    // An API key user: Gemini CLI reads the key kind from the user settings.
-    writeFileSync(path.join(home, '.gemini/settings.json'), JSON.stringify({ security: { auth: { selectedType: 'gemini-api-key' } } }));
-    const env = { ...process.env, HOME: home, GEMINI_CLI_TRUST_WORKSPACE: 'true' };
-    const add = await runProcess(
-      bin,
-      ['mcp', 'add', '--scope', 'project', 'baton', 'npx', '--', '--no', 'baton', 'mcp', '--workspace', '.'],
-      {
-        cwd: project.dir,
-        env,
-        timeoutMs: 60_000,
-      },
-    );
-    expect(add.code, add.stderr).toBe(0);
-    const fake = await startFakeModelServer(script(project.dir));
+    const session = await scriptedClient('gemini', project.dir);
+    const { cli, server } = session;
     try {
-      const run = await runProcess(bin, ['-p', 'Resume the work on this project with Baton.', '-o', 'json', '--approval-mode', 'yolo'], {
-        cwd: project.dir,
-        env: { ...env, GOOGLE_GEMINI_BASE_URL: fake.url, GEMINI_API_KEY: 'fake-gemini-key' },
-        timeoutMs: RUN_TIMEOUT_MS,
-      });
-      saveTranscript('gemini', fake, run.stdout);
-      if (process.env.BATON_CLIENT_TRANSCRIPTS) console.log(fake.paths.join('\n'));
+      const add = await runProcess(
+        cli.bin,
+        ['mcp', 'add', '--scope', 'project', 'baton', 'npx', '--', '--no', 'baton', 'mcp', '--workspace', '.'],
+        { cwd: project.dir, env: cli.env, timeoutMs: 60_000 },
+      );
+      expect(add.code, add.stderr).toBe(0);
+      const run = await cli.run('Resume the work on this project with Baton.', { timeoutMs: RUN_TIMEOUT_MS });
+      saveTranscript('gemini', server, run.stdout);
+      if (process.env.BATON_CLIENT_TRANSCRIPTS) console.log(server.requests.map((r) => `${r.method} ${r.path} ${r.status}`).join('\n'));
       expect(run.code, run.stderr.slice(-2000)).toBe(0);
-      expect(JSON.parse(run.stdout).response).toBe(FINAL_TEXT);
-      expectBatonSession(fake, 'Gemini CLI');
+      expect(run.finalText).toBe(FINAL_TEXT);
+      expectBatonSession(session, 'Gemini CLI');
     } finally {
-      await fake.close();
+      cli.cleanup();
+      await server.close();
     }
   }, 240_000);
 

@@ -43,7 +43,8 @@ function parse(body: Wire, pathname: string): ParsedRequest {
     if (text && content.role !== 'model' && !parts.some((p) => p.functionResponse)) prompt = text;
     for (const part of parts) {
       const call = part.functionCall as Wire | undefined;
-      if (call) toolCalls.push({ id: String(call.id ?? `${call.name}#${toolCalls.length}`), name: String(call.name), args: call.args ?? {} });
+      if (call)
+        toolCalls.push({ id: String(call.id ?? `${call.name}#${toolCalls.length}`), name: String(call.name), args: call.args ?? {} });
       const response = part.functionResponse as Wire | undefined;
       if (!response) continue;
       const payload = (response.response ?? {}) as Wire;
@@ -69,7 +70,12 @@ function parse(body: Wire, pathname: string): ParsedRequest {
 }
 
 function declaration(f: Wire): OfferedTool {
-  return { name: String(f.name), description: String(f.description ?? ''), schema: f.parametersJsonSchema ?? f.parameters, kind: 'function' };
+  return {
+    name: String(f.name),
+    description: String(f.description ?? ''),
+    schema: f.parametersJsonSchema ?? f.parameters,
+    kind: 'function',
+  };
 }
 
 function reply(res: ServerResponse, answer: ModelReply, request: ParsedRequest): void {

@@ -50,7 +50,12 @@ function parse(body: Wire): ParsedRequest {
     prompt,
     tools: ((body.tools ?? []) as Wire[])
       .filter((t) => t.function)
-      .map((t) => ({ name: String(t.function.name), description: String(t.function.description ?? ''), schema: t.function.parameters, kind: 'function' as const })),
+      .map((t) => ({
+        name: String(t.function.name),
+        description: String(t.function.description ?? ''),
+        schema: t.function.parameters,
+        kind: 'function' as const,
+      })),
     toolCalls,
     toolResults,
     ...(format === 'json_object' || format === 'json_schema' ? { json: { schema: body.response_format?.json_schema?.schema } } : {}),
@@ -58,13 +63,22 @@ function parse(body: Wire): ParsedRequest {
 }
 
 function reply(res: ServerResponse, answer: ModelReply, request: ParsedRequest): void {
-  const toolCalls = answer.calls.map((call, index) => ({ index, id: call.id, type: 'function', function: { name: call.name, arguments: argsJson(call.args) } }));
+  const toolCalls = answer.calls.map((call, index) => ({
+    index,
+    id: call.id,
+    type: 'function',
+    function: { name: call.name, arguments: argsJson(call.args) },
+  }));
   const finish = toolCalls.length > 0 ? 'tool_calls' : 'stop';
   const content = answer.text ?? (toolCalls.length > 0 ? null : '');
   const head = { id: `chatcmpl-${Date.now()}`, created: Math.floor(Date.now() / 1000), model: request.model || 'gpt-scripted' };
   const usage = { prompt_tokens: 100, completion_tokens: 20, total_tokens: 120 };
   if (!request.stream) {
-    const message = { role: 'assistant', content, ...(toolCalls.length > 0 ? { tool_calls: toolCalls.map(({ index: _, ...c }) => c) } : {}) };
+    const message = {
+      role: 'assistant',
+      content,
+      ...(toolCalls.length > 0 ? { tool_calls: toolCalls.map(({ index: _, ...c }) => c) } : {}),
+    };
     sendJson(res, { ...head, object: 'chat.completion', choices: [{ index: 0, message, finish_reason: finish }], usage });
     return;
   }

@@ -81,7 +81,14 @@ function parse(body: Wire): ParsedRequest {
 
 function outputItem(call: ResolvedCall): Wire {
   if (call.kind === 'custom')
-    return { type: 'custom_tool_call', id: `ctc_${call.id}`, call_id: call.id, name: call.name, input: argsJson(call.args), status: 'completed' };
+    return {
+      type: 'custom_tool_call',
+      id: `ctc_${call.id}`,
+      call_id: call.id,
+      name: call.name,
+      input: argsJson(call.args),
+      status: 'completed',
+    };
   return {
     type: 'function_call',
     id: `fc_${call.id}`,
