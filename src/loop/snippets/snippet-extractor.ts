@@ -93,8 +93,12 @@ function loadTreeSitter(): Promise<{ treeSitter: TreeSitter; languages: Map<Snip
   return loaded;
 }
 
-/** Initialises web-tree-sitter and loads every bundled grammar, once per process. */
-export async function loadGrammars(): Promise<Map<SnippetLanguage, Language>> {
+/**
+ * Initialises web-tree-sitter and loads every bundled grammar, once per process. The grammars'
+ * type is left opaque so Baton's .d.ts never names the optional peer (a user without it compiles
+ * with skipLibCheck false).
+ */
+export async function loadGrammars(): Promise<ReadonlyMap<SnippetLanguage, unknown>> {
   return (await loadTreeSitter()).languages;
 }
 
