@@ -12,7 +12,8 @@ const base = {
 const agentCli = z.strictObject({
   type: z.enum(['gemini', 'copilot', 'cursor', 'codex', 'claude']),
   binary: z.string().min(1).optional().describe('Executable to run'),
-  args: z.array(z.string()).optional().describe('Extra arguments appended after Baton’s own'),
+  args: z.array(z.string()).optional().describe('Extra arguments, where the CLI accepts options (before the prompt)'),
+  permissions: z.enum(['edits', 'workspace', 'full']).optional().describe('What the agent may do without asking'),
   ...base,
 });
 

@@ -1,11 +1,12 @@
 import { getLogger } from '../observability/index.js';
 import { AGENT_CLI_SPECS } from './agents/index.js';
+import type { AgentCliSpec, AgentRunContext, ParsedAgentOutput } from './agents/types.js';
 import { classifyOutcome } from './classify/classify-outcome.js';
 import type { ProcessProviderOptions } from './command-provider.js';
 import { combineOutput } from './process/combine-output.js';
 import { identifyProcess } from './process/process-identity.js';
-import { runProcess } from './process/run-process.js';
-import type { AgentCliProviderConfig, Provider, ProviderResult, ProviderRunRequest } from './types.js';
+import { runProcess, type RunProcessResult } from './process/run-process.js';
+import type { AgentCliProviderConfig, AgentPermissions, Outcome, Provider, ProviderResult, ProviderRunRequest } from './types.js';
 
 /**
  * Prompts above this many bytes go on stdin where the CLI allows it: Linux refuses a single
@@ -13,10 +14,14 @@ import type { AgentCliProviderConfig, Provider, ProviderResult, ProviderRunReque
  */
 export const MAX_ARGV_PROMPT_BYTES = 100_000;
 
+/** What an agent CLI may do without asking unless its provider says otherwise. */
+export const DEFAULT_AGENT_PERMISSIONS: AgentPermissions = 'workspace';
+
 /**
  * One of the five agent CLIs, run headless as REFERENCE.md says, in its own process group under
- * Baton's wall clock. Structured output is read first, then the known phrases, then the exit code.
- * A missing binary is a config_error naming it.
+ * Baton's wall clock. The prompt reaches each CLI as a prompt, never as options (every seam block
+ * starts with `---`). Structured output is read first, then the known phrases (never in the echo
+ * of Baton's own prompt), then the exit code. A missing binary is a config_error naming it.
  */
 export function createAgentCliProvider(name: string, config: AgentCliProviderConfig, options: ProcessProviderOptions = {}): Provider {
   const spec = AGENT_CLI_SPECS[config.type];
@@ -32,45 +37,89 @@ export function createAgentCliProvider(name: string, config: AgentCliProviderCon
         prompt: request.prompt,
         promptOnStdin,
         cwd: request.cwd,
+        permissions: config.permissions ?? DEFAULT_AGENT_PERMISSIONS,
+        extraArgs: config.args ?? [],
         ...(model === undefined ? {} : { model }),
       });
-      const run = await runProcess([binary, ...args, ...(config.args ?? [])], {
+      const env = { ...spec.env, ...config.env, ...request.env };
+      const run = await runProcess([binary, ...args], {
         cwd: request.cwd,
-        env: { ...spec.env, ...config.env, ...request.env },
+        env,
         input: promptOnStdin ? request.prompt : '',
         timeoutMs: Math.min(request.timeoutMs, config.timeoutMs ?? Number.POSITIVE_INFINITY),
         ...(request.signal === undefined ? {} : { signal: request.signal }),
         ...(options.outputCapBytes === undefined ? {} : { outputCapBytes: options.outputCapBytes }),
         ...(options.killGraceMs === undefined ? {} : { killGraceMs: options.killGraceMs }),
+        ...(spec.stall ? { stallLine: { pattern: spec.stall.pattern, count: spec.stall.count } } : {}),
         ...(request.onProcessStart ? { onSpawn: (pid: number) => request.onProcessStart?.(identifyProcess(pid)) } : {}),
       });
+      const context: AgentRunContext = { env: { ...process.env, ...env }, args, ...(model === undefined ? {} : { requested: model }) };
       const parsed = spec.parseOutput(run.stdout, run.stderr);
-      const outcome = classifyOutcome({
-        provider: name,
-        stdout: run.stdout,
-        stderr: run.stderr,
-        parsed,
-        timedOut: run.timedOut,
-        aborted: run.aborted,
-        binary,
-        now: now(),
-        ...(spec.exitCodes === undefined ? {} : { exitCodes: spec.exitCodes }),
-        ...(run.exitCode === undefined ? {} : { exitCode: run.exitCode }),
-        ...(run.signal === undefined ? {} : { signal: run.signal }),
-        ...(run.spawnError === undefined ? {} : { spawnError: run.spawnError }),
-      });
+      const outcome = await decide(spec, run, parsed, context, { provider: name, binary, prompt: request.prompt, now: now() });
       const result: ProviderResult = { outcome, ...combineOutput(run), durationMs: run.durationMs };
       if (run.exitCode !== undefined) result.exitCode = run.exitCode;
       if (run.signal !== undefined) result.signal = run.signal;
-      const ranModel = parsed.model ?? model;
-      if (model !== undefined && parsed.model !== undefined && parsed.model !== model) {
-        // REFERENCE.md: CLIs fall back to smaller models on their own; a silent downgrade is a signal.
-        getLogger().warn({ provider: name, requested: model, ran: parsed.model }, 'agent ran a different model than requested');
-      }
+      const ranModel = await modelThatRan(spec, run, parsed, context, name);
       if (ranModel !== undefined) result.model = ranModel;
       if (parsed.usage !== undefined) result.usage = parsed.usage;
       if (parsed.response !== undefined && parsed.response !== '') result.response = parsed.response;
       return result;
     },
   };
+}
+
+/** An outcome's reason that says the CLI could not reach its model endpoint. */
+const UNREACHABLE =
+  /could not connect|unable to connect|connection ?refused|ECONNREFUSED|ENOTFOUND|EAI_AGAIN|fetch failed|error sending request/i;
+
+/**
+ * The run's outcome: a stall Baton stopped (codex's unreachable endpoint), else classifyOutcome;
+ * a failure to connect names the endpoint the CLI was pointed at.
+ */
+async function decide(
+  spec: AgentCliSpec,
+  run: RunProcessResult,
+  parsed: ParsedAgentOutput,
+  context: AgentRunContext,
+  about: { provider: string; binary: string; prompt: string; now: number },
+): Promise<Outcome> {
+  if (run.stalled !== undefined && spec.stall !== undefined && !run.timedOut && !run.aborted) {
+    return { kind: 'overloaded', reason: `${about.provider}: ${await spec.stall.describe(run.stalled, context)}` };
+  }
+  const outcome = classifyOutcome({
+    ...about,
+    stdout: run.stdout,
+    stderr: run.stderr,
+    parsed,
+    timedOut: run.timedOut,
+    aborted: run.aborted,
+    ...(spec.exitCodes === undefined ? {} : { exitCodes: spec.exitCodes }),
+    ...(run.exitCode === undefined ? {} : { exitCode: run.exitCode }),
+    ...(run.signal === undefined ? {} : { signal: run.signal }),
+    ...(run.spawnError === undefined ? {} : { spawnError: run.spawnError }),
+  });
+  if (outcome.kind !== 'overloaded' || !UNREACHABLE.test(outcome.reason ?? '')) return outcome;
+  const endpoint = await spec.endpoint?.(context);
+  if (endpoint === undefined || outcome.reason?.includes(endpoint)) return outcome;
+  return { ...outcome, reason: `${outcome.reason} (model endpoint ${endpoint})` };
+}
+
+/**
+ * The model the CLI reports, else what it recorded elsewhere (codex's session file or config),
+ * else the one requested. A different one than requested is logged: CLIs fall back to smaller
+ * models on their own (REFERENCE.md), and a silent downgrade is a signal.
+ */
+async function modelThatRan(
+  spec: AgentCliSpec,
+  run: RunProcessResult,
+  parsed: ParsedAgentOutput,
+  context: AgentRunContext,
+  provider: string,
+): Promise<string | undefined> {
+  const read = parsed.model ?? (run.spawnError === undefined ? await spec.readModel?.(parsed, context) : undefined);
+  const requested = context.requested;
+  if (requested !== undefined && read !== undefined && read !== requested) {
+    getLogger().warn({ provider, requested, ran: read }, 'agent ran a different model than requested');
+  }
+  return read ?? requested;
 }

@@ -59,8 +59,8 @@ export function createCommandProvider(name: string, config: CommandProviderConfi
           binary: config.command[0]!,
           programField: 'command',
           now: now(),
+          prompt: request.prompt,
           ...(run.exitCode === undefined ? {} : { exitCode: run.exitCode }),
-          ...(run.signal === undefined ? {} : { signal: run.signal }),
           ...(run.signal === undefined ? {} : { signal: run.signal }),
           ...(run.spawnError === undefined ? {} : { spawnError: run.spawnError }),
         });

@@ -60,6 +60,17 @@ export interface Provider {
 /** The agent CLIs Baton knows how to drive headless (REFERENCE.md's table). */
 export type AgentCliType = 'gemini' | 'copilot' | 'cursor' | 'codex' | 'claude';
 
+/**
+ * What an agent CLI may do without asking (it cannot ask: it runs headless). Each CLI's flags for
+ * each mode are in docs/supervisor.md.
+ * - `edits`: edit files in the workspace; shell commands only where the CLI sandboxes them (codex).
+ * - `workspace`: edit files and run the commands a coding task needs (tests, git, package
+ *   installs), within the CLI's own limits (codex's sandbox, claude's command list, copilot's
+ *   path checks).
+ * - `full`: everything, no sandbox, no prompts: only on a machine you can throw away.
+ */
+export type AgentPermissions = 'edits' | 'workspace' | 'full';
+
 /** Every provider type a config may declare. */
 export type ProviderType = AgentCliType | 'http' | 'command';
 
@@ -78,8 +89,13 @@ export interface AgentCliProviderConfig extends BaseProviderConfig {
   type: AgentCliType;
   /** Executable to run. @default the CLI's usual name (gemini, copilot, cursor-agent, codex, claude) */
   binary?: string;
-  /** Extra arguments appended after Baton's own. @default [] */
+  /**
+   * Extra arguments, placed where the CLI accepts options: before the `--` that ends them
+   * (claude, codex, cursor), after Baton's own (gemini, copilot). @default []
+   */
   args?: string[];
+  /** What the agent may do without asking. @default DEFAULT_AGENT_PERMISSIONS ('workspace') */
+  permissions?: AgentPermissions;
 }
 
 /** Any executable used as an agent: prompt on stdin and in BATON_PROMPT_FILE. */

@@ -16,6 +16,11 @@ export interface SuperviseRequest extends EnvRequest {
   killGraceMs: number;
   /** Bytes kept per stream (head and tail). */
   outputCapBytes: number;
+  /**
+   * Stops the group once `count` stdout lines in a row match `pattern` (a RegExp source): a CLI
+   * retrying for ever (codex waiting for an unreachable endpoint). Other non-empty lines reset the count.
+   */
+  stallLine?: { pattern: string; count: number };
 }
 
 export interface SupervisedResult {
@@ -29,6 +34,8 @@ export interface SupervisedResult {
   stderrTruncated: boolean;
   timedOut: boolean;
   aborted: boolean;
+  /** The last stdout line that matched `stallLine` when the group was stopped for it. */
+  stalled?: string;
   /** Why the process could not start: ENOENT (no such binary), EACCES, or ENOCWD (no such folder). */
   spawnError?: { code: string; message: string };
   durationMs: number;
@@ -87,6 +94,7 @@ function superviseChild(
   let timedOut = false;
   let aborted = false;
   let settled = false;
+  const watch = stallWatcher(request.stallLine, () => group.stop());
 
   const timer = setTimeout(() => {
     timedOut = true;
@@ -112,11 +120,15 @@ function superviseChild(
       stderrTruncated: stderr.truncated,
       timedOut,
       aborted,
+      ...(watch.stalled === undefined ? {} : { stalled: watch.stalled }),
       durationMs: performance.now() - started,
     });
   };
 
-  child.stdout.on('data', (chunk: Buffer) => stdout.push(chunk));
+  child.stdout.on('data', (chunk: Buffer) => {
+    stdout.push(chunk);
+    watch.push(chunk);
+  });
   child.stderr.on('data', (chunk: Buffer) => stderr.push(chunk));
   child.stdin.on('error', () => {
     // EPIPE: the agent does not read stdin; the prompt file still carries the prompt.
@@ -131,6 +143,27 @@ function superviseChild(
     group.stop();
   });
   child.on('close', (code, sig) => finish(childEnd(code, sig)));
+}
+
+/** Counts stdout lines matching the stall rule in a row; calls `stop` once when they reach its count. */
+function stallWatcher(rule: SuperviseRequest['stallLine'], stop: () => void): { push(chunk: Buffer): void; stalled?: string } {
+  const watcher: { push(chunk: Buffer): void; stalled?: string } = { push: () => undefined };
+  if (rule === undefined) return watcher;
+  const pattern = new RegExp(rule.pattern);
+  let partial = '';
+  let streak = 0;
+  watcher.push = (chunk) => {
+    const lines = (partial + chunk.toString('utf8')).split('\n');
+    partial = lines.pop() ?? '';
+    for (const line of lines) {
+      if (watcher.stalled !== undefined || line.trim() === '') continue;
+      streak = pattern.test(line) ? streak + 1 : 0;
+      if (streak < rule.count) continue;
+      watcher.stalled = line;
+      stop();
+    }
+  };
+  return watcher;
 }
 
 /** Stops the child's whole process group: SIGTERM now, SIGKILL after the grace period. */

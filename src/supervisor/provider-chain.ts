@@ -85,7 +85,9 @@ export async function runProviderChain(first: ChainRequest, options: ProviderCha
       const decision = await options.breaker.acquire(provider.name);
       if (!decision.allowed) {
         options.onEvent({ type: 'breaker-skip', taskId: request.taskId, provider: provider.name, until: decision.until });
-        if (decision.until !== undefined) earliest = Math.min(earliest ?? decision.until, decision.until);
+        // A breaker open on this host only stands for a config error (a missing binary, a refused
+        // command line): its cool-down passing does not fix it, so it is not waited for.
+        if (decision.until !== undefined && !decision.local) earliest = Math.min(earliest ?? decision.until, decision.until);
         failures.set(provider.name, {
           provider: provider.name,
           kind: 'breaker_open',

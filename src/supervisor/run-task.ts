@@ -3,7 +3,7 @@ import type { Dispatch, Task } from '../ledger/index.js';
 import { buildRetryContext, isPreContextEnabled } from '../precontext/index.js';
 import { buildTaskPrompt, loadPromptState } from '../prompt/index.js';
 import { maskSecretsSync } from '../redact/index.js';
-import { ALL_PROVIDERS_OPEN, NO_PROVIDER } from './defaults.js';
+import { ALL_PROVIDERS_OPEN } from './defaults.js';
 import { describeTaskFailure, type ProviderFailure } from './describe-failures.js';
 import { attemptsPerTask, contextInjections } from './metrics.js';
 import { type ProviderChainOptions, runProviderChain } from './provider-chain.js';
@@ -104,11 +104,15 @@ export async function runTask(task: Task, options: TaskRunOptions): Promise<Task
     // The ledger allocated the attempt's number; it is the expected one unless someone else (an
     // MCP client) started an attempt of this task meanwhile.
     if (run.dispatch) attempt = run.dispatch.attempt;
+    if (!run.ok && !run.dispatch) {
+      if (chain.signal?.aborted) break;
+      // No agent ran (every breaker open past --max-wait): not an attempt, and none is spent on it.
+      return blockWithoutAgent(task.id, attempt, run, chain);
+    }
     if (!run.ok) {
       lastError = run.failure;
       chainFailures.push(run.failures);
       lastWasChain = true;
-      if (!run.dispatch) attempt = (await recordNoProvider(task.id, run.failure, context, chain)).attempt;
       continue;
     }
     const verdict = await validate(current, attempt, run.dispatch, run.result.response ?? run.result.output, options);
@@ -202,21 +206,26 @@ async function markFailed(dispatch: Dispatch, errors: string[], chain: ProviderC
   await chain.ledger.updateDispatch(dispatch.id, { status: 'failed', outcome: 'validation_failed', validationErrors: errors });
 }
 
-/** An attempt where no provider could run still leaves a record, so the next retry can say why. */
-async function recordNoProvider(taskId: string, failure: string, context: string, chain: ProviderChainOptions): Promise<Dispatch> {
-  const now = chain.now();
-  return chain.ledger.appendNextAttempt({
-    taskId,
-    provider: NO_PROVIDER,
-    status: 'failed',
-    result: failure,
-    injectedContext: context || undefined,
-    contextType: context ? 'retry' : undefined,
-    claimedBy: chain.owner,
-    startedAt: now,
-    finishedAt: now,
-    durationMs: 0,
-  });
+/**
+ * Blocks a task when no provider could run its next attempt. That attempt never started, so the
+ * reason counts only the attempts whose agents ran, then says what kept each provider out (seed
+ * 000's "All providers circuit-broken", with each breaker's reopening time).
+ */
+async function blockWithoutAgent(
+  taskId: string,
+  attempt: number,
+  run: { failure: string; failures: readonly ProviderFailure[] },
+  chain: ProviderChainOptions,
+): Promise<Task> {
+  const ran = attempt - 1;
+  // Waiting helps only a shared breaker that reopens; a local config error needs a fix.
+  const waitable = run.failures.some((f) => f.kind === 'breaker_open' && !f.local && f.openUntil !== undefined);
+  const wait = waitable ? `; --max-wait ${chain.maxWaitMs} ms` : '';
+  const reason = `No agent could run attempt ${attempt} (${ran} attempt${ran === 1 ? '' : 's'} ran${wait}): ${run.failure}`;
+  attemptsPerTask().observe({ status: 'blocked' }, ran);
+  const blocked = await chain.ledger.updateTask(taskId, { status: 'blocked', blockReason: reason.slice(0, 500) });
+  chain.onEvent({ type: 'task-end', taskId, status: 'blocked', reason });
+  return blocked;
 }
 
 function digest(text: string): string {

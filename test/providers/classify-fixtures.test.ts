@@ -14,7 +14,11 @@ interface AgentFixture {
   timedOut: boolean;
   stdout: string;
   stderr: string;
+  /** The prompt Baton sent, when the output may echo it. */
+  prompt?: string;
   expectedKind: OutcomeKind;
+  /** Text the outcome's reason must contain. */
+  expectedReason?: string;
   expectedModel?: string;
   expectedUsage?: TokenUsage;
   expectedResponse?: string;
@@ -51,6 +55,7 @@ function classify(fixture: AgentFixture) {
     parsed,
     timedOut: fixture.timedOut,
     now: NOW,
+    ...(fixture.prompt === undefined ? {} : { prompt: fixture.prompt }),
     ...(spec.exitCodes === undefined ? {} : { exitCodes: spec.exitCodes }),
     ...(fixture.exitCode === null ? {} : { exitCode: fixture.exitCode }),
   });
@@ -80,6 +85,7 @@ describe('classifyOutcome on agent CLI fixtures', () => {
     const { parsed, outcome } = classify(fixture);
     expect(outcome.kind).toBe(fixture.expectedKind);
     expect(outcome.reason ?? '').not.toMatch(/\n/);
+    if (fixture.expectedReason !== undefined) expect(outcome.reason).toContain(fixture.expectedReason);
     if (fixture.expectedModel !== undefined) expect(parsed.model).toBe(fixture.expectedModel);
     if (fixture.expectedUsage !== undefined) expect(parsed.usage).toEqual(fixture.expectedUsage);
     if (fixture.expectedResponse !== undefined) expect(parsed.response).toBe(fixture.expectedResponse);

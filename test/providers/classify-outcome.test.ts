@@ -1,5 +1,10 @@
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { CappedOutput, classifyOutcome, parseCommandOutput } from '../../src/providers/index.js';
+import { AGENT_CLI_SPECS, CappedOutput, classifyOutcome, parseCommandOutput, stripEchoedPrompt } from '../../src/providers/index.js';
+
+const FIXTURES = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../fixtures/agents');
 
 const NOW = Date.parse('2026-11-22T12:00:00Z');
 const base = { provider: 'x', stdout: '', stderr: '', timedOut: false, now: NOW };
@@ -33,6 +38,51 @@ describe('classifyOutcome', () => {
 
   it('reports the abort signal as interrupted', () => {
     expect(classifyOutcome({ ...base, aborted: true }).kind).toBe('interrupted');
+  });
+});
+
+describe('classifyOutcome never reads Baton’s own prompt', () => {
+  const SWITCH =
+    '--- PROVIDER SWITCH CONTEXT ---\nPrevious provider (limited) failed: rate_limited\nValidation error: "429 Too Many Requests"\n--- END CONTEXT ---\n\n## Task ID\ngreet\n';
+
+  it('classifies claude’s real "unknown option \'--- PROVIDER SWITCH…rate_limited…\'" as config_error naming its message, not rate_limited', () => {
+    // Recorded from claude 2.1.197 with the argv Baton used before issue 26 (`-p PROMPT`).
+    const fixture = JSON.parse(readFileSync(path.join(FIXTURES, 'claude/unknown-option-echoes-prompt.json'), 'utf8')) as {
+      stdout: string;
+      stderr: string;
+      exitCode: number;
+      prompt: string;
+    };
+    expect(fixture.stderr).toContain('failed: rate_limited');
+    const outcome = classifyOutcome({
+      ...base,
+      provider: 'claude',
+      stdout: fixture.stdout,
+      stderr: fixture.stderr,
+      exitCode: fixture.exitCode,
+      parsed: AGENT_CLI_SPECS.claude.parseOutput(fixture.stdout, fixture.stderr),
+      prompt: fixture.prompt,
+    });
+    expect(outcome).toEqual({ kind: 'config_error', reason: "claude rejected its command line: error: unknown option '<prompt>'" });
+  });
+
+  it('ignores failure words that appear only in the echoed prompt', () => {
+    const stderr = `Crashed while reading:\n${SWITCH}\nSegmentation fault in the agent`;
+    const outcome = classifyOutcome({ ...base, exitCode: 1, stderr, prompt: SWITCH });
+    expect(outcome).toEqual({ kind: 'agent_error', reason: 'Crashed while reading:' });
+    // Without the prompt to strip, the echo decides (the bug issue 26 reported).
+    expect(classifyOutcome({ ...base, exitCode: 1, stderr }).kind).toBe('rate_limited');
+  });
+
+  it('still reads the CLI’s own failure after the echo', () => {
+    const stderr = `> ${JSON.stringify(SWITCH).slice(1, -1)}\nError: 402 You have no quota`;
+    expect(classifyOutcome({ ...base, exitCode: 1, stderr, prompt: SWITCH }).kind).toBe('quota_exhausted');
+  });
+
+  it('takes out the whole prompt, its JSON-escaped form, and lines that are lines of it', () => {
+    const prompt = 'line one of the prompt\nsecond line: rate_limited';
+    const text = `a ${prompt} b\n${JSON.stringify(prompt)}\n  second line: rate_limited  \nreal error`;
+    expect(stripEchoedPrompt(text, prompt)).toBe('a <prompt> b\n"<prompt>"\nreal error');
   });
 });
 

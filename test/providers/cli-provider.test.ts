@@ -29,8 +29,7 @@ describe('agent CLI providers', () => {
     const result = await gem.run({ prompt: 'Build it', cwd, timeoutMs: 10_000 });
     const argv = (await readFile(argsFile, 'utf8')).trim().split('\n');
     expect(argv).toEqual([
-      '-p',
-      'Build it',
+      '--prompt=Build it',
       '-o',
       'json',
       '--approval-mode',
@@ -56,7 +55,9 @@ describe('agent CLI providers', () => {
     const result = await gem.run({ prompt, cwd, timeoutMs: 10_000 });
     expect(result.outcome.kind).toBe('ok');
     const argv = (await readFile(argsFile, 'utf8')).trim().split('\n');
-    expect(argv.slice(0, 2)).toEqual(['-p', 'Follow the instructions above.']);
+    // No --prompt at all: gemini runs headless on a piped stdin, and -p text would be appended.
+    expect(argv[0]).toBe('-o');
+    expect(argv.some((a) => a === '-p' || a.startsWith('--prompt'))).toBe(false);
     expect(argv).toContain(`stdin_bytes=${MAX_ARGV_PROMPT_BYTES + 1}`);
   });
 

@@ -134,8 +134,7 @@ process.stdout.write(format === 'json' ? ${JSON.stringify(replay)} : 'Created he
     const result = await provider.run({ prompt: 'Create hello.txt containing hi', cwd: dir, timeoutMs: 10_000 });
     const argv = JSON.parse(await readFile(argsFile(), 'utf8')) as string[];
     expect(argv).toEqual([
-      '-p',
-      'Create hello.txt containing hi',
+      '--prompt=Create hello.txt containing hi',
       '-s',
       '--allow-all-tools',
       '--output-format',

@@ -200,7 +200,7 @@ tasks:
     expect((await ledger.getTask('quiet'))?.blockReason).toContain('Failed after 2 attempts: the guide exists - check failed');
   });
 
-  it('fails the attempt with "All providers circuit-broken" and blocks the task when every breaker is open', async () => {
+  it('spends no attempt when every breaker is open: the task is blocked saying no agent could run', async () => {
     const { dir, ledger, env } = setup();
     const breaker = new CircuitBreaker({ ledger, owner: 'other-process' });
     await breaker.record('a', { kind: 'rate_limited', resetAt: Date.now() + 3_600_000 });
@@ -224,15 +224,32 @@ tasks:
       },
     );
     expect(report.tasks.map((t) => t.status)).toEqual(['blocked', 'blocked']);
-    expect(report.tasks[0]?.attempts.map((a) => a.provider)).toEqual(['none', 'none']);
-    expect(report.tasks[0]?.attempts[1]?.injected_context).toContain(
-      '- previous attempt ended before validation: All providers circuit-broken: a: breaker open until',
-    );
+    // No agent ran, so no attempt was recorded or spent.
+    expect(report.tasks[0]?.attempts).toEqual([]);
     // Each provider is named with its breaker's reopening time and reason.
     expect((await ledger.getTask('t1'))?.blockReason).toMatch(
-      /^All providers circuit-broken: a: breaker_open 2 times; last: breaker open until \d{4}-\d\d-\d\dT[\d:.]+Z \(rate_limited\) \| b: breaker_open 2 times; last: breaker open until \d{4}-[\d:T.-]+Z \(auth_failed\)$/,
+      /^No agent could run attempt 1 \(0 attempts ran; --max-wait 0 ms\): All providers circuit-broken: a: breaker open until \d{4}-\d\d-\d\dT[\d:.]+Z \(rate_limited\); b: breaker open until \d{4}-[\d:T.-]+Z \(auth_failed\)$/,
     );
     expect((await ledger.getTask('t2'))?.blockReason).toBe('Dependency "t1" is blocked');
+  });
+
+  it('counts only attempts whose agents ran: after a switch that opened both breakers, the next attempt is not spent as "none"', async () => {
+    // Issue 26: attempts 2-3 were spent in milliseconds as provider "none" while both breakers
+    // were open, and the task read "blocked after 3 attempts" though one agent ran.
+    const { dir, ledger, env } = setup();
+    const report = await runPlan(plan('tasks: [{ id: t1, instructions: Anything., retry_policy: { max_retries: 3 } }]'), {
+      ledger,
+      providers: [agent('limited', 'rate-limited.mjs', env), agent('also', 'rate-limited.mjs', env)],
+      workspace: workspaceOps(dir),
+      workspaceDir: dir,
+      logger: silentLogger,
+    });
+    const [task] = report.tasks;
+    expect(task?.status).toBe('blocked');
+    expect(task?.attempts.map((a) => `${a.attempt}:${a.provider}:${a.outcome}`)).toEqual(['1:limited:rate_limited', '1:also:rate_limited']);
+    expect((await ledger.getTask('t1'))?.blockReason).toMatch(
+      /^No agent could run attempt 2 \(1 attempt ran; --max-wait 0 ms\): All providers circuit-broken: limited: breaker open until [^(]+\(rate limit exceeded\); also: breaker open until [^(]+\(rate limit exceeded\)$/,
+    );
   });
 
   it('waits for the reset of a breaker it just opened when that is within maxWaitMs', async () => {

@@ -1,32 +1,68 @@
-import type { TokenUsage } from '../types.js';
+import type { AgentPermissions, TokenUsage } from '../types.js';
+import { readCodexSettings, readSessionModel } from './codex-settings.js';
 import { asNumber, asRecord, asString, parseJsonLines } from './parse-json.js';
-import type { AgentCliSpec, ParsedAgentOutput } from './types.js';
+import type { AgentCliSpec, AgentRunContext, ParsedAgentOutput } from './types.js';
+
+const PERMISSION_ARGS: Readonly<Record<AgentPermissions, readonly string[]>> = {
+  // Edits and commands inside codex's sandbox: the workspace is writable, the network is off.
+  edits: ['-s', 'workspace-write'],
+  // The same sandbox with the network on, which package installs need. Codex keeps .git
+  // read-only in it: the agent reads history, Baton commits.
+  workspace: ['-s', 'workspace-write', '-c', 'sandbox_workspace_write.network_access=true'],
+  full: ['--dangerously-bypass-approvals-and-sandbox'],
+};
+
+/** Reconnect notices in a row before Baton stops codex (about 40 s of its growing backoff). */
+const UNREACHABLE_RECONNECTS = 4;
 
 /**
- * Codex CLI: `codex exec --json --skip-git-repo-check -C DIR [-m MODEL] PROMPT`. It exits 1 for
- * every failure, so the kind is only in the JSONL `turn.failed` / `error` messages.
+ * Codex CLI: `codex exec --json --skip-git-repo-check -s workspace-write -C DIR [-m MODEL] -- PROMPT`.
+ * Configured args go before the `--` that ends options (after it codex would read them as the
+ * prompt). It exits 1 for every failure, so the kind is only in the JSONL `turn.failed` / `error`
+ * messages. Its events name no model: the session file (or the config) says which ran. An
+ * unreachable model endpoint makes it wait for the network for ever ("Reconnecting... waiting for
+ * network"): after a few such notices Baton stops it and names the endpoint.
  */
 export const codexSpec: AgentCliSpec = {
   type: 'codex',
   defaultBinary: 'codex',
   // A prompt of "-" is read from stdin.
   stdinPrompt: true,
-  buildArgs: ({ prompt, promptOnStdin, cwd, model }) => [
+  buildArgs: ({ prompt, promptOnStdin, cwd, model, permissions, extraArgs }) => [
     'exec',
     '--json',
     '--skip-git-repo-check',
-    // codex 0.169 dropped --full-auto; this is the sandbox it stood for.
-    '-s',
-    'workspace-write',
+    ...PERMISSION_ARGS[permissions],
     '-C',
     cwd,
     ...(model === undefined ? [] : ['-m', model]),
-    // "--" so a prompt starting with "-" is not read as a flag.
+    ...extraArgs,
+    // "--" so a prompt starting with "-" (every seam block) is not read as a flag.
     '--',
     promptOnStdin ? '-' : prompt,
   ],
   parseOutput: parseCodexOutput,
+  readModel: readCodexModel,
+  endpoint: async (context) => (await readCodexSettings(context)).baseUrl,
+  stall: {
+    pattern: String.raw`^\{"type":"error","message":"Reconnecting\.\.\. waiting for network`,
+    count: UNREACHABLE_RECONNECTS,
+    describe: describeUnreachable,
+  },
 };
+
+async function readCodexModel(parsed: ParsedAgentOutput, context: AgentRunContext): Promise<string | undefined> {
+  const settings = await readCodexSettings(context);
+  const ran = parsed.sessionId === undefined ? undefined : await readSessionModel(settings.home, parsed.sessionId);
+  return ran ?? settings.model;
+}
+
+async function describeUnreachable(line: string, context: AgentRunContext): Promise<string> {
+  const settings = await readCodexSettings(context);
+  const cause = /\(([^)]*)\)/.exec(asString(parseJsonLines(line)[0]?.message) ?? '')?.[1] ?? 'connection failed';
+  const where = settings.baseUrl ?? `the endpoint of model provider "${settings.provider}"`;
+  return `codex could not reach its model endpoint ${where} (model provider "${settings.provider}"): ${cause}; stopped after ${UNREACHABLE_RECONNECTS} reconnect attempts`;
+}
 
 /** Reads codex's JSONL events: agent messages, turn usage, failures and the model when reported. */
 export function parseCodexOutput(stdout: string, _stderr: string): ParsedAgentOutput {
@@ -44,7 +80,9 @@ export function parseCodexOutput(stdout: string, _stderr: string): ParsedAgentOu
     }
     if (type === 'turn.completed') readUsage(asRecord(event.usage), usage);
     if (type === 'turn.failed') errors.push(asString(asRecord(event.error)?.message) ?? 'turn failed');
-    if (type === 'error') errors.push(asString(event.message) ?? 'error');
+    // "Reconnecting... 2/5" is a notice of codex's own retry, not a failure: the turn may still complete.
+    if (type === 'error' && !/^Reconnecting\b/.test(asString(event.message) ?? '')) errors.push(asString(event.message) ?? 'error');
+    if (type === 'thread.started') parsed.sessionId = asString(event.thread_id) ?? parsed.sessionId;
     const model = asString(event.model) ?? asString(asRecord(event.thread)?.model);
     if (model !== undefined) parsed.model = model;
   }

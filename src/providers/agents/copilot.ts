@@ -1,6 +1,6 @@
 import type { OutcomeKind } from '../../ledger/index.js';
 import { matchKnownPhrase } from '../classify/known-phrases.js';
-import type { TokenUsage } from '../types.js';
+import type { AgentPermissions, TokenUsage } from '../types.js';
 import { asNumber, asRecord, asString, parseJsonLines } from './parse-json.js';
 import type { AgentCliSpec, ParsedAgentOutput } from './types.js';
 
@@ -16,25 +16,39 @@ const ERROR_TYPES: Readonly<Record<string, OutcomeKind>> = {
   context_limit: 'context_window',
 };
 
+const PERMISSION_ARGS: Readonly<Record<AgentPermissions, readonly string[]>> = {
+  // Tools not allowed are refused in prompt mode: file writes only, no shell.
+  edits: ['--allow-tool', 'write'],
+  // Every tool, within copilot's path checks (the working directory and the temp folder) and
+  // without URLs it would have to ask about.
+  workspace: ['--allow-all-tools'],
+  full: ['--allow-all'],
+};
+
 /**
- * GitHub Copilot CLI: `copilot -p PROMPT -s --allow-all-tools --output-format json`. JSON mode
- * (copilot ≥ 0.0.422) prints one session event per line; configured args come after Baton's and
- * copilot keeps the last `--output-format`, so `"args": ["--output-format", "text"]` falls back to
- * plain text. Failures before the session starts (no login, a classic PAT) stay plain stderr text.
+ * GitHub Copilot CLI: `copilot --prompt=PROMPT -s --allow-all-tools --output-format json`. The
+ * prompt is one `--prompt=…` argument: copilot's parser refuses a value starting with `-` after a
+ * bare `-p`. A large prompt goes on stdin, which copilot reads as the prompt. JSON mode (copilot ≥
+ * 0.0.422) prints one session event per line; configured args come after Baton's and copilot
+ * keeps the last `--output-format`, so `"args": ["--output-format", "text"]` falls back to plain
+ * text. Failures before the session starts (no login, a classic PAT) stay plain stderr text.
  */
 export const copilotSpec: AgentCliSpec = {
   type: 'copilot',
   defaultBinary: 'copilot',
-  buildArgs: ({ prompt, model }) => [
-    '-p',
-    prompt,
+  stdinPrompt: true,
+  buildArgs: ({ prompt, promptOnStdin, model, permissions, extraArgs }) => [
+    ...(promptOnStdin ? [] : [`--prompt=${prompt}`]),
     '-s',
-    '--allow-all-tools',
+    ...PERMISSION_ARGS[permissions],
     '--output-format',
     'json',
     ...(model === undefined ? [] : ['--model', model]),
+    ...extraArgs,
   ],
   parseOutput: parseCopilotOutput,
+  // Without a custom provider copilot talks to GitHub's Copilot API.
+  endpoint: ({ env }) => Promise.resolve(env.COPILOT_PROVIDER_BASE_URL || 'https://api.githubcopilot.com'),
 };
 
 /**

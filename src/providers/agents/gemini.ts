@@ -1,26 +1,35 @@
-import type { TokenUsage } from '../types.js';
+import type { AgentPermissions, TokenUsage } from '../types.js';
 import { asNumber, asRecord, asString, parseJsonObject } from './parse-json.js';
 import type { AgentCliSpec, ParsedAgentOutput } from './types.js';
 
+const APPROVAL_MODE: Readonly<Record<AgentPermissions, string>> = {
+  edits: 'auto_edit',
+  // Gemini has no headless mode between the two without policy files: shell commands need yolo.
+  workspace: 'yolo',
+  full: 'yolo',
+};
+
 /**
- * Gemini CLI: `gemini -p PROMPT -o json --approval-mode yolo --skip-trust`. In json mode an HTTP
- * status becomes the exit code mod 256 (429 exits 173); a fresh folder is untrusted (exit 55)
- * unless trusted by flag or GEMINI_CLI_TRUST_WORKSPACE.
+ * Gemini CLI: `gemini --prompt=PROMPT -o json --approval-mode yolo --skip-trust`. The prompt is
+ * one `--prompt=…` argument: after a bare `-p` gemini's parser reads a prompt starting with `-`
+ * as an option ("Not enough arguments following: p"). A large prompt goes on stdin without
+ * `--prompt`: gemini runs headless when stdin is not a terminal. In json mode an HTTP status
+ * becomes the exit code mod 256 (429 exits 173); a fresh folder is untrusted (exit 55) unless
+ * trusted by flag or GEMINI_CLI_TRUST_WORKSPACE.
  */
 export const geminiSpec: AgentCliSpec = {
   type: 'gemini',
   defaultBinary: 'gemini',
-  // -p is appended to stdin, so a large prompt goes on stdin with a short -p after it.
   stdinPrompt: true,
-  buildArgs: ({ prompt, promptOnStdin, model }) => [
-    '-p',
-    promptOnStdin ? 'Follow the instructions above.' : prompt,
+  buildArgs: ({ prompt, promptOnStdin, model, permissions, extraArgs }) => [
+    ...(promptOnStdin ? [] : [`--prompt=${prompt}`]),
     '-o',
     'json',
     '--approval-mode',
-    'yolo',
+    APPROVAL_MODE[permissions],
     '--skip-trust',
     ...(model === undefined ? [] : ['-m', model]),
+    ...extraArgs,
   ],
   env: { GEMINI_CLI_TRUST_WORKSPACE: 'true' },
   exitCodes: {
@@ -40,6 +49,7 @@ export const geminiSpec: AgentCliSpec = {
     248: 'overloaded',
   },
   parseOutput: parseGeminiOutput,
+  endpoint: ({ env }) => Promise.resolve(env.GOOGLE_GEMINI_BASE_URL || 'https://generativelanguage.googleapis.com'),
 };
 
 /** Reads gemini's json result `{session_id, response, stats, error?}` from stdout or stderr. */

@@ -35,11 +35,11 @@ export function parseResultJson(stdout: string, _stderr: string): ParsedAgentOut
 function readEvent(event: Record<string, unknown>, parsed: ParsedAgentOutput): void {
   if (event.type === 'system') {
     const model = asString(event.model);
-    if (model !== undefined) parsed.model = model;
+    if (model !== undefined) parsed.model = modelId(model);
   }
   if (event.type === 'assistant') {
     const model = asString(asRecord(event.message)?.model);
-    if (model !== undefined && model !== '<synthetic>') parsed.model = model;
+    if (model !== undefined && model !== '<synthetic>') parsed.model = modelId(model);
     const kind = ASSISTANT_ERRORS[asString(event.error) ?? ''];
     if (kind !== undefined) {
       parsed.kind = kind;
@@ -91,7 +91,15 @@ function readModelUsage(modelUsage: Record<string, unknown>, parsed: ParsedAgent
     if (best === undefined || output > best.output) best = { name, output };
   }
   if (best !== undefined) {
-    parsed.model = best.name;
+    parsed.model = modelId(best.name);
     parsed.usage = usage;
   }
+}
+
+/**
+ * The model id without claude's display suffix: `claude-opus-4-8[1m]` names the 1M-token context
+ * variant in claude's own model list, not a model an API knows.
+ */
+function modelId(name: string): string {
+  return name.replace(/\[[^\]]*\]$/, '');
 }

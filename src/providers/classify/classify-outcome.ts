@@ -1,8 +1,9 @@
 import type { OutcomeKind } from '../../ledger/index.js';
 import type { ParsedAgentOutput } from '../agents/types.js';
 import type { Outcome } from '../types.js';
-import { matchKnownPhrase } from './known-phrases.js';
+import { matchKnownPhrase, matchUsageError } from './known-phrases.js';
 import { parseResetAt } from './parse-reset-at.js';
+import { stripEchoedPrompt } from './strip-prompt.js';
 
 /** Exit codes shells and runtimes use for "could not run the program". */
 const NOT_RUNNABLE: Readonly<Record<number, OutcomeKind>> = { 126: 'config_error', 127: 'config_error' };
@@ -33,6 +34,11 @@ export interface ClassifyOutcomeInput {
   exitCodes?: Readonly<Record<number, OutcomeKind>>;
   /** Clock for relative reset times ("try again in 2 hours"). */
   now: number;
+  /**
+   * The prompt Baton sent. Output that echoes it is not read for failure phrases: the prompt's
+   * seam blocks name earlier failures ("failed: rate_limited") that did not happen to this run.
+   */
+  prompt?: string;
 }
 
 /**
@@ -46,7 +52,24 @@ export function classifyOutcome(input: ClassifyOutcomeInput): Outcome {
   if (input.spawnError !== undefined) return spawnOutcome(input);
   // A process that did not exit never finished its work, whatever it printed before dying.
   if (input.signal !== undefined) return signalOutcome(input.provider, input.signal);
+  return classifyOutput(withoutPrompt(input));
+}
 
+/** The input with Baton's prompt taken out of everything the CLI printed. */
+function withoutPrompt(input: ClassifyOutcomeInput): ClassifyOutcomeInput {
+  if (input.prompt === undefined) return input;
+  const strip = (text: string): string => stripEchoedPrompt(text, input.prompt);
+  const parsed = input.parsed;
+  const cleaned = parsed && {
+    ...parsed,
+    ...(parsed.errorText === undefined ? {} : { errorText: strip(parsed.errorText) }),
+    ...(parsed.response === undefined ? {} : { response: strip(parsed.response) }),
+  };
+  return { ...input, stdout: strip(input.stdout), stderr: strip(input.stderr), ...(cleaned ? { parsed: cleaned } : {}) };
+}
+
+/** What a process that exited says about itself: structured output, phrases, then the exit code. */
+function classifyOutput(input: ClassifyOutcomeInput): Outcome {
   const parsed = input.parsed;
   const errorText = [parsed?.errorText, parsed?.isError ? parsed.response : undefined].filter(Boolean).join('\n');
   if (parsed?.kind !== undefined) {
@@ -59,6 +82,9 @@ export function classifyOutcome(input: ClassifyOutcomeInput): Outcome {
   }
   const failed = parsed?.isError === true || (input.exitCode !== 0 && input.exitCode !== undefined);
   if (parsed?.structured && !failed) return { kind: 'ok' };
+  // A CLI that refused its command line never started a session: no model spoke.
+  const usage = failed && !parsed?.structured ? matchUsageError([input.stderr, input.stdout].join('\n')) : undefined;
+  if (usage !== undefined) return { kind: 'config_error', reason: `${input.provider} rejected its command line: ${usage}` };
 
   const scanned = failed
     ? [errorText, input.stderr, input.stdout].join('\n')

@@ -35,7 +35,7 @@ export const PHRASE_RULES: readonly PhraseRule[] = [
   {
     kind: 'overloaded',
     pattern:
-      /overloaded|\b(500|502|503|504|529)\b|service unavailable|internal server error|bad gateway|gateway timeout|temporarily unavailable|ECONNRESET|ECONNREFUSED|ETIMEDOUT|fetch failed|network error|stream disconnected/i,
+      /overloaded|\b(500|502|503|504|529)\b|service unavailable|internal server error|bad gateway|gateway timeout|temporarily unavailable|ECONNRESET|ECONNREFUSED|ETIMEDOUT|fetch failed|network error|stream disconnected|could not connect to|unable to connect|connection ?refused|error sending request/i,
   },
   {
     kind: 'config_error',
@@ -43,6 +43,21 @@ export const PHRASE_RULES: readonly PhraseRule[] = [
       /trusted (directory|folder)|untrusted|trust this folder|command not found|unknown option|unexpected argument|unrecognized (option|argument)/i,
   },
 ];
+
+/**
+ * What argument parsers print when they reject a command line: commander (claude, cursor-agent:
+ * "error: unknown option '…'"), yargs (gemini: "Not enough arguments following: p", "Unknown
+ * argument"), clap (codex, copilot: "error: unexpected argument '…' found"). Such a run never
+ * reached a model, whatever else its output says.
+ */
+const USAGE_ERROR =
+  /error: (unknown option|too many arguments|option '[^']*' argument missing|missing required argument|unknown command|unexpected argument|invalid value '[^']*' for|a value is required for|unrecognized subcommand|the argument '[^']*' cannot be used|invalid command format)|not enough arguments following|unknown arguments?: |invalid values:\s*argument|it looks like your prompt was not quoted/i;
+
+/** The line of an argument parser's refusal (USAGE_ERROR), if the text has one. */
+export function matchUsageError(text: string): string | undefined {
+  const match = USAGE_ERROR.exec(text);
+  return match === null ? undefined : lineAround(text, match.index);
+}
 
 /** First rule matching any line of the text, with the line that matched (trimmed, max 200 chars). */
 export function matchKnownPhrase(text: string): { kind: OutcomeKind; line: string } | undefined {

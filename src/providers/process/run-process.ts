@@ -25,6 +25,8 @@ export interface RunProcessOptions {
    * the caller can record the group before waiting on it. Not called when it fails to start.
    */
   onSpawn?: (pid: number) => void;
+  /** Stops a process stuck retrying (see SuperviseRequest.stallLine). */
+  stallLine?: { pattern: string; count: number };
 }
 
 export type RunProcessResult = SupervisedResult;
@@ -51,6 +53,7 @@ export function runProcess(argv: readonly string[], options: RunProcessOptions):
       timeoutMs: options.timeoutMs,
       killGraceMs: options.killGraceMs ?? DEFAULT_KILL_GRACE_MS,
       outputCapBytes: options.outputCapBytes ?? DEFAULT_OUTPUT_CAP_BYTES,
+      ...(options.stallLine ? { stallLine: options.stallLine } : {}),
     },
     { ...(options.onSpawn ? { onSpawn: options.onSpawn } : {}), ...(options.signal ? { signal: options.signal } : {}) },
   );
