@@ -148,6 +148,15 @@ describe('loadConfig', () => {
     });
   });
 
+  it('accepts an agent CLI’s permissions and rejects a mode that does not exist, naming the field', async () => {
+    await writeConfig({ providers: { claude: { type: 'claude', permissions: 'edits', args: ['--allowedTools', 'Bash(cargo *)'] } } });
+    expect((await loadConfig({ cwd, env: {} })).providers.claude).toMatchObject({ permissions: 'edits' });
+    await writeConfig({ providers: { claude: { type: 'claude', permissions: 'yolo' } } });
+    const error = await loadError({ cwd, env: {} });
+    expect(isBatonError(error, 'CONFIG_INVALID')).toBe(true);
+    expect(error.message).toContain('providers.claude.permissions');
+  });
+
   it('rejects an unknown provider type naming the field', async () => {
     await writeConfig({ providers: { x: { type: 'gpt-cli' } } });
     const error = await loadError({ cwd, env: {} });
