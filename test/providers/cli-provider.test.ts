@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createProvider, createProviders, MAX_ARGV_PROMPT_BYTES } from '../../src/providers/index.js';
+import { createProvider, createProviders, MAX_ARGV_PROMPT_BYTES, parseGeminiOutput } from '../../src/providers/index.js';
 
 const BIN = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../fixtures/bin');
 const NOW = Date.parse('2026-11-22T12:00:00Z');
@@ -67,6 +67,20 @@ describe('agent CLI providers', () => {
     expect(result.exitCode).toBe(0);
     expect(result.outcome.kind).toBe('quota_exhausted');
     expect(result.outcome.resetAt).toBe(NOW + 2 * 3_600_000);
+  });
+
+  it('records the model gemini ran in its main role, not its router’s lighter model', () => {
+    // gemini 0.61's stats split by role: each turn's router check runs flash-lite as utility_router.
+    const stat = (requests: number, role: string) => ({
+      api: { totalRequests: requests },
+      tokens: { prompt: 10, candidates: 1, total: 11 },
+      roles: { [role]: { totalRequests: requests } },
+    });
+    const stdout = JSON.stringify({
+      response: 'done',
+      stats: { models: { 'gemini-3.5-flash-lite': stat(3, 'utility_router'), 'gemini-3.8-flash': stat(2, 'main') } },
+    });
+    expect(parseGeminiOutput(stdout, '').model).toBe('gemini-3.8-flash');
   });
 
   it('reports a missing CLI binary as config_error naming it', async () => {

@@ -70,14 +70,19 @@ export function parseGeminiOutput(stdout: string, stderr: string): ParsedAgentOu
   return parsed;
 }
 
-/** The model with the most requests is the one that ran; gemini may fall back to a smaller one. */
+/**
+ * The model that did the work: the one with the most requests in the `main` role (gemini 0.61
+ * splits each model's stats by role; its router and next-speaker checks run a lighter model as
+ * `utility_*`), else the one with the most requests. Gemini may fall back to a smaller model.
+ */
 function readModels(models: Record<string, unknown>, parsed: ParsedAgentOutput): void {
-  let best: { name: string; requests: number } | undefined;
+  let best: { name: string; main: number; requests: number } | undefined;
   const usage: TokenUsage = {};
   for (const [name, raw] of Object.entries(models)) {
     const entry = asRecord(raw);
     const requests = asNumber(asRecord(entry?.api)?.totalRequests) ?? 0;
-    if (best === undefined || requests > best.requests) best = { name, requests };
+    const main = asNumber(asRecord(asRecord(entry?.roles)?.main)?.totalRequests) ?? 0;
+    if (best === undefined || main > best.main || (main === best.main && requests > best.requests)) best = { name, main, requests };
     const tokens = asRecord(entry?.tokens);
     add(usage, 'input', asNumber(tokens?.prompt) ?? asNumber(tokens?.input));
     add(usage, 'output', asNumber(tokens?.candidates));
