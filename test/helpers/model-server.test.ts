@@ -120,6 +120,29 @@ describe('the scripted model server', () => {
     expect(server?.turns[1]?.toolResults[0]).toMatchObject({ name: 'apply_patch', isError: false });
   });
 
+  it("runs Codex's client-side tool search, then offers the tools it loaded", async () => {
+    const seen = await start((view) =>
+      view.toolResults.length === 0 ? callTool('tool_search', { query: 'baton' }) : callTool('refresh_context'),
+    );
+    const first = (await (await post('/v1/responses', { tools: [{ type: 'tool_search', execution: 'client' }], input: 'go' })).json()) as {
+      output: unknown[];
+    };
+    expect(first.output).toEqual([
+      expect.objectContaining({ type: 'tool_search_call', execution: 'client', arguments: { query: 'baton' }, call_id: 'call_0_0' }),
+    ]);
+    const loaded = { type: 'namespace', name: 'mcp__baton', tools: [{ type: 'function', name: 'refresh_context', parameters: {} }] };
+    const input = [
+      { type: 'message', role: 'user', content: 'go' },
+      { type: 'tool_search_call', call_id: 'call_0_0', execution: 'client', arguments: { query: 'baton' } },
+      { type: 'tool_search_output', call_id: 'call_0_0', execution: 'client', tools: [loaded] },
+    ];
+    const second = (await (await post('/v1/responses', { tools: [{ type: 'tool_search' }], input })).json()) as { output: unknown[] };
+    expect(second.output).toEqual([expect.objectContaining({ type: 'function_call', name: 'refresh_context', namespace: 'mcp__baton' })]);
+    expect(seen.turns[1]?.toolResults).toEqual([
+      { callId: 'call_0_0', name: 'tool_search', text: 'mcp__baton.refresh_context', isError: false },
+    ]);
+  });
+
   it('streams chat completion tool calls, usage and [DONE]; reads gzip bodies', async () => {
     const seen = await start(() => clientTools('copilot').runShell('node --test'));
     const body = gzipSync(

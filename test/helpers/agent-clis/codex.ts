@@ -15,7 +15,11 @@ export const CODEX_KEY_VARIABLE = 'BATON_SCRIPTED_MODEL_KEY';
  * trusted, `approval_policy = "never"` and `sandbox_mode = "workspace-write"` (shell commands run,
  * writes stay in the workspace). Headless: `codex exec --json --skip-git-repo-check -C CWD -- PROMPT`
  * (`--` so a prompt starting with `-` stays a prompt; `-` reads it from stdin). Hooks:
- * `$CODEX_HOME/hooks.json` plus `[features] hooks = true` (pass it through `codexToml`).
+ * `$CODEX_HOME/hooks.json` plus `[features] hooks = true` (pass it through `codexToml`) and
+ * `--dangerously-bypass-hook-trust` (or persisted trust). MCP servers (`[mcp_servers.NAME]` through
+ * `codexToml`): for a model it knows, Codex offers their tools only through its client-side
+ * `tool_search` (the server renders `callTool('tool_search', { query })`), and with approval
+ * "never" a call is refused unless the server table says `default_tools_approval_mode = "approve"`.
  */
 export function codexSetup({ serverUrl, cwd, home, model = CODEX_DEFAULT_MODEL, codexToml = '' }: ClientSetupInput): ClientSetup {
   const configDir = path.join(home, '.codex');

@@ -11,8 +11,12 @@ export interface OfferedTool {
   description: string;
   /** JSON schema of the arguments; for a freeform tool (Codex's `apply_patch`) its grammar format. */
   schema: unknown;
-  /** `custom`: a Responses API freeform tool whose input is a plain string, not JSON arguments. */
-  kind: 'function' | 'custom';
+  /**
+   * `custom`: a Responses API freeform tool whose input is a plain string, not JSON arguments.
+   * `tool_search`: a Responses API tool search run by the client (Codex offers its MCP tools this
+   * way for models it knows: the tools it loads are offered from the next request on).
+   */
+  kind: 'function' | 'custom' | 'tool_search';
   /** Responses API namespaces (Codex groups some tools): the namespace the tool sits in. */
   namespace?: string;
 }

@@ -10,7 +10,7 @@ export interface ResolvedCall {
   id: string;
   name: string;
   namespace?: string;
-  kind: 'function' | 'custom';
+  kind: 'function' | 'custom' | 'tool_search';
   args: Record<string, unknown> | string;
 }
 

@@ -21,6 +21,8 @@ export const openAiResponsesApi: ApiAdapter = {
 
 function offered(tool: Wire, namespace?: string): OfferedTool[] {
   if (tool.type === 'namespace') return ((tool.tools ?? []) as Wire[]).flatMap((t) => offered(t, String(tool.name)));
+  if (tool.type === 'tool_search')
+    return [{ name: 'tool_search', description: String(tool.description ?? ''), schema: tool.parameters, kind: 'tool_search' }];
   if (typeof tool.name !== 'string') return [];
   const custom = tool.type === 'custom';
   return [
@@ -62,9 +64,15 @@ function parse(body: Wire): ParsedRequest {
       const call = toolCalls.find((c) => c.id === item.call_id);
       toolResults.push({ callId: String(item.call_id), name: call?.name ?? '?', text, isError: failed });
       messages.push({ role: 'tool', text });
+    } else if (type === 'tool_search_call') {
+      toolCalls.push({ id: String(item.call_id), name: 'tool_search', args: parseArgs(item.arguments) });
     } else if (type === 'tool_search_output') {
       // Tools a client-side tool search loaded (Codex's deferred MCP tools) are offered from now on.
-      tools.push(...((item.tools ?? []) as Wire[]).flatMap((t) => offered(t)));
+      const loaded = ((item.tools ?? []) as Wire[]).flatMap((t) => offered(t));
+      tools.push(...loaded);
+      const text = loaded.map((t) => (t.namespace ? `${t.namespace}.${t.name}` : t.name)).join('\n');
+      toolResults.push({ callId: String(item.call_id), name: 'tool_search', text, isError: false });
+      messages.push({ role: 'tool', text });
     }
   }
   return {
@@ -80,6 +88,15 @@ function parse(body: Wire): ParsedRequest {
 }
 
 function outputItem(call: ResolvedCall): Wire {
+  if (call.kind === 'tool_search')
+    return {
+      type: 'tool_search_call',
+      id: `ts_${call.id}`,
+      call_id: call.id,
+      execution: 'client',
+      status: 'completed',
+      arguments: call.args,
+    };
   if (call.kind === 'custom')
     return {
       type: 'custom_tool_call',
