@@ -58,6 +58,11 @@ export interface AgentCli {
   configDir: string;
   /** The whole environment a run gets. */
   env: NodeJS.ProcessEnv;
+  /**
+   * Only what this set-up adds (HOME, the client's endpoint, key and config variables), for a
+   * config that takes an env map over the inherited one, such as a Baton provider's `env`.
+   */
+  ownEnv: Record<string, string>;
   /** How `run` passes a prompt by default (the way that works for any prompt, `---` included). */
   promptVia: PromptVia;
   /** The command line of a headless run, for a test that spawns it itself (e.g. through `baton run`). */
@@ -77,7 +82,8 @@ export async function prepareAgentCli(name: AgentCliName, options: PrepareAgentC
   if (!bin) throw new Error(`${AGENT_CLI_PACKAGES[name].title} is not available: ${reason}`);
   const home = mkdtempSync(path.join(os.tmpdir(), `baton-${name}-home-`));
   const setup = SETUPS[name]({ serverUrl: options.serverUrl, cwd: options.cwd, home, model: options.model, codexToml: options.codexToml });
-  const env: NodeJS.ProcessEnv = { ...cleanEnvironment(), HOME: home, ...setup.env, ...options.env };
+  const ownEnv = { HOME: home, ...setup.env, ...options.env };
+  const env: NodeJS.ProcessEnv = { ...cleanEnvironment(), ...ownEnv };
   const invocation = (prompt: string, headless: HeadlessOptions = {}) => ({ command: bin, ...setup.headless(prompt, headless) });
   return {
     name,
@@ -87,6 +93,7 @@ export async function prepareAgentCli(name: AgentCliName, options: PrepareAgentC
     home,
     configDir: setup.configDir,
     env,
+    ownEnv,
     promptVia: setup.promptVia,
     invocation,
     run: async (prompt, { timeoutMs = DEFAULT_RUN_TIMEOUT_MS, env: runEnv, ...headless } = {}) => {
