@@ -41,6 +41,26 @@ describe('classifyOutcome', () => {
   });
 });
 
+describe('classifyOutcome reasons', () => {
+  it('names codex’s broken config, not the warning it printed first', () => {
+    // Recorded from codex 0.171 with a config.toml holding the same table twice.
+    const stderr = [
+      'WARNING: proceeding, even though we could not create PATH aliases: Refusing to create helper binaries under temporary dir "/tmp"',
+      'Error loading config.toml:',
+      '/home/me/.codex/config.toml:17:11: duplicate key',
+    ].join('\n');
+    expect(classifyOutcome({ ...base, provider: 'codex', exitCode: 1, stderr })).toEqual({
+      kind: 'config_error',
+      reason: 'Error loading config.toml: /home/me/.codex/config.toml:17:11: duplicate key',
+    });
+  });
+
+  it('skips warning lines when it falls back to stderr for the reason', () => {
+    const stderr = '(node:42) ExperimentalWarning: something\nWARNING: noise\nthe agent gave up';
+    expect(classifyOutcome({ ...base, exitCode: 1, stderr })).toEqual({ kind: 'agent_error', reason: 'the agent gave up' });
+  });
+});
+
 describe('classifyOutcome never reads Baton’s own prompt', () => {
   const SWITCH =
     '--- PROVIDER SWITCH CONTEXT ---\nPrevious provider (limited) failed: rate_limited\nValidation error: "429 Too Many Requests"\n--- END CONTEXT ---\n\n## Task ID\ngreet\n';

@@ -99,6 +99,7 @@ function classifyOutput(input: ClassifyOutcomeInput): Outcome {
   if (!failed) return { kind: 'ok' };
   const reason =
     firstLine(errorText) ??
+    firstLine(withoutWarnings(input.stderr)) ??
     firstLine(input.stderr) ??
     (input.exitCode === undefined ? `${input.provider} was stopped by a signal` : `${input.provider} exited with code ${input.exitCode}`);
   return { kind: 'agent_error', reason };
@@ -150,6 +151,14 @@ function firstLine(text: string | undefined): string | undefined {
     .find((l) => l !== '');
   if (line === undefined) return undefined;
   return line.length > 200 ? `${line.slice(0, 197)}...` : line;
+}
+
+/** Warning lines CLIs print before the error that matters (codex: "WARNING: proceeding, even though…"). */
+function withoutWarnings(text: string): string {
+  return text
+    .split('\n')
+    .filter((line) => !/^\s*(warning:|warn\b|\(node:\d+\) \w*warning)/i.test(line))
+    .join('\n');
 }
 
 function lastLines(text: string, count: number): string {

@@ -40,7 +40,7 @@ export const PHRASE_RULES: readonly PhraseRule[] = [
   {
     kind: 'config_error',
     pattern:
-      /trusted (directory|folder)|untrusted|trust this folder|command not found|unknown option|unexpected argument|unrecognized (option|argument)/i,
+      /trusted (directory|folder)|untrusted|trust this folder|command not found|unknown option|unexpected argument|unrecognized (option|argument)|error loading config/i,
   },
 ];
 
@@ -73,6 +73,12 @@ export function matchKnownPhrase(text: string): { kind: OutcomeKind; line: strin
 function lineAround(text: string, index: number): string {
   const start = text.lastIndexOf('\n', index) + 1;
   const end = text.indexOf('\n', index);
-  const line = text.slice(start, end === -1 ? undefined : end).trim();
+  let line = text.slice(start, end === -1 ? undefined : end).trim();
+  // "Error loading config.toml:" says what; the next line says why.
+  if (line.endsWith(':') && end !== -1)
+    line = `${line} ${text
+      .slice(end + 1)
+      .split('\n')[0]!
+      .trim()}`.trim();
   return line.length > 200 ? `${line.slice(0, 197)}...` : line;
 }
