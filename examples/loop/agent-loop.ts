@@ -6,19 +6,14 @@
  *
  * The loop records every turn in a ContextManager, sends the assembled context (system first,
  * the task, past turns with older tool outputs masked, relevant code, the loop state), and on
- * 429/500 retries with a smaller context. Tools: read_file, list_dir, run (a shell command).
- * In a project that installed Baton, import from 'agent-baton' instead of the source path.
+ * 429/5xx or a context overflow retries with a smaller context. Tools: read_file, list_dir, run
+ * (a shell command). The model call throws on a failed response with its status and headers:
+ * `fetch` resolves on a 429, and a call that does not throw is never retried.
  */
 import { execFile } from 'node:child_process';
 import { readdir, readFile } from 'node:fs/promises';
 import { promisify } from 'node:util';
-import {
-  callWithContextRetry,
-  createContextManager,
-  type OpenAIChatMessage,
-  type ToolCall,
-  toOpenAIMessages,
-} from '../../src/loop/index.js';
+import { callWithContextRetry, createContextManager, type OpenAIChatMessage, type ToolCall, toOpenAIMessages } from 'agent-baton';
 
 const baseURL = process.env.BATON_EXAMPLE_BASE_URL ?? 'http://127.0.0.1:11434/v1';
 const model = process.env.BATON_EXAMPLE_MODEL ?? 'qwen2.5-coder';
@@ -53,8 +48,8 @@ async function chat(messages: OpenAIChatMessage[]): Promise<ChatReply> {
     headers: { 'content-type': 'application/json', authorization: `Bearer ${process.env.BATON_EXAMPLE_API_KEY ?? 'none'}` },
     body: JSON.stringify({ model, messages, tools: TOOLS.map((t) => ({ type: 'function', function: t })) }),
   });
+  // fetch resolves on a 429 or 500: throw, with the status and headers (Retry-After) on the error.
   if (!response.ok) {
-    // Status and headers travel with the error so the retry sees 429/500 and Retry-After.
     throw Object.assign(new Error(`${response.status} ${await response.text()}`), { status: response.status, headers: response.headers });
   }
   return (await response.json()) as ChatReply;

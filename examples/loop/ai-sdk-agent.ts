@@ -1,5 +1,7 @@
 /**
  * The same managed context for an AI SDK 6 agent: one line, `prepareStep: batonPrepareStep(manager)`.
+ * Each step's model call sends Baton's assembled context, and a 429, 5xx or context overflow is
+ * retried with a smaller one (the SDK's own retries never resend the same prompt).
  *
  *   BATON_EXAMPLE_BASE_URL=http://127.0.0.1:11434/v1 node --import tsx examples/loop/ai-sdk-agent.ts
  */
@@ -7,7 +9,7 @@ import { readFile } from 'node:fs/promises';
 import { createOpenAICompatible } from '@ai-sdk/openai-compatible';
 import { generateText, stepCountIs, tool } from 'ai';
 import { z } from 'zod';
-import { batonPrepareStep, createContextManager } from '../../src/loop/index.js';
+import { batonPrepareStep, createContextManager } from 'agent-baton';
 
 const provider = createOpenAICompatible({
   name: 'example',

@@ -1,6 +1,7 @@
 /**
  * Managed context for any AI SDK 6 call through a language-model middleware: wrap the model once
- * and every generateText/streamText call on it (tools, many steps) sends Baton's assembled context.
+ * and every generateText/streamText call on it (tools, many steps) sends Baton's assembled context;
+ * a 429, 5xx or context overflow is retried with a smaller one.
  *
  *   BATON_EXAMPLE_BASE_URL=http://127.0.0.1:11434/v1 node --import tsx examples/loop/ai-sdk-middleware.ts
  */
@@ -8,7 +9,7 @@ import { readFile } from 'node:fs/promises';
 import { createOpenAICompatible } from '@ai-sdk/openai-compatible';
 import { generateText, stepCountIs, tool, wrapLanguageModel } from 'ai';
 import { z } from 'zod';
-import { batonContextMiddleware, createContextManager } from '../../src/loop/index.js';
+import { batonContextMiddleware, createContextManager } from 'agent-baton';
 
 const provider = createOpenAICompatible({
   name: 'example',
