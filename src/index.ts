@@ -215,6 +215,7 @@ export {
   fromModelMessages,
   fromOpenAIMessages,
   isRetryableModelError,
+  MIN_BUDGET_TOKENS,
   RetryError,
   retry,
   toAnthropicMessages,

@@ -1,4 +1,5 @@
 import { packSections, type Section } from '../budget/index.js';
+import { BatonError, isBatonError } from '../errors/index.js';
 import { definedFields } from '../util/index.js';
 import { DEFAULT_SAFETY_TOKENS } from './defaults.js';
 import { type PlannedLevel, planTurns } from './plan-turns.js';
@@ -85,7 +86,7 @@ export function assembleContext(
     snippetBlock = selectSnippets(view, options, plan, first, room);
   }
   const blocks = [...head, ...(snippetBlock ? [snippetBlock] : []), ...before, state, ...after];
-  const packed = packSections(
+  const packed = packOrExplain(
     blocks.map((b) => ({
       id: b.id,
       text: b.rendered.text,
@@ -96,6 +97,7 @@ export function assembleContext(
       ...definedFields({ minTokens: b.minTokens }),
     })),
     { budget: scope.usable, counter: scope.counter, separator: MESSAGE_SEPARATOR, exact: false },
+    scope.budget,
   );
   return {
     plan: { levels: plan, snippets: snippetBlock, state, stateAfter },
@@ -109,6 +111,21 @@ export function assembleContext(
       dropped: packed.dropped,
     },
   };
+}
+
+/** packSections, with a too-small budget explained in the loop's terms. */
+function packOrExplain(sections: Section[], options: Parameters<typeof packSections>[1], budget: number): ReturnType<typeof packSections> {
+  try {
+    return packSections(sections, options);
+  } catch (error) {
+    if (!isBatonError(error, 'BUDGET_TOO_SMALL')) throw error;
+    const needed = Number(error.details.needed);
+    throw new BatonError(
+      'BUDGET_TOO_SMALL',
+      `ContextManager: a prompt budget of ${budget} tokens cannot hold what every context carries at its smallest (the system prompt's head and tail, the task's first ${GOAL_HEAD_CHARS} characters, the loop state and the newest turn's head and tail: ${needed} tokens here). Raise limitTokens or lower reserveTokens (the budget is limitTokens less reserveTokens), pass a larger assemble({ budget }), or shorten the task's opening.`,
+      { cause: error, details: { budget, needed } },
+    );
+  }
 }
 
 /** What every step of one assembly shares: the inputs, the counter and the derived limits. */

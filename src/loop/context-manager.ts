@@ -1,12 +1,12 @@
-import { contextLimitFor, o200kCounter } from '../tokens/index.js';
-import { definedFields } from '../util/index.js';
+import { definedFields, parseInput } from '../util/index.js';
 import { assembleContext, type ManagerView, type PlanState } from './assemble-context.js';
 import { classifyTool, type ToolIntent } from './classify-tool.js';
-import * as D from './defaults.js';
 import { observeAssembly } from './loop-metrics.js';
 import { diffPaths } from './processors/edit-file.js';
 import { findErrorLines } from './processors/error-lines.js';
 import { processToolOutput } from './processors/process-tool-output.js';
+import { resolveManagerOptions } from './resolve-manager-options.js';
+import { assembleOptionsSchema, loopEventSchema } from './loop-option-schemas.js';
 import { type FileView, parseFileView } from './snippets/parse-file-view.js';
 import type { SnippetEntry } from './snippets/rank-snippets.js';
 import type { SnippetExtractor } from './snippets/snippet-extractor.js';
@@ -57,23 +57,15 @@ export class ContextManager {
     options: ContextManagerOptions = {},
     private readonly extractor?: SnippetExtractor,
   ) {
-    const limit = options.limitTokens ?? contextLimitFor(options.model);
-    this.options = {
-      budget: limit - (options.reserveTokens ?? D.DEFAULT_RESERVE_TOKENS),
-      recentTurns: options.recentTurns ?? D.DEFAULT_RECENT_TURNS,
-      compactEveryTurns: options.compactEveryTurns ?? D.DEFAULT_COMPACT_EVERY_TURNS,
-      maskAfterTurns: options.maskAfterTurns ?? D.DEFAULT_MASK_AFTER_TURNS,
-      highWater: options.highWater ?? D.DEFAULT_HIGH_WATER,
-      lowWater: options.lowWater ?? D.DEFAULT_LOW_WATER,
-      maxSnippets: options.maxSnippets ?? D.DEFAULT_MAX_SNIPPETS,
-      shares: { ...D.DEFAULT_CATEGORY_SHARES, ...options.shares },
-      counter: options.counter ?? o200kCounter,
-      summarizer: options.summarizer,
-    };
+    this.options = resolveManagerOptions(options);
   }
 
-  /** Records one event. Tool results attach to the turn whose call they answer. */
-  record(event: LoopEvent): void {
+  /**
+   * Records one event. Tool results attach to the turn whose call they answer.
+   * @throws BatonError('INPUT_INVALID') for an event of the wrong shape, naming the field (and the spelling expected).
+   */
+  record(input: LoopEvent): void {
+    const event = parseInput(loopEventSchema, input, { what: 'ContextManager.record event', code: 'INPUT_INVALID' });
     if (event.kind === 'system') this.system = event.text;
     else if (event.kind === 'user') this.recordUser(event.text, event.reference === true);
     else if (event.kind === 'assistant') this.recordAssistant(event.text, event.toolCalls ?? []);
@@ -95,9 +87,13 @@ export class ContextManager {
     return this.turns.length;
   }
 
-  /** Assembles the context for the next model call. See assembleContext. */
-  assemble(options: AssembleOptions = {}): AssembledContext {
+  /**
+   * Assembles the context for the next model call. See assembleContext.
+   * @throws BatonError('CONFIG_INVALID') for an unknown option or a budget under MIN_BUDGET_TOKENS.
+   */
+  assemble(input: AssembleOptions = {}): AssembledContext {
     const started = performance.now();
+    const options = parseInput(assembleOptionsSchema, input, { what: 'ContextManager.assemble options' });
     const budget = options.budget ?? this.options.budget;
     const persistent = options.keepTurns === undefined && options.recentTurns === undefined && options.toolResults === undefined;
     const result = assembleContext(this.view(), { ...options, budget }, persistent ? this.plans.get(budget) : undefined);

@@ -1,21 +1,35 @@
 import { isBatonError } from '../errors/index.js';
 import { getLogger } from '../observability/index.js';
+import { objectWithMethods, parseInput } from '../util/index.js';
 import { ContextManager } from './context-manager.js';
+import { managerOptionsSchema } from './loop-option-schemas.js';
 import { createSnippetExtractor, type SnippetExtractor } from './snippets/snippet-extractor.js';
 import type { ContextManagerOptions } from './types.js';
 
 let warnedNoSnippets = false;
 
+const createOptionsSchema = managerOptionsSchema.extend({
+  extractor: objectWithMethods<SnippetExtractor>(['outline', 'extract'], 'a SnippetExtractor (from createSnippetExtractor)').optional(),
+});
+
 /**
  * Creates a context manager with tree-sitter snippets. The grammars load once per process (async);
  * pass `extractor` to share one parse cache between managers. Without the optional tree-sitter
  * packages the manager works without code snippets, and says so once in a warning that names the
- * packages to install.
+ * packages to install. Small windows work: the answer reserve defaults to a quarter of a window
+ * under 16k tokens, and any prompt budget of MIN_BUDGET_TOKENS (512) or more is accepted.
+ *
+ * @throws BatonError('CONFIG_INVALID') for an unknown or misspelled option (naming the spelling
+ *   expected), a value out of range, or numbers that conflict (a budget under 512 tokens says
+ *   which `limitTokens` or `reserveTokens` would do).
+ * @example
+ * const manager = await createContextManager({ limitTokens: 8192 }); // a local 8k model: budget 6,144
  */
 export async function createContextManager(
   options: ContextManagerOptions & { extractor?: SnippetExtractor } = {},
 ): Promise<ContextManager> {
-  const { extractor, ...rest } = options;
+  // Checked before the grammars load; the constructor checks the rest again for `new ContextManager` callers.
+  const { extractor, ...rest } = parseInput(createOptionsSchema, options, { what: 'createContextManager options' });
   return new ContextManager(rest, extractor ?? (await defaultExtractor()));
 }
 

@@ -1,7 +1,16 @@
 import type { CategoryShares } from './types.js';
 
-/** @default 4096 */
+/** Tokens left for the model's answer, at most (a small window keeps DEFAULT_RESERVE_SHARE of itself). @default 4096 */
 export const DEFAULT_RESERVE_TOKENS = 4096;
+/** A window smaller than 16k keeps this share of itself for the answer instead. @default 0.25 */
+export const DEFAULT_RESERVE_SHARE = 0.25;
+/**
+ * The smallest prompt budget (window less reserve) the manager accepts: what every context must
+ * carry at its smallest (the system prompt's head and tail, the task's first 400 characters, the
+ * loop state and the newest turn's head and tail) fits in it whatever the text.
+ * @default 512
+ */
+export const MIN_BUDGET_TOKENS = 512;
 /** @default 3 */
 export const DEFAULT_RECENT_TURNS = 3;
 /** @default 2 */

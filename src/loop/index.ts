@@ -18,8 +18,10 @@ export {
   DEFAULT_MASK_AFTER_TURNS,
   DEFAULT_MAX_SNIPPETS,
   DEFAULT_RECENT_TURNS,
+  DEFAULT_RESERVE_SHARE,
   DEFAULT_RESERVE_TOKENS,
   DEFAULT_SAFETY_TOKENS,
+  MIN_BUDGET_TOKENS,
 } from './defaults.js';
 export { planTurns } from './plan-turns.js';
 export { diffPaths, diffStats, processEditFile } from './processors/edit-file.js';
@@ -51,7 +53,7 @@ export { LoopState } from './tracker/loop-state.js';
 export { maskedPlaceholder } from './turn.js';
 export type { AgentsInputItem } from './adapters/agents-items.js';
 export type { AgentsModelLike, AgentsModelRequest } from './adapters/agents-model.js';
-export type { ContextAdapterOptions } from './adapters/ai-sdk-middleware.js';
+export type { ContextAdapterOptions } from './adapters/check-adapter-args.js';
 export type { AnthropicBlock, AnthropicMessage } from './adapters/anthropic-messages.js';
 export type { LanguageModelPrompt } from './adapters/language-model-prompt.js';
 export type { LangChainMessageClasses, LangChainMessageLike } from './adapters/langchain-messages.js';

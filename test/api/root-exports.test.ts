@@ -53,6 +53,7 @@ describe('the root export', () => {
         "DISPATCH_STATUSES": "array",
         "DiskSummaryCache": "class",
         "HELPER_CONTEXT_MAX_ATTEMPTS": "number",
+        "MIN_BUDGET_TOKENS": "number",
         "MODEL_CONTEXT_LIMITS": "object",
         "MemoryLedger": "class",
         "MemorySummaryCache": "class",

@@ -89,7 +89,7 @@ describe('context assembly', () => {
 
   it('keeps the system message first and never drops the goal, even at a tiny budget', async () => {
     const manager = await managerWith(loopEvents(30));
-    for (const budget of [400, 1200, 8000]) {
+    for (const budget of [512, 1200, 8000]) {
       const ctx = manager.assemble({ budget });
       expect(ctx.messages[0]).toEqual({ role: 'system', content: SYSTEM });
       expect(ctx.messages[1]?.role).toBe('user');

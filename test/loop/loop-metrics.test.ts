@@ -2,6 +2,7 @@ import { createOpenAICompatible } from '@ai-sdk/openai-compatible';
 import { generateText } from 'ai';
 import { afterEach, describe, expect, it } from 'vitest';
 import {
+  type CategoryShares,
   type AssembledContext,
   callWithContextRetry,
   type ContextManager,
@@ -46,8 +47,8 @@ async function deltas<T extends Record<string, [string, Record<string, string>?]
   return moved as Record<keyof T, number>;
 }
 
-async function loop(limitTokens: number): Promise<ContextManager> {
-  const manager = await createContextManager({ limitTokens, reserveTokens: 0, recentTurns: 1, compactEveryTurns: 0 });
+async function loop(limitTokens: number, shares: Partial<CategoryShares> = {}): Promise<ContextManager> {
+  const manager = await createContextManager({ limitTokens, reserveTokens: 0, recentTurns: 1, compactEveryTurns: 0, shares });
   manager.record({ kind: 'system', text: 'You are a coding agent. '.repeat(100) });
   manager.record({ kind: 'user', text: 'Fix the bug in the parser module. '.repeat(50) });
   for (let t = 0; t < 4; t += 1) {
@@ -79,7 +80,8 @@ const ASSEMBLY = {
 
 describe('loop metrics in the shared registry', () => {
   it('counts assemblies, their duration, size, budget share and what happened to each section', async () => {
-    const tight = await loop(200);
+    // System and task may each take most of a small budget: the packer has to trim them.
+    const tight = await loop(600, { system: 0.9, goal: 0.9 });
     const roomy = await loop(6000);
     const built: AssembledContext[] = [];
     const moved = await deltas(ASSEMBLY, async () => {

@@ -1,10 +1,17 @@
 import { BatonError } from '../../errors/index.js';
 import type { ContextManager } from '../context-manager.js';
-import { callWithContextRetry } from '../retry/call-with-context-retry.js';
+import { z } from 'zod';
+import { objectWithMethods, parseInput } from '../../util/index.js';
+import { callWithLadder } from '../retry/call-with-context-retry.js';
 import type { AssembledContext } from '../types.js';
 import { type AgentsInputItem, agentsItemKey, fromAgentsItems, toAgentsItems } from './agents-items.js';
-import type { ContextAdapterOptions } from './ai-sdk-middleware.js';
+import { type ContextAdapterOptions, checkAdapterArgs } from './check-adapter-args.js';
 import { createConversationRecorder } from './create-conversation-recorder.js';
+
+const modelSchema = objectWithMethods<AgentsModelLike>(
+  ['getResponse', 'getStreamedResponse'],
+  'an OpenAI Agents JS Model (new OpenAIResponsesModel(client, name), new OpenAIChatCompletionsModel(client, name))',
+);
 
 /** What the wrapper reads of an OpenAI Agents JS `ModelRequest`. */
 export interface AgentsModelRequest {
@@ -31,7 +38,8 @@ export interface AgentsModelLike {
  * manager per conversation; a request that continues a server-side conversation
  * (`previousResponseId`, `conversationId`) is refused, since Baton then does not see the history.
  *
- * @throws RetryError when every attempt failed; a first error that is not retryable, unchanged.
+ * @throws BatonError('CONFIG_INVALID') at once for a bad manager, model or option; from a call,
+ *   RetryError when every attempt failed, or a first error that is not retryable, unchanged.
  * @example
  * const model = batonAgentsModel(manager, new OpenAIResponsesModel(new OpenAI({ maxRetries: 0 }), 'gpt-4o'));
  * const agent = new Agent({ name: 'coder', instructions, tools, model });
@@ -41,6 +49,8 @@ export function batonAgentsModel<M extends AgentsModelLike>(
   model: M,
   options: ContextAdapterOptions = {},
 ): Pick<M, 'getResponse' | 'getStreamedResponse'> {
+  parseInput(z.object({ model: modelSchema }), { model }, { what: 'batonAgentsModel' });
+  const checked = checkAdapterArgs('batonAgentsModel', manager, options);
   const recorder = createConversationRecorder<AgentsInputItem>(manager, {
     who: 'batonAgentsModel',
     toEvents: fromAgentsItems,
@@ -65,11 +75,11 @@ export function batonAgentsModel<M extends AgentsModelLike>(
       return { ...request, systemInstructions: first.content, input: toAgentsItems(rest) };
     };
   };
-  const retryOptions = (request: AgentsModelRequest) => ({ ...options, ...(request.signal ? { signal: request.signal } : {}) });
+  const retryOptions = (request: AgentsModelRequest) => ({ ...checked, ...(request.signal ? { signal: request.signal } : {}) });
   const wrapper: AgentsModelLike = {
     getResponse: async (request) => {
       const build = prepare(request);
-      return callWithContextRetry(manager, async (context) => model.getResponse(build(context)), retryOptions(request));
+      return callWithLadder(manager, async (context) => model.getResponse(build(context)), retryOptions(request));
     },
     getStreamedResponse: (request) => streamWithRetry(manager, model, prepare(request), retryOptions(request)),
   };
@@ -83,7 +93,7 @@ async function* streamWithRetry(
   build: (context: AssembledContext) => AgentsModelRequest,
   options: ContextAdapterOptions & { signal?: AbortSignal },
 ): AsyncGenerator<unknown> {
-  const { iterator, first } = await callWithContextRetry(
+  const { iterator, first } = await callWithLadder(
     manager,
     async (context) => {
       const it = model.getStreamedResponse(build(context))[Symbol.asyncIterator]();

@@ -1,11 +1,9 @@
 import type { LanguageModelMiddleware } from 'ai';
 import type { ContextManager } from '../context-manager.js';
-import { callWithContextRetry, type ContextRetryOptions } from '../retry/call-with-context-retry.js';
+import { callWithLadder } from '../retry/call-with-context-retry.js';
+import { type ContextAdapterOptions, checkAdapterArgs } from './check-adapter-args.js';
 import { createConversationRecorder } from './create-conversation-recorder.js';
 import { fromLanguageModelPrompt, type PromptMessage, promptMessageKey, toLanguageModelPrompt } from './language-model-prompt.js';
-
-/** Options of the framework adapters: the assembly, the ladder and the retry (the call brings its own abort signal). */
-export type ContextAdapterOptions = Omit<ContextRetryOptions, 'signal'>;
 
 /**
  * An AI SDK 6 language-model middleware that gives every call of the wrapped model managed
@@ -20,12 +18,18 @@ export type ContextAdapterOptions = Omit<ContextRetryOptions, 'signal'>;
  * File parts become a one-line `[file …]` note and reasoning parts are left out (the manager
  * keeps text); per-message provider options are not carried over.
  *
- * @throws RetryError when every attempt failed; a first error that is not retryable, unchanged.
+ * @throws BatonError('CONFIG_INVALID') at once for a bad manager or option; from a call, RetryError
+ *   when every attempt failed, or a first error that is not retryable, unchanged.
  * @example
  * const model = wrapLanguageModel({ model: openai('gpt-4o'), middleware: batonContextMiddleware(manager) });
  * await generateText({ model, tools, prompt, stopWhen: stepCountIs(20) });
  */
 export function batonContextMiddleware(manager: ContextManager, options: ContextAdapterOptions = {}): LanguageModelMiddleware {
+  return contextMiddleware(manager, checkAdapterArgs('batonContextMiddleware', manager, options));
+}
+
+/** batonContextMiddleware with its arguments checked. */
+export function contextMiddleware(manager: ContextManager, options: ContextAdapterOptions): LanguageModelMiddleware {
   const record = createConversationRecorder<PromptMessage>(manager, {
     who: 'batonContextMiddleware',
     toEvents: fromLanguageModelPrompt,
@@ -35,25 +39,17 @@ export function batonContextMiddleware(manager: ContextManager, options: Context
     specificationVersion: 'v3',
     wrapGenerate: async ({ params, model }) => {
       record(params.prompt);
-      return callWithContextRetry(
-        manager,
-        async (context) => model.doGenerate({ ...params, prompt: toLanguageModelPrompt(context.messages) }),
-        {
-          ...options,
-          ...(params.abortSignal ? { signal: params.abortSignal } : {}),
-        },
-      );
+      return callWithLadder(manager, async (context) => model.doGenerate({ ...params, prompt: toLanguageModelPrompt(context.messages) }), {
+        ...options,
+        ...(params.abortSignal ? { signal: params.abortSignal } : {}),
+      });
     },
     wrapStream: async ({ params, model }) => {
       record(params.prompt);
-      return callWithContextRetry(
-        manager,
-        async (context) => model.doStream({ ...params, prompt: toLanguageModelPrompt(context.messages) }),
-        {
-          ...options,
-          ...(params.abortSignal ? { signal: params.abortSignal } : {}),
-        },
-      );
+      return callWithLadder(manager, async (context) => model.doStream({ ...params, prompt: toLanguageModelPrompt(context.messages) }), {
+        ...options,
+        ...(params.abortSignal ? { signal: params.abortSignal } : {}),
+      });
     },
   };
 }

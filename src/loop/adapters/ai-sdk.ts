@@ -3,7 +3,8 @@ import { z } from 'zod';
 import { BatonError } from '../../errors/index.js';
 import type { ContextManager } from '../context-manager.js';
 import type { ContextMessage, LoopEvent } from '../types.js';
-import { batonContextMiddleware, type ContextAdapterOptions } from './ai-sdk-middleware.js';
+import { contextMiddleware } from './ai-sdk-middleware.js';
+import { type ContextAdapterOptions, checkAdapterArgs } from './check-adapter-args.js';
 
 /** Converts AI SDK model messages to loop events. Pure. */
 export function fromModelMessages(messages: readonly ModelMessage[]): LoopEvent[] {
@@ -63,7 +64,7 @@ export function batonPrepareStep<TOOLS extends ToolSet = ToolSet>(
   manager: ContextManager,
   options: ContextAdapterOptions = {},
 ): PrepareStepFunction<TOOLS> {
-  const middleware = batonContextMiddleware(manager, options);
+  const middleware = contextMiddleware(manager, checkAdapterArgs('batonPrepareStep', manager, options));
   const wrapped = new WeakMap<object, LanguageModel>();
   return async ({ model }) => {
     // The SDK hands prepareStep the model it resolved (a v3 model object).

@@ -1,8 +1,8 @@
 import { importOptional } from '../../util/index.js';
 import type { ContextManager } from '../context-manager.js';
-import { callWithContextRetry } from '../retry/call-with-context-retry.js';
+import { callWithLadder } from '../retry/call-with-context-retry.js';
 import type { ContextMessage } from '../types.js';
-import type { ContextAdapterOptions } from './ai-sdk-middleware.js';
+import { type ContextAdapterOptions, checkAdapterArgs } from './check-adapter-args.js';
 import { createConversationRecorder } from './create-conversation-recorder.js';
 import {
   fromLangChainMessages,
@@ -44,7 +44,9 @@ const PACKAGES = { feature: 'batonLangChainMiddleware (LangChain.js agents)', pa
  * Loads `langchain` and `@langchain/core` when called: a missing one is a DEPENDENCY_MISSING
  * error naming the package to install.
  *
- * @throws RetryError from the agent when every attempt failed; a first error that is not retryable, unchanged.
+ * @throws BatonError('CONFIG_INVALID') for a bad manager or option, DEPENDENCY_MISSING without
+ *   langchain; from the agent (as the `cause` of LangChain's MiddlewareError), RetryError when every
+ *   attempt failed, or a first error that is not retryable, unchanged.
  * @example
  * const agent = createAgent({ model, tools, middleware: [await batonLangChainMiddleware(manager)] });
  */
@@ -52,6 +54,7 @@ export async function batonLangChainMiddleware(
   manager: ContextManager,
   options: ContextAdapterOptions = {},
 ): Promise<LangChainContextMiddleware> {
+  const checked = checkAdapterArgs('batonLangChainMiddleware', manager, options);
   const [{ createMiddleware }, classes] = await Promise.all([
     importOptional<{ createMiddleware: (config: object) => LangChainContextMiddleware }>('langchain', PACKAGES),
     importOptional<LangChainMessageClasses>('@langchain/core/messages', PACKAGES),
@@ -69,7 +72,7 @@ export async function batonLangChainMiddleware(
     system = requestSystem || system;
     record(request.messages);
     const signal = request.runtime?.signal;
-    return callWithContextRetry(
+    return callWithLadder(
       manager,
       (context) => {
         const [first, ...rest] = context.messages;
@@ -86,7 +89,7 @@ export async function batonLangChainMiddleware(
           modelSettings: { ...request.modelSettings, maxRetries: 0 },
         });
       },
-      { ...options, ...(signal ? { signal } : {}) },
+      { ...checked, ...(signal ? { signal } : {}) },
     );
   };
   return createMiddleware({ name: 'BatonContextMiddleware', wrapModelCall });

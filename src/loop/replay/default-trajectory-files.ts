@@ -1,6 +1,7 @@
 import { readdir, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { BatonError } from '../../errors/index.js';
+import { MIN_BUDGET_TOKENS } from '../defaults.js';
 
 /** Where the shared development trajectories live, relative to the project root. */
 export const SHARED_TRAJECTORY_DIR = '../shared/fixtures/swe-agent-trajectories';
@@ -25,15 +26,15 @@ export async function defaultTrajectoryFiles(projectRoot: string): Promise<strin
   }
 }
 
-/** Parses `4096,8192,16384`. @throws BatonError('INPUT_INVALID') naming the bad value. */
+/** Parses `4096,8192,16384` (each at least MIN_BUDGET_TOKENS). @throws BatonError('INPUT_INVALID') naming the bad value. */
 export function parseBudgets(value: string): number[] {
   const budgets = value
     .split(',')
     .map((v) => v.trim())
     .filter(Boolean)
     .map(Number);
-  if (budgets.length === 0 || budgets.some((b) => !Number.isInteger(b) || b < 256)) {
-    throw new BatonError('INPUT_INVALID', `--budget must be a comma-separated list of integers >= 256, got "${value}"`, {
+  if (budgets.length === 0 || budgets.some((b) => !Number.isInteger(b) || b < MIN_BUDGET_TOKENS)) {
+    throw new BatonError('INPUT_INVALID', `--budget must be a comma-separated list of integers >= ${MIN_BUDGET_TOKENS}, got "${value}"`, {
       details: { field: '--budget', value },
     });
   }

@@ -1,8 +1,11 @@
+import { z } from 'zod';
+import { functionOption, parseInput } from '../../util/index.js';
 import type { ContextManager } from '../context-manager.js';
+import { contextManagerSchema, contextRetryOptionsSchema } from '../loop-option-schemas.js';
 import { observeModelFailure, observeModelRetry } from '../loop-metrics.js';
 import type { AssembledContext, AssembleOptions, AssembleOverrides } from '../types.js';
 import { classifyModelError } from './classify-model-error.js';
-import { type RetryOptions, retry } from './retry.js';
+import { type RetryOptions, runRetries } from './retry.js';
 import { RetryError } from './retry-error.js';
 
 /**
@@ -15,6 +18,13 @@ export const DEFAULT_RETRY_LADDER: readonly AssembleOverrides[] = [
   { keepTurns: 2, recentTurns: 2, maxSnippets: 3, shareFactor: 0.75 },
   { keepTurns: 1, recentTurns: 1, maxSnippets: 0, toolResults: 'summary', shareFactor: 0.5 },
 ];
+
+/** The arguments by name, so a problem reads `callWithContextRetry: options: unknown key …`. */
+const argsSchema = z.object({
+  manager: contextManagerSchema,
+  call: functionOption('a function (context, { attempt, signal }) => Promise'),
+  options: contextRetryOptionsSchema.optional(),
+});
 
 const LADDER_WORDS = [
   'the full context',
@@ -45,16 +55,27 @@ export interface ContextRetryOptions extends RetryOptions {
  * request with the HTTP status on the error (`status` or `statusCode`), as the AI SDK, OpenAI SDK
  * and LangChain do; a plain `fetch` resolves on a 429, so check `response.ok` and throw.
  *
- * @throws RetryError whose message is for the user: the error, and what was tried.
+ * @throws RetryError whose message is for the user: the error, and what was tried;
+ *   BatonError('CONFIG_INVALID') for a bad argument or option, before any call.
  */
 export async function callWithContextRetry<T>(
   manager: ContextManager,
   call: (context: AssembledContext, info: { attempt: number; signal?: AbortSignal }) => Promise<T>,
   options: ContextRetryOptions = {},
 ): Promise<T> {
+  const checked = parseInput(argsSchema, { manager, call, options }, { what: 'callWithContextRetry' });
+  return callWithLadder(manager, call, checked.options ?? {});
+}
+
+/** callWithContextRetry with its arguments already checked (the framework adapters). */
+export async function callWithLadder<T>(
+  manager: ContextManager,
+  call: (context: AssembledContext, info: { attempt: number; signal?: AbortSignal }) => Promise<T>,
+  options: ContextRetryOptions,
+): Promise<T> {
   const { assemble, ladder = DEFAULT_RETRY_LADDER, onRetry, delayHintMs = defaultDelayHint, ...retryOptions } = options;
   try {
-    return await retry(
+    return await runRetries(
       (info) => {
         const step = ladder[Math.min(info.attempt, ladder.length - 1)] ?? {};
         return call(manager.assemble({ ...assemble, ...step }), info);

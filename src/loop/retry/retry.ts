@@ -1,5 +1,15 @@
+import { z } from 'zod';
+import { functionOption, parseInput } from '../../util/index.js';
+import { retryOptionsSchema } from '../loop-option-schemas.js';
 import { classifyModelError, isRetryableModelError } from './classify-model-error.js';
 import { RetryError } from './retry-error.js';
+
+/** The arguments by name, so a problem reads `retry: options: unknown key …`. */
+const retryArgsSchema = z.object({
+  run: functionOption('a function ({ attempt, signal }) => Promise'),
+  options: retryOptionsSchema.optional(),
+});
+const delayArgsSchema = z.object({ attempt: z.number().int().min(1), options: retryOptionsSchema.optional() });
 
 /** @default 2 */
 export const DEFAULT_MAX_RETRIES = 2;
@@ -36,8 +46,16 @@ export interface RetryOptions {
   random?: () => number;
 }
 
-/** The delay before retry `attempt` (1-based): exponential, capped, with bounded jitter. Pure. */
+/**
+ * The delay before retry `attempt` (1-based): exponential, capped, with bounded jitter. Pure.
+ * @throws BatonError('CONFIG_INVALID') for an attempt below 1 or an unknown or bad option.
+ */
 export function computeDelayMs(attempt: number, options: RetryOptions = {}): number {
+  const checked = parseInput(delayArgsSchema, { attempt, options }, { what: 'computeDelayMs' });
+  return delayMs(attempt, checked.options ?? {});
+}
+
+function delayMs(attempt: number, options: RetryOptions): number {
   const initial = options.initialDelayMs ?? DEFAULT_INITIAL_DELAY_MS;
   const capped = Math.min(initial * (options.factor ?? DEFAULT_FACTOR) ** (attempt - 1), options.maxDelayMs ?? DEFAULT_MAX_DELAY_MS);
   const jitter = options.jitter ?? DEFAULT_JITTER;
@@ -49,13 +67,23 @@ export function computeDelayMs(attempt: number, options: RetryOptions = {}): num
  * number (0 for the first try) so the caller can shrink its context per retry; the shrinking is
  * the caller's. Never retries an abort. A non-retryable first-try error is rethrown unchanged.
  *
- * @throws RetryError with `reason`, `errors` and `lastError` when retries run out or stop.
+ * @throws RetryError with `reason`, `errors` and `lastError` when retries run out or stop;
+ *   BatonError('CONFIG_INVALID') for an unknown or bad option, before anything runs.
  * @example
  * await retry(({ attempt }) => callModel(manager.assemble(ladder[attempt])), { maxRetries: 2 });
  */
 export async function retry<T>(
   run: (info: { attempt: number; signal?: AbortSignal }) => Promise<T>,
   options: RetryOptions = {},
+): Promise<T> {
+  const checked = parseInput(retryArgsSchema, { run, options }, { what: 'retry' });
+  return runRetries(run, checked.options ?? {});
+}
+
+/** `retry` with options already checked (the loop's own callers). */
+export async function runRetries<T>(
+  run: (info: { attempt: number; signal?: AbortSignal }) => Promise<T>,
+  options: RetryOptions,
 ): Promise<T> {
   const maxRetries = options.maxRetries ?? DEFAULT_MAX_RETRIES;
   const shouldRetry = options.shouldRetry ?? isRetryableModelError;
@@ -78,9 +106,9 @@ export async function retry<T>(
       if (attempt >= maxRetries) {
         throw new RetryError('maxRetriesExceeded', errors, `Failed after ${attempt + 1} attempts.`);
       }
-      const delayMs = hint(error) ?? computeDelayMs(attempt + 1, options);
-      options.onRetry?.({ attempt: attempt + 1, error, delayMs });
-      await sleep(delayMs, options.signal);
+      const wait = hint(error) ?? delayMs(attempt + 1, options);
+      options.onRetry?.({ attempt: attempt + 1, error, delayMs: wait });
+      await sleep(wait, options.signal);
     }
   }
 }
