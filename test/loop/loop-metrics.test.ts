@@ -67,7 +67,7 @@ const ASSEMBLY = {
   compacted: ['baton_loop_assemblies_total', { compacted: 'true' }],
   appended: ['baton_loop_assemblies_total', { compacted: 'false' }],
   durations: ['baton_loop_assembly_duration_seconds_count'],
-  fastest: ['baton_loop_assembly_duration_seconds_bucket', { le: '0.1' }],
+  everyDuration: ['baton_loop_assembly_duration_seconds_bucket', { le: '+Inf' }],
   tokenCount: ['baton_loop_context_tokens_count'],
   tokenSum: ['baton_loop_context_tokens_sum'],
   utilizationCount: ['baton_loop_budget_utilization_count'],
@@ -94,7 +94,7 @@ describe('loop metrics in the shared registry', () => {
     expect(moved.compacted).toBe(2);
     expect(moved.appended).toBe(1);
     expect(moved.durations).toBe(3);
-    expect(moved.fastest).toBe(3);
+    expect(moved.everyDuration).toBe(3);
     expect(moved.tokenCount).toBe(3);
     expect(moved.tokenSum).toBe(built.reduce((n, c) => n + c.tokens, 0));
     expect(moved.utilizationCount).toBe(3);
