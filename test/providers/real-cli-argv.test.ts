@@ -45,7 +45,7 @@ describe('a prompt starting with "-" or "---" reaches each real CLI as its promp
       codex: ['-c', 'model_reasoning_effort="low"'],
       copilot: ['--no-auto-update'],
     }[name];
-    const provider = createProvider(name, { type: name, binary: cli.bin, env: cli.env as Record<string, string>, args });
+    const provider = createProvider(name, { type: name, binary: cli.bin, env: cli.ownEnv, args });
     for (const prompt of PROMPTS) {
       const before = server.turns.length;
       const result = await provider.run({ prompt, cwd, timeoutMs: 240_000 });

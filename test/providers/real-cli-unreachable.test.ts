@@ -39,7 +39,7 @@ describe('an unreachable model endpoint is reported as such, long before the age
     execFileSync('git', ['init', '-q'], { cwd });
     const cli = await prepareAgentCli(name, { serverUrl: closedUrl, cwd });
     made.push(cli.home);
-    const provider = createProvider(name, { type: name, binary: cli.bin, env: cli.env as Record<string, string> }, { killGraceMs: 2_000 });
+    const provider = createProvider(name, { type: name, binary: cli.bin, env: cli.ownEnv }, { killGraceMs: 2_000 });
     // The default agent time limit: the run must end on its own account, not on this one.
     const result = await provider.run({ prompt: '--- RETRY CONTEXT ---\nWrite a.txt.', cwd, timeoutMs: 900_000 });
     expect(result.outcome.kind).toBe('overloaded');

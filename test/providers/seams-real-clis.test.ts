@@ -142,12 +142,7 @@ describe('baton run with the real agent CLIs: switch, retry and helper seams', (
       const cli = await prepareAgentCli(name, { serverUrl: server.url, cwd: scratch });
       made.push(cli.home);
       // Only what the CLI needs beyond a user's shell: its HOME and its model endpoint settings.
-      const base = cleanEnvironment();
-      const cliEnv = Object.fromEntries(Object.entries(cli.env).filter(([k, v]) => v !== undefined && base[k] !== v)) as Record<
-        string,
-        string
-      >;
-      repo = project(cliEnv, name, bin!);
+      repo = project(cli.ownEnv, name, bin!);
       if (name === 'codex') {
         // prepareAgentCli trusted the scratch folder; this run's workspace is the repo.
         execFileSync('sh', ['-c', `printf '\\n[projects.%s]\\ntrust_level = "trusted"\\n' '"${repo}"' >> "${cli.configDir}/config.toml"`]);
