@@ -30,6 +30,11 @@ async function connect(server: HttpMcpServer): Promise<Client> {
   return client;
 }
 
+/** Resolves once `done()` holds, checking on each turn of the event loop's timers (no fixed window). */
+async function until(done: () => boolean): Promise<void> {
+  while (!done()) await new Promise((resolve) => setTimeout(resolve, 5));
+}
+
 const INITIALIZE = JSON.stringify({
   jsonrpc: '2.0',
   id: 1,
@@ -83,8 +88,8 @@ describe('baton mcp --http limits and the shared caches', () => {
   it('answers 503 with Retry-After while the in-flight cap is taken, and serves again once it frees', async () => {
     const { server } = await start({ maxInFlight: 1 });
     const held = rawPost(server.url, { hold: true });
-    await new Promise((resolve) => setTimeout(resolve, 50));
-    expect(server.load().inFlight).toBe(1);
+    // Waits for the server to count the held request (an event), not for a fixed window.
+    await until(() => server.load().inFlight === 1);
     const refused = await rawPost(server.url).response;
     expect(refused.status).toBe(503);
     expect(refused.retryAfter).toBe('1');
@@ -95,9 +100,10 @@ describe('baton mcp --http limits and the shared caches', () => {
   });
 
   it('closes idle sessions: their next call fails, a new session works', async () => {
-    const { server } = await start({ sessionIdleMs: 40 });
+    // Long enough that a connect on a loaded machine never outlasts it; the test waits for the expiry itself.
+    const { server } = await start({ sessionIdleMs: 3_000 });
     const client = await connect(server);
-    await new Promise((resolve) => setTimeout(resolve, 200));
+    await until(() => server.load().sessions === 0);
     expect(server.load()).toMatchObject({ sessions: 0, expired: 1 });
     await expect(client.listTools()).rejects.toThrow(/404|session/i);
     const fresh = await connect(server);
