@@ -3,18 +3,20 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createProvider } from '../../src/providers/index.js';
+import { createProvider, MAX_ARGV_PROMPT_BYTES } from '../../src/providers/index.js';
 import { type AgentCliName, AGENT_CLIS, ensureClients, prepareAgentCli } from '../helpers/agent-clis/index.js';
 import { type ModelServer, say, startModelServer } from '../helpers/model-server/index.js';
 
 /**
  * Each adapter's command line against each real CLI's own argument parser (the pinned versions in
  * ~/.cache/baton-clients), through Baton's provider: a prompt starting with `-` or `---` (every
- * seam block) must reach the model as the prompt, verbatim. cursor-agent is not installable here:
+ * seam block) must reach the model as the prompt, verbatim, and so must one too big for argv. cursor-agent is not installable here:
  * test/providers/agent-argv.test.ts checks its command line against a commander stand-in.
  */
 const PROMPTS = [
   '-x starts like a flag',
+  // Over MAX_ARGV_PROMPT_BYTES: on stdin, which each CLI must read as the whole prompt.
+  `--- RETRY CONTEXT ---\n${'word '.repeat(21_000)}\nEND-MARKER`,
   '--- PROVIDER SWITCH CONTEXT ---\nPrevious provider (limited) failed: rate_limited\n--- END CONTEXT ---\n\n## Task ID\nargv-check\n',
 ];
 
@@ -31,6 +33,10 @@ afterAll(async () => {
 });
 
 describe('a prompt starting with "-" or "---" reaches each real CLI as its prompt', () => {
+  it('has a prompt too big for one argument', () => {
+    expect(Buffer.byteLength(PROMPTS[1]!)).toBeGreaterThan(MAX_ARGV_PROMPT_BYTES);
+  });
+
   it.for(AGENT_CLIS)('%s', { timeout: 600_000 }, async (name, ctx) => {
     if (!found[name]) ctx.skip();
     const cwd = mkdtempSync(path.join(tmpdir(), `baton-argv-${name}-`));
