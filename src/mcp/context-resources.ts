@@ -1,10 +1,11 @@
 import { type McpServer, ResourceTemplate } from '@modelcontextprotocol/sdk/server/mcp.js';
-import { SubscribeRequestSchema, UnsubscribeRequestSchema } from '@modelcontextprotocol/sdk/types.js';
-import { BatonError } from '../errors/index.js';
+import { ErrorCode, McpError, SubscribeRequestSchema, UnsubscribeRequestSchema } from '@modelcontextprotocol/sdk/types.js';
+import { BatonError, errorMessage, isBatonError } from '../errors/index.js';
 // Light leaf files only; the refresh module itself loads on first use (load-refresh.ts).
 import { REFRESH_FORMATS, type RefreshFormat } from '../refresh/types.js';
 import { loadRefresh } from './load-refresh.js';
 import { ContextWatcher, taskIdOf } from './context-watcher.js';
+import { recentOpenTasks } from './recent-open-tasks.js';
 import type { WorkspaceState } from './workspace-state.js';
 
 /**
@@ -19,7 +20,9 @@ export const CURRENT_CONTEXT_URI = 'baton://context/current';
  * Exposes each task's context as a resource (`baton://context/{task_id}` and
  * `baton://context/current`, `?format=minimal|standard|detailed|narrative`) with subscriptions:
  * a subscribed context gets `notifications/resources/updated` when git HEAD or the ledger moves.
- * Must be called before the server connects (it registers the subscribe capability).
+ * `resources/list` names the current context and the open tasks' (recent-open-tasks.ts); a read
+ * of a task that does not exist fails with -32002. Must be called before the server connects (it
+ * registers the subscribe capability).
  */
 export function registerContextResources(
   server: McpServer,
@@ -33,10 +36,11 @@ export function registerContextResources(
   server.registerResource(
     'context',
     new ResourceTemplate(CONTEXT_URI_TEMPLATE, {
+      // Gemini CLI reads only URIs this list returned: every open task a client may resume is here.
       list: async () => ({
         resources: [
           { uri: CURRENT_CONTEXT_URI, name: 'current-context', title: 'Context of the current task', mimeType: 'application/json' },
-          ...(await activeTaskResources(state)),
+          ...(await openTaskResources(state)),
         ],
       }),
     }),
@@ -47,21 +51,25 @@ export function registerContextResources(
       mimeType: 'application/json',
     },
     async (uri) => {
-      const { root, ledger } = await state.require();
-      const format = formatOf(uri);
-      const { refreshContext } = await loadRefresh();
-      const result = await refreshContext({
-        workspace: root,
-        ledger,
-        gitCache: state.registry.gitCache,
-        renderWorker: state.registry.renderWorker,
-        sessionId: options.sessionId(),
-        taskId: taskIdOf(uri.href),
-        format,
-      });
-      return {
-        contents: [{ uri: uri.href, mimeType: format === 'narrative' ? 'text/markdown' : 'application/json', text: result.text }],
-      };
+      try {
+        const { root, ledger } = await state.require();
+        const format = formatOf(uri);
+        const { refreshContext } = await loadRefresh();
+        const result = await refreshContext({
+          workspace: root,
+          ledger,
+          gitCache: state.registry.gitCache,
+          renderWorker: state.registry.renderWorker,
+          sessionId: options.sessionId(),
+          taskId: taskIdOf(uri.href),
+          format,
+        });
+        return {
+          contents: [{ uri: uri.href, mimeType: format === 'narrative' ? 'text/markdown' : 'application/json', text: result.text }],
+        };
+      } catch (error) {
+        throw resourceError(uri.href, error);
+      }
     },
   );
   server.server.registerCapabilities({ resources: { subscribe: true, listChanged: true } });
@@ -79,21 +87,41 @@ export function registerContextResources(
   return watcher;
 }
 
-/** One resource per in-progress or blocked task (first page), when a workspace is active. */
-async function activeTaskResources(state: WorkspaceState) {
+/**
+ * One resource per open task, the most recently active first (recent-open-tasks.ts), when a
+ * workspace is active; none when its ledger cannot be read (the list must not fail).
+ */
+async function openTaskResources(state: WorkspaceState) {
   if (!state.root) return [];
   try {
     const { ledger } = await state.require();
-    const page = await ledger.listTasks({ status: ['in_progress', 'blocked'], limit: 20 });
-    return page.items.map((task) => ({
+    return (await recentOpenTasks(ledger)).map((task) => ({
       uri: `baton://context/${encodeURIComponent(task.id)}`,
       name: `context-${task.id}`,
-      title: `Context of task ${task.id}: ${task.title}`,
+      title: `Context of task ${task.id} (${task.status}): ${task.title}`,
       mimeType: 'application/json',
     }));
   } catch {
     return [];
   }
+}
+
+/** JSON-RPC code for "resource not found" (MCP specification, resources). */
+export const RESOURCE_NOT_FOUND = -32002;
+
+/**
+ * A failed read as the JSON-RPC error the specification names: a task (or workspace) that does
+ * not exist is "resource not found" (-32002), a bad `?format=` invalid params (-32602), anything
+ * else an internal error; the message is Baton's, with what to do next.
+ */
+function resourceError(uri: string, error: unknown): McpError {
+  const message = errorMessage(error);
+  if (isBatonError(error, 'NOT_FOUND') || isBatonError(error, 'WORKSPACE_NOT_SET')) {
+    const next = isBatonError(error, 'NOT_FOUND') ? " resources/list names the open tasks' contexts." : '';
+    return new McpError(RESOURCE_NOT_FOUND, `Resource ${uri} not found: ${message}${next}`, { uri });
+  }
+  if (isBatonError(error, 'INPUT_INVALID')) return new McpError(ErrorCode.InvalidParams, message, { uri });
+  return new McpError(ErrorCode.InternalError, message, { uri });
 }
 
 function formatOf(uri: URL): RefreshFormat {

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { BATON_VERSION } from '../version/index.js';
+import { type ClientProfile, clientProfile, type ForwardingOverride } from './client-forwarding.js';
 import { registerContextResources } from './context-resources.js';
 import type { ContextWatcher } from './context-watcher.js';
 import { LazyAjvValidator } from './lazy-json-schema-validator.js';
@@ -24,12 +25,19 @@ export interface BatonMcpServerOptions {
   watchIntervalMs?: number;
   /** @default package version */
   version?: string;
+  /**
+   * What the client gives its model of a tool result, when Baton does not know the client
+   * (`BATON_MCP_FORWARDS`). @default from the client's `initialize` clientInfo (client-forwarding.ts)
+   */
+  forwards?: ForwardingOverride;
 }
 
 export interface BatonMcpServer {
   server: McpServer;
   state: WorkspaceState;
   watcher: ContextWatcher;
+  /** How this session's client handles tool results; known once it has initialized. */
+  profile: () => ClientProfile;
 }
 
 /**
@@ -50,7 +58,8 @@ export function createBatonMcpServer(options: BatonMcpServerOptions = {}): Baton
     },
   );
   registerWorkspaceHandshake(server, state);
-  registerRefreshContext(server, state, sessionId);
+  const profile = () => clientProfile(server.server.getClientVersion()?.name, options.forwards);
+  registerRefreshContext(server, state, sessionId, profile);
   registerTaskTool(server, state);
   registerDispatchTool(server, state);
   registerDebtTool(server, state);
@@ -58,5 +67,5 @@ export function createBatonMcpServer(options: BatonMcpServerOptions = {}): Baton
   registerContextSnapshots(server, state);
   const watcher = registerContextResources(server, state, { sessionId, watchIntervalMs: options.watchIntervalMs });
   server.server.onclose = () => watcher.stop();
-  return { server, state, watcher };
+  return { server, state, watcher, profile };
 }

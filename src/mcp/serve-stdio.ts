@@ -1,6 +1,8 @@
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 // Not the logger itself: pino loads only when a record is written (log-later.ts).
 import { logLater } from '../observability/log-later.js';
+import { FORMAT_TOKEN_CAPS } from '../refresh/format-budgets.js';
+import { resultBudget } from './client-forwarding.js';
 import { type BatonMcpServer, type BatonMcpServerOptions, createBatonMcpServer } from './create-mcp-server.js';
 import { WorkspaceRegistry } from './workspace-state.js';
 
@@ -10,14 +12,16 @@ import { WorkspaceRegistry } from './workspace-state.js';
  */
 export async function serveStdio(options: BatonMcpServerOptions = {}): Promise<void> {
   const registry = options.registry ?? new WorkspaceRegistry();
-  const { server, watcher } = createBatonMcpServer({ ...options, registry });
+  const { server, watcher, profile } = createBatonMcpServer({ ...options, registry });
   const transport = new StdioServerTransport();
   const closed = new Promise<void>((resolve) => {
     transport.onclose = () => resolve();
     process.stdin.once('end', () => resolve());
   });
   await server.connect(transport);
-  void registry.warm(options.workspace, { gate: afterInitialize(server) });
+  // Renders for the budgets this client's calls will ask for (known once it has initialized).
+  const budget = (format: keyof typeof FORMAT_TOKEN_CAPS) => resultBudget(FORMAT_TOKEN_CAPS[format], profile());
+  void registry.warm(options.workspace, { gate: afterInitialize(server), budget });
   logLater('info', { workspace: options.workspace ?? null }, 'baton mcp: serving on stdio');
   await closed;
   watcher.stop();

@@ -9,26 +9,28 @@ import { toWireCase } from '../util/wire-case.js';
 export const ERROR_META_KEY = 'baton/error';
 
 /**
- * A successful tool result in both forms: `structuredContent` and the same JSON (or the given
- * text) as a text block. Keys are converted to snake_case here, the one place MCP results are
+ * A successful tool result in both forms: `structuredContent` and, as the text block, exactly
+ * `JSON.stringify(structuredContent)` (or the given text). Compact and byte for byte the same
+ * JSON: a client that forwards both forms when they differ (Copilot CLI) then sends it once
+ * (client-forwarding.ts). Keys are converted to snake_case here, the one place MCP results are
  * built (ledger rows are camelCase TypeScript objects; the wire is snake_case, docs/api.md), and
  * every string is passed through the redactor.
  *
  * `prepared: true` sends `structured` and `text` exactly as given: refresh_context builds its
- * result snake_case, redacts it and counts its tokens itself, so touching it here would make its
- * `token_estimate` describe something other than what is sent.
+ * result snake_case, redacts it, counts its tokens and picks its text block itself, so touching it
+ * here would make its `token_estimate` describe something other than what is sent.
  */
 export async function okResult(
   structured: Record<string, unknown>,
   options: { text?: string; prepared?: boolean } = {},
 ): Promise<CallToolResult> {
   if (options.prepared) {
-    return { content: [{ type: 'text', text: options.text ?? JSON.stringify(structured, null, 1) }], structuredContent: structured };
+    return { content: [{ type: 'text', text: options.text ?? JSON.stringify(structured) }], structuredContent: structured };
   }
   const wire = toWireCase(structured) as Record<string, unknown>;
   const { value } = await redactValue({ structured: wire, text: options.text });
   return {
-    content: [{ type: 'text', text: value.text ?? JSON.stringify(value.structured, null, 1) }],
+    content: [{ type: 'text', text: value.text ?? JSON.stringify(value.structured) }],
     structuredContent: value.structured,
   };
 }

@@ -4,7 +4,7 @@ import { loadRefresh } from './load-refresh.js';
 import type { Ledger } from '../ledger/index.js';
 import type { GitCache } from '../refresh/git-cache.js';
 import type { ResultCache } from '../refresh/result-cache.js';
-import type { SnapshotRenderer } from '../refresh/types.js';
+import type { RefreshFormat, SnapshotRenderer } from '../refresh/types.js';
 
 /** What the warm-up reads of the workspace registry (workspace-state.ts), which calls it. */
 export interface WarmUpSources {
@@ -12,6 +12,19 @@ export interface WarmUpSources {
   resultCache: ResultCache<unknown>;
   renderWorker?: SnapshotRenderer | undefined;
   ledger(root: string): Promise<{ ledger: Ledger; error?: string | undefined }>;
+}
+
+export interface WarmUpOptions {
+  /** Holds back the steps that evaluate modules until it resolves (stdio: the initialize answer). */
+  gate?: Promise<void>;
+  /** @default true; false leaves out the git read and the renders (which read git). */
+  git?: boolean;
+  /**
+   * The token budget the client's refresh_context calls will ask for, per format (its
+   * `maxTokens`, client-forwarding.ts), read once the gate opens: the renders are cached under it,
+   * so they are the ones the client's first call finds. @default the formats' own caps
+   */
+  budget?: (format: RefreshFormat) => number | undefined;
 }
 
 /** How long each warm-up step took (ms from the start of the warm-up), or why it failed. */
@@ -32,14 +45,8 @@ export interface WarmUpReport {
  * - `render_*`: a standard render for a new session, left in the shared result cache (with a
  *   render worker, every format, rendered there).
  * Nothing is written. A failing step is reported (and logged at debug level), never thrown.
- * `gate` holds back the steps that evaluate modules until it resolves; `git: false` leaves out the
- * git read and the renders (which read git).
  */
-export async function warmUp(
-  registry: WarmUpSources,
-  root: string | undefined,
-  options: { gate?: Promise<void>; git?: boolean } = {},
-): Promise<WarmUpReport> {
+export async function warmUp(registry: WarmUpSources, root: string | undefined, options: WarmUpOptions = {}): Promise<WarmUpReport> {
   const { gate } = options;
   // Reading git ahead fixes the working tree as it is now for the git cache's lifetime: right for
   // a server started on a workspace, wrong after a handshake (the agent may edit, then refresh).
@@ -82,6 +89,7 @@ export async function warmUp(
           workspace: root,
           ledger: opened.ledger,
           format,
+          maxTokens: options.budget?.(format),
           gitCache: registry.gitCache,
           resultCache: registry.resultCache,
           renderWorker: registry.renderWorker,

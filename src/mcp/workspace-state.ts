@@ -8,7 +8,7 @@ import type { RenderWorker } from '../refresh/render-worker.js';
 import { ResultCache } from '../refresh/result-cache.js';
 import type { TurnBudget } from './turn-budget.js';
 import { backendTried, unavailableLedger } from './unavailable-ledger.js';
-import { type WarmUpReport, warmUp } from './warm-up.js';
+import { type WarmUpOptions, type WarmUpReport, warmUp } from './warm-up.js';
 
 /** Opens a workspace's ledger; injected so tests and the HTTP server can share or replace it. */
 export type LedgerOpener = (root: string) => Promise<Ledger>;
@@ -65,7 +65,7 @@ export class WorkspaceRegistry {
    * none is known yet; once per root. See warmUp for `gate` and `git`. Safe to ignore: it never
    * rejects.
    */
-  warm(root?: string, options: { gate?: Promise<void>; git?: boolean } = {}): Promise<WarmUpReport> {
+  warm(root?: string, options: WarmUpOptions = {}): Promise<WarmUpReport> {
     const slot = root ?? '';
     let running = this.warmUps.get(slot);
     if (!running) {

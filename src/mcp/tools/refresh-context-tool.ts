@@ -1,7 +1,9 @@
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
 import { BatonError } from '../../errors/index.js';
+import { FORMAT_TOKEN_CAPS } from '../../refresh/format-budgets.js';
 import { MAX_TASKS_PER_REFRESH, REFRESH_FORMATS } from '../../refresh/types.js';
+import { type ClientProfile, resultBudget, textBlockFor } from '../client-forwarding.js';
 import { loadRefresh, loadRefreshTasks } from '../load-refresh.js';
 import { registerCheckedTool } from '../register-checked-tool.js';
 import { guarded, okResult } from '../tool-result.js';
@@ -59,8 +61,17 @@ const outputSchema = z
   })
   .meta({ additionalProperties: true });
 
-/** `refresh_context`: session recovery context and continuation prompt (seed 002 §4). */
-export function registerRefreshContext(server: McpServer, state: WorkspaceState, sessionId: () => string): void {
+/**
+ * `refresh_context`: session recovery context and continuation prompt (seed 002 §4), sized for the
+ * calling client (`profile`: what it hands its model, client-forwarding.ts) so that what reaches
+ * the model stays within the format's cap.
+ */
+export function registerRefreshContext(
+  server: McpServer,
+  state: WorkspaceState,
+  sessionId: () => string,
+  profile: () => ClientProfile,
+): void {
   registerCheckedTool(
     server,
     'refresh_context',
@@ -77,6 +88,8 @@ export function registerRefreshContext(server: McpServer, state: WorkspaceState,
       guarded(async () => {
         const [{ root, ledger }, { refreshContext }] = await Promise.all([state.require(), loadRefresh()]);
         const turns = state.registry.turns;
+        const client = profile();
+        const format = input.format ?? 'standard';
         const common = {
           workspace: root,
           ledger,
@@ -85,7 +98,8 @@ export function registerRefreshContext(server: McpServer, state: WorkspaceState,
           renderWorker: state.registry.renderWorker,
           yieldTurn: turns ? () => turns.take() : undefined,
           sessionId: sessionId(),
-          format: input.format,
+          format,
+          maxTokens: resultBudget(FORMAT_TOKEN_CAPS[format], client),
           includeGit: input.include_git,
           includeTechDebt: input.include_tech_debt,
           includeDispatches: input.include_dispatches,
@@ -104,7 +118,8 @@ export function registerRefreshContext(server: McpServer, state: WorkspaceState,
           const { refreshTasks } = await loadRefreshTasks();
           const result = await refreshTasks(input.task_ids, common);
           await turns?.take();
-          return okResult(result.structured, { text: result.text, prepared: true });
+          const text = textBlockFor(client, result.structured, format === 'narrative' ? result.text : undefined);
+          return okResult(result.structured, { text, prepared: true });
         }
         const result = await refreshContext({ ...common, taskId: input.task_id });
         // Every session waiting on one cold render resumes at once: their results are encoded and
@@ -112,7 +127,9 @@ export function registerRefreshContext(server: McpServer, state: WorkspaceState,
         await turns?.take();
         // Exactly what the renderer measured against the cap: the context (its continuation prompt
         // included once: a field of the JSON formats, the "Next Steps" of the narrative) and metadata.
-        return okResult({ ...result.context, metadata: { ...result.metadata } }, { text: result.text, prepared: true });
+        const structured = { ...result.context, metadata: { ...result.metadata } };
+        const text = textBlockFor(client, structured, format === 'narrative' ? result.text : undefined);
+        return okResult(structured, { text, prepared: true });
       }),
   );
 }

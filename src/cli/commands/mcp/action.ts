@@ -1,5 +1,7 @@
 import path from 'node:path';
 import { BatonError } from '../../../errors/index.js';
+// A leaf file (no SDK): bad input is reported before anything starts.
+import { parseForwardingOverride } from '../../../mcp/client-forwarding.js';
 // Light files only until the render worker is started: the ledger and the MCP SDK load after it.
 import { GitCache } from '../../../refresh/git-cache.js';
 import { RenderWorker } from '../../../refresh/render-worker.js';
@@ -9,6 +11,7 @@ import type { McpCliOptions } from './options.js';
 
 export async function runMcp(io: CliIO, options: McpCliOptions): Promise<number> {
   const spec = options.ledger ?? io.env.BATON_LEDGER;
+  const forwards = parseForwardingOverride(io.env.BATON_MCP_FORWARDS);
   const ttl = Number(io.env.BATON_GIT_CACHE_TTL_MS);
   const gitCache = new GitCache(Number.isFinite(ttl) && ttl >= 0 && io.env.BATON_GIT_CACHE_TTL_MS ? { ttlMs: ttl } : {});
   const workspace = options.workspace ? path.resolve(io.cwd, options.workspace) : undefined;
@@ -27,7 +30,7 @@ export async function runMcp(io: CliIO, options: McpCliOptions): Promise<number>
   // The ledger follows the workspace a client hands over, unless one was named explicitly.
   const registry = new WorkspaceRegistry((root) => openLedger({ spec, cwd: root }), gitCache);
   registry.renderWorker = renderWorker;
-  const common = { registry, workspace, version: VERSION };
+  const common = { registry, workspace, version: VERSION, forwards };
   try {
     if (!options.http) {
       const { serveStdio } = await import('../../../mcp/serve-stdio.js');
