@@ -204,4 +204,18 @@ describe('the scripted model server', () => {
     expect(seen.requests.map((r) => `${r.method} ${r.path} ${r.status}`)).toEqual(['POST /v1/messages 200', 'GET /v1/models 200']);
     expect(seen.requests[0]?.bodyText).toContain('mcp__baton__refresh_context');
   });
+
+  it("matches Copilot CLI's server-tool names (baton-refresh_context)", async () => {
+    await start(() => callTool('refresh_context', { format: 'minimal' }));
+    const response = await post('/v1/chat/completions', {
+      tools: [
+        { type: 'function', function: { name: 'bash' } },
+        { type: 'function', function: { name: 'baton-refresh_context' } },
+      ],
+      messages: [{ role: 'user', content: 'go' }],
+    });
+    expect(await response.json()).toMatchObject({
+      choices: [{ message: { tool_calls: [{ function: { name: 'baton-refresh_context', arguments: '{"format":"minimal"}' } }] } }],
+    });
+  });
 });

@@ -1,9 +1,14 @@
 import type { OfferedTool, ToolCallAction } from './types.js';
 import type { ResolvedCall } from './wire.js';
 
-/** An offered tool for a logical name: the exact name, else an offered name ending in `__name`, `_name`, `.name` or `/name`. */
+/**
+ * An offered tool for a logical name: the exact name, else an offered name ending in `__name`,
+ * `_name`, `.name`, `/name` or `-name` (Copilot CLI names MCP tools `server-tool`: `baton-task`).
+ */
 export function findTool(tools: readonly OfferedTool[], name: string): OfferedTool | undefined {
-  return tools.find((t) => t.name === name) ?? tools.find((t) => ['__', '_', '.', '/'].some((sep) => t.name.endsWith(`${sep}${name}`)));
+  return (
+    tools.find((t) => t.name === name) ?? tools.find((t) => ['__', '_', '.', '/', '-'].some((sep) => t.name.endsWith(`${sep}${name}`)))
+  );
 }
 
 /**
