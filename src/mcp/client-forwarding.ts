@@ -15,11 +15,19 @@ export type ClientForwarding = 'structured' | 'text' | 'both-deduplicated' | 'bo
 export const FORWARDING_OVERRIDES = ['structured', 'text', 'both'] as const;
 export type ForwardingOverride = (typeof FORWARDING_OVERRIDES)[number];
 
+/**
+ * How a client hands a resource it read to its model: `text`, the resource's text as it is;
+ * `json`, the read result as JSON, the text inside it escaped as a JSON string (every quote and
+ * newline costs more tokens).
+ */
+export type ResourceForwarding = 'text' | 'json';
+
 /** How a client handles tool results, as far as the size of what reaches its model goes. */
 export interface ClientProfile {
   forwards: ClientForwarding;
   /** Tokens the client adds around a result (its own prefix or tags), kept free of each cap. */
   wrapperTokens: number;
+  resources: ResourceForwarding;
 }
 
 /**
@@ -29,15 +37,19 @@ export interface ClientProfile {
  */
 export const KNOWN_CLIENTS: Readonly<Record<string, ClientProfile>> = {
   // Claude Code 2.1.197: JSON.stringify(structuredContent); the text block never reaches the model.
-  'claude-code': { forwards: 'structured', wrapperTokens: 0 },
-  // Codex CLI 0.171.0: the structured content as compact JSON after "Wall time: 0.0068 seconds\nOutput:\n" (12 tokens).
-  'codex-mcp-client': { forwards: 'structured', wrapperTokens: 16 },
-  // Gemini CLI 0.61.0: the text block inside <untrusted_context> tags (9 tokens).
-  'gemini-cli-mcp-client': { forwards: 'text', wrapperTokens: 16 },
+  // ReadMcpResourceTool answers {"contents":[{"uri","mimeType","text"}]} as JSON.
+  'claude-code': { forwards: 'structured', wrapperTokens: 0, resources: 'json' },
+  // Codex CLI 0.171.0: the structured content as compact JSON after "Wall time: 0.0068 seconds\nOutput:\n"
+  // (12 tokens); read_mcp_resource answers {"server","uri","contents":[…]} as JSON.
+  'codex-mcp-client': { forwards: 'structured', wrapperTokens: 16, resources: 'json' },
+  // Gemini CLI 0.61.0: the text block inside <untrusted_context> tags (9 tokens); read_mcp_resource
+  // answers the resource's text as it is.
+  'gemini-cli-mcp-client': { forwards: 'text', wrapperTokens: 16, resources: 'text' },
   // Copilot CLI 1.0.102: text + "\n\n" + compact JSON, or the JSON once when the text is that JSON.
-  'copilot-cli': { forwards: 'both-deduplicated', wrapperTokens: 0 },
+  // It offers the model no tool that reads resources.
+  'copilot-cli': { forwards: 'both-deduplicated', wrapperTokens: 0, resources: 'json' },
   // The MCP Inspector CLI 2.12.0 prints the whole result for a person: no model, no wrapper.
-  'inspector-cli': { forwards: 'text', wrapperTokens: 0 },
+  'inspector-cli': { forwards: 'text', wrapperTokens: 0, resources: 'text' },
 };
 
 /** @default 32: tokens kept free for the wrapper of a client Baton does not know. */
@@ -51,8 +63,9 @@ export const UNKNOWN_CLIENT_WRAPPER_TOKENS = 32;
 export function clientProfile(clientName: string | undefined, override?: ForwardingOverride): ClientProfile {
   const known = clientName === undefined ? undefined : KNOWN_CLIENTS[clientName];
   const wrapperTokens = known?.wrapperTokens ?? UNKNOWN_CLIENT_WRAPPER_TOKENS;
-  if (override) return { forwards: override, wrapperTokens };
-  return known ?? { forwards: 'both', wrapperTokens };
+  const resources = known?.resources ?? 'json';
+  if (override) return { forwards: override, wrapperTokens, resources };
+  return known ?? { forwards: 'both', wrapperTokens, resources };
 }
 
 /**

@@ -3,8 +3,9 @@ import { ErrorCode, McpError, SubscribeRequestSchema, UnsubscribeRequestSchema }
 import { BatonError, errorMessage, isBatonError } from '../errors/index.js';
 // Light leaf files only; the refresh module itself loads on first use (load-refresh.ts).
 import { REFRESH_FORMATS, type RefreshFormat } from '../refresh/types.js';
-import { loadRefresh } from './load-refresh.js';
+import type { ClientProfile } from './client-forwarding.js';
 import { ContextWatcher, taskIdOf } from './context-watcher.js';
+import { readContextResource } from './read-context-resource.js';
 import { recentOpenTasks } from './recent-open-tasks.js';
 import type { WorkspaceState } from './workspace-state.js';
 
@@ -21,13 +22,13 @@ export const CURRENT_CONTEXT_URI = 'baton://context/current';
  * `baton://context/current`, `?format=minimal|standard|detailed|narrative`) with subscriptions:
  * a subscribed context gets `notifications/resources/updated` when git HEAD or the ledger moves.
  * `resources/list` names the current context and the open tasks' (recent-open-tasks.ts); a read
- * of a task that does not exist fails with -32002. Must be called before the server connects (it
+ * is sized for the client (read-context-resource.ts); a task that does not exist fails with -32002. Must be called before the server connects (it
  * registers the subscribe capability).
  */
 export function registerContextResources(
   server: McpServer,
   state: WorkspaceState,
-  options: { sessionId: () => string; watchIntervalMs?: number },
+  options: { sessionId: () => string; profile: () => ClientProfile; watchIntervalMs?: number },
 ): ContextWatcher {
   const watcher = new ContextWatcher(state, {
     intervalMs: options.watchIntervalMs,
@@ -52,21 +53,13 @@ export function registerContextResources(
     },
     async (uri) => {
       try {
-        const { root, ledger } = await state.require();
-        const format = formatOf(uri);
-        const { refreshContext } = await loadRefresh();
-        const result = await refreshContext({
-          workspace: root,
-          ledger,
-          gitCache: state.registry.gitCache,
-          renderWorker: state.registry.renderWorker,
-          sessionId: options.sessionId(),
+        const read = await readContextResource(state, {
           taskId: taskIdOf(uri.href),
-          format,
+          format: formatOf(uri),
+          sessionId: options.sessionId(),
+          profile: options.profile(),
         });
-        return {
-          contents: [{ uri: uri.href, mimeType: format === 'narrative' ? 'text/markdown' : 'application/json', text: result.text }],
-        };
+        return { contents: [{ uri: uri.href, mimeType: read.mimeType, text: read.text }] };
       } catch (error) {
         throw resourceError(uri.href, error);
       }

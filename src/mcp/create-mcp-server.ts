@@ -65,7 +65,7 @@ export function createBatonMcpServer(options: BatonMcpServerOptions = {}): Baton
   registerDebtTool(server, state);
   registerPrepOrchestrator(server, state);
   registerContextSnapshots(server, state);
-  const watcher = registerContextResources(server, state, { sessionId, watchIntervalMs: options.watchIntervalMs });
+  const watcher = registerContextResources(server, state, { sessionId, profile, watchIntervalMs: options.watchIntervalMs });
   server.server.onclose = () => watcher.stop();
   return { server, state, watcher, profile };
 }

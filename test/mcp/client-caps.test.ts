@@ -104,6 +104,28 @@ describe.each(Object.keys(FORWARDS))('refresh_context as %s hands it to its mode
   });
 });
 
+/** How each client hands a resource read to its model (measured the same way). */
+const READS: Record<string, (uri: string, content: { text: string; mimeType?: string }) => string> = {
+  'claude-code': (uri, c) => JSON.stringify({ contents: [{ uri, mimeType: c.mimeType, text: c.text }] }),
+  'codex-mcp-client': (uri, c) => JSON.stringify({ server: 'baton', uri, contents: [{ uri, mimeType: c.mimeType, text: c.text }] }),
+  'gemini-cli-mcp-client': (_uri, c) => `<untrusted_context>\n${c.text}\n</untrusted_context>`,
+  'some-editor': (uri, c) => JSON.stringify({ result: { contents: [{ uri, mimeType: c.mimeType, text: c.text }] } }),
+};
+
+describe.each(Object.keys(READS))('a context resource as %s hands it to its model', (name) => {
+  const reads = ['busy', 'quoted'].flatMap((task) => REFRESH_FORMATS.map((format) => [task, format] as const));
+  it.each(reads)('%s, %s: within the cap, the whole context', async (task, format) => {
+    const client = await connect(name);
+    const uri = `baton://context/${task}?format=${format}`;
+    const content = (await client.readResource({ uri })).contents[0] as { text: string; mimeType: string };
+    await client.close();
+    const forwarded = READS[name]?.(uri, content) ?? '';
+    expect(countTokens(forwarded)).toBeLessThanOrEqual(FORMAT_TOKEN_CAPS[format]);
+    expect(content.text.split(format === 'narrative' ? 'Verification Checklist' : 'Session Continuation').length - 1).toBe(1);
+    if (format !== 'narrative') expect(content.text).toBe(JSON.stringify(JSON.parse(content.text)));
+  });
+});
+
 describe('the text block beside structuredContent', () => {
   it('is exactly JSON.stringify(structuredContent) for the JSON formats and for every other tool', async () => {
     const client = await connect('gemini-cli-mcp-client');

@@ -1,0 +1,57 @@
+import { FORMAT_TOKEN_CAPS } from '../refresh/format-budgets.js';
+import type { RefreshFormat } from '../refresh/types.js';
+import type { ClientProfile } from './client-forwarding.js';
+import { loadRefresh } from './load-refresh.js';
+import type { WorkspaceState } from './workspace-state.js';
+
+/**
+ * Tokens of the JSON a client wraps a read in (`{"server":…,"uri":…,"contents":[{"uri":…,
+ * "mimeType":…,"text":…}]}`), besides the escaped text itself.
+ */
+export const RESOURCE_ENVELOPE_TOKENS = 64;
+/** Renders tried before the last one is sent: each shrinks the budget by what the last one overran. */
+const MAX_RENDERS = 4;
+
+export interface ContextRead {
+  text: string;
+  mimeType: 'application/json' | 'text/markdown';
+}
+
+/**
+ * A task's context as a resource's text, sized so that what the client hands its model stays
+ * within the format's cap: compact JSON (the narrative's markdown), rendered again within a smaller
+ * budget while the client's form of it (`profile.resources`: the text as it is, or escaped inside
+ * the read result's JSON, which costs a fifth or so more) counts over the cap. Throws what
+ * refreshContext throws (NOT_FOUND for an unknown task, WORKSPACE_NOT_SET before a handshake).
+ */
+export async function readContextResource(
+  state: WorkspaceState,
+  request: { taskId: string | undefined; format: RefreshFormat; sessionId: string; profile: ClientProfile },
+): Promise<ContextRead> {
+  const { root, ledger } = await state.require();
+  const [{ refreshContext }, { countTokens }] = await Promise.all([loadRefresh(), import('../tokens/index.js')]);
+  const { format, profile } = request;
+  const cap = FORMAT_TOKEN_CAPS[format];
+  const overhead = profile.resources === 'json' ? RESOURCE_ENVELOPE_TOKENS : profile.wrapperTokens;
+  const sentTokens = (text: string) => overhead + countTokens(profile.resources === 'json' ? JSON.stringify(text) : text);
+  let budget = cap - overhead;
+  let text = '';
+  for (let render = 1; render <= MAX_RENDERS; render += 1) {
+    const result = await refreshContext({
+      workspace: root,
+      ledger,
+      gitCache: state.registry.gitCache,
+      renderWorker: state.registry.renderWorker,
+      sessionId: request.sessionId,
+      taskId: request.taskId,
+      format,
+      maxTokens: budget,
+    });
+    text = format === 'narrative' ? result.text : JSON.stringify({ ...result.context, metadata: result.metadata });
+    const sent = sentTokens(text);
+    if (sent <= cap) break;
+    // Scale the budget by how far this render overran, and a little more each time.
+    budget = Math.floor((budget * (cap - overhead)) / (sent - overhead)) - 16 * render;
+  }
+  return { text, mimeType: format === 'narrative' ? 'text/markdown' : 'application/json' };
+}
