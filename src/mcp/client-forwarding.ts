@@ -28,6 +28,8 @@ export interface ClientProfile {
   /** Tokens the client adds around a result (its own prefix or tags), kept free of each cap. */
   wrapperTokens: number;
   resources: ResourceForwarding;
+  /** Bytes of a tool result the client gives its model whole; past it, something else. @default none */
+  maxResultBytes?: number;
 }
 
 /**
@@ -46,8 +48,9 @@ export const KNOWN_CLIENTS: Readonly<Record<string, ClientProfile>> = {
   // answers the resource's text as it is.
   'gemini-cli-mcp-client': { forwards: 'text', wrapperTokens: 16, resources: 'text' },
   // Copilot CLI 1.0.102: text + "\n\n" + compact JSON, or the JSON once when the text is that JSON.
-  // It offers the model no tool that reads resources.
-  'copilot-cli': { forwards: 'both-deduplicated', wrapperTokens: 0, resources: 'json' },
+  // A result over 20,480 bytes is saved to a temporary file and the model gets only "Output too large
+  // to read at once (20.0 KB). Saved to: …". It offers the model no tool that reads resources.
+  'copilot-cli': { forwards: 'both-deduplicated', wrapperTokens: 0, resources: 'json', maxResultBytes: 20_480 },
   // The MCP Inspector CLI 2.12.0 prints the whole result for a person: no model, no wrapper.
   'inspector-cli': { forwards: 'text', wrapperTokens: 0, resources: 'text' },
 };
@@ -64,7 +67,7 @@ export function clientProfile(clientName: string | undefined, override?: Forward
   const known = clientName === undefined ? undefined : KNOWN_CLIENTS[clientName];
   const wrapperTokens = known?.wrapperTokens ?? UNKNOWN_CLIENT_WRAPPER_TOKENS;
   const resources = known?.resources ?? 'json';
-  if (override) return { forwards: override, wrapperTokens, resources };
+  if (override) return { ...known, forwards: override, wrapperTokens, resources };
   return known ?? { forwards: 'both', wrapperTokens, resources };
 }
 

@@ -2,6 +2,7 @@ import { FORMAT_TOKEN_CAPS } from '../refresh/format-budgets.js';
 import type { RefreshFormat } from '../refresh/types.js';
 import type { ClientProfile } from './client-forwarding.js';
 import { loadRefresh } from './load-refresh.js';
+import { renderToFit } from './render-to-fit.js';
 import type { WorkspaceState } from './workspace-state.js';
 
 /**
@@ -9,8 +10,6 @@ import type { WorkspaceState } from './workspace-state.js';
  * "mimeType":…,"text":…}]}`), besides the escaped text itself.
  */
 export const RESOURCE_ENVELOPE_TOKENS = 64;
-/** Renders tried before the last one is sent: each shrinks the budget by what the last one overran. */
-const MAX_RENDERS = 4;
 
 export interface ContextRead {
   text: string;
@@ -34,9 +33,7 @@ export async function readContextResource(
   const cap = FORMAT_TOKEN_CAPS[format];
   const overhead = profile.resources === 'json' ? RESOURCE_ENVELOPE_TOKENS : profile.wrapperTokens;
   const sentTokens = (text: string) => overhead + countTokens(profile.resources === 'json' ? JSON.stringify(text) : text);
-  let budget = cap - overhead;
-  let text = '';
-  for (let render = 1; render <= MAX_RENDERS; render += 1) {
+  const render = async (maxTokens: number | undefined) => {
     const result = await refreshContext({
       workspace: root,
       ledger,
@@ -45,13 +42,10 @@ export async function readContextResource(
       sessionId: request.sessionId,
       taskId: request.taskId,
       format,
-      maxTokens: budget,
+      maxTokens,
     });
-    text = format === 'narrative' ? result.text : JSON.stringify({ ...result.context, metadata: result.metadata });
-    const sent = sentTokens(text);
-    if (sent <= cap) break;
-    // Scale the budget by how far this render overran, and a little more each time.
-    budget = Math.floor((budget * (cap - overhead)) / (sent - overhead)) - 16 * render;
-  }
+    return format === 'narrative' ? result.text : JSON.stringify({ ...result.context, metadata: result.metadata });
+  };
+  const text = await renderToFit(render, { cap, budget: cap - overhead, overshoot: (sent) => sentTokens(sent) / cap });
   return { text, mimeType: format === 'narrative' ? 'text/markdown' : 'application/json' };
 }

@@ -40,7 +40,10 @@ const FORWARDS: Record<string, (result: ToolResult) => Forwarded> = {
   'copilot-cli': (r) => {
     const json = JSON.stringify(r.structuredContent);
     const text = r.content.map((c) => c.text).join('');
-    return { text: text === json ? json : `${text}\n\n${json}`, reserve: 0 };
+    const whole = text === json ? json : `${text}\n\n${json}`;
+    // Over 20,480 bytes, the model gets a pointer to a temporary file instead.
+    if (Buffer.byteLength(whole) > 20_480) return { text: 'Output too large to read at once. Saved to: /tmp/…', reserve: 0 };
+    return { text: whole, reserve: 0 };
   },
   // A client Baton does not know may forward both forms, inside a wrapper of its own.
   'some-editor': (r) => ({
