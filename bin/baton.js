@@ -7,6 +7,13 @@ if (args.length === 1 && (args[0] === '--version' || args[0] === '-V')) {
   const { readFileSync } = await import('node:fs');
   const { version } = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8'));
   process.stdout.write(`${version}\n`);
+} else if (args[0] === 'hook' && !args.includes('--help') && !args.includes('-h')) {
+  // `baton hook EVENT`, run by an agent CLI at every tool call: its own small entry, not the CLI.
+  const { hookMain } = await import('../dist/cli-bundle/hook-main.js').catch((error) => {
+    if (error?.code !== 'ERR_MODULE_NOT_FOUND' || !String(error.message).includes('cli-bundle')) throw error;
+    return import('../dist/cli/commands/hook/hook-main.js');
+  });
+  await hookMain(args.slice(1)).catch(() => undefined);
 } else {
   // Node >= 22.1 keeps compiled bytecode between runs (in the OS temp folder): a fresh `baton mcp`
   // or `baton status` then skips most of its module compilation. Node 20 has no such cache.

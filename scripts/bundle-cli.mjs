@@ -71,6 +71,8 @@ const result = await build({
     'render-worker-main': path.join(ROOT, 'dist/refresh/render-worker-main.js'),
     // Likewise the spawn helper's entry (src/spawner/spawn-helper.ts).
     'spawn-helper-main': path.join(ROOT, 'dist/spawner/spawn-helper-main.js'),
+    // `baton hook EVENT` (bin/baton.js loads it alone: an agent CLI runs it at every tool call).
+    'hook-main': path.join(ROOT, 'dist/cli/commands/hook/hook-main.js'),
   },
   outdir: OUT,
   bundle: true,

@@ -29,6 +29,11 @@ export interface OpenLedgerOptions {
    * instead of failing (baton status on a read-only ledger). @default false
    */
   readOnlyFallback?: boolean;
+  /**
+   * SQLite: how long a write waits for another process's lock before failing with
+   * LEDGER_UNAVAILABLE (hooks inside an agent CLI wait less than a run does). @default 5000
+   */
+  busyTimeoutMs?: number;
   /** Clock, for tests. @default Date.now */
   now?: () => number;
 }
@@ -69,6 +74,7 @@ export async function openLedger(options: OpenLedgerOptions = {}): Promise<Ledge
         create: options.create ?? true,
         now: options.now,
         readOnlyFallback: options.readOnlyFallback ?? false,
+        ...(options.busyTimeoutMs === undefined ? {} : { busyTimeoutMs: options.busyTimeoutMs }),
       });
     }
     case 'redis': {

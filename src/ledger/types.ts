@@ -168,8 +168,20 @@ export interface Breaker {
 export type BreakerWrite = Omit<Breaker, 'provider' | 'generation' | 'updatedAt'>;
 
 /** Collections of plain records that share one storage shape. */
-export type RecordCollection = 'debt' | 'research' | 'recon' | 'sessions' | 'snapshots' | 'audit';
-export const RECORD_COLLECTIONS: readonly RecordCollection[] = ['debt', 'research', 'recon', 'sessions', 'snapshots', 'audit'];
+/**
+ * `sessions`: refresh_context callers and panels; `agent_sessions`: interactive sessions of agent
+ * CLIs (Claude Code, Gemini CLI, Codex) recorded by their lifecycle hooks (AgentSessionData).
+ */
+export type RecordCollection = 'debt' | 'research' | 'recon' | 'sessions' | 'snapshots' | 'audit' | 'agent_sessions';
+export const RECORD_COLLECTIONS: readonly RecordCollection[] = [
+  'debt',
+  'research',
+  'recon',
+  'sessions',
+  'snapshots',
+  'audit',
+  'agent_sessions',
+];
 
 /** Common indexed fields of every plain record; the rest lives in `data`. */
 export interface LedgerRecord<T = Record<string, unknown>> {

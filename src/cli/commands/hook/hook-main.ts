@@ -1,0 +1,55 @@
+// The files, not the module's index: the index also loads the fold and the context renderer,
+// which the per-tool-call hook must not pay for (run-hook.ts loads them when an event needs them).
+import { isAgentClient } from '../../../hooks/client-specs.js';
+import { runHook } from '../../../hooks/run-hook.js';
+import { HOOK_EVENTS, type HookEvent } from '../../../hooks/types.js';
+
+/** @default 8 MiB: stdin read at most (a tool result can be large; nothing Baton needs is). */
+const MAX_STDIN_BYTES = 8 * 1024 * 1024;
+/** @default 3000: how long to wait for the client to finish writing stdin. */
+const STDIN_WAIT_MS = 3_000;
+
+const USAGE = `usage: baton hook <${HOOK_EVENTS.join('|')}> --client <claude|gemini|codex>
+Run by an agent CLI's lifecycle hooks (see \`baton hooks install\`): reads the client's JSON on stdin.`;
+
+/**
+ * \`baton hook EVENT --client CLIENT\`, as bin/baton.js runs it before the rest of the CLI loads
+ * (commander and the command table cost more than a tool call may). Always exits 0 for a client:
+ * an exit 2 would block a prompt or replace a tool's output, and anything on stderr can reach the
+ * user. Only a person at a terminal (stdin is a TTY) gets the usage and exit 2 for bad arguments.
+ */
+export async function hookMain(argv: readonly string[]): Promise<void> {
+  const [event, ...rest] = argv;
+  const clientIndex = rest.indexOf('--client');
+  const client = clientIndex >= 0 ? rest[clientIndex + 1] : undefined;
+  const interactive = Boolean(process.stdin.isTTY);
+  if (!event || !(HOOK_EVENTS as readonly string[]).includes(event) || !isAgentClient(client)) {
+    if (interactive) {
+      process.stderr.write(`baton hook: ${!event ? 'no event given' : !isAgentClient(client) ? `--client must be claude, gemini or codex (got ${client ?? 'none'})` : `unknown event "${event}"`}\n${USAGE}\n`);
+      process.exitCode = 2;
+    }
+    return;
+  }
+  const stdin = interactive ? '' : await readStdin();
+  const answer = await runHook({ client, event: event as HookEvent, stdin, cwd: process.cwd(), env: process.env });
+  if (answer.stdout) await new Promise<void>((resolve) => process.stdout.write(answer.stdout, () => resolve()));
+}
+
+function readStdin(): Promise<string> {
+  return new Promise((resolve) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    const finish = () => {
+      clearTimeout(timer);
+      process.stdin.pause();
+      resolve(Buffer.concat(chunks).toString('utf8'));
+    };
+    const timer = setTimeout(finish, STDIN_WAIT_MS);
+    process.stdin.on('data', (chunk: Buffer) => {
+      size += chunk.length;
+      if (size <= MAX_STDIN_BYTES) chunks.push(chunk);
+    });
+    process.stdin.on('end', finish);
+    process.stdin.on('error', finish);
+  });
+}

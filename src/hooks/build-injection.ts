@@ -1,0 +1,52 @@
+import type { Ledger } from '../ledger/ledger.js';
+import { CLIENT_SPECS } from './client-specs.js';
+import { gatherLedgerContext, readRecentCommits } from './gather-hook-context.js';
+import type { DirtyState } from './measure-workspace.js';
+import { type RenderedHookContext, renderHookContext } from './render-hook-context.js';
+import type { AgentSessionSource, HookInput, HookSessionState } from './types.js';
+
+/**
+ * o200k tokens are rarely shorter than 3 characters in what Baton renders (English, paths,
+ * commands), so a token cap becomes a character cap at 3 per token: 2,400 tokens -> 7,200
+ * characters. Counting exactly would load the tokenizer (a quarter second) into every session
+ * start; test/hooks checks the worst case with the real tokenizer.
+ */
+export const CHARS_PER_TOKEN_FLOOR = 3;
+
+/** The character budget of a client's injected context. */
+export function contextBudget(client: HookInput['client']): number {
+  const spec = CLIENT_SPECS[client];
+  return spec.maxContextTokens === undefined ? spec.maxContextChars : Math.min(spec.maxContextChars, spec.maxContextTokens * CHARS_PER_TOKEN_FLOOR);
+}
+
+export interface InjectionRequest {
+  ledger: Ledger;
+  workspace: string;
+  input: HookInput;
+  /** The ledger id of the session. */
+  sessionId: string;
+  state: HookSessionState;
+  source: AgentSessionSource;
+  /** The workspace as just measured, when the caller has it. */
+  dirty: DirtyState | undefined;
+  now: number;
+}
+
+/**
+ * The context to inject, or undefined when there is nothing to say, or when this session's
+ * history already holds the same context (a resume, where the client keeps the earlier copies):
+ * compared by digest, which leaves out the date line. After a compaction or a clear the history
+ * lost the earlier copy, so the context goes in again.
+ */
+export async function buildInjection(request: InjectionRequest): Promise<RenderedHookContext | undefined> {
+  const { ledger, workspace } = request;
+  const [ledgerPart, commits] = await Promise.all([gatherLedgerContext(ledger, workspace), readRecentCommits(workspace)]);
+  const rendered = renderHookContext(
+    { workspace, now: request.now, sessionId: request.sessionId, source: request.source, git: request.dirty, commits, ...ledgerPart },
+    contextBudget(request.input.client),
+  );
+  if (!rendered.hasContent) return undefined;
+  const historyKeepsCopy = request.source === 'resume' || request.source === 'startup';
+  if (historyKeepsCopy && request.state.injectedDigest === rendered.digest) return undefined;
+  return rendered;
+}

@@ -1,0 +1,45 @@
+import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
+
+/** Gemini CLI compresses when the last prompt's tokens reach this share of the model's window (its default). */
+export const GEMINI_COMPRESSION_THRESHOLD = 0.5;
+/** Its window for every Gemini model but Gemma 4 (256,000). */
+export const GEMINI_TOKEN_LIMIT = 1_048_576;
+const TAIL_BYTES = 64 * 1024;
+
+/**
+ * Gemini CLI fires PreCompress before every turn, whether it compresses or not, and nothing after
+ * a compression. It compresses when the last prompt's token count (which its transcript records
+ * on each model message, `"tokens":{"input":N`) reaches half the model's window, or when the user
+ * runs /compress (trigger `manual`). This reads the transcript's tail for that count. `threshold`
+ * is the share of the window (Gemini's `model.compressionThreshold` setting, when the user set one).
+ */
+export function geminiCompressionDue(transcriptPath: string | undefined, trigger: 'manual' | 'auto' | undefined, threshold = GEMINI_COMPRESSION_THRESHOLD): boolean {
+  if (trigger === 'manual') return true;
+  if (!transcriptPath) return false;
+  const tail = readTail(transcriptPath);
+  let last: RegExpExecArray | null = null;
+  const pattern = /"tokens":\{"input":(\d+)/g;
+  for (let match = pattern.exec(tail); match; match = pattern.exec(tail)) last = match;
+  if (!last) return false;
+  const model = /"model":"([^"]+)"[^\n]*$/.exec(tail)?.[1] ?? '';
+  const limit = /gemma-4/i.test(model) ? 256_000 : GEMINI_TOKEN_LIMIT;
+  return Number(last[1]) >= threshold * limit;
+}
+
+function readTail(file: string): string {
+  let fd: number;
+  try {
+    fd = openSync(file, 'r');
+  } catch {
+    return '';
+  }
+  try {
+    const size = fstatSync(fd).size;
+    const start = Math.max(0, size - TAIL_BYTES);
+    const buffer = Buffer.alloc(size - start);
+    readSync(fd, buffer, 0, buffer.length, start);
+    return buffer.toString('utf8');
+  } finally {
+    closeSync(fd);
+  }
+}

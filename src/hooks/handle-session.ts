@@ -1,0 +1,129 @@
+import { statSync } from 'node:fs';
+import { type AgentSessionData, agentSessionId, endAgentSession, getAgentSession, upsertAgentSession } from '../ledger/agent-sessions.js';
+import type { Ledger } from '../ledger/ledger.js';
+import { contextAnswer, type InjectionPoint } from './answer-hook.js';
+import { buildInjection } from './build-injection.js';
+import { foldSession, freshState } from './fold-session.js';
+import { geminiCompressionDue } from './gemini-compression.js';
+import { sessionFiles } from './hook-paths.js';
+import { readHookState, writeHookState } from './hook-state.js';
+import { appendJournal } from './journal.js';
+import { readDirtyState } from './measure-workspace.js';
+import { openHookLedger } from './open-hook-ledger.js';
+import { newSessionData } from './session-record.js';
+import { summarizeSession } from './session-summary.js';
+import type { AgentSessionSource, HookInput, HookSessionState } from './types.js';
+
+/** How long a hook's SQLite write waits for another process's lock: well inside the client's timeout. */
+const BUSY_TIMEOUT_MS = { start: 1_000, fold: 1_500, end: 400 } as const;
+
+async function withLedger<T>(workspace: string, env: NodeJS.ProcessEnv, busyTimeoutMs: number, use: (ledger: Ledger) => Promise<T>): Promise<T> {
+  const ledger = await openHookLedger(workspace, env, busyTimeoutMs);
+  try {
+    return await use(ledger);
+  } finally {
+    await ledger.close();
+  }
+}
+
+/**
+ * SessionStart (startup, resume, clear, compact): folds what a dead process of this session left
+ * in its journal, measures the workspace (the baseline its turns are measured against), opens or
+ * reopens the session's record, and answers with the continuation context unless this session's
+ * history already holds the same one.
+ */
+export async function handleSessionStart(input: HookInput, workspace: string, now: number, env: NodeJS.ProcessEnv): Promise<string> {
+  const id = agentSessionId(input.client, input.sessionId);
+  const files = sessionFiles(workspace, id);
+  const source: AgentSessionSource = input.source ?? 'startup';
+  return withLedger(workspace, env, BUSY_TIMEOUT_MS.start, async (ledger) => {
+    const previous = readHookState(files.state);
+    const unfolded = previous !== undefined && (statSync(files.journal, { throwIfNoEntry: false })?.size ?? 0) > previous.foldedBytes;
+    const folded = unfolded ? await foldSession(ledger, workspace, input, now) : undefined;
+    const state = readHookState(files.state) ?? freshState(input, now);
+    const dirty = folded?.dirty ?? (await readDirtyState(workspace).catch(() => undefined));
+    if (state.baselineAt === undefined && dirty) Object.assign(state, { baseline: dirty.files, baseHead: dirty.head, baselineAt: now });
+    if (input.model) state.model = input.model;
+    await upsertAgentSession(ledger, id, newSessionData(input, workspace, state, now), (current) => reopened(current, source, input, now));
+    const injection = await buildInjection({ ledger, workspace, input, sessionId: id, state, source, dirty, now });
+    if (injection) Object.assign(state, { injectedDigest: injection.digest, injectedAt: now, compactPending: false });
+    writeHookState(files.state, state);
+    return injection ? contextAnswer(input.client, 'SessionStart', injection.text) : '';
+  });
+}
+
+function reopened(current: AgentSessionData, source: AgentSessionSource, input: HookInput, now: number): Partial<AgentSessionData> {
+  const next: AgentSessionData = { ...current, lastActivityAt: now, starts: { ...current.starts, [source]: (current.starts[source] ?? 0) + 1 } };
+  delete next.endedAt;
+  delete next.endReason;
+  if (input.model) next.model = input.model;
+  next.summary = summarizeSession(next, 'active');
+  return next;
+}
+
+/** Stop / AfterAgent: the turn ended; fold it (one dispatch when it did something). */
+export async function handleStop(input: HookInput, workspace: string, now: number, env: NodeJS.ProcessEnv): Promise<string> {
+  await withLedger(workspace, env, BUSY_TIMEOUT_MS.fold, (ledger) => foldSession(ledger, workspace, input, now));
+  return '';
+}
+
+/**
+ * PreCompact (Claude, Codex) and PreCompress (Gemini): fold the work so far, so the context
+ * injected after the compaction knows what was in flight. Gemini fires PreCompress before every
+ * turn; only one that compresses (a manual /compress, or a last prompt past Gemini's threshold)
+ * counts, and it marks the session so that the next BeforeAgent or AfterTool injects once.
+ * Prints nothing: Claude rejects output from PreCompact, and the error would reach the model.
+ */
+export async function handlePreCompact(input: HookInput, workspace: string, now: number, env: NodeJS.ProcessEnv): Promise<string> {
+  if (input.client === 'gemini' && !geminiCompressionDue(input.transcriptPath, input.trigger)) return '';
+  const id = agentSessionId(input.client, input.sessionId);
+  const files = sessionFiles(workspace, id);
+  appendJournal(files.journal, files.dir, { kind: 'compact', at: now, trigger: input.trigger ?? 'auto' });
+  await withLedger(workspace, env, BUSY_TIMEOUT_MS.fold, (ledger) => foldSession(ledger, workspace, input, now));
+  if (input.client === 'gemini') {
+    const state = readHookState(files.state) ?? freshState(input, now);
+    writeHookState(files.state, { ...state, compactPending: true });
+  }
+  return '';
+}
+
+/** SessionEnd: fold what is left and close the record with its summary (Claude allows 1.5 s). */
+export async function handleSessionEnd(input: HookInput, workspace: string, now: number, env: NodeJS.ProcessEnv): Promise<string> {
+  const id = agentSessionId(input.client, input.sessionId);
+  await withLedger(workspace, env, BUSY_TIMEOUT_MS.end, async (ledger) => {
+    await foldSession(ledger, workspace, input, now);
+    const current = await getAgentSession(ledger, id);
+    if (!current) return;
+    const data: AgentSessionData = { ...current.data, lastActivityAt: now, endedAt: now, ...(input.reason ? { endReason: input.reason } : {}) };
+    data.summary = summarizeSession(data, 'ended');
+    await endAgentSession(ledger, id, data);
+  });
+  return '';
+}
+
+/** Gemini's BeforeAgent: note the prompt; inject once when a compression happened since the last injection. */
+export async function handleBeforeAgent(input: HookInput, workspace: string, now: number, env: NodeJS.ProcessEnv): Promise<string> {
+  const files = sessionFiles(workspace, agentSessionId(input.client, input.sessionId));
+  if (input.prompt) appendJournal(files.journal, files.dir, { kind: 'prompt', at: now, prompt: input.prompt });
+  if (!readHookState(files.state)?.compactPending) return '';
+  return injectAfterCompression(input, workspace, 'BeforeAgent', now, env);
+}
+
+/** The context after a Gemini compression, through BeforeAgent or AfterTool; clears the mark. */
+export async function injectAfterCompression(
+  input: HookInput,
+  workspace: string,
+  point: InjectionPoint,
+  now: number,
+  env: NodeJS.ProcessEnv,
+): Promise<string> {
+  const id = agentSessionId(input.client, input.sessionId);
+  const files = sessionFiles(workspace, id);
+  return withLedger(workspace, env, BUSY_TIMEOUT_MS.start, async (ledger) => {
+    const state: HookSessionState = readHookState(files.state) ?? freshState(input, now);
+    const dirty = await readDirtyState(workspace).catch(() => undefined);
+    const injection = await buildInjection({ ledger, workspace, input, sessionId: id, state, source: 'compact', dirty, now });
+    writeHookState(files.state, { ...state, compactPending: false, ...(injection ? { injectedDigest: injection.digest, injectedAt: now } : {}) });
+    return injection ? contextAnswer(input.client, point, injection.text) : '';
+  });
+}

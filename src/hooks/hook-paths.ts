@@ -1,0 +1,57 @@
+import { statSync } from 'node:fs';
+import path from 'node:path';
+
+/** Where the hooks keep their files, under the workspace's `.baton/`. */
+export const HOOKS_DIR = path.join('.baton', 'hooks');
+
+/**
+ * The workspace a hook works for: the nearest folder at or above `cwd` that holds a `.baton/`
+ * folder, not looking above a repository's root (a folder with `.git`). Undefined when there is
+ * none: Baton was never set up there (`baton hooks install` or `baton init` makes `.baton/`), so
+ * the hook does nothing at all (user-level hooks fire in every project the client opens).
+ */
+export function findBatonWorkspace(cwd: string): string | undefined {
+  let dir = path.resolve(cwd);
+  for (;;) {
+    if (isDirectory(path.join(dir, '.baton'))) return dir;
+    if (exists(path.join(dir, '.git'))) return undefined;
+    const parent = path.dirname(dir);
+    if (parent === dir) return undefined;
+    dir = parent;
+  }
+}
+
+/** The files of one client session under `.baton/hooks/sessions/`. */
+export interface SessionFiles {
+  dir: string;
+  /** Append-only journal of the cheap hooks. */
+  journal: string;
+  /** HookSessionState as JSON. */
+  state: string;
+  /** Held while a fold runs. */
+  lock: string;
+}
+
+export function sessionFiles(workspace: string, ledgerSessionId: string): SessionFiles {
+  const dir = path.join(workspace, HOOKS_DIR, 'sessions');
+  const base = path.join(dir, safeName(ledgerSessionId));
+  return { dir, journal: `${base}.jsonl`, state: `${base}.json`, lock: `${base}.lock` };
+}
+
+/** The hooks' own log: why a hook answered nothing. */
+export function hookLogFile(workspace: string): string {
+  return path.join(workspace, HOOKS_DIR, 'hooks.log');
+}
+
+/** A session id made safe as a file name (ids are UUIDs; anything else is reduced to [A-Za-z0-9._-]). */
+function safeName(id: string): string {
+  return id.replace(/[^A-Za-z0-9._-]/g, '_').slice(0, 200);
+}
+
+function isDirectory(file: string): boolean {
+  return statSync(file, { throwIfNoEntry: false })?.isDirectory() ?? false;
+}
+
+function exists(file: string): boolean {
+  return statSync(file, { throwIfNoEntry: false }) !== undefined;
+}

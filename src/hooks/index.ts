@@ -1,0 +1,18 @@
+export { contextAnswer } from './answer-hook.js';
+export { buildInjection, CHARS_PER_TOKEN_FLOOR, contextBudget } from './build-injection.js';
+export { CLIENT_SPECS, isAgentClient } from './client-specs.js';
+export { foldSession } from './fold-session.js';
+export { findBatonWorkspace, HOOKS_DIR, sessionFiles } from './hook-paths.js';
+export { appendJournal, readJournal } from './journal.js';
+export { diffDirtyStates, readDirtyState } from './measure-workspace.js';
+export { parseHookInput } from './parse-hook-input.js';
+export { CONTEXT_TITLE, renderHookContext } from './render-hook-context.js';
+export { DEFAULT_DEADLINES_MS, runHook } from './run-hook.js';
+export { summarizeSession } from './session-summary.js';
+export { HOOK_EVENTS } from './types.js';
+export type { ClientHookBinding, ClientSpec } from './client-specs.js';
+export type { FoldResult } from './fold-session.js';
+export type { HookContextData } from './gather-hook-context.js';
+export type { RenderedHookContext } from './render-hook-context.js';
+export type { RunHookOptions } from './run-hook.js';
+export type { AgentClient, HookAnswer, HookEvent, HookInput, HookSessionState, JournalEntry } from './types.js';

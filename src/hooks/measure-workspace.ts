@@ -1,0 +1,130 @@
+import { statSync } from 'node:fs';
+import path from 'node:path';
+import type { WorkspaceDiff } from '../workspace/types.js';
+// The files, not the module's index: the index also carries the snapshot walkers.
+import { hashFile, mapLimit } from '../workspace/hash-file.js';
+import { runGit } from '../workspace/run-git.js';
+
+/** Files that differ from HEAD: workspace-relative path -> git blob id, or '-' when deleted. */
+export interface DirtyState {
+  head?: string;
+  branch?: string;
+  files: Record<string, string>;
+  /** Status letters by path ('??' untracked, 'A.' added, '.M' changed, ...), for the context. */
+  status: Record<string, string>;
+}
+
+const HASH_CONCURRENCY = 16;
+
+/** The folder holding `.git` at or above `workspace`, found without running git. */
+export function gitTop(workspace: string): string | undefined {
+  let dir = path.resolve(workspace);
+  for (;;) {
+    if (statSync(path.join(dir, '.git'), { throwIfNoEntry: false })) return dir;
+    const parent = path.dirname(dir);
+    if (parent === dir) return undefined;
+    dir = parent;
+  }
+}
+
+/**
+ * What differs from HEAD under `workspace`, with the content id of each changed file: one
+ * `git status` (untracked files listed one by one) and a hash per changed file. Baton's own
+ * `.baton/` is left out. Undefined outside a git work tree.
+ */
+export async function readDirtyState(workspace: string): Promise<DirtyState | undefined> {
+  const top = gitTop(workspace);
+  if (!top) return undefined;
+  const { stdout } = await runGit(['status', '--porcelain=v2', '--branch', '-z', '--untracked-files=all'], workspace);
+  const prefix = path.relative(top, path.resolve(workspace)).split(path.sep).join('/');
+  const parsed = parsePorcelain(stdout);
+  const entries = parsed.entries
+    .map((entry) => ({ ...entry, path: prefix ? relativeTo(entry.path, prefix) : entry.path }))
+    .filter((entry): entry is { path: string; xy: string } => entry.path !== undefined && !entry.path.startsWith('.baton/'));
+  const hashes = await mapLimit(entries, HASH_CONCURRENCY, (entry) =>
+    entry.xy.includes('D') ? Promise.resolve(undefined) : hashFile(path.join(workspace, entry.path)),
+  );
+  const files: Record<string, string> = {};
+  const status: Record<string, string> = {};
+  entries.forEach((entry, i) => {
+    files[entry.path] = hashes[i] ?? '-';
+    status[entry.path] = entry.xy;
+  });
+  return { head: parsed.head, branch: parsed.branch, files, status };
+}
+
+/**
+ * What changed between two measurements: a path dirty now and clean before is new work (created
+ * when git does not track it, deleted when gone, else updated); a path dirty in both counts when
+ * its content differs; a path dirty before and clean now was reverted or committed. When HEAD
+ * moved (the agent committed), the committed paths come from `git diff --name-status`.
+ */
+export async function diffDirtyStates(workspace: string, before: Pick<DirtyState, 'head' | 'files'>, after: DirtyState): Promise<WorkspaceDiff> {
+  const created = new Set<string>();
+  const updated = new Set<string>();
+  const deleted = new Set<string>();
+  for (const [file, hash] of Object.entries(after.files)) {
+    const previous = before.files[file];
+    if (previous === hash) continue;
+    const xy = after.status[file] ?? '';
+    if (hash === '-') deleted.add(file);
+    else if (previous === undefined && (xy === '??' || xy.startsWith('A'))) created.add(file);
+    else updated.add(file);
+  }
+  for (const file of Object.keys(before.files)) if (!(file in after.files)) updated.add(file);
+  if (before.head && after.head && before.head !== after.head) {
+    for (const [letter, file] of await committedChanges(workspace, before.head, after.head)) {
+      if (file in after.files) continue;
+      (letter === 'A' ? created : letter === 'D' ? deleted : updated).add(file);
+    }
+  }
+  for (const file of [...created, ...deleted]) updated.delete(file);
+  return { created: [...created].sort(), updated: [...updated].sort(), deleted: [...deleted].sort() };
+}
+
+async function committedChanges(workspace: string, from: string, to: string): Promise<Array<[string, string]>> {
+  const { stdout } = await runGit(['diff', '--name-status', '--no-renames', '--relative', '-z', from, to], workspace).catch(() => ({ stdout: '' }));
+  const parts = stdout.split('\0');
+  const out: Array<[string, string]> = [];
+  for (let i = 0; i + 1 < parts.length; i += 2) {
+    const file = parts[i + 1] ?? '';
+    if (file && !file.startsWith('.baton/')) out.push([(parts[i] ?? 'M').charAt(0), file]);
+  }
+  return out;
+}
+
+function relativeTo(file: string, prefix: string): string | undefined {
+  return file.startsWith(`${prefix}/`) ? file.slice(prefix.length + 1) : undefined;
+}
+
+interface Porcelain {
+  head?: string;
+  branch?: string;
+  entries: Array<{ path: string; xy: string }>;
+}
+
+/** Parses `git status --porcelain=v2 --branch -z`. */
+export function parsePorcelain(output: string): Porcelain {
+  const parts = output.split('\0');
+  const result: Porcelain = { entries: [] };
+  for (let i = 0; i < parts.length; i += 1) {
+    const entry = parts[i] ?? '';
+    if (entry.startsWith('# branch.oid ')) {
+      const oid = entry.slice('# branch.oid '.length);
+      if (oid !== '(initial)') result.head = oid;
+    } else if (entry.startsWith('# branch.head ')) {
+      const name = entry.slice('# branch.head '.length);
+      if (name !== '(detached)') result.branch = name;
+    } else if (entry.startsWith('1 ') || entry.startsWith('u ')) {
+      const fields = entry.split(' ');
+      result.entries.push({ xy: fields[1] ?? '..', path: fields.slice(entry.startsWith('1 ') ? 8 : 10).join(' ') });
+    } else if (entry.startsWith('2 ')) {
+      const fields = entry.split(' ');
+      result.entries.push({ xy: fields[1] ?? '..', path: fields.slice(9).join(' ') });
+      i += 1; // the original path follows as its own entry
+    } else if (entry.startsWith('? ')) {
+      result.entries.push({ xy: '??', path: entry.slice(2) });
+    }
+  }
+  return result;
+}

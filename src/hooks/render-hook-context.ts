@@ -1,0 +1,148 @@
+import { createHash } from 'node:crypto';
+import { maskSecretsSync } from '../redact/mask-secrets-sync.js';
+import { CLIENT_SPECS } from './client-specs.js';
+import type { HookContextData } from './gather-hook-context.js';
+import { nextStep } from './next-step.js';
+import { oneLine } from './session-summary.js';
+
+/** The first line of every injected context: how a model (and a test) tells Baton's copies apart. */
+export const CONTEXT_TITLE = '# Baton context for this workspace';
+
+/** How many items each section shows, from the roomiest level down; the first level that fits wins. */
+const LEVELS = [
+  { sessions: 6, runs: 6, files: 40, failures: 6, tasks: 10, commits: 3, line: 400 },
+  { sessions: 4, runs: 4, files: 20, failures: 4, tasks: 6, commits: 2, line: 240 },
+  { sessions: 2, runs: 2, files: 10, failures: 2, tasks: 3, commits: 1, line: 160 },
+  { sessions: 1, runs: 1, files: 5, failures: 1, tasks: 2, commits: 0, line: 120 },
+] as const;
+type Level = (typeof LEVELS)[number];
+
+/** A rendered context: the text to inject, and the digest of everything but its date line. */
+export interface RenderedHookContext {
+  text: string;
+  digest: string;
+  /** False when there is nothing to say (no session, run, task or change recorded yet). */
+  hasContent: boolean;
+}
+
+/**
+ * Renders the continuation context within `maxChars`: sessions (what they did, their last
+ * request), runs, uncommitted files, failures, open tasks and blockers, and one next step. Times
+ * are absolute (UTC, to the minute), so the same record renders to the same text later and an
+ * unchanged context is recognised (`digest`) and not injected twice. Secrets are masked.
+ */
+export function renderHookContext(data: HookContextData, maxChars: number): RenderedHookContext {
+  const sessions = data.sessions.filter((record) => !isEmpty(record));
+  const hasContent = sessions.length + data.runs.length + data.openTasks.length > 0 || Object.keys(data.git?.files ?? {}).length > 0;
+  const header = `${CONTEXT_TITLE}\nRecorded by Baton, as of ${stamp(data.now)}. A newer Baton context replaces this one; where it and the files disagree, trust the files.\n\n${intro(data)}`;
+  let body = '';
+  for (const level of LEVELS) {
+    body = maskSecretsSync(renderBody(data, level)).text;
+    if (header.length + body.length + 2 <= maxChars) break;
+  }
+  let text = `${header}\n\n${body}`;
+  if (text.length > maxChars) text = `${text.slice(0, maxChars - 20)}\n[cut to fit]`;
+  // The header (date, and the intro that names the source) is left out: the same record gives the same digest.
+  return { text, digest: createHash('sha256').update(body).digest('hex').slice(0, 32), hasContent };
+}
+
+function renderBody(data: HookContextData, level: Level): string {
+  const sections = [
+    section('Sessions in this workspace', sessionLines(data, level)),
+    section('Runs (baton run)', runLines(data, level)),
+    section(changesTitle(data), fileLines(data, level)),
+    section('Recent commits', data.commits.slice(0, level.commits).map((c) => `- ${c.sha} ${oneLine(c.subject, level.line)} (${stamp(c.at)})`)),
+    section('Last failures', failureLines(data, level)),
+    section('Open tasks and blockers', taskLines(data, level)),
+    section('Next step', [nextStep(data)]),
+  ];
+  return sections.filter(Boolean).join('\n\n');
+}
+
+function intro(data: HookContextData): string {
+  switch (data.source) {
+    case 'compact':
+      return 'The conversation was just compacted. Below is what Baton recorded of this session and this workspace, so work in flight is not lost.';
+    case 'resume':
+      return 'This session was resumed. Below is what Baton recorded in this workspace, this session included.';
+    case 'clear':
+      return 'The conversation was cleared. Below is what Baton recorded in this workspace.';
+    case 'startup':
+      return 'A new session. Below is what earlier sessions and runs did in this workspace.';
+  }
+}
+
+function section(title: string, lines: string[]): string {
+  return lines.length === 0 ? '' : `## ${title}\n${lines.join('\n')}`;
+}
+
+function sessionLines(data: HookContextData, level: Level): string[] {
+  return data.sessions.filter((record) => !isEmpty(record)).slice(0, level.sessions).flatMap((record) => {
+    const current = record.id === data.sessionId ? 'this session; ' : '';
+    const when = record.status === 'ended' ? `ended ${stamp(record.data.endedAt ?? record.updatedAt)}` : `last active ${stamp(record.data.lastActivityAt)}`;
+    const lines = [`- ${oneLine(record.data.summary, level.line * 2)} (${current}${when})`];
+    if (record.data.lastPrompt) lines.push(`  Last request: "${oneLine(record.data.lastPrompt, level.line)}"`);
+    return lines;
+  });
+}
+
+/** A session that has done nothing yet (the one starting now, or one that ended without a turn): nothing to tell. */
+function isEmpty(record: HookContextData['sessions'][number]): boolean {
+  return record.data.turns === 0 && record.data.toolCalls === 0 && record.data.lastPrompt === undefined;
+}
+
+function runLines(data: HookContextData, level: Level): string[] {
+  return data.runs.slice(0, level.runs).map((dispatch) => {
+    const task = data.tasks.get(dispatch.taskId);
+    const title = task ? ` "${oneLine(task.title, 80)}"` : '';
+    const outcome = dispatch.outcome && dispatch.outcome !== 'ok' ? ` (${dispatch.outcome})` : '';
+    const files = [...dispatch.filesCreated, ...dispatch.filesUpdated];
+    const result = dispatch.result ? `: ${oneLine(dispatch.result, level.line)}` : '';
+    const touched = files.length > 0 ? `; files: ${files.slice(0, 5).join(', ')}${files.length > 5 ? ` (+${files.length - 5})` : ''}` : '';
+    return `- ${dispatch.taskId}${title} attempt ${dispatch.attempt} via ${dispatch.provider} ${dispatch.status}${outcome} ${stamp(dispatch.finishedAt ?? dispatch.startedAt)}${result}${touched}`;
+  });
+}
+
+function changesTitle(data: HookContextData): string {
+  const branch = data.git?.branch ? ` (branch ${data.git.branch})` : '';
+  return `Uncommitted changes${branch}`;
+}
+
+function fileLines(data: HookContextData, level: Level): string[] {
+  const status = data.git?.status ?? {};
+  const files = Object.keys(status).sort();
+  const describe = (xy: string) => (xy === '??' ? 'new, untracked' : xy.includes('D') ? 'deleted' : xy.startsWith('A') ? 'added' : 'changed');
+  const lines = files.slice(0, level.files).map((file) => `- ${file} (${describe(status[file] ?? '')})`);
+  if (files.length > level.files) lines.push(`- … and ${files.length - level.files} more`);
+  return lines;
+}
+
+function failureLines(data: HookContextData, level: Level): string[] {
+  const failures = data.sessions.flatMap((record) =>
+    record.data.failures.map((failure) => ({ failure, label: CLIENT_SPECS[record.data.client]?.label ?? record.data.client, session: record.data.clientSessionId })),
+  );
+  const runFailures = data.runs
+    .filter((dispatch) => dispatch.status === 'failed')
+    .map((dispatch) => ({ at: dispatch.finishedAt ?? dispatch.startedAt, line: `- run ${dispatch.taskId} attempt ${dispatch.attempt} failed (${dispatch.outcome ?? 'failed'}) ${stamp(dispatch.finishedAt ?? dispatch.startedAt)}: ${oneLine(dispatch.validationErrors[0] ?? dispatch.result ?? '', level.line)}` }));
+  const sessionFailures = failures.map(({ failure, label, session }) => {
+    const exit = failure.exitCode === undefined ? 'failed' : `exited ${failure.exitCode}`;
+    const error = failure.error ? `: ${oneLine(failure.error, level.line)}` : '';
+    return { at: failure.at, line: `- \`${oneLine(failure.command, level.line)}\` ${exit} (${label} session ${session.slice(0, 8)}, ${stamp(failure.at)})${error}` };
+  });
+  return [...sessionFailures, ...runFailures]
+    .sort((a, b) => b.at - a.at)
+    .slice(0, level.failures)
+    .map((entry) => entry.line);
+}
+
+function taskLines(data: HookContextData, level: Level): string[] {
+  return data.openTasks.slice(0, level.tasks).map((task) => {
+    const reason = task.status === 'blocked' && task.blockReason ? `: ${oneLine(task.blockReason, level.line)}` : '';
+    return `- [${task.status}] ${task.id} "${oneLine(task.title, 100)}"${reason}`;
+  });
+}
+
+/** UTC to the minute: `2026-11-26 16:08 UTC`. */
+export function stamp(ms: number): string {
+  return `${new Date(ms).toISOString().slice(0, 16).replace('T', ' ')} UTC`;
+}

@@ -1,0 +1,91 @@
+import { findBatonWorkspace, hookLogFile } from './hook-paths.js';
+import { logHookProblem } from './hook-log.js';
+import { parseHookInput } from './parse-hook-input.js';
+import type { AgentClient, HookAnswer, HookEvent, HookInput } from './types.js';
+
+export interface RunHookOptions {
+  client: AgentClient;
+  event: HookEvent;
+  /** The client's JSON, as read from stdin. */
+  stdin: string;
+  /** Where the hook process runs (used when the JSON names no cwd). */
+  cwd: string;
+  env: NodeJS.ProcessEnv;
+  /** @default Date.now */
+  now?: () => number;
+  /** Give up (print nothing) after this long. @default DEFAULT_DEADLINES_MS[event] */
+  deadlineMs?: number;
+}
+
+/**
+ * How long each hook may take before it gives up and prints nothing, inside every client's
+ * timeout (the settings Baton writes allow more): Claude cuts SessionEnd at 1.5 s, Codex ends its
+ * run about 1 s into SessionEnd, so that one is short.
+ */
+export const DEFAULT_DEADLINES_MS: Readonly<Record<HookEvent, number>> = {
+  'session-start': 6_000,
+  prompt: 2_000,
+  'post-tool': 2_000,
+  'pre-compact': 6_000,
+  'before-agent': 6_000,
+  stop: 6_000,
+  'session-end': 1_200,
+};
+
+/**
+ * Runs one `baton hook` event and returns what to print. Never throws and never answers with an
+ * error: a bad input, a missing or locked ledger, a failed git, or a deadline passed all give
+ * an empty answer (exit 0, nothing on stdout), with the reason appended to
+ * `.baton/hooks/hooks.log`. A folder without `.baton/` is not Baton's: nothing is done there.
+ */
+export async function runHook(options: RunHookOptions): Promise<HookAnswer> {
+  const now = (options.now ?? Date.now)();
+  let input: HookInput;
+  try {
+    input = parseHookInput(options.client, options.event, options.stdin, options.cwd);
+  } catch (error) {
+    const workspace = findBatonWorkspace(options.cwd);
+    if (workspace) logHookProblem(hookLogFile(workspace), { event: options.event, client: options.client, problem: messageOf(error) }, now);
+    return { stdout: '' };
+  }
+  const workspace = findBatonWorkspace(input.cwd);
+  if (!workspace) return { stdout: '' };
+  const deadline = options.deadlineMs ?? DEFAULT_DEADLINES_MS[options.event];
+  let timer: NodeJS.Timeout | undefined;
+  try {
+    const timeout = new Promise<never>((_, reject) => {
+      timer = setTimeout(() => reject(new Error(`gave up after ${deadline} ms`)), deadline);
+    });
+    return { stdout: await Promise.race([dispatch(input, workspace, now, options.env), timeout]) };
+  } catch (error) {
+    logHookProblem(hookLogFile(workspace), { event: options.event, client: options.client, session: input.sessionId, problem: messageOf(error) }, now);
+    return { stdout: '' };
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+async function dispatch(input: HookInput, workspace: string, now: number, env: NodeJS.ProcessEnv): Promise<string> {
+  if (input.event === 'prompt' || input.event === 'post-tool') {
+    // The hot path: only the journal's few modules load.
+    const { handleNote } = await import('./handle-note.js');
+    return handleNote(input, workspace, now, env);
+  }
+  const handlers = await import('./handle-session.js');
+  switch (input.event) {
+    case 'session-start':
+      return handlers.handleSessionStart(input, workspace, now, env);
+    case 'pre-compact':
+      return handlers.handlePreCompact(input, workspace, now, env);
+    case 'before-agent':
+      return handlers.handleBeforeAgent(input, workspace, now, env);
+    case 'stop':
+      return handlers.handleStop(input, workspace, now, env);
+    case 'session-end':
+      return handlers.handleSessionEnd(input, workspace, now, env);
+  }
+}
+
+function messageOf(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}

@@ -1,0 +1,124 @@
+import {
+  type AgentSessionData,
+  type AgentSessionFailure,
+  type AgentSessionRecord,
+  getAgentSession,
+  upsertAgentSession,
+} from '../ledger/agent-sessions.js';
+import type { Ledger } from '../ledger/ledger.js';
+import { maskSecretsSync } from '../redact/mask-secrets-sync.js';
+import type { WorkspaceDiff } from '../workspace/types.js';
+import { summarizeSession } from './session-summary.js';
+import type { HookInput, HookSessionState, JournalEntry } from './types.js';
+
+/** @default 200: files listed per kind in a session record (the dispatches keep each turn's own). */
+export const MAX_SESSION_FILES = 200;
+/** @default 10: failures kept in a session record (the newest). */
+export const MAX_SESSION_FAILURES = 10;
+/** @default 600: characters kept of the last prompt and the last reply. */
+export const MAX_SESSION_TEXT = 600;
+
+/** The record's data for a session seen for the first time. */
+export function newSessionData(input: HookInput, workspace: string, state: Pick<HookSessionState, 'startedAt' | 'model'>, now: number): AgentSessionData {
+  const data: AgentSessionData = {
+    client: input.client,
+    clientSessionId: input.sessionId,
+    workspace,
+    startedAt: state.startedAt,
+    lastActivityAt: now,
+    starts: input.source ? { [input.source]: 1 } : {},
+    turns: 0,
+    toolCalls: 0,
+    compactions: 0,
+    filesCreated: [],
+    filesUpdated: [],
+    filesDeleted: [],
+    failures: [],
+    summary: '',
+  };
+  const model = input.model ?? state.model;
+  if (model) data.model = model;
+  data.summary = summarizeSession(data, 'active');
+  return data;
+}
+
+/** The session's record, created when the ledger does not have it yet. */
+export async function ensureSessionRecord(
+  ledger: Ledger,
+  id: string,
+  input: HookInput,
+  workspace: string,
+  state: HookSessionState,
+  now: number,
+): Promise<AgentSessionRecord> {
+  const current = await getAgentSession(ledger, id);
+  if (current) return current;
+  return upsertAgentSession(ledger, id, newSessionData({ ...input, source: undefined }, workspace, state, now), () => ({}));
+}
+
+export interface TurnForRecord {
+  entries: JournalEntry[];
+  diff: WorkspaceDiff;
+  failures: Array<Omit<AgentSessionFailure, 'turn'>>;
+  input: HookInput;
+  now: number;
+  turn: number;
+}
+
+/** The record's new data after a turn: counts added, lists merged and capped, summary rewritten. */
+export function mergeTurn(current: AgentSessionData, turn: TurnForRecord): Partial<AgentSessionData> {
+  const next: AgentSessionData = {
+    ...current,
+    lastActivityAt: turn.now,
+    turns: Math.max(current.turns, turn.turn),
+    toolCalls: current.toolCalls + turn.entries.filter((entry) => entry.kind === 'tool').length,
+    compactions: current.compactions + turn.entries.filter((entry) => entry.kind === 'compact').length,
+    filesCreated: mergeFiles(current.filesCreated, turn.diff.created, turn.diff.deleted),
+    filesUpdated: mergeFiles(current.filesUpdated, turn.diff.updated, turn.diff.deleted).filter((f) => !turn.diff.created.includes(f)),
+    filesDeleted: mergeFiles(current.filesDeleted, turn.diff.deleted, [...turn.diff.created, ...turn.diff.updated]),
+    failures: [...current.failures, ...turn.failures.map((failure) => ({ ...failure, turn: turn.turn }))].slice(-MAX_SESSION_FAILURES),
+  };
+  const model = turn.input.model ?? current.model;
+  if (model) next.model = model;
+  const prompt = lastText(turn.entries, 'prompt');
+  if (prompt) next.lastPrompt = prompt;
+  const reply = turn.input.reply ? cut(turn.input.reply) : lastText(turn.entries, 'reply');
+  if (reply) next.lastReply = reply;
+  next.summary = summarizeSession(next, 'active');
+  return next;
+}
+
+/** The record's data after entries that made no turn (prompts, compactions): counts and texts only. */
+export function mergeNotes(current: AgentSessionData, entries: JournalEntry[], input: HookInput, now: number): Partial<AgentSessionData> {
+  const next: AgentSessionData = {
+    ...current,
+    lastActivityAt: now,
+    compactions: current.compactions + entries.filter((entry) => entry.kind === 'compact').length,
+  };
+  const prompt = lastText(entries, 'prompt');
+  if (prompt) next.lastPrompt = prompt;
+  const reply = input.reply ? cut(input.reply) : lastText(entries, 'reply');
+  if (reply) next.lastReply = reply;
+  next.summary = summarizeSession(next, 'active');
+  return next;
+}
+
+function mergeFiles(current: readonly string[], added: readonly string[], removed: readonly string[]): string[] {
+  const gone = new Set(removed);
+  const merged = new Set([...current.filter((file) => !gone.has(file)), ...added]);
+  return [...merged].sort().slice(0, MAX_SESSION_FILES);
+}
+
+function lastText(entries: JournalEntry[], kind: 'prompt' | 'reply'): string | undefined {
+  for (let i = entries.length - 1; i >= 0; i -= 1) {
+    const entry = entries[i];
+    if (entry?.kind === 'prompt' && kind === 'prompt') return cut(entry.prompt);
+    if (entry?.kind === 'reply' && kind === 'reply') return cut(entry.reply);
+  }
+  return undefined;
+}
+
+function cut(text: string): string {
+  const masked = maskSecretsSync(text.trim()).text;
+  return masked.length <= MAX_SESSION_TEXT ? masked : `${masked.slice(0, MAX_SESSION_TEXT - 1)}…`;
+}

@@ -1,0 +1,82 @@
+import type { AgentClient, AgentSessionSource } from '../ledger/agent-sessions.js';
+
+export type { AgentClient, AgentSessionSource };
+
+/**
+ * What a hook does, whatever the client calls the event:
+ * - `session-start`: inject Baton's context (startup, resume, clear, compact) and open the record;
+ * - `prompt`: note the user's prompt (Claude UserPromptSubmit, Codex UserPromptSubmit);
+ * - `post-tool`: note a tool call and whether it failed (the per-tool-call hook, kept cheap);
+ * - `pre-compact`: fold the work so far into the ledger before the client compacts;
+ * - `before-agent`: Gemini's BeforeAgent: inject once after a compression (no event follows one);
+ * - `stop`: a turn ended: fold it into the ledger (one dispatch per turn);
+ * - `session-end`: fold what is left and close the session's record.
+ */
+export type HookEvent = 'session-start' | 'prompt' | 'post-tool' | 'pre-compact' | 'before-agent' | 'stop' | 'session-end';
+export const HOOK_EVENTS: readonly HookEvent[] = ['session-start', 'prompt', 'post-tool', 'pre-compact', 'before-agent', 'stop', 'session-end'];
+
+/** A hook's stdin, normalized across clients. Fields a client does not send are absent. */
+export interface HookInput {
+  client: AgentClient;
+  event: HookEvent;
+  /** The client's session id (Codex: the thread id). */
+  sessionId: string;
+  /** The folder the client runs in. */
+  cwd: string;
+  /** The client's transcript file (Codex's rollout), when it names one. */
+  transcriptPath?: string;
+  /** SessionStart's source. */
+  source?: AgentSessionSource;
+  /** PreCompact / PreCompress trigger. */
+  trigger?: 'manual' | 'auto';
+  model?: string;
+  prompt?: string;
+  /** The agent's last message (Stop, AfterAgent). */
+  reply?: string;
+  /** SessionEnd's reason. */
+  reason?: string;
+  toolName?: string;
+  toolInput?: Record<string, unknown>;
+  /** The tool's result as the client gives it (text, or an object). */
+  toolResponse?: unknown;
+  toolUseId?: string;
+  /** Claude's PostToolUseFailure error text. */
+  toolError?: string;
+  /** Whether the client reported the tool as failed (Claude PostToolUseFailure). */
+  toolFailed?: boolean;
+}
+
+/** One line of a session's journal (`.baton/hooks/sessions/<id>.jsonl`), appended by the cheap hooks. */
+export type JournalEntry =
+  | { kind: 'tool'; at: number; tool: string; command?: string; paths?: string[]; failed?: boolean; exitCode?: number; error?: string; callId?: string }
+  | { kind: 'prompt'; at: number; prompt: string }
+  | { kind: 'reply'; at: number; reply: string }
+  | { kind: 'compact'; at: number; trigger: 'manual' | 'auto' };
+
+/** Per-session state kept beside the journal (`.baton/hooks/sessions/<id>.json`). */
+export interface HookSessionState {
+  client: AgentClient;
+  sessionId: string;
+  /** Journal bytes already folded into the ledger. */
+  foldedBytes: number;
+  /** Bytes of Codex's rollout already read for exit codes. */
+  transcriptBytes?: number;
+  /** Workspace files that differed from HEAD at the last fold (path -> blob id, or '-' when deleted). */
+  baseline: Record<string, string>;
+  /** HEAD at the last fold. */
+  baseHead?: string;
+  /** When `baseline` was measured; absent when Baton did not see the session start (no baseline yet). */
+  baselineAt?: number;
+  /** Digest of the context last injected into this session's history (without its date line). */
+  injectedDigest?: string;
+  injectedAt?: number;
+  /** Gemini: a compression happened (or was due) and the context was not injected since. */
+  compactPending?: boolean;
+  model?: string;
+  startedAt: number;
+}
+
+/** What a hook prints: the JSON the client reads on stdout, or nothing. */
+export interface HookAnswer {
+  stdout: string;
+}

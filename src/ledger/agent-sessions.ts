@@ -1,0 +1,159 @@
+import { isBatonError } from '../errors/index.js';
+import type { LedgerCore, LedgerRecords } from './ledger.js';
+import type { Dispatch, LedgerRecord, NewAttemptDispatch } from './types.js';
+
+/*
+ * An interactive session of an agent CLI (Claude Code, Gemini CLI, Codex CLI), as its lifecycle
+ * hooks record it: one `agent_sessions` record per client session, and one dispatch per turn that
+ * did something (its `taskId` is the session's id, its `attempt` the turn number). So a session
+ * sits beside supervised tasks: its turns are listed with the runs' dispatches (baton status,
+ * baton ui, refresh's recent dispatches), and the session record says what the whole session did.
+ */
+
+/** Which agent CLI ran a session. */
+export type AgentClient = 'claude' | 'gemini' | 'codex';
+export const AGENT_CLIENTS: readonly AgentClient[] = ['claude', 'gemini', 'codex'];
+
+/** How a client (re)entered a session: its SessionStart source. */
+export type AgentSessionSource = 'startup' | 'resume' | 'clear' | 'compact';
+
+/** Status of an agent_sessions record. */
+export type AgentSessionStatus = 'active' | 'ended';
+
+/** A command (or tool) that failed in a session, as the client reported it. */
+export interface AgentSessionFailure {
+  /** The command line or tool name, redacted and cut. */
+  command: string;
+  /** Exit code, when the client gives one. */
+  exitCode?: number;
+  /** The first lines of its error output, redacted and cut. */
+  error?: string;
+  at: number;
+  /** The turn (the dispatch's attempt number) it happened in. */
+  turn: number;
+}
+
+/** The `data` of an agent_sessions record. Lists are capped by the writer; timestamps are epoch ms. */
+export interface AgentSessionData {
+  client: AgentClient;
+  /** The client's own id: Claude's session_id, Gemini's session id, Codex's thread id. */
+  clientSessionId: string;
+  /** Absolute workspace folder (the one holding `.baton/`). */
+  workspace: string;
+  model?: string;
+  startedAt: number;
+  lastActivityAt: number;
+  endedAt?: number;
+  /** Why it ended, in the client's words (e.g. `other`, `exit`, `clear`). */
+  endReason?: string;
+  /** How often each SessionStart source fired. */
+  starts: Partial<Record<AgentSessionSource, number>>;
+  turns: number;
+  toolCalls: number;
+  compactions: number;
+  /** Files the session created, changed or deleted, measured from the workspace (sorted, capped). */
+  filesCreated: string[];
+  filesUpdated: string[];
+  filesDeleted: string[];
+  /** The latest failures, oldest first (capped). */
+  failures: AgentSessionFailure[];
+  /** The user's last prompt, redacted and cut. */
+  lastPrompt?: string;
+  /** The agent's last reply as the client reported it, redacted and cut. */
+  lastReply?: string;
+  /** A deterministic one-paragraph summary, rewritten at every turn and at the end. */
+  summary: string;
+}
+
+export type AgentSessionRecord = LedgerRecord<AgentSessionData>;
+type SessionLedger = LedgerCore & LedgerRecords;
+
+/** The ledger id of a client's session: `claude-<session_id>`. */
+export function agentSessionId(client: AgentClient, clientSessionId: string): string {
+  return `${client}-${clientSessionId}`;
+}
+
+export function getAgentSession(ledger: LedgerRecords, id: string): Promise<AgentSessionRecord | undefined> {
+  return ledger.getRecord<AgentSessionData>('agent_sessions', id);
+}
+
+/**
+ * Creates the session's record, or, when it exists (a resume, a compaction), marks it active
+ * again and merges `data` into it. Safe against a concurrent creator (the loser updates).
+ */
+export async function upsertAgentSession(
+  ledger: LedgerRecords,
+  id: string,
+  data: AgentSessionData,
+  merge: (current: AgentSessionData) => Partial<AgentSessionData>,
+): Promise<AgentSessionRecord> {
+  const current = await getAgentSession(ledger, id);
+  if (current) return ledger.updateRecord<AgentSessionData>('agent_sessions', id, { status: 'active', data: merge(current.data) });
+  try {
+    return await ledger.createRecord<AgentSessionData>('agent_sessions', { id, status: 'active', data });
+  } catch (error) {
+    if (!isBatonError(error, 'LEDGER_CONFLICT')) throw error;
+    const raced = await getAgentSession(ledger, id);
+    return ledger.updateRecord<AgentSessionData>('agent_sessions', id, { status: 'active', data: merge(raced?.data ?? data) });
+  }
+}
+
+/**
+ * Records one turn: appends its dispatch as the session's next attempt (numbered atomically by
+ * the ledger), then writes the session's new data. Returns both.
+ */
+export async function recordAgentSessionTurn(
+  ledger: SessionLedger,
+  id: string,
+  dispatch: Omit<NewAttemptDispatch, 'taskId'>,
+  data: (turn: number) => Partial<AgentSessionData>,
+): Promise<{ dispatch: Dispatch; session: AgentSessionRecord }> {
+  const appended = await ledger.appendNextAttempt({ ...dispatch, taskId: id });
+  const session = await ledger.updateRecord<AgentSessionData>('agent_sessions', id, { data: data(appended.attempt) });
+  return { dispatch: appended, session };
+}
+
+/** Marks a session ended (idempotent: a second end keeps the first end's time). */
+export async function endAgentSession(
+  ledger: LedgerRecords,
+  id: string,
+  data: Partial<AgentSessionData>,
+): Promise<AgentSessionRecord | undefined> {
+  const current = await getAgentSession(ledger, id);
+  if (!current) return undefined;
+  const endedAt = current.status === 'ended' ? (current.data.endedAt ?? data.endedAt) : data.endedAt;
+  return ledger.updateRecord<AgentSessionData>('agent_sessions', id, { status: 'ended', data: { ...data, endedAt } });
+}
+
+export interface AgentSessionQuery {
+  /** Only sessions in this workspace (absolute path). */
+  workspace?: string;
+  status?: AgentSessionStatus;
+  /** @default 10 */
+  limit?: number;
+  /** Records read at most to find them (a shared Redis ledger holds other workspaces' too). @default 200 */
+  scan?: number;
+}
+
+/** The most recently active sessions, newest first, optionally of one workspace. */
+export async function listAgentSessions(ledger: LedgerRecords, query: AgentSessionQuery = {}): Promise<AgentSessionRecord[]> {
+  const limit = query.limit ?? 10;
+  const scan = query.scan ?? 200;
+  const out: AgentSessionRecord[] = [];
+  let cursor: string | undefined;
+  let read = 0;
+  do {
+    const page = await ledger.listRecords<AgentSessionData>('agent_sessions', {
+      status: query.status,
+      limit: Math.min(50, scan - read),
+      cursor,
+    });
+    read += page.items.length;
+    for (const record of page.items) {
+      if (query.workspace === undefined || record.data.workspace === query.workspace) out.push(record);
+      if (out.length >= limit) return out;
+    }
+    cursor = page.nextCursor;
+  } while (cursor !== undefined && read < scan);
+  return out;
+}
