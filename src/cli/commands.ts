@@ -4,6 +4,8 @@ import { registerDebt } from './commands/debt/index.js';
 import { registerDemo } from './commands/demo/index.js';
 import { registerExport } from './commands/export/index.js';
 import { registerImport } from './commands/import/index.js';
+import { registerHook } from './commands/hook/index.js';
+import { registerHooks } from './commands/hooks/index.js';
 import { registerInit } from './commands/init/index.js';
 import { registerMcp } from './commands/mcp/index.js';
 import { registerRefresh } from './commands/refresh/index.js';
@@ -41,6 +43,8 @@ const COMMANDS: RegisterCommand[] = [
   registerImport,
   registerUi,
   registerWorker,
+  registerHooks,
+  registerHook,
 ];
 
 export function registerCommands(program: Command, io: CliIO, state: CliState): void {

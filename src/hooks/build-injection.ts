@@ -16,7 +16,9 @@ export const CHARS_PER_TOKEN_FLOOR = 3;
 /** The character budget of a client's injected context. */
 export function contextBudget(client: HookInput['client']): number {
   const spec = CLIENT_SPECS[client];
-  return spec.maxContextTokens === undefined ? spec.maxContextChars : Math.min(spec.maxContextChars, spec.maxContextTokens * CHARS_PER_TOKEN_FLOOR);
+  return spec.maxContextTokens === undefined
+    ? spec.maxContextChars
+    : Math.min(spec.maxContextChars, spec.maxContextTokens * CHARS_PER_TOKEN_FLOOR);
 }
 
 export interface InjectionRequest {

@@ -123,7 +123,12 @@ async function writeTurn(ledger: Ledger, id: string, dispatchId: string, turn: T
 }
 
 /** The files this turn changed: measured with git; outside git, the paths the tools named that exist. */
-async function measureTurn(workspace: string, state: HookSessionState, dirty: DirtyState | undefined, tools: ToolEntry[]): Promise<WorkspaceDiff> {
+async function measureTurn(
+  workspace: string,
+  state: HookSessionState,
+  dirty: DirtyState | undefined,
+  tools: ToolEntry[],
+): Promise<WorkspaceDiff> {
   const hinted = hintedPaths(workspace, tools);
   if (!dirty) return { created: [], updated: hinted, deleted: [] };
   const diff = await diffDirtyStates(workspace, { head: state.baseHead, files: state.baseline }, dirty);
@@ -131,7 +136,11 @@ async function measureTurn(workspace: string, state: HookSessionState, dirty: Di
   // No measurement from before the session: only the files its tools named can be told apart
   // from work that was already there.
   const named = new Set(hinted);
-  return { created: diff.created.filter((f) => named.has(f)), updated: diff.updated.filter((f) => named.has(f)), deleted: diff.deleted.filter((f) => named.has(f)) };
+  return {
+    created: diff.created.filter((f) => named.has(f)),
+    updated: diff.updated.filter((f) => named.has(f)),
+    deleted: diff.deleted.filter((f) => named.has(f)),
+  };
 }
 
 function hintedPaths(workspace: string, tools: ToolEntry[]): string[] {

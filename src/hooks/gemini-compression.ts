@@ -13,7 +13,11 @@ const TAIL_BYTES = 64 * 1024;
  * runs /compress (trigger `manual`). This reads the transcript's tail for that count. `threshold`
  * is the share of the window (Gemini's `model.compressionThreshold` setting, when the user set one).
  */
-export function geminiCompressionDue(transcriptPath: string | undefined, trigger: 'manual' | 'auto' | undefined, threshold = GEMINI_COMPRESSION_THRESHOLD): boolean {
+export function geminiCompressionDue(
+  transcriptPath: string | undefined,
+  trigger: 'manual' | 'auto' | undefined,
+  threshold = GEMINI_COMPRESSION_THRESHOLD,
+): boolean {
   if (trigger === 'manual') return true;
   if (!transcriptPath) return false;
   const tail = readTail(transcriptPath);

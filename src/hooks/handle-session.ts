@@ -17,7 +17,12 @@ import type { AgentSessionSource, HookInput, HookSessionState } from './types.js
 /** How long a hook's SQLite write waits for another process's lock: well inside the client's timeout. */
 const BUSY_TIMEOUT_MS = { start: 1_000, fold: 1_500, end: 400 } as const;
 
-async function withLedger<T>(workspace: string, env: NodeJS.ProcessEnv, busyTimeoutMs: number, use: (ledger: Ledger) => Promise<T>): Promise<T> {
+async function withLedger<T>(
+  workspace: string,
+  env: NodeJS.ProcessEnv,
+  busyTimeoutMs: number,
+  use: (ledger: Ledger) => Promise<T>,
+): Promise<T> {
   const ledger = await openHookLedger(workspace, env, busyTimeoutMs);
   try {
     return await use(ledger);
@@ -53,7 +58,11 @@ export async function handleSessionStart(input: HookInput, workspace: string, no
 }
 
 function reopened(current: AgentSessionData, source: AgentSessionSource, input: HookInput, now: number): Partial<AgentSessionData> {
-  const next: AgentSessionData = { ...current, lastActivityAt: now, starts: { ...current.starts, [source]: (current.starts[source] ?? 0) + 1 } };
+  const next: AgentSessionData = {
+    ...current,
+    lastActivityAt: now,
+    starts: { ...current.starts, [source]: (current.starts[source] ?? 0) + 1 },
+  };
   delete next.endedAt;
   delete next.endReason;
   if (input.model) next.model = input.model;
@@ -94,7 +103,12 @@ export async function handleSessionEnd(input: HookInput, workspace: string, now:
     await foldSession(ledger, workspace, input, now);
     const current = await getAgentSession(ledger, id);
     if (!current) return;
-    const data: AgentSessionData = { ...current.data, lastActivityAt: now, endedAt: now, ...(input.reason ? { endReason: input.reason } : {}) };
+    const data: AgentSessionData = {
+      ...current.data,
+      lastActivityAt: now,
+      endedAt: now,
+      ...(input.reason ? { endReason: input.reason } : {}),
+    };
     data.summary = summarizeSession(data, 'ended');
     await endAgentSession(ledger, id, data);
   });
@@ -123,7 +137,11 @@ export async function injectAfterCompression(
     const state: HookSessionState = readHookState(files.state) ?? freshState(input, now);
     const dirty = await readDirtyState(workspace).catch(() => undefined);
     const injection = await buildInjection({ ledger, workspace, input, sessionId: id, state, source: 'compact', dirty, now });
-    writeHookState(files.state, { ...state, compactPending: false, ...(injection ? { injectedDigest: injection.digest, injectedAt: now } : {}) });
+    writeHookState(files.state, {
+      ...state,
+      compactPending: false,
+      ...(injection ? { injectedDigest: injection.digest, injectedAt: now } : {}),
+    });
     return injection ? contextAnswer(input.client, point, injection.text) : '';
   });
 }

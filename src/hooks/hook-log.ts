@@ -9,7 +9,11 @@ export const MAX_HOOK_LOG_BYTES = 1024 * 1024;
  * Appends one line to `.baton/hooks/hooks.log`: a hook that answered nothing says why here, never
  * to the client (whose model would read it). Never throws: a log that cannot be written is dropped.
  */
-export function logHookProblem(file: string, fields: { event: string; client: string; session?: string; problem: string }, now: number): void {
+export function logHookProblem(
+  file: string,
+  fields: { event: string; client: string; session?: string; problem: string },
+  now: number,
+): void {
   try {
     mkdirSync(path.dirname(file), { recursive: true });
     const size = statSync(file, { throwIfNoEntry: false })?.size ?? 0;

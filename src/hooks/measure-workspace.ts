@@ -59,7 +59,11 @@ export async function readDirtyState(workspace: string): Promise<DirtyState | un
  * its content differs; a path dirty before and clean now was reverted or committed. When HEAD
  * moved (the agent committed), the committed paths come from `git diff --name-status`.
  */
-export async function diffDirtyStates(workspace: string, before: Pick<DirtyState, 'head' | 'files'>, after: DirtyState): Promise<WorkspaceDiff> {
+export async function diffDirtyStates(
+  workspace: string,
+  before: Pick<DirtyState, 'head' | 'files'>,
+  after: DirtyState,
+): Promise<WorkspaceDiff> {
   const created = new Set<string>();
   const updated = new Set<string>();
   const deleted = new Set<string>();
@@ -83,7 +87,9 @@ export async function diffDirtyStates(workspace: string, before: Pick<DirtyState
 }
 
 async function committedChanges(workspace: string, from: string, to: string): Promise<Array<[string, string]>> {
-  const { stdout } = await runGit(['diff', '--name-status', '--no-renames', '--relative', '-z', from, to], workspace).catch(() => ({ stdout: '' }));
+  const { stdout } = await runGit(['diff', '--name-status', '--no-renames', '--relative', '-z', from, to], workspace).catch(() => ({
+    stdout: '',
+  }));
   const parts = stdout.split('\0');
   const out: Array<[string, string]> = [];
   for (let i = 0; i + 1 < parts.length; i += 2) {

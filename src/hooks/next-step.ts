@@ -15,11 +15,13 @@ export function nextStep(data: HookContextData): string {
     return `The latest turn ended after \`${oneLine(failure.command, 120)}\` ${exit}. Find out why it fails and fix it (or confirm the failure is expected) before building on that work.`;
   }
   const blocked = data.openTasks.find((task) => task.status === 'blocked');
-  if (blocked) return `Task ${blocked.id} "${oneLine(blocked.title, 80)}" is blocked${blocked.blockReason ? ` (${oneLine(blocked.blockReason, 160)})` : ''}: unblock it, work around it, or say what it needs.`;
+  if (blocked)
+    return `Task ${blocked.id} "${oneLine(blocked.title, 80)}" is blocked${blocked.blockReason ? ` (${oneLine(blocked.blockReason, 160)})` : ''}: unblock it, work around it, or say what it needs.`;
   const inProgress = data.openTasks.find((task) => task.status === 'in_progress');
   if (inProgress) return `Continue task ${inProgress.id} "${oneLine(inProgress.title, 100)}".`;
   const failedRun = data.runs[0]?.status === 'failed' ? data.runs[0] : undefined;
-  if (failedRun) return `The last run of task ${failedRun.taskId} failed (${failedRun.outcome ?? 'failed'}): look at its errors above before running it again.`;
+  if (failedRun)
+    return `The last run of task ${failedRun.taskId} failed (${failedRun.outcome ?? 'failed'}): look at its errors above before running it again.`;
   const changed = Object.keys(data.git?.files ?? {}).length;
   if (changed > 0) return `Review the uncommitted ${changed === 1 ? 'file' : `${changed} files`} above and commit when right.`;
   if (latest?.data.lastPrompt) return `Check whether the last request ("${oneLine(latest.data.lastPrompt, 160)}") is done.`;

@@ -51,7 +51,10 @@ function renderBody(data: HookContextData, level: Level): string {
     section('Sessions in this workspace', sessionLines(data, level)),
     section('Runs (baton run)', runLines(data, level)),
     section(changesTitle(data), fileLines(data, level)),
-    section('Recent commits', data.commits.slice(0, level.commits).map((c) => `- ${c.sha} ${oneLine(c.subject, level.line)} (${stamp(c.at)})`)),
+    section(
+      'Recent commits',
+      data.commits.slice(0, level.commits).map((c) => `- ${c.sha} ${oneLine(c.subject, level.line)} (${stamp(c.at)})`),
+    ),
     section('Last failures', failureLines(data, level)),
     section('Open tasks and blockers', taskLines(data, level)),
     section('Next step', [nextStep(data)]),
@@ -77,13 +80,19 @@ function section(title: string, lines: string[]): string {
 }
 
 function sessionLines(data: HookContextData, level: Level): string[] {
-  return data.sessions.filter((record) => !isEmpty(record)).slice(0, level.sessions).flatMap((record) => {
-    const current = record.id === data.sessionId ? 'this session; ' : '';
-    const when = record.status === 'ended' ? `ended ${stamp(record.data.endedAt ?? record.updatedAt)}` : `last active ${stamp(record.data.lastActivityAt)}`;
-    const lines = [`- ${oneLine(record.data.summary, level.line * 2)} (${current}${when})`];
-    if (record.data.lastPrompt) lines.push(`  Last request: "${oneLine(record.data.lastPrompt, level.line)}"`);
-    return lines;
-  });
+  return data.sessions
+    .filter((record) => !isEmpty(record))
+    .slice(0, level.sessions)
+    .flatMap((record) => {
+      const current = record.id === data.sessionId ? 'this session; ' : '';
+      const when =
+        record.status === 'ended'
+          ? `ended ${stamp(record.data.endedAt ?? record.updatedAt)}`
+          : `last active ${stamp(record.data.lastActivityAt)}`;
+      const lines = [`- ${oneLine(record.data.summary, level.line * 2)} (${current}${when})`];
+      if (record.data.lastPrompt) lines.push(`  Last request: "${oneLine(record.data.lastPrompt, level.line)}"`);
+      return lines;
+    });
 }
 
 /** A session that has done nothing yet (the one starting now, or one that ended without a turn): nothing to tell. */
@@ -111,7 +120,8 @@ function changesTitle(data: HookContextData): string {
 function fileLines(data: HookContextData, level: Level): string[] {
   const status = data.git?.status ?? {};
   const files = Object.keys(status).sort();
-  const describe = (xy: string) => (xy === '??' ? 'new, untracked' : xy.includes('D') ? 'deleted' : xy.startsWith('A') ? 'added' : 'changed');
+  const describe = (xy: string) =>
+    xy === '??' ? 'new, untracked' : xy.includes('D') ? 'deleted' : xy.startsWith('A') ? 'added' : 'changed';
   const lines = files.slice(0, level.files).map((file) => `- ${file} (${describe(status[file] ?? '')})`);
   if (files.length > level.files) lines.push(`- … and ${files.length - level.files} more`);
   return lines;
@@ -119,15 +129,25 @@ function fileLines(data: HookContextData, level: Level): string[] {
 
 function failureLines(data: HookContextData, level: Level): string[] {
   const failures = data.sessions.flatMap((record) =>
-    record.data.failures.map((failure) => ({ failure, label: CLIENT_SPECS[record.data.client]?.label ?? record.data.client, session: record.data.clientSessionId })),
+    record.data.failures.map((failure) => ({
+      failure,
+      label: CLIENT_SPECS[record.data.client]?.label ?? record.data.client,
+      session: record.data.clientSessionId,
+    })),
   );
   const runFailures = data.runs
     .filter((dispatch) => dispatch.status === 'failed')
-    .map((dispatch) => ({ at: dispatch.finishedAt ?? dispatch.startedAt, line: `- run ${dispatch.taskId} attempt ${dispatch.attempt} failed (${dispatch.outcome ?? 'failed'}) ${stamp(dispatch.finishedAt ?? dispatch.startedAt)}: ${oneLine(dispatch.validationErrors[0] ?? dispatch.result ?? '', level.line)}` }));
+    .map((dispatch) => ({
+      at: dispatch.finishedAt ?? dispatch.startedAt,
+      line: `- run ${dispatch.taskId} attempt ${dispatch.attempt} failed (${dispatch.outcome ?? 'failed'}) ${stamp(dispatch.finishedAt ?? dispatch.startedAt)}: ${oneLine(dispatch.validationErrors[0] ?? dispatch.result ?? '', level.line)}`,
+    }));
   const sessionFailures = failures.map(({ failure, label, session }) => {
     const exit = failure.exitCode === undefined ? 'failed' : `exited ${failure.exitCode}`;
     const error = failure.error ? `: ${oneLine(failure.error, level.line)}` : '';
-    return { at: failure.at, line: `- \`${oneLine(failure.command, level.line)}\` ${exit} (${label} session ${session.slice(0, 8)}, ${stamp(failure.at)})${error}` };
+    return {
+      at: failure.at,
+      line: `- \`${oneLine(failure.command, level.line)}\` ${exit} (${label} session ${session.slice(0, 8)}, ${stamp(failure.at)})${error}`,
+    };
   });
   return [...sessionFailures, ...runFailures]
     .sort((a, b) => b.at - a.at)

@@ -58,7 +58,11 @@ export async function runHook(options: RunHookOptions): Promise<HookAnswer> {
     });
     return { stdout: await Promise.race([dispatch(input, workspace, now, options.env), timeout]) };
   } catch (error) {
-    logHookProblem(hookLogFile(workspace), { event: options.event, client: options.client, session: input.sessionId, problem: messageOf(error) }, now);
+    logHookProblem(
+      hookLogFile(workspace),
+      { event: options.event, client: options.client, session: input.sessionId, problem: messageOf(error) },
+      now,
+    );
     return { stdout: '' };
   } finally {
     clearTimeout(timer);

@@ -19,7 +19,12 @@ export const MAX_SESSION_FAILURES = 10;
 export const MAX_SESSION_TEXT = 600;
 
 /** The record's data for a session seen for the first time. */
-export function newSessionData(input: HookInput, workspace: string, state: Pick<HookSessionState, 'startedAt' | 'model'>, now: number): AgentSessionData {
+export function newSessionData(
+  input: HookInput,
+  workspace: string,
+  state: Pick<HookSessionState, 'startedAt' | 'model'>,
+  now: number,
+): AgentSessionData {
   const data: AgentSessionData = {
     client: input.client,
     clientSessionId: input.sessionId,

@@ -11,7 +11,9 @@ const SUMMARY_FILES = 5;
  */
 export function summarizeSession(data: AgentSessionData, status: 'active' | 'ended'): string {
   const label = CLIENT_SPECS[data.client]?.label ?? data.client;
-  const parts = [`${label} session ${data.clientSessionId.slice(0, 8)}: ${count(data.turns, 'turn')}, ${count(data.toolCalls, 'tool call')}`];
+  const parts = [
+    `${label} session ${data.clientSessionId.slice(0, 8)}: ${count(data.turns, 'turn')}, ${count(data.toolCalls, 'tool call')}`,
+  ];
   if (data.compactions > 0) parts[0] += `, ${count(data.compactions, 'compaction')}`;
   if (data.filesCreated.length > 0) parts.push(`created ${fileList(data.filesCreated)}`);
   if (data.filesUpdated.length > 0) parts.push(`changed ${fileList(data.filesUpdated)}`);

@@ -13,7 +13,15 @@ export type { AgentClient, AgentSessionSource };
  * - `session-end`: fold what is left and close the session's record.
  */
 export type HookEvent = 'session-start' | 'prompt' | 'post-tool' | 'pre-compact' | 'before-agent' | 'stop' | 'session-end';
-export const HOOK_EVENTS: readonly HookEvent[] = ['session-start', 'prompt', 'post-tool', 'pre-compact', 'before-agent', 'stop', 'session-end'];
+export const HOOK_EVENTS: readonly HookEvent[] = [
+  'session-start',
+  'prompt',
+  'post-tool',
+  'pre-compact',
+  'before-agent',
+  'stop',
+  'session-end',
+];
 
 /** A hook's stdin, normalized across clients. Fields a client does not send are absent. */
 export interface HookInput {
@@ -48,7 +56,17 @@ export interface HookInput {
 
 /** One line of a session's journal (`.baton/hooks/sessions/<id>.jsonl`), appended by the cheap hooks. */
 export type JournalEntry =
-  | { kind: 'tool'; at: number; tool: string; command?: string; paths?: string[]; failed?: boolean; exitCode?: number; error?: string; callId?: string }
+  | {
+      kind: 'tool';
+      at: number;
+      tool: string;
+      command?: string;
+      paths?: string[];
+      failed?: boolean;
+      exitCode?: number;
+      error?: string;
+      callId?: string;
+    }
   | { kind: 'prompt'; at: number; prompt: string }
   | { kind: 'reply'; at: number; reply: string }
   | { kind: 'compact'; at: number; trigger: 'manual' | 'auto' };

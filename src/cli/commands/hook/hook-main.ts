@@ -25,7 +25,9 @@ export async function hookMain(argv: readonly string[]): Promise<void> {
   const interactive = Boolean(process.stdin.isTTY);
   if (!event || !(HOOK_EVENTS as readonly string[]).includes(event) || !isAgentClient(client)) {
     if (interactive) {
-      process.stderr.write(`baton hook: ${!event ? 'no event given' : !isAgentClient(client) ? `--client must be claude, gemini or codex (got ${client ?? 'none'})` : `unknown event "${event}"`}\n${USAGE}\n`);
+      process.stderr.write(
+        `baton hook: ${!event ? 'no event given' : !isAgentClient(client) ? `--client must be claude, gemini or codex (got ${client ?? 'none'})` : `unknown event "${event}"`}\n${USAGE}\n`,
+      );
       process.exitCode = 2;
     }
     return;

@@ -1,0 +1,114 @@
+import { existsSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { BatonError } from '../../../errors/index.js';
+import {
+  type AgentClient,
+  CLIENT_SPECS,
+  HOOK_SCOPES,
+  type HookInstallResult,
+  type HookScope,
+  type HooksStatus,
+  hooksStatus,
+  installHooks,
+  isAgentClient,
+  uninstallHooks,
+} from '../../../hooks/index.js';
+import { type CliIO, type CommonOptions, EXIT_FAILURE, EXIT_OK, printResult } from '../../context.js';
+
+export interface HooksCliOptions extends CommonOptions {
+  client?: string;
+  scope?: string;
+  dryRun?: boolean;
+}
+
+export async function runHooksInstall(io: CliIO, options: HooksCliOptions): Promise<number> {
+  const { client, scope } = parseTarget(options);
+  const result = await installHooks({ client, scope, workspace: io.cwd, env: io.env, bin: batonBin(), dryRun: options.dryRun });
+  printResult(io, options, result, () => renderChange(result, 'install'));
+  return EXIT_OK;
+}
+
+export async function runHooksUninstall(io: CliIO, options: HooksCliOptions): Promise<number> {
+  const { client, scope } = parseTarget(options);
+  const result = await uninstallHooks({ client, scope, workspace: io.cwd, env: io.env, dryRun: options.dryRun });
+  printResult(io, options, result, () => renderChange(result, 'uninstall'));
+  return EXIT_OK;
+}
+
+/** Exit 1 when a client named with --client has no complete install in either scope. */
+export async function runHooksStatus(io: CliIO, options: HooksCliOptions): Promise<number> {
+  const clients = options.client === undefined ? (Object.keys(CLIENT_SPECS) as AgentClient[]) : [parseClient(options.client)];
+  const status = hooksStatus(clients, io.cwd, io.env);
+  printResult(io, options, status, () => renderStatus(status));
+  const complete = status.scopes.some((scope) => scope.missing.length === 0 && (scope.featureOn ?? true));
+  return options.client !== undefined && !complete ? EXIT_FAILURE : EXIT_OK;
+}
+
+function parseTarget(options: HooksCliOptions): { client: AgentClient; scope: HookScope } {
+  const client = parseClient(options.client);
+  const scope = options.scope ?? 'project';
+  if (!(HOOK_SCOPES as readonly string[]).includes(scope)) {
+    throw new BatonError('INPUT_INVALID', `--scope must be project or user; got "${scope}"`, {
+      details: { field: '--scope', value: scope },
+    });
+  }
+  return { client, scope: scope as HookScope };
+}
+
+function parseClient(value: string | undefined): AgentClient {
+  if (isAgentClient(value)) return value;
+  throw new BatonError('INPUT_INVALID', `--client must be claude, gemini or codex; got "${value ?? ''}"`, {
+    details: { field: '--client', value },
+  });
+}
+
+/** This package's bin/baton.js, found from this file (dist/cli/… or the bundle in dist/cli-bundle/). */
+function batonBin(): string {
+  let dir = path.dirname(fileURLToPath(import.meta.url));
+  for (;;) {
+    const manifest = path.join(dir, 'package.json');
+    if (existsSync(manifest) && (JSON.parse(readFileSync(manifest, 'utf8')) as { name?: string }).name === 'agent-baton')
+      return path.join(dir, 'bin', 'baton.js');
+    const parent = path.dirname(dir);
+    if (parent === dir) return 'baton';
+    dir = parent;
+  }
+}
+
+function renderChange(result: HookInstallResult, verb: 'install' | 'uninstall'): string {
+  const label = CLIENT_SPECS[result.client].label;
+  const lines: string[] = [];
+  const changed = result.files.filter((file) => file.changed);
+  const action = verb === 'install' ? 'Installed' : 'Removed';
+  if (changed.length === 0)
+    lines.push(`${label}: nothing to change (${result.scope} scope; ${verb === 'install' ? 'already installed' : 'not installed'}).`);
+  else lines.push(`${result.dryRun ? 'Would change' : action} ${label} hooks (${result.scope} scope):`);
+  for (const file of changed) {
+    lines.push(file.diff.trimEnd());
+    if (file.backup && !result.dryRun) lines.push(`(previous content saved to ${file.backup})`);
+  }
+  if (result.createdBatonDir)
+    lines.push(`${result.dryRun ? 'Would create' : 'Created'} .baton/ here: the hooks act only in a project that has it.`);
+  for (const note of result.notes) lines.push(`Note: ${note}`);
+  return lines.join('\n');
+}
+
+function renderStatus(status: HooksStatus): string {
+  const lines = [
+    `Workspace: ${status.workspace} (${status.active ? '.baton/ present: hooks act here' : 'no .baton/: hooks do nothing here'})`,
+  ];
+  for (const scope of status.scopes) {
+    const where = `${scope.label}, ${scope.scope} (${scope.settingsFile})`;
+    if (scope.unreadable) lines.push(`${where}: settings are not valid JSON (${scope.unreadable})`);
+    else if (scope.installed.length === 0) lines.push(`${where}: not installed`);
+    else lines.push(`${where}: ${scope.missing.length === 0 ? 'installed' : `incomplete, missing ${scope.missing.join(', ')}`}`);
+    if (scope.featureOn === false && scope.installed.length > 0)
+      lines.push('  [features] hooks = true is missing from config.toml: Codex will not run them');
+    if (scope.client === 'codex' && scope.installed.length > 0)
+      lines.push('  Codex runs them only once trusted (/hooks in codex); Baton cannot check that from outside');
+  }
+  if (status.problems.length > 0)
+    lines.push('Last problems logged (.baton/hooks/hooks.log):', ...status.problems.map((line) => `  ${line}`));
+  return lines.join('\n');
+}

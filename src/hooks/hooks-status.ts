@@ -1,0 +1,80 @@
+import { existsSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { CLIENT_SPECS } from './client-specs.js';
+import { codexHooksFeatureOn } from './codex-features.js';
+import { HOOK_SCOPES, type HookScope, hookTarget } from './hook-targets.js';
+import { hookLogFile } from './hook-paths.js';
+import { batonHooksIn } from './merge-hook-config.js';
+import type { AgentClient } from './types.js';
+
+/** What `baton hooks status` reports for one client and scope. */
+export interface HookScopeStatus {
+  client: AgentClient;
+  label: string;
+  scope: HookScope;
+  settingsFile: string;
+  /** Baton's events found in the settings (client spelling). */
+  installed: string[];
+  /** Baton's events missing from them. */
+  missing: string[];
+  /** The settings file exists but is not JSON. */
+  unreadable?: string;
+  /** Codex: `[features] hooks = true` in config.toml. */
+  featureOn?: boolean;
+}
+
+export interface HooksStatus {
+  workspace: string;
+  /** The workspace has `.baton/`: hooks act here. */
+  active: boolean;
+  scopes: HookScopeStatus[];
+  /** The last problems the hooks logged in this workspace (newest last). */
+  problems: string[];
+}
+
+/** Reads where each client's Baton hooks are installed, whether any are missing, and the last problems logged. */
+export function hooksStatus(clients: readonly AgentClient[], workspace: string, env: NodeJS.ProcessEnv): HooksStatus {
+  const scopes: HookScopeStatus[] = [];
+  for (const client of clients) for (const scope of HOOK_SCOPES) scopes.push(scopeStatus(client, scope, workspace, env));
+  return { workspace, active: existsSync(path.join(workspace, '.baton')), scopes, problems: lastProblems(hookLogFile(workspace), 5) };
+}
+
+function scopeStatus(client: AgentClient, scope: HookScope, workspace: string, env: NodeJS.ProcessEnv): HookScopeStatus {
+  const target = hookTarget(client, scope, workspace, env);
+  const wanted = [...new Set(CLIENT_SPECS[client].bindings.map((binding) => `${binding.clientEvent}`))];
+  const status: HookScopeStatus = {
+    client,
+    label: CLIENT_SPECS[client].label,
+    scope,
+    settingsFile: target.settingsFile,
+    installed: [],
+    missing: wanted,
+  };
+  if (target.featureFile) status.featureOn = codexHooksFeatureOn(readOr(target.featureFile, ''));
+  const text = readOr(target.settingsFile, '');
+  if (text.trim() === '') return status;
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch (error) {
+    return { ...status, unreadable: (error as Error).message };
+  }
+  if (typeof json !== 'object' || json === null) return status;
+  const found = new Set(batonHooksIn(json as Record<string, unknown>, client).map((hook) => hook.clientEvent));
+  return { ...status, installed: wanted.filter((event) => found.has(event)), missing: wanted.filter((event) => !found.has(event)) };
+}
+
+function lastProblems(file: string, count: number): string[] {
+  return readOr(file, '')
+    .split('\n')
+    .filter((line) => line.trim() !== '')
+    .slice(-count);
+}
+
+function readOr(file: string, fallback: string): string {
+  try {
+    return readFileSync(file, 'utf8');
+  } catch {
+    return fallback;
+  }
+}

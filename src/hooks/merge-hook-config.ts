@@ -1,0 +1,79 @@
+import { CLIENT_SPECS } from './client-specs.js';
+import { isBatonHookCommand } from './hook-targets.js';
+import type { AgentClient, HookEvent } from './types.js';
+
+type Json = Record<string, unknown>;
+
+interface HookGroup {
+  matcher?: string;
+  hooks?: unknown[];
+  [key: string]: unknown;
+}
+
+/**
+ * The settings with Baton's hooks for `client` in place: every earlier Baton entry of that client
+ * removed (a re-install, or an older set of events), then one matcher group per binding appended
+ * to its event. Everything else (the user's own hooks and settings) is kept as it was. Pure; the
+ * same input gives the same output, so installing twice changes nothing the second time.
+ */
+export function withBatonHooks(settings: Json, client: AgentClient, commandFor: (event: HookEvent) => string): Json {
+  const next = withoutBatonHooks(settings, client);
+  const hooks = { ...((next.hooks as Json | undefined) ?? {}) };
+  const spec = CLIENT_SPECS[client];
+  for (const binding of spec.bindings) {
+    const hook: Json = { type: 'command', command: commandFor(binding.event), timeout: binding.timeout };
+    // Gemini lists hooks by name in its /hooks panel and warnings.
+    if (client === 'gemini') hook.name = `baton-${binding.event}`;
+    const group: HookGroup = { matcher: binding.matcher, hooks: [hook] };
+    const existing = hooks[binding.clientEvent];
+    hooks[binding.clientEvent] = [...(Array.isArray(existing) ? (existing as unknown[]) : []), group];
+  }
+  return { ...next, hooks };
+}
+
+/** The settings without any Baton hook of `client`; groups and events left empty are dropped. */
+export function withoutBatonHooks(settings: Json, client: AgentClient): Json {
+  if (!isRecord(settings.hooks)) return { ...settings };
+  const hooks: Json = {};
+  for (const [event, value] of Object.entries(settings.hooks)) {
+    if (!Array.isArray(value)) {
+      hooks[event] = value;
+      continue;
+    }
+    const groups = value
+      .map((group: unknown) => {
+        if (!isRecord(group) || !Array.isArray(group.hooks)) return group;
+        const kept = group.hooks.filter((hook: unknown) => !(isRecord(hook) && isBatonHookCommand(hook.command, client)));
+        return kept.length === group.hooks.length ? group : kept.length === 0 ? undefined : { ...group, hooks: kept };
+      })
+      .filter((group) => group !== undefined);
+    if (groups.length > 0) hooks[event] = groups;
+  }
+  const next: Json = { ...settings, hooks };
+  if (Object.keys(hooks).length === 0) delete next.hooks;
+  return next;
+}
+
+/** Which of Baton's bindings for `client` the settings hold (by event and matcher), and their commands. */
+export function batonHooksIn(settings: Json, client: AgentClient): Array<{ clientEvent: string; matcher: string; command: string }> {
+  if (!isRecord(settings.hooks)) return [];
+  const found: Array<{ clientEvent: string; matcher: string; command: string }> = [];
+  for (const [clientEvent, value] of Object.entries(settings.hooks)) {
+    for (const group of groupsOf(value)) {
+      for (const hook of Array.isArray(group.hooks) ? group.hooks : []) {
+        if (isRecord(hook) && isBatonHookCommand(hook.command, client)) {
+          found.push({ clientEvent, matcher: typeof group.matcher === 'string' ? group.matcher : '', command: String(hook.command) });
+        }
+      }
+    }
+  }
+  return found;
+}
+
+function groupsOf(value: unknown): HookGroup[] {
+  return Array.isArray(value) ? value.filter(isRecord) : [];
+}
+
+function isRecord(value: unknown): value is Json {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
