@@ -8,3 +8,21 @@ export type { Ledger, LedgerBreakers, LedgerClaims, LedgerCore, LedgerRecords, L
 export type { LedgerSpec, OpenLedgerOptions } from './open-ledger.js';
 export type * from './types.js';
 export { formatLedgerLine, parseLedgerLines } from './ledger-lines.js';
+export {
+  AGENT_CLIENTS,
+  agentSessionId,
+  endAgentSession,
+  getAgentSession,
+  listAgentSessions,
+  recordAgentSessionTurn,
+  upsertAgentSession,
+} from './agent-sessions.js';
+export type {
+  AgentClient,
+  AgentSessionData,
+  AgentSessionFailure,
+  AgentSessionQuery,
+  AgentSessionRecord,
+  AgentSessionSource,
+  AgentSessionStatus,
+} from './agent-sessions.js';

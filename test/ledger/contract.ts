@@ -6,6 +6,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { isBreakerCapable, isClaimCapable, isFullLedger, isRecordCapable, isTransferCapable } from '../../src/ledger/index.js';
+import { describeAgentSessionContract } from './fixtures/contract-agent-sessions.js';
 import { describeAttemptContract } from './fixtures/contract-attempts.js';
 import { describeClaimAndBreakerContract } from './fixtures/contract-claims.js';
 import { describeDispatchContract } from './fixtures/contract-dispatches.js';
@@ -35,5 +36,6 @@ export function describeLedgerContract(name: string, factory: LedgerFactory): vo
     describeClaimAndBreakerContract(ctx);
     describeRecordContract(ctx);
     describeExportContract(ctx);
+    describeAgentSessionContract(ctx);
   });
 }
