@@ -3,9 +3,9 @@ import { type AddressInfo, createServer, type Socket } from 'node:net';
 import { existsSync, mkdirSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import Database from 'better-sqlite3';
 import { afterEach, describe, expect, it } from 'vitest';
 import { runHook } from '../../src/hooks/index.js';
+import { openSqliteDatabase } from '../../src/ledger/sqlite/index.js';
 import { claude, gemini } from './helpers/payloads.js';
 import { type HookWorkspace, makeHookWorkspace } from './helpers/hook-workspace.js';
 
@@ -78,7 +78,7 @@ describe('a hook never breaks its client', () => {
     await ws.hook('claude', 'session-start', claude.sessionStart(s));
     ws.write('a.txt', 'a\n');
     await ws.hook('claude', 'post-tool', claude.write(s, path.join(ws.dir, 'a.txt'), 'a\n'));
-    const holder = new Database(path.join(ws.dir, '.baton/agent.db'));
+    const holder = openSqliteDatabase(path.join(ws.dir, '.baton/agent.db'));
     holder.exec('BEGIN EXCLUSIVE');
     try {
       const run = await runBin(['hook', 'session-end', '--client', 'claude'], JSON.stringify(claude.sessionEnd(s)), ws.dir);
