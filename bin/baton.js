@@ -9,6 +9,8 @@ if (args.length === 1 && (args[0] === '--version' || args[0] === '-V')) {
   process.stdout.write(`${version}\n`);
 } else if (args[0] === 'hook' && !args.includes('--help') && !args.includes('-h')) {
   // `baton hook EVENT`, run by an agent CLI at every tool call: its own small entry, not the CLI.
+  const { enableCompileCache } = await import('node:module');
+  enableCompileCache?.();
   const { hookMain } = await import('../dist/cli-bundle/hook-main.js').catch((error) => {
     if (error?.code !== 'ERR_MODULE_NOT_FOUND' || !String(error.message).includes('cli-bundle')) throw error;
     return import('../dist/cli/commands/hook/hook-main.js');

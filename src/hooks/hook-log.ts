@@ -1,6 +1,5 @@
 import { appendFileSync, mkdirSync, renameSync, statSync } from 'node:fs';
 import path from 'node:path';
-import { maskSecretsSync } from '../redact/mask-secrets-sync.js';
 
 /** @default 1 MiB: past this the log is moved to hooks.log.1 (one old copy kept). */
 export const MAX_HOOK_LOG_BYTES = 1024 * 1024;
@@ -9,12 +8,14 @@ export const MAX_HOOK_LOG_BYTES = 1024 * 1024;
  * Appends one line to `.baton/hooks/hooks.log`: a hook that answered nothing says why here, never
  * to the client (whose model would read it). Never throws: a log that cannot be written is dropped.
  */
-export function logHookProblem(
+export async function logHookProblem(
   file: string,
   fields: { event: string; client: string; session?: string; problem: string },
   now: number,
-): void {
+): Promise<void> {
   try {
+    // Loaded here: the secret patterns are compiled only when there is something to log.
+    const { maskSecretsSync } = await import('../redact/mask-secrets-sync.js');
     mkdirSync(path.dirname(file), { recursive: true });
     const size = statSync(file, { throwIfNoEntry: false })?.size ?? 0;
     if (size > MAX_HOOK_LOG_BYTES) renameSync(file, `${file}.1`);

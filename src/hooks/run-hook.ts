@@ -45,7 +45,8 @@ export async function runHook(options: RunHookOptions): Promise<HookAnswer> {
     input = parseHookInput(options.client, options.event, options.stdin, options.cwd);
   } catch (error) {
     const workspace = findBatonWorkspace(options.cwd);
-    if (workspace) logHookProblem(hookLogFile(workspace), { event: options.event, client: options.client, problem: messageOf(error) }, now);
+    if (workspace)
+      await logHookProblem(hookLogFile(workspace), { event: options.event, client: options.client, problem: messageOf(error) }, now);
     return { stdout: '' };
   }
   const workspace = findBatonWorkspace(input.cwd);
@@ -58,7 +59,7 @@ export async function runHook(options: RunHookOptions): Promise<HookAnswer> {
     });
     return { stdout: await Promise.race([dispatch(input, workspace, now, options.env), timeout]) };
   } catch (error) {
-    logHookProblem(
+    await logHookProblem(
       hookLogFile(workspace),
       { event: options.event, client: options.client, session: input.sessionId, problem: messageOf(error) },
       now,
