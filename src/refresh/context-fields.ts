@@ -34,6 +34,7 @@ export function buildContextFields(snapshot: ContextSnapshot, format: Exclude<Re
     ...taskFields(snapshot, options),
     ...activeTaskFields(snapshot),
     ...dispatchFields(snapshot, options),
+    ...agentSessionFields(snapshot, options),
     ...gitFields(snapshot, options),
     ...debtFields(snapshot, options),
     ...artifactFields(snapshot, options),
@@ -80,7 +81,48 @@ function minimalFields(snapshot: ContextSnapshot, now: number): ContextField[] {
     },
     { id: 'blockers', key: 'blockers', kind: 'json', value: blockers(snapshot).map((b) => clip(b, 200)), priority: 90 },
     { id: 'next_action', key: 'next_action', kind: 'json', value: nextAction(snapshot), priority: 92, required: true },
+    ...(snapshot.agentSessions?.[0]
+      ? [
+          {
+            id: 'last_session',
+            key: 'last_session',
+            kind: 'json' as const,
+            value: clip(snapshot.agentSessions[0].data.summary, 300),
+            priority: 85,
+            overflow: 'drop' as const,
+          },
+        ]
+      : []),
   ];
+}
+
+/**
+ * The workspace's latest agent CLI sessions (Claude Code, Gemini CLI, Codex) as their hooks
+ * recorded them: what each did (its summary), its last request and its latest failure. Below the
+ * task's own attempts, above the file list.
+ */
+function agentSessionFields(snapshot: ContextSnapshot, { detailed, now }: FieldOptions): ContextField[] {
+  return (snapshot.agentSessions ?? []).map((record, i) => {
+    const last = record.data.failures[record.data.failures.length - 1];
+    return {
+      id: `recent_sessions.${i}`,
+      key: record.id,
+      group: 'recent_sessions',
+      kind: 'json',
+      value: {
+        id: record.id,
+        status: record.status ?? 'active',
+        summary: clip(record.data.summary, 400),
+        last_request: record.data.lastPrompt ? clip(record.data.lastPrompt, 200) : null,
+        last_failure: last
+          ? clip(`${last.command}${last.exitCode === undefined ? '' : ` (exit ${last.exitCode})`}: ${last.error ?? ''}`, 300)
+          : null,
+        last_active: formatAge(now - record.data.lastActivityAt),
+      },
+      priority: (detailed ? 58 : 82) - i * 0.1,
+      overflow: 'drop',
+    };
+  });
 }
 
 /** The workspace, the current task (with long instructions as trimmable text), its dependencies and blockers. */

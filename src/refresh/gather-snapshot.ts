@@ -50,6 +50,7 @@ export async function gatherSnapshot(options: GatherOptions): Promise<GatherResu
   const warnings: string[] = [];
   const sources: SourceName[] = ['environment'];
   const ledgerPart = readLedgerContext(options.ledger, {
+    workspace: options.workspace,
     taskId: options.taskId,
     dispatchLimit: options.dispatchLimit,
     includeDispatches: options.includeDispatches,

@@ -1,7 +1,9 @@
 import { BatonError } from '../errors/index.js';
 import {
+  type AgentSessionRecord,
   type Dispatch,
   isRecordCapable,
+  listAgentSessions,
   type LedgerCore,
   type LedgerRecord,
   type LedgerRecords,
@@ -20,9 +22,17 @@ export interface ReadLedgerContextOptions {
   includeResearch: boolean;
   /** Open debt items read at most (filtered to the relevant ones afterwards). @default 50 */
   debtLimit?: number;
+  /** The workspace whose agent CLI sessions to read (none without it). */
+  workspace?: string;
 }
 
-export type LedgerContext = Pick<ContextSnapshot, 'task' | 'dependencies' | 'activeTasks' | 'dispatches' | 'debt' | 'research' | 'recon'>;
+/** @default 5: agent CLI sessions a refresh shows. */
+export const AGENT_SESSION_LIMIT = 5;
+
+export type LedgerContext = Pick<
+  ContextSnapshot,
+  'task' | 'dependencies' | 'activeTasks' | 'dispatches' | 'agentSessions' | 'debt' | 'research' | 'recon'
+>;
 
 const ACTIVE_PAGE = 50;
 
@@ -46,7 +56,7 @@ export async function readLedgerContext(ledger: LedgerCore, options: ReadLedgerC
   }
   const debtLimit = options.debtLimit ?? 50;
   const records = isRecordCapable(ledger) ? ledger : undefined;
-  const [dispatches, debt, research, recon, dependencies] = await Promise.all([
+  const [dispatches, debt, research, recon, dependencies, agentSessions] = await Promise.all([
     options.includeDispatches
       ? task
         ? ledger.lastDispatches(task.id, options.dispatchLimit)
@@ -58,6 +68,9 @@ export async function readLedgerContext(ledger: LedgerCore, options: ReadLedgerC
       ? records.listRecords<ReconData>('recon', { limit: 5 }).then((page) => page.items)
       : Promise.resolve([] as Array<LedgerRecord<ReconData>>),
     task ? Promise.all(task.dependsOn.map((id) => ledger.getTask(id))) : Promise.resolve([]),
+    records && options.workspace !== undefined
+      ? listAgentSessions(records, { workspace: options.workspace, limit: AGENT_SESSION_LIMIT })
+      : Promise.resolve([] as AgentSessionRecord[]),
   ]);
   return {
     task,
@@ -70,6 +83,7 @@ export async function readLedgerContext(ledger: LedgerCore, options: ReadLedgerC
       .slice(0, 10)
       .map((t) => ({ id: t.id, title: t.title, status: t.status, priority: t.priority, updatedAt: t.updatedAt })),
     dispatches,
+    agentSessions,
     debt: relevantDebt(debt, task?.id),
     research,
     recon,

@@ -1,4 +1,4 @@
-import type { Dispatch, Ledger, LedgerRecord, ReconData, ResearchData, Task, TechDebtData } from '../ledger/index.js';
+import type { AgentSessionData, Dispatch, Ledger, LedgerRecord, ReconData, ResearchData, Task, TechDebtData } from '../ledger/index.js';
 import type { GitState } from './git-types.js';
 
 /** How much a refresh says, and for whom. */
@@ -43,6 +43,8 @@ export interface ContextSnapshot {
   /** Other active tasks, newest first (for orientation when no task is chosen). */
   activeTasks: Array<Pick<Task, 'id' | 'title' | 'status' | 'priority' | 'updatedAt'>>;
   dispatches: Dispatch[];
+  /** This workspace's latest agent CLI sessions (recorded by `baton hooks`), newest first. */
+  agentSessions?: Array<LedgerRecord<AgentSessionData>>;
   debt: Array<LedgerRecord<TechDebtData>>;
   research: Array<LedgerRecord<ResearchData>>;
   recon: Array<LedgerRecord<ReconData>>;

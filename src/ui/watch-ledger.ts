@@ -24,12 +24,13 @@ export async function createVersionReader(ledger: Ledger): Promise<{ read: ReadV
 }
 
 async function fingerprint(ledger: Ledger): Promise<string> {
-  const [counts, dispatches, newest, breakers, sessions] = await Promise.all([
+  const [counts, dispatches, newest, breakers, sessions, agentSessions] = await Promise.all([
     ledger.countTasksByStatus(),
     ledger.countDispatches(),
     ledger.recentDispatches(1),
     ledger.listBreakers(),
     ledger.listRecords('sessions', { limit: 1 }),
+    ledger.listRecords('agent_sessions', { limit: 1 }),
   ]);
   const last = newest[0];
   return JSON.stringify([
@@ -38,6 +39,7 @@ async function fingerprint(ledger: Ledger): Promise<string> {
     last && [last.id, last.status, last.outcome, last.finishedAt, last.validationErrors.length],
     breakers.map((b) => [b.provider, b.generation]),
     sessions.items[0]?.updatedAt,
+    agentSessions.items[0]?.updatedAt,
   ]);
 }
 

@@ -1,6 +1,7 @@
-import type { Breaker, Dispatch, LedgerCore, TaskStatus } from '../../../ledger/index.js';
-// ledger.js, not the index: the index also exports the JSON-lines parser, which loads zod.
-import { isBreakerCapable } from '../../../ledger/ledger.js';
+import type { AgentSessionRecord, Breaker, Dispatch, LedgerCore, TaskStatus } from '../../../ledger/index.js';
+// ledger.js and agent-sessions.js, not the index: the index also exports the JSON-lines parser, which loads zod.
+import { listAgentSessions } from '../../../ledger/agent-sessions.js';
+import { isBreakerCapable, isRecordCapable } from '../../../ledger/ledger.js';
 
 export interface StatusReport {
   ledger: { backend: string; location: string };
@@ -8,18 +9,24 @@ export interface StatusReport {
   dispatches: number;
   openBreakers: Breaker[];
   recentDispatches: Dispatch[];
+  /** The latest sessions of agent CLIs (Claude Code, Gemini CLI, Codex) recorded by `baton hooks`. */
+  agentSessions: AgentSessionRecord[];
 }
 
 /**
  * Reads what `baton status` shows; breakers still open at `now` count as open. A ledger without
  * the breaker capability has no breakers to show.
  */
-export async function gatherStatus(ledger: LedgerCore, options: { dispatchLimit: number; now: number }): Promise<StatusReport> {
-  const [counts, total, breakers, recent] = await Promise.all([
+export async function gatherStatus(
+  ledger: LedgerCore,
+  options: { dispatchLimit: number; now: number; sessionLimit?: number },
+): Promise<StatusReport> {
+  const [counts, total, breakers, recent, agentSessions] = await Promise.all([
     ledger.countTasksByStatus(),
     ledger.countDispatches(),
     isBreakerCapable(ledger) ? ledger.listBreakers() : Promise.resolve([] as Breaker[]),
     ledger.recentDispatches(options.dispatchLimit),
+    isRecordCapable(ledger) ? listAgentSessions(ledger, { limit: options.sessionLimit ?? 5 }) : Promise.resolve([] as AgentSessionRecord[]),
   ]);
   const taskTotal = Object.values(counts).reduce((a, b) => a + b, 0);
   return {
@@ -28,6 +35,7 @@ export async function gatherStatus(ledger: LedgerCore, options: { dispatchLimit:
     dispatches: total,
     openBreakers: breakers.filter((b) => b.state !== 'closed'),
     recentDispatches: recent,
+    agentSessions,
   };
 }
 
@@ -44,6 +52,12 @@ export function renderStatus(status: StatusReport): string {
     for (const b of status.openBreakers) {
       const until = b.until ? ` until ${new Date(b.until).toISOString()}` : '';
       lines.push(`  ${b.provider}: ${b.state}${until}${b.reason ? ` (${b.reason})` : ''}`);
+    }
+  }
+  if (status.agentSessions.length > 0) {
+    lines.push('Agent sessions (baton hooks):');
+    for (const s of status.agentSessions) {
+      lines.push(`  ${new Date(s.data.lastActivityAt).toISOString()} ${s.id} ${s.status ?? 'active'}: ${s.data.summary}`);
     }
   }
   if (status.recentDispatches.length > 0) {

@@ -1,0 +1,126 @@
+import type { AgentSessionData, Dispatch, LedgerRecord } from '../../ledger/index.js';
+import { redactValue } from '../../redact/index.js';
+import { formatAgo, formatDuration, formatTime } from '../format.js';
+import { html } from '../html.js';
+import { badge } from '../layout.js';
+import type { ViewContext, ViewResult } from '../types.js';
+
+const PAGE = 30;
+const CLIENT_LABELS: Record<string, string> = { claude: 'Claude Code', gemini: 'Gemini CLI', codex: 'Codex CLI' };
+
+/** Sessions of agent CLIs recorded by their hooks (`baton hooks install`), most recently active first. */
+export async function renderSessionsView(ctx: ViewContext): Promise<ViewResult> {
+  const cursor = ctx.url.searchParams.get('cursor') ?? undefined;
+  const page = await ctx.ledger.listRecords<AgentSessionData>('agent_sessions', { limit: PAGE, cursor });
+  const { value: sessions } = await redactValue(page.items);
+  const body = html`<h1>Agent sessions</h1>
+    <p class="lead">
+      Work done directly in Claude Code, Gemini CLI and Codex CLI, recorded by Baton's hooks: files changed (measured from the workspace),
+      failed commands, and one entry per turn. New sessions start with this context.
+    </p>
+    ${
+      sessions.length === 0
+        ? html`<p class="empty">
+            ${cursor ? 'No more sessions.' : html`<strong>No agent session yet.</strong> <code>baton hooks install --client claude</code> records them here.`}
+          </p>`
+        : html`<table id="sessions">
+            <thead>
+              <tr>
+                <th scope="col">Session</th>
+                <th scope="col">What it did</th>
+                <th scope="col">Status</th>
+                <th scope="col">Last active</th>
+              </tr>
+            </thead>
+            <tbody>
+              ${sessions.map(
+                (s: LedgerRecord<AgentSessionData>) =>
+                  html`<tr>
+                    <td>
+                      <a href="/sessions/${encodeURIComponent(s.id)}"
+                        >${CLIENT_LABELS[s.data.client] ?? s.data.client} ${s.data.clientSessionId.slice(0, 8)}</a
+                      >
+                    </td>
+                    <td>${s.data.summary}</td>
+                    <td>${badge(s.status)}</td>
+                    <td>${formatAgo(s.data.lastActivityAt, ctx.now)}</td>
+                  </tr>`,
+              )}
+            </tbody>
+          </table>`
+    }
+    <nav class="pager" aria-label="Pages">
+      ${cursor && html`<a href="/sessions">« Newest</a>`}${page.nextCursor && html`<a class="button secondary" href="/sessions?cursor=${encodeURIComponent(page.nextCursor)}">Older »</a>`}
+    </nav>`;
+  return { title: 'Agent sessions', nav: 'sessions', body };
+}
+
+/** One session: its summary, last request and reply, files, failures, and its turns. */
+export async function renderSessionView(ctx: ViewContext, id: string): Promise<ViewResult> {
+  const session = await ctx.ledger.getRecord<AgentSessionData>('agent_sessions', id);
+  if (!session) {
+    return {
+      title: 'Session not found',
+      nav: 'sessions',
+      status: 404,
+      body: html`<h1>Session not found</h1>
+        <p>No agent session <code>${id}</code>. <a href="/sessions">All sessions</a>.</p>`,
+    };
+  }
+  const turns = await ctx.ledger.listDispatches({ taskId: id, limit: 200 });
+  const { value: data } = await redactValue({ session, turns: [...turns.items].sort((a, b) => a.attempt - b.attempt) });
+  const s = data.session.data;
+  const files = (label: string, list: string[]) => list.length > 0 && html`<p><strong>${label}:</strong> ${list.join(', ')}</p>`;
+  const body = html`<p><a href="/sessions">« All sessions</a></p>
+    <h1>${CLIENT_LABELS[s.client] ?? s.client} session ${badge(data.session.status)}</h1>
+    <div class="card">
+      <p>${s.summary}</p>
+      <p class="muted">
+        ${s.clientSessionId} · ${s.workspace} · started
+        ${formatTime(s.startedAt)}${s.endedAt ? ` · ended ${formatTime(s.endedAt)}` : ''}${s.model ? ` · model ${s.model}` : ''}
+      </p>
+      ${s.lastPrompt && html`<p><strong>Last request:</strong> ${s.lastPrompt}</p>`}
+      ${s.lastReply && html`<p><strong>Last reply:</strong> ${s.lastReply}</p>`} ${files('Created', s.filesCreated)}
+      ${files('Changed', s.filesUpdated)} ${files('Deleted', s.filesDeleted)}
+    </div>
+    ${
+      s.failures.length > 0 &&
+      html`<h2>Failed commands</h2>
+        <ul id="failures">
+          ${s.failures.map(
+            (f) =>
+              html`<li>
+                <code>${f.command}</code> ${f.exitCode === undefined ? 'failed' : `exited ${f.exitCode}`} (turn ${f.turn},
+                ${formatTime(f.at)}) ${f.error && html`<pre>${f.error}</pre>`}
+              </li>`,
+          )}
+        </ul>`
+    }
+    <h2>Turns</h2>
+    ${
+      data.turns.length === 0
+        ? html`<p class="empty">No turn recorded yet (a turn is recorded when it ends).</p>`
+        : html`<table id="turns">
+            <thead>
+              <tr>
+                <th scope="col">Turn</th>
+                <th scope="col">Outcome</th>
+                <th scope="col">What it did</th>
+                <th scope="col">Took</th>
+              </tr>
+            </thead>
+            <tbody>
+              ${data.turns.map(
+                (d: Dispatch) =>
+                  html`<tr>
+                    <td>${d.attempt}</td>
+                    <td>${badge(d.status)}</td>
+                    <td>${d.result ?? ''}</td>
+                    <td>${formatDuration(d.durationMs)}</td>
+                  </tr>`,
+              )}
+            </tbody>
+          </table>`
+    }`;
+  return { title: 'Agent session', nav: 'sessions', body };
+}
