@@ -31,6 +31,8 @@ export interface InjectionRequest {
   source: AgentSessionSource;
   /** The workspace as just measured, when the caller has it. */
   dirty: DirtyState | undefined;
+  /** The last commits, when the caller started reading them already. */
+  commits?: Promise<Awaited<ReturnType<typeof readRecentCommits>>>;
   now: number;
 }
 
@@ -42,7 +44,10 @@ export interface InjectionRequest {
  */
 export async function buildInjection(request: InjectionRequest): Promise<RenderedHookContext | undefined> {
   const { ledger, workspace } = request;
-  const [ledgerPart, commits] = await Promise.all([gatherLedgerContext(ledger, workspace), readRecentCommits(workspace)]);
+  const [ledgerPart, commits] = await Promise.all([
+    gatherLedgerContext(ledger, workspace),
+    request.commits ?? readRecentCommits(workspace),
+  ]);
   const rendered = renderHookContext(
     { workspace, now: request.now, sessionId: request.sessionId, source: request.source, git: request.dirty, commits, ...ledgerPart },
     contextBudget(request.input.client),

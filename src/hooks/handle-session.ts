@@ -3,6 +3,7 @@ import { type AgentSessionData, agentSessionId, endAgentSession, getAgentSession
 import type { Ledger } from '../ledger/ledger.js';
 import { contextAnswer, type InjectionPoint } from './answer-hook.js';
 import { buildInjection } from './build-injection.js';
+import { readRecentCommits } from './gather-hook-context.js';
 import { foldSession, freshState } from './fold-session.js';
 import { geminiCompressionDue } from './gemini-compression.js';
 import { sessionFiles } from './hook-paths.js';
@@ -41,16 +42,19 @@ export async function handleSessionStart(input: HookInput, workspace: string, no
   const id = agentSessionId(input.client, input.sessionId);
   const files = sessionFiles(workspace, id);
   const source: AgentSessionSource = input.source ?? 'startup';
+  const previous = readHookState(files.state);
+  const unfolded = previous !== undefined && (statSync(files.journal, { throwIfNoEntry: false })?.size ?? 0) > previous.foldedBytes;
+  // git runs in its own processes while this one loads and opens the ledger.
+  const measuring = unfolded ? undefined : readDirtyState(workspace).catch(() => undefined);
+  const commits = readRecentCommits(workspace);
   return withLedger(workspace, env, BUSY_TIMEOUT_MS.start, async (ledger) => {
-    const previous = readHookState(files.state);
-    const unfolded = previous !== undefined && (statSync(files.journal, { throwIfNoEntry: false })?.size ?? 0) > previous.foldedBytes;
     const folded = unfolded ? await foldSession(ledger, workspace, input, now) : undefined;
     const state = readHookState(files.state) ?? freshState(input, now);
-    const dirty = folded?.dirty ?? (await readDirtyState(workspace).catch(() => undefined));
+    const dirty = folded ? folded.dirty : await measuring;
     if (state.baselineAt === undefined && dirty) Object.assign(state, { baseline: dirty.files, baseHead: dirty.head, baselineAt: now });
     if (input.model) state.model = input.model;
     await upsertAgentSession(ledger, id, newSessionData(input, workspace, state, now), (current) => reopened(current, source, input, now));
-    const injection = await buildInjection({ ledger, workspace, input, sessionId: id, state, source, dirty, now });
+    const injection = await buildInjection({ ledger, workspace, input, sessionId: id, state, source, dirty, commits, now });
     if (injection) Object.assign(state, { injectedDigest: injection.digest, injectedAt: now, compactPending: false });
     writeHookState(files.state, state);
     return injection ? contextAnswer(input.client, 'SessionStart', injection.text) : '';

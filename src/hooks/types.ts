@@ -79,7 +79,7 @@ export interface HookSessionState {
   foldedBytes: number;
   /** Bytes of Codex's rollout already read for exit codes. */
   transcriptBytes?: number;
-  /** Workspace files that differed from HEAD at the last fold (path -> blob id, or '-' when deleted). */
+  /** Workspace files that differed from HEAD at the last fold (path -> size and mtime signature, or '-' when deleted). */
   baseline: Record<string, string>;
   /** HEAD at the last fold. */
   baseHead?: string;
