@@ -1,5 +1,5 @@
 import { DEFAULT_RECENT_HISTORY_WINDOW } from '../config/index.js';
-import type { LedgerCore, Task } from '../ledger/index.js';
+import { type AgentSessionRecord, isRecordCapable, type LedgerCore, listAgentSessions, type Task } from '../ledger/index.js';
 import { DEFAULT_RESULT_TOKENS, toMinimalState } from './to-minimal-state.js';
 import type { MinimalState } from './types.js';
 
@@ -15,17 +15,29 @@ export interface LoadPromptStateOptions {
   maxBlockers?: number;
   /** Token cap of each result summary. @default DEFAULT_RESULT_TOKENS */
   resultTokens?: number;
+  /** Agent CLI sessions shown (recorded by `baton hooks`). @default DEFAULT_RECENT_SESSIONS */
+  sessions?: number;
+  /** Only this workspace's sessions (a shared Redis ledger holds other projects' too). @default every workspace */
+  workspace?: string;
 }
 
+/** @default 3: the latest agent CLI sessions a task prompt shows. */
+export const DEFAULT_RECENT_SESSIONS = 3;
+
 /**
- * Derives the prompt's READ-ONLY CONTEXT from the ledger: recentCompletedTasks(window) and the
- * blocked tasks. Two reads; no keyword trigger (seed 001 removed it).
+ * Derives the prompt's READ-ONLY CONTEXT from the ledger: recentCompletedTasks(window), the
+ * blocked tasks and the latest agent CLI sessions. Three reads; no keyword trigger (seed 001
+ * removed it).
  */
 export async function loadPromptState(ledger: LedgerCore, options: LoadPromptStateOptions = {}): Promise<MinimalState> {
   const window = options.window ?? DEFAULT_RECENT_HISTORY_WINDOW;
-  const [completed, blocked] = await Promise.all([
+  const sessionLimit = options.sessions ?? DEFAULT_RECENT_SESSIONS;
+  const [completed, blocked, sessions] = await Promise.all([
     window > 0 ? ledger.recentCompletedTasks(window) : Promise.resolve([] as Task[]),
     ledger.listTasks({ status: 'blocked', limit: options.maxBlockers ?? DEFAULT_MAX_BLOCKERS }),
+    sessionLimit > 0 && isRecordCapable(ledger)
+      ? listAgentSessions(ledger, { limit: sessionLimit, workspace: options.workspace })
+      : Promise.resolve([] as AgentSessionRecord[]),
   ]);
-  return toMinimalState(completed, blocked.items, { resultTokens: options.resultTokens ?? DEFAULT_RESULT_TOKENS });
+  return toMinimalState(completed, blocked.items, { resultTokens: options.resultTokens ?? DEFAULT_RESULT_TOKENS, sessions });
 }

@@ -1,5 +1,5 @@
 import { shrinkText } from '../budget/index.js';
-import type { Task } from '../ledger/index.js';
+import type { AgentSessionRecord, Task } from '../ledger/index.js';
 import { maskSecretsSync } from '../redact/index.js';
 import { o200kCounter } from '../tokens/index.js';
 import type { MinimalState } from './types.js';
@@ -14,10 +14,10 @@ export const DEFAULT_RESULT_TOKENS = 60;
 export function toMinimalState(
   completed: readonly Task[],
   blocked: readonly Task[],
-  options: { resultTokens?: number } = {},
+  options: { resultTokens?: number; sessions?: readonly AgentSessionRecord[] } = {},
 ): MinimalState {
   const resultTokens = options.resultTokens ?? DEFAULT_RESULT_TOKENS;
-  return {
+  const state: MinimalState = {
     recent_history: completed.map((t) => {
       const entry: MinimalState['recent_history'][number] = {
         task_id: t.id,
@@ -34,4 +34,19 @@ export function toMinimalState(
       reason: maskSecretsSync(t.blockReason ?? 'blocked (no reason recorded)').text,
     })),
   };
+  const sessions = options.sessions ?? [];
+  if (sessions.length > 0) {
+    state.recent_sessions = sessions.map((s) => {
+      const entry: NonNullable<MinimalState['recent_sessions']>[number] = {
+        session_id: s.id,
+        last_active: new Date(s.data.lastActivityAt).toISOString(),
+        status: s.status ?? 'active',
+        summary: maskSecretsSync(shrinkText(s.data.summary, resultTokens * 2, 'trim-tail', o200kCounter)).text,
+      };
+      if (s.data.lastPrompt)
+        entry.last_request = maskSecretsSync(shrinkText(s.data.lastPrompt, resultTokens, 'trim-tail', o200kCounter)).text;
+      return entry;
+    });
+  }
+  return state;
 }

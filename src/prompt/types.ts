@@ -20,6 +20,22 @@ export interface ActiveBlocker {
 export interface MinimalState {
   recent_history: RecentHistoryEntry[];
   active_blockers: ActiveBlocker[];
+  /**
+   * What the latest sessions of agent CLIs (Claude Code, Gemini CLI, Codex, recorded by
+   * `baton hooks`) did, newest first; present only when there are some.
+   */
+  recent_sessions?: RecentSessionEntry[];
+}
+
+/** One interactive agent CLI session, as its hooks recorded it. */
+export interface RecentSessionEntry {
+  session_id: string;
+  /** ISO 8601: its last activity. */
+  last_active: string;
+  status: string;
+  /** The deterministic summary: turns, files created and changed, failed commands. */
+  summary: string;
+  last_request?: string;
 }
 
 /** What the task prompt needs to know about the task (a ledger Task satisfies it). */
