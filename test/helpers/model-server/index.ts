@@ -43,7 +43,9 @@
  *   ready-made ones; `tool` is matched exactly or as a suffix, so `refresh_context` finds
  *   `mcp__baton__refresh_context`); `callTools(a, b)` for parallel calls; or
  *   `fail(429, { retryAfter: 2 })` for an HTTP error in that API's own error shape (429, 500, 503,
- *   Anthropic's 529 overloaded, or any `body`).
+ *   Anthropic's 529 overloaded, or any `body`). A text or tool action may carry `usage`
+ *   (`{ inputTokens, outputTokens }`, default 100 and 20): the token counts the reply reports, for
+ *   a client that compacts by them (Codex's `model_auto_compact_token_limit`, Gemini's threshold).
  * - Side requests (no tools offered, or JSON mode: Claude's titles and quota probes, Gemini's router
  *   and next-speaker checks) get canned answers without reaching the script unless
  *   `scriptSideRequests: true`; they are still logged, with `view.side = true`.
@@ -69,6 +71,7 @@ export type {
   ModelApi,
   ModelRequestView,
   OfferedTool,
+  ReportedUsage,
   Respond,
   SeenToolCall,
   SeenToolResult,

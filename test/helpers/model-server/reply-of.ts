@@ -8,7 +8,8 @@ export function replyOf(
   tools: readonly OfferedTool[],
   idPrefix: string,
 ): ModelReply | { error: string } {
-  if ('text' in action && !('toolCalls' in action)) return { text: action.text, calls: [] };
+  const usage = action.usage ? { usage: action.usage } : {};
+  if ('text' in action && !('toolCalls' in action)) return { text: action.text, calls: [], ...usage };
   const actions: ToolCallAction[] = 'toolCalls' in action ? action.toolCalls : [action];
   const calls: ResolvedCall[] = [];
   for (const [i, call] of actions.entries()) {
@@ -16,5 +17,5 @@ export function replyOf(
     if ('error' in resolved) return resolved;
     calls.push(resolved);
   }
-  return { ...('toolCalls' in action && action.text !== undefined ? { text: action.text } : {}), calls };
+  return { ...('toolCalls' in action && action.text !== undefined ? { text: action.text } : {}), calls, ...usage };
 }

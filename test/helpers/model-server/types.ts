@@ -77,9 +77,21 @@ export interface ModelRequestView {
   side: boolean;
 }
 
+/**
+ * Token counts a reply reports in its API's usage fields (`input_tokens`, `promptTokenCount`,
+ * `prompt_tokens`), for a client that compacts by them (Codex's `model_auto_compact_token_limit`,
+ * Gemini's compression threshold). Default: 100 in, 20 out.
+ */
+export interface ReportedUsage {
+  inputTokens: number;
+  outputTokens?: number;
+}
+
 /** Ask the model to answer with text and end its turn. */
 export interface TextAction {
   text: string;
+  /** @default { inputTokens: 100, outputTokens: 20 } */
+  usage?: ReportedUsage;
 }
 
 /** Ask the model to call a tool. */
@@ -93,12 +105,16 @@ export interface ToolCallAction {
   args: Record<string, unknown> | string;
   /** Used instead when `tool` is not offered (e.g. Codex without `apply_patch` writes through its shell). */
   fallback?: ToolCallAction;
+  /** @default { inputTokens: 100, outputTokens: 20 } */
+  usage?: ReportedUsage;
 }
 
 /** Ask for several tool calls in one model turn (parallel calls), optionally with text before them. */
 export interface ToolCallsAction {
   toolCalls: ToolCallAction[];
   text?: string;
+  /** @default { inputTokens: 100, outputTokens: 20 } */
+  usage?: ReportedUsage;
 }
 
 /** Fail the request with an HTTP error in the API's own error shape. */

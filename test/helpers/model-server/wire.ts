@@ -18,6 +18,13 @@ export interface ResolvedCall {
 export interface ModelReply {
   text?: string;
   calls: ResolvedCall[];
+  /** Token counts to report (the action's `usage`); the adapters default to 100 in, 20 out. */
+  usage?: { inputTokens: number; outputTokens?: number };
+}
+
+/** The usage a reply reports: the action's, else 100 in and 20 out. */
+export function usageOf(reply: ModelReply): { input: number; output: number } {
+  return { input: reply.usage?.inputTokens ?? 100, output: reply.usage?.outputTokens ?? 20 };
 }
 
 const decoders: Record<string, ((body: Buffer) => Promise<Buffer>) | undefined> = {

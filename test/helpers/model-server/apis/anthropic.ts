@@ -1,7 +1,7 @@
 import type { ServerResponse } from 'node:http';
 import type { ApiAdapter, ParsedRequest } from '../api-adapter.js';
 import type { SeenToolCall, SeenToolResult, ViewMessage } from '../types.js';
-import { type ModelReply, openSse, sendJson, textOf, type Wire } from '../wire.js';
+import { type ModelReply, openSse, sendJson, textOf, usageOf, type Wire } from '../wire.js';
 
 /** Anthropic Messages (`POST /v1/messages`, SSE when `stream: true`), as Claude Code calls it. */
 export const anthropicApi: ApiAdapter = {
@@ -71,7 +71,8 @@ function blocksOf(answer: ModelReply): Wire[] {
 function reply(res: ServerResponse, answer: ModelReply, request: ParsedRequest): void {
   const blocks = blocksOf(answer);
   const stopReason = answer.calls.length > 0 ? 'tool_use' : 'end_turn';
-  const usage = { input_tokens: 100, output_tokens: 20, cache_creation_input_tokens: 0, cache_read_input_tokens: 0 };
+  const tokens = usageOf(answer);
+  const usage = { input_tokens: tokens.input, output_tokens: tokens.output, cache_creation_input_tokens: 0, cache_read_input_tokens: 0 };
   const message = { id: `msg_scripted_${Date.now()}`, type: 'message', role: 'assistant', model: request.model || 'claude-scripted' };
   if (!request.stream) {
     sendJson(res, { ...message, content: blocks, stop_reason: stopReason, stop_sequence: null, usage });
@@ -89,7 +90,7 @@ function reply(res: ServerResponse, answer: ModelReply, request: ParsedRequest):
     send('content_block_delta', { index, delta });
     send('content_block_stop', { index });
   });
-  send('message_delta', { delta: { stop_reason: stopReason, stop_sequence: null }, usage: { output_tokens: 20 } });
+  send('message_delta', { delta: { stop_reason: stopReason, stop_sequence: null }, usage: { output_tokens: tokens.output } });
   send('message_stop', {});
   sse.end();
 }

@@ -1,7 +1,7 @@
 import type { ServerResponse } from 'node:http';
 import type { ApiAdapter, ParsedRequest } from '../api-adapter.js';
 import type { OfferedTool, SeenToolCall, SeenToolResult, ViewMessage } from '../types.js';
-import { type ModelReply, openSse, sendJson, textOf, type Wire } from '../wire.js';
+import { type ModelReply, openSse, sendJson, textOf, usageOf, type Wire } from '../wire.js';
 
 /** Gemini `generateContent` / `streamGenerateContent` (SSE) / `countTokens`, as Gemini CLI calls them. */
 export const geminiApi: ApiAdapter = {
@@ -84,7 +84,11 @@ function reply(res: ServerResponse, answer: ModelReply, request: ParsedRequest):
   for (const call of answer.calls) parts.push({ functionCall: { name: call.name, args: call.args } });
   const payload = {
     candidates: [{ content: { role: 'model', parts }, finishReason: 'STOP', index: 0 }],
-    usageMetadata: { promptTokenCount: 100, candidatesTokenCount: 20, totalTokenCount: 120 },
+    usageMetadata: {
+      promptTokenCount: usageOf(answer).input,
+      candidatesTokenCount: usageOf(answer).output,
+      totalTokenCount: usageOf(answer).input + usageOf(answer).output,
+    },
     modelVersion: request.model || 'gemini-scripted',
   };
   if (!request.stream) {

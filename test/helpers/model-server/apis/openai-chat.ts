@@ -1,7 +1,7 @@
 import type { ServerResponse } from 'node:http';
 import type { ApiAdapter, ParsedRequest } from '../api-adapter.js';
 import type { SeenToolCall, SeenToolResult, ViewMessage } from '../types.js';
-import { argsJson, type ModelReply, openSse, parseArgs, sendJson, textOf, type Wire } from '../wire.js';
+import { argsJson, type ModelReply, openSse, parseArgs, sendJson, textOf, usageOf, type Wire } from '../wire.js';
 import { openAiErrorBody } from './openai-error.js';
 
 /**
@@ -72,7 +72,8 @@ function reply(res: ServerResponse, answer: ModelReply, request: ParsedRequest):
   const finish = toolCalls.length > 0 ? 'tool_calls' : 'stop';
   const content = answer.text ?? (toolCalls.length > 0 ? null : '');
   const head = { id: `chatcmpl-${Date.now()}`, created: Math.floor(Date.now() / 1000), model: request.model || 'gpt-scripted' };
-  const usage = { prompt_tokens: 100, completion_tokens: 20, total_tokens: 120 };
+  const tokens = usageOf(answer);
+  const usage = { prompt_tokens: tokens.input, completion_tokens: tokens.output, total_tokens: tokens.input + tokens.output };
   if (!request.stream) {
     const message = {
       role: 'assistant',

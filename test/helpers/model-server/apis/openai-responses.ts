@@ -1,7 +1,7 @@
 import type { ServerResponse } from 'node:http';
 import type { ApiAdapter, ParsedRequest } from '../api-adapter.js';
 import type { OfferedTool, SeenToolCall, SeenToolResult, ViewMessage } from '../types.js';
-import { argsJson, type ModelReply, openSse, parseArgs, type ResolvedCall, sendJson, textOf, type Wire } from '../wire.js';
+import { argsJson, type ModelReply, openSse, parseArgs, type ResolvedCall, sendJson, textOf, usageOf, type Wire } from '../wire.js';
 import { openAiErrorBody } from './openai-error.js';
 
 /**
@@ -131,19 +131,22 @@ function outputItems(answer: ModelReply): Wire[] {
   return [...items, ...answer.calls.map(outputItem)];
 }
 
-const USAGE = {
-  input_tokens: 100,
-  input_tokens_details: { cached_tokens: 0 },
-  output_tokens: 20,
-  output_tokens_details: { reasoning_tokens: 0 },
-  total_tokens: 120,
-};
+function usageWire(answer: ModelReply): Wire {
+  const { input, output } = usageOf(answer);
+  return {
+    input_tokens: input,
+    input_tokens_details: { cached_tokens: 0 },
+    output_tokens: output,
+    output_tokens_details: { reasoning_tokens: 0 },
+    total_tokens: input + output,
+  };
+}
 
 function reply(res: ServerResponse, answer: ModelReply, request: ParsedRequest): void {
   const items = outputItems(answer);
   const response = { id: `resp_${Date.now()}`, object: 'response', created_at: Math.floor(Date.now() / 1000), model: request.model };
   if (!request.stream) {
-    sendJson(res, { ...response, status: 'completed', output: items, usage: USAGE });
+    sendJson(res, { ...response, status: 'completed', output: items, usage: usageWire(answer) });
     return;
   }
   const sse = openSse(res);
@@ -157,6 +160,6 @@ function reply(res: ServerResponse, answer: ModelReply, request: ParsedRequest):
     }
     send('response.output_item.done', { output_index: index, item });
   });
-  send('response.completed', { response: { ...response, status: 'completed', output: items, usage: USAGE } });
+  send('response.completed', { response: { ...response, status: 'completed', output: items, usage: usageWire(answer) } });
   sse.end();
 }
