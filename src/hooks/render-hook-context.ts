@@ -32,12 +32,12 @@ export interface RenderedHookContext {
  * unchanged context is recognised (`digest`) and not injected twice. Secrets are masked.
  */
 export function renderHookContext(data: HookContextData, maxChars: number): RenderedHookContext {
-  const sessions = data.sessions.filter((record) => !isEmpty(record));
-  const hasContent = sessions.length + data.runs.length + data.openTasks.length > 0 || Object.keys(data.git?.files ?? {}).length > 0;
+  const told = { ...data, sessions: sessionsToTell(data) };
+  const hasContent = told.sessions.length + data.runs.length + data.openTasks.length > 0 || Object.keys(data.git?.files ?? {}).length > 0;
   const header = `${CONTEXT_TITLE}\nRecorded by Baton, as of ${stamp(data.now)}. A newer Baton context replaces this one; where it and the files disagree, trust the files.\n\n${intro(data)}`;
   let body = '';
   for (const level of LEVELS) {
-    body = maskSecretsSync(renderBody(data, level)).text;
+    body = maskSecretsSync(renderBody(told, level)).text;
     if (header.length + body.length + 2 <= maxChars) break;
   }
   let text = `${header}\n\n${body}`;
@@ -98,6 +98,16 @@ function sessionLines(data: HookContextData, level: Level): string[] {
 /** A session that has done nothing yet (the one starting now, or one that ended without a turn): nothing to tell. */
 function isEmpty(record: HookContextData['sessions'][number]): boolean {
   return record.data.turns === 0 && record.data.toolCalls === 0 && record.data.lastPrompt === undefined;
+}
+
+/**
+ * The sessions worth telling this one about. On a startup or a resume the session's own history
+ * holds what it did, so it is left out (and its new prompts do not make an unchanged context look
+ * changed); after a compaction or a clear that history is gone, so it is told first.
+ */
+export function sessionsToTell(data: HookContextData): HookContextData['sessions'] {
+  const ownHistoryKept = data.source === 'startup' || data.source === 'resume';
+  return data.sessions.filter((record) => !isEmpty(record) && !(ownHistoryKept && record.id === data.sessionId));
 }
 
 function runLines(data: HookContextData, level: Level): string[] {

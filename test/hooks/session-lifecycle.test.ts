@@ -95,12 +95,20 @@ describe('a Claude Code session through its hooks', () => {
     await ws.hook('claude', 'stop', claude.stop(s));
     const resumed = ws.context(await ws.hook('claude', 'session-start', claude.sessionStart(s, 'resume')));
     expect(resumed).toContain('This session was resumed');
-    expect(resumed).toContain('created more.md');
-    expect(resumed).toContain('(this session;');
+    expect(resumed).toContain('- more.md (new, untracked)');
+    // Its own history holds what this session did: it is not told again.
+    expect(resumed).not.toContain('(this session;');
+    // A new prompt in the resumed session does not make the unchanged workspace look changed.
+    await ws.hook('claude', 'prompt', claude.prompt(s, 'and now?'));
+    await ws.hook('claude', 'stop', claude.stop(s));
+    expect(await ws.hook('claude', 'session-start', claude.sessionStart(s, 'resume'))).toBe('');
 
     await ws.hook('claude', 'pre-compact', claude.preCompact(s, 'manual'));
     const compacted = ws.context(await ws.hook('claude', 'session-start', claude.sessionStart(s, 'compact')));
     expect(compacted).toContain('The conversation was just compacted');
+    // After a compaction the session's own record is what it lost: told first.
+    expect(compacted).toContain('(this session;');
+    expect(compacted).toContain('created more.md');
     expect(compacted).toContain('1 compaction');
     expect((await ws.session('claude-resumed'))?.data.compactions).toBe(1);
   });
