@@ -38,9 +38,10 @@ export interface InjectionRequest {
 
 /**
  * The context to inject, or undefined when there is nothing to say, or when this session's
- * history already holds the same context (a resume, where the client keeps the earlier copies):
- * compared by digest, which leaves out the date line. After a compaction or a clear the history
- * lost the earlier copy, so the context goes in again.
+ * history already holds the same context (a resume in Claude Code or Codex, which keep the
+ * earlier copies): compared by digest, which leaves out the date line. After a compaction or a
+ * clear the history lost the earlier copy, so the context goes in again; Gemini does not keep it
+ * across a resume either.
  */
 export async function buildInjection(request: InjectionRequest): Promise<RenderedHookContext | undefined> {
   const { ledger, workspace } = request;
@@ -53,7 +54,8 @@ export async function buildInjection(request: InjectionRequest): Promise<Rendere
     contextBudget(request.input.client),
   );
   if (!rendered.hasContent) return undefined;
-  const historyKeepsCopy = request.source === 'resume' || request.source === 'startup';
+  const historyKeepsCopy =
+    CLIENT_SPECS[request.input.client].historyKeepsContext && (request.source === 'resume' || request.source === 'startup');
   if (historyKeepsCopy && request.state.injectedDigest === rendered.digest) return undefined;
   return rendered;
 }

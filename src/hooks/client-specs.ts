@@ -24,6 +24,12 @@ export interface ClientSpec {
   maxContextChars: number;
   /** Injected context cap in o200k tokens, when the client cuts by tokens (Codex, ~2,500). */
   maxContextTokens?: number;
+  /**
+   * Whether a resumed session's history still holds the context injected earlier (Claude and
+   * Codex keep every copy; Gemini CLI 0.61 does not save its SessionStart context with the
+   * session, so a resume gets it again).
+   */
+  historyKeepsContext: boolean;
 }
 
 /** Claude's tools that change files, and its shell: the per-tool-call hook runs only for these. */
@@ -43,6 +49,7 @@ export const CLIENT_SPECS: Readonly<Record<AgentClient, ClientSpec>> = {
     provider: 'claude-code',
     timeoutUnit: 's',
     maxContextChars: 9_500,
+    historyKeepsContext: true,
     bindings: [
       { clientEvent: 'SessionStart', event: 'session-start', matcher: '', timeout: 10 },
       { clientEvent: 'UserPromptSubmit', event: 'prompt', matcher: '', timeout: 5 },
@@ -59,6 +66,7 @@ export const CLIENT_SPECS: Readonly<Record<AgentClient, ClientSpec>> = {
     provider: 'gemini-cli',
     timeoutUnit: 'ms',
     maxContextChars: 20_000,
+    historyKeepsContext: false,
     bindings: [
       { clientEvent: 'SessionStart', event: 'session-start', matcher: '', timeout: 10_000 },
       { clientEvent: 'BeforeAgent', event: 'before-agent', matcher: '', timeout: 10_000 },
@@ -75,6 +83,7 @@ export const CLIENT_SPECS: Readonly<Record<AgentClient, ClientSpec>> = {
     timeoutUnit: 's',
     maxContextChars: 9_000,
     maxContextTokens: 2_400,
+    historyKeepsContext: true,
     bindings: [
       { clientEvent: 'SessionStart', event: 'session-start', matcher: '', timeout: 10 },
       { clientEvent: 'UserPromptSubmit', event: 'prompt', matcher: '', timeout: 5 },

@@ -21,7 +21,7 @@ export function parseHookInput(client: AgentClient, event: HookEvent, text: stri
   if (trigger === 'manual' || trigger === 'auto') input.trigger = trigger;
   assign(input, 'transcriptPath', str(json.transcript_path));
   assign(input, 'model', str(json.model));
-  assign(input, 'prompt', str(json.prompt));
+  assign(input, 'prompt', userPrompt(str(json.prompt)));
   assign(input, 'reply', str(json.last_assistant_message) ?? str(json.prompt_response));
   assign(input, 'reason', str(json.reason));
   assign(input, 'toolName', str(json.tool_name));
@@ -33,6 +33,16 @@ export function parseHookInput(client: AgentClient, event: HookEvent, text: stri
     assign(input, 'toolError', str(json.error) ?? 'failed');
   }
   return input;
+}
+
+/**
+ * The user's own words: Gemini hands BeforeAgent the prompt with the SessionStart context already
+ * in front of it (`<hook_context>…</hook_context>`), which is Baton's, not the user's.
+ */
+function userPrompt(prompt: string | undefined): string | undefined {
+  if (prompt === undefined) return undefined;
+  const own = prompt.replace(/<hook_context>[\s\S]*?(<\/hook_context>|$)/g, '').trim();
+  return own === '' ? undefined : own;
 }
 
 function str(value: unknown): string | undefined {

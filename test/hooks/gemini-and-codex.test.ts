@@ -106,3 +106,20 @@ describe('Codex CLI: exit codes from its rollout', () => {
     expect((await ws.session('codex-c-none'))?.data.failures).toEqual([]);
   });
 });
+
+describe('prompts as recorded', () => {
+  let ws: HookWorkspace;
+  afterEach(() => ws?.cleanup());
+
+  it('keeps the user’s words only: Gemini hands BeforeAgent the prompt with the injected context in front', async () => {
+    ws = makeHookWorkspace();
+    const s = { session: 'g-prompt', cwd: ws.dir };
+    await ws.hook(
+      'gemini',
+      'before-agent',
+      gemini.beforeAgent(s, '<hook_context># Baton context for this workspace\nmore</hook_context>\n\nFix the build'),
+    );
+    await ws.hook('gemini', 'stop', gemini.afterAgent(s, 'Fix the build', 'Fixed.'));
+    expect((await ws.session('gemini-g-prompt'))?.data.lastPrompt).toBe('Fix the build');
+  });
+});
