@@ -2,8 +2,9 @@ import { Agent, OpenAIChatCompletionsModel, OpenAIResponsesModel, run, setTracin
 import OpenAI from 'openai';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { batonAgentsModel, type ContextAdapterOptions, createContextManager, RetryError } from '../../src/loop/index.js';
-import { type ChatServer, type ScriptedReply, startChatServer } from './helpers/chat-server.js';
+import { batonAgentsModel, createContextManager, RetryError } from '../../src/loop/index.js';
+import { type ChatServer, startChatServer } from './helpers/chat-server.js';
+import { ANSWER, expectLadder, fileText, ladderScript, recordingSleep, SYSTEM, TASK } from './helpers/ladder-script.js';
 
 let server: ChatServer | undefined;
 beforeAll(() => {
@@ -14,50 +15,16 @@ afterEach(async () => {
   server = undefined;
 });
 
-const fileText = (path: string) =>
-  Array.from({ length: 40 }, (_, i) => `${path}:${i + 1}: value_${i} = compute_${i}(value_${i - 1})`).join('\n');
 const readFile = tool({
   name: 'read_file',
   description: 'Read a file',
   parameters: z.object({ path: z.string() }),
   execute: async ({ path }) => fileText(path),
 });
-const read = (n: number): ScriptedReply => ({ toolCalls: [{ id: `call_${n}`, name: 'read_file', args: { path: `src/part_${n}.py` } }] });
-const SCRIPT: ScriptedReply[] = [
-  read(1),
-  read(2),
-  read(3),
-  read(4),
-  read(5),
-  { status: 429, error: 'RESOURCE_EXHAUSTED: rate limit', headers: { 'retry-after-ms': '1500' } },
-  { status: 500, error: 'INTERNAL: backend error' },
-  { text: 'The bug is in part 5.' },
-];
-const SYSTEM = 'You are a careful coding agent.';
-const TASK = 'Find the bug in src/ and explain it.';
-
-function recordingSleep(): { sleeps: number[]; options: ContextAdapterOptions } {
-  const sleeps: number[] = [];
-  return { sleeps, options: { initialDelayMs: 300, jitter: 0, sleep: async (ms) => void sleeps.push(ms) } };
-}
+const SCRIPT = ladderScript({ 'retry-after-ms': '1500' });
 
 /** The OpenAI client with its own retries off: Baton's ladder is the only retry. */
 const client = (baseURL: string) => new OpenAI({ apiKey: 'test', baseURL, maxRetries: 0 });
-
-function expectLadder(requests: ChatServer['requests']): void {
-  const [failed, retry1, retry2] = requests.slice(5, 8).map((r) => r.size);
-  expect(retry1!.messages).toBeLessThan(failed!.messages);
-  expect(retry2!.messages).toBeLessThan(retry1!.messages);
-  expect(retry1!.chars).toBeLessThan(failed!.chars);
-  expect(retry2!.chars).toBeLessThan(retry1!.chars);
-  const calls = (i: number) => requests[i]!.messages.filter((m) => m.role === 'assistant').length;
-  expect([calls(5), calls(6), calls(7)]).toEqual([5, 2, 1]);
-  for (const r of requests) {
-    expect(r.messages[0]?.role).toBe('system');
-    expect(JSON.stringify(r.messages[0]?.content)).toContain(SYSTEM);
-    expect(JSON.stringify(r.messages)).toContain(TASK);
-  }
-}
 
 describe('OpenAI Agents JS: batonAgentsModel', () => {
   it('Responses API: assembles every turn and retries 429 then 500 with a smaller context', async () => {
@@ -69,7 +36,7 @@ describe('OpenAI Agents JS: batonAgentsModel', () => {
 
     const result = await run(agent, TASK, { maxTurns: 10 });
 
-    expect(result.finalOutput).toBe('The bug is in part 5.');
+    expect(result.finalOutput).toBe(ANSWER);
     expect(server.requests.map((r) => r.api)).toEqual(Array(8).fill('responses'));
     expectLadder(server.requests);
     // retry-after-ms: 1.5 s for the 429; the computed backoff (300 ms × 2) for the 500.
@@ -89,7 +56,7 @@ describe('OpenAI Agents JS: batonAgentsModel', () => {
     for await (const chunk of stream.toTextStream()) text += chunk;
     await stream.completed;
 
-    expect(text).toBe('The bug is in part 5.');
+    expect(text).toBe(ANSWER);
     expect(server.requests.every((r) => r.stream)).toBe(true);
     expect(server.requests).toHaveLength(8);
     expectLadder(server.requests);
@@ -105,7 +72,7 @@ describe('OpenAI Agents JS: batonAgentsModel', () => {
 
     const result = await run(agent, TASK, { maxTurns: 10 });
 
-    expect(result.finalOutput).toBe('The bug is in part 5.');
+    expect(result.finalOutput).toBe(ANSWER);
     expect(server.requests.map((r) => r.api)).toEqual(Array(8).fill('chat'));
     expectLadder(server.requests);
   });

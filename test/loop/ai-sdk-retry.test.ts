@@ -2,14 +2,9 @@ import { createOpenAICompatible } from '@ai-sdk/openai-compatible';
 import { generateText, stepCountIs, streamText, tool, wrapLanguageModel } from 'ai';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { z } from 'zod';
-import {
-  batonContextMiddleware,
-  batonPrepareStep,
-  type ContextAdapterOptions,
-  createContextManager,
-  RetryError,
-} from '../../src/loop/index.js';
+import { batonContextMiddleware, batonPrepareStep, createContextManager, RetryError } from '../../src/loop/index.js';
 import { type ChatServer, type ScriptedReply, startChatServer } from './helpers/chat-server.js';
+import { ANSWER, expectLadder, fileText, ladderScript, recordingSleep, SYSTEM, TASK } from './helpers/ladder-script.js';
 
 let server: ChatServer | undefined;
 let warnings: unknown[][] = [];
@@ -27,47 +22,11 @@ afterEach(async () => {
   server = undefined;
 });
 
-const fileText = (path: string) =>
-  Array.from({ length: 40 }, (_, i) => `${path}:${i + 1}: value_${i} = compute_${i}(value_${i - 1})`).join('\n');
 const tools = {
   read_file: tool({ description: 'Read a file', inputSchema: z.object({ path: z.string() }), execute: async ({ path }) => fileText(path) }),
 };
+const SCRIPT = ladderScript({ 'retry-after': '2' });
 const read = (n: number): ScriptedReply => ({ toolCalls: [{ id: `call_${n}`, name: 'read_file', args: { path: `src/part_${n}.py` } }] });
-/** Five tool steps, then a 429 (retry-after 2 s) and a 500 on the sixth call, then the answer. */
-const SCRIPT: ScriptedReply[] = [
-  read(1),
-  read(2),
-  read(3),
-  read(4),
-  read(5),
-  { status: 429, error: 'RESOURCE_EXHAUSTED: rate limit', headers: { 'retry-after': '2' } },
-  { status: 500, error: 'INTERNAL: backend error' },
-  { text: 'The bug is in part 5.' },
-];
-const SYSTEM = 'You are a careful coding agent.';
-const TASK = 'Find the bug in src/ and explain it.';
-
-/** A sleep that records what it was asked to wait and returns at once (the retry's time source). */
-function recordingSleep(): { sleeps: number[]; options: ContextAdapterOptions } {
-  const sleeps: number[] = [];
-  return { sleeps, options: { initialDelayMs: 300, jitter: 0, sleep: async (ms) => void sleeps.push(ms) } };
-}
-
-function expectLadder(requests: ChatServer['requests']): void {
-  const [failed, retry1, retry2] = requests.slice(5, 8).map((r) => r.size);
-  // The 429'd call had the five turns; retry 1 the last 2 turns; retry 2 the last turn only.
-  expect(retry1!.messages).toBeLessThan(failed!.messages);
-  expect(retry2!.messages).toBeLessThan(retry1!.messages);
-  expect(retry1!.chars).toBeLessThan(failed!.chars);
-  expect(retry2!.chars).toBeLessThan(retry1!.chars);
-  const assistants = (i: number) => requests[i]!.messages.filter((m) => m.role === 'assistant').length;
-  expect([assistants(5), assistants(6), assistants(7)]).toEqual([5, 2, 1]);
-  for (const r of requests.slice(5, 8)) {
-    expect(r.messages[0]).toMatchObject({ role: 'system', content: SYSTEM });
-    expect(JSON.stringify(r.messages)).toContain(TASK);
-  }
-  expect(JSON.stringify(requests[7]!.messages)).not.toContain('value_20 = compute_20');
-}
 
 function noSdkWarning(): void {
   expect(warnings.map((args) => args.map(String).join(' ')).filter((line) => /AI SDK|system message/i.test(line))).toEqual([]);
@@ -83,7 +42,7 @@ describe('AI SDK 6: batonContextMiddleware retries with the next rung of the lad
 
     const result = await generateText({ model, system: SYSTEM, prompt: TASK, tools, stopWhen: stepCountIs(10) });
 
-    expect(result.text).toBe('The bug is in part 5.');
+    expect(result.text).toBe(ANSWER);
     expect(result.steps).toHaveLength(6);
     // Eight requests: five steps, the 429, the 500 and the answer; the SDK's maxRetries (2) sent none.
     expect(server.requests).toHaveLength(8);
@@ -102,7 +61,7 @@ describe('AI SDK 6: batonContextMiddleware retries with the next rung of the lad
 
     const result = streamText({ model, system: SYSTEM, prompt: TASK, tools, stopWhen: stepCountIs(10) });
 
-    expect(await result.text).toBe('The bug is in part 5.');
+    expect(await result.text).toBe(ANSWER);
     expect(server.requests.every((r) => r.stream)).toBe(true);
     expect(server.requests).toHaveLength(8);
     expectLadder(server.requests);
@@ -125,7 +84,7 @@ describe('AI SDK 6: batonContextMiddleware retries with the next rung of the lad
       prepareStep: batonPrepareStep(manager, options),
     });
 
-    expect(result.text).toBe('The bug is in part 5.');
+    expect(result.text).toBe(ANSWER);
     expect(server.requests).toHaveLength(8);
     expectLadder(server.requests);
     expect(sleeps).toEqual([2000, 600]);
