@@ -92,15 +92,13 @@ const result = await build({
   plugins: [zodEnglishOnly, lazyAjv],
   absWorkingDir: ROOT,
 });
-// The tokenizer's vocabulary beside the chunks: a ready-made table of its text tokens, and the
-// whole of it as JSON for the library (src/tokens/o200k-table.ts and o200k-encoding.ts say why).
-const { O200K_RANKS_FILE, o200kRanksFileText } = await import('../dist/tokens/o200k-encoding.js');
-const { O200K_TABLE_FILE, o200kTableBytes } = await import('../dist/tokens/o200k-table.js');
-const tokenizer = JSON.parse(readFileSync(path.join(ROOT, 'node_modules/gpt-tokenizer/package.json'), 'utf8'));
-const ranksText = await o200kRanksFileText(tokenizer.version);
-// The library build (dist/tokens/) reads them from here too.
-await writeFile(path.join(OUT, O200K_RANKS_FILE), ranksText);
-await writeFile(path.join(OUT, O200K_TABLE_FILE), o200kTableBytes(JSON.parse(ranksText).ranks, tokenizer.version));
+// The tokenizer's vocabulary beside the chunks, as a ready-made table (src/tokens/o200k-table.ts
+// says why), written from the o200k_base data gpt-tokenizer publishes. The library build
+// (dist/tokens/) reads it from here too.
+const { O200K_TABLE_FILE, o200kTiktokenFile } = await import('../dist/tokens/o200k-vocabulary.js');
+const { o200kTableBytes } = await import('../dist/tokens/o200k-table.js');
+const { readTiktokenRanks } = await import('../dist/tokens/read-tiktoken-ranks.js');
+await writeFile(path.join(OUT, O200K_TABLE_FILE), o200kTableBytes(readTiktokenRanks(o200kTiktokenFile())));
 // Which modules each chunk holds: tests that assert what a command loads read it (a module's own
 // URL is gone once it is inlined).
 await writeFile(path.join(OUT, 'metafile.json'), JSON.stringify(result.metafile.outputs));

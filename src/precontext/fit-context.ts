@@ -11,7 +11,7 @@ const MAX_VALUE_CHARS = 240;
 /** Text masked per value: the kept length plus room for a long token or URL. */
 const MASK_WINDOW_CHARS = MAX_VALUE_CHARS + 400;
 const NON_ASCII_SPACE = /\s/;
-/** o200k_base special-token markers: the tokenizer refuses text holding them, so they are defused. */
+/** Special-token markers: a model server that parses them in prompt text (some local ones do) would read control tokens. */
 const SPECIAL_TOKEN = /<\|([^|<>\s]{1,40})\|>/g;
 
 /** Shortens a long path to its last two segments, which name the file best. */
@@ -23,8 +23,8 @@ export function shortPath(file: string): string {
 
 /**
  * Collapses whitespace so one value stays on one line, bounds its length, masks secrets and
- * defuses special-token markers (`<|endoftext|>` becomes `<endoftext>`), which would make
- * token counting throw.
+ * defuses special-token markers (`<|endoftext|>` becomes `<endoftext>`), which some model
+ * servers would read as control tokens in the agent's prompt.
  */
 export function cleanValue(value: string): string {
   let flat = hasIrregularSpace(value) ? value.replace(/\s+/g, ' ').trim() : value;

@@ -1,4 +1,4 @@
-import { countO200k, encodeO200k } from './fast-o200k.js';
+import { countO200k, encodeO200k } from './encode-o200k.js';
 import { headOfTokens, tailOfTokens } from './token-ids.js';
 
 /** Counts tokens in a text. Passed into packers so tests and callers can choose the tokenizer. */

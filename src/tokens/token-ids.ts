@@ -1,6 +1,6 @@
-import { countO200k as countTokens, decodeO200k, encodeO200k, isAscii } from './fast-o200k.js';
+import { countO200k as countTokens, decodeO200k, encodeO200k } from './encode-o200k.js';
 
-/** o200k_base token ids of a text; like countTokens, throws on special-token markers. */
+/** o200k_base token ids of a text (a special-token marker counts as ordinary text). */
 export function encodeTokens(text: string): number[] {
   return text.length === 0 ? [] : encodeO200k(text);
 }
@@ -9,8 +9,7 @@ export function encodeTokens(text: string): number[] {
  * The prefix of `text` made of at most its first `count` tokens, given `ids = encodeTokens(text)`:
  * for ASCII text the ids are sliced and decoded, with no second encoding. Other text is cut by
  * characters (estimated from the ids, corrected by exact counts of the head) and never decoded:
- * gpt-tokenizer decodes through one shared streaming TextDecoder, so a cut inside a multi-byte
- * character would leave stray bytes there that surface as U+FFFD at the start of the next decode.
+ * a cut among the ids can fall inside a multi-byte character, whose decoded text is not a prefix.
  * Always a prefix of `text`; re-count it when the exact count matters (a cut can re-tokenize
  * differently).
  *
@@ -59,4 +58,10 @@ function headByCharacters(text: string, tokens: number, count: number): string {
     if (n <= count) return head;
     chars = Math.min(chars - 1, Math.floor((chars * count) / n));
   }
+}
+
+/** Every character below 0x80 (one byte, one token boundary candidate per character). */
+function isAscii(text: string): boolean {
+  for (let i = 0; i < text.length; i++) if (text.charCodeAt(i) > 0x7f) return false;
+  return true;
 }

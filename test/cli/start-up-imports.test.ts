@@ -91,7 +91,7 @@ describe.skipIf(!batonCommand().built)('what each command loads at start-up', ()
       ['status', ['status']],
     ] as const) {
       const modules = run(name, [...args]);
-      for (const pattern of [...HEAVY, /gpt-tokenizer/, /node_modules\/zod\//, /@secretlint/]) {
+      for (const pattern of [...HEAVY, /gpt-tokenizer|\/tokens\/encode-o200k/, /node_modules\/zod\//, /@secretlint/]) {
         expect(
           modules.filter((url) => pattern.test(url)),
           `${name}: ${pattern}`,
@@ -116,15 +116,15 @@ describe.skipIf(!batonCommand().built)('what each command loads at start-up', ()
     await client.close();
     const modules = loaded('mcp');
     expect(modules.some((url) => /refresh-context/.test(url))).toBe(true);
-    // The render thread loads the tokenizer vocabulary and the secret rules; the server's own
-    // thread, busy with the MCP SDK and the client, never loads the tokenizer for a one-task
-    // refresh (its secret scanner loads last, after the warm-up's renders, for the other tools).
-    expect(loaded('mcp', 'worker').some((url) => /gpt-tokenizer/.test(url))).toBe(true);
+    // The render thread loads the tokenizer and the secret rules; the server's own thread, busy
+    // with the MCP SDK and the client, never loads the tokenizer for a one-task refresh (its
+    // secret scanner loads last, after the warm-up's renders, for the other tools).
+    expect(loaded('mcp', 'worker').some((url) => /\/tokens\/encode-o200k/.test(url))).toBe(true);
     expect(loaded('mcp', 'worker').some((url) => /@secretlint\/core/.test(url))).toBe(true);
-    expect(loaded('mcp', 'main').filter((url) => /gpt-tokenizer/.test(url))).toEqual([]);
-    // The vocabulary comes from the table beside the bundle (src/tokens/o200k-table.ts), not from
-    // gpt-tokenizer's 2.2 MB module.
-    expect(loaded('mcp', 'worker').filter((url) => /gpt-tokenizer\/esm\/bpeRanks\//.test(url))).toEqual([]);
+    expect(loaded('mcp', 'main').filter((url) => /\/tokens\/encode-o200k/.test(url))).toEqual([]);
+    // Baton encodes with its own table beside the bundle (src/tokens/o200k-table.ts): gpt-tokenizer
+    // (its 2.2 MB vocabulary module, its encoder) loads on neither thread.
+    expect(loaded('mcp').filter((url) => /gpt-tokenizer/.test(url))).toEqual([]);
     // ajv loads only when a JSON Schema is validated (never, here); pino only when a record
     // passes the log level (warn, here).
     expect(loaded('mcp', 'main').filter((url) => /node_modules\/(ajv|ajv-formats|pino)\//.test(url))).toEqual([]);
