@@ -166,10 +166,12 @@ export type { BatonMcpServer, BatonMcpServerOptions, HttpMcpServer, ServeHttpOpt
 // The panel and its HTTP endpoint (docs/panel.md)
 export {
   buildAgentMessages,
+  createPanelServer,
   fitPanelContext,
   loadPanelConfig,
   resolvePanelConfig,
   runPanel,
+  startPanelServer,
   withDuplicatePrevention,
 } from './panel/index.js';
 export type {
@@ -192,10 +194,10 @@ export type {
   PanelPrompt,
   PanelProviderKind,
   PanelResult,
+  PanelServerOptions,
+  RunningPanelServer,
   RunPanelOptions,
 } from './panel/index.js';
-export { createPanelServer, startPanelServer } from './serve/index.js';
-export type { PanelServerOptions, RunningPanelServer } from './serve/index.js';
 
 // The agent-loop context manager (docs/loop.md)
 export {

@@ -1,7 +1,6 @@
 import path from 'node:path';
 import { BatonError } from '../../../errors/index.js';
-import { loadPanelConfig } from '../../../panel/index.js';
-import { startPanelServer } from '../../../serve/index.js';
+import { loadPanelConfig, startPanelServer } from '../../../panel/index.js';
 import { DEFAULT_SUMMARY_CACHE_DIR, DiskSummaryCache, MemorySummaryCache } from '../../../summarize/index.js';
 import { type CliIO, type CommonOptions, EXIT_OK, openCliLedger, printResult } from '../../context.js';
 import { loadPanelProviders } from '../panel/load-panel-providers.js';

@@ -8,7 +8,7 @@ import type { ServeCommandOptions } from './action.js';
 export const registerServe: RegisterCommand = (program: Command, io, state) => {
   describePanelConfigOption(withCommonOptions(program.command('serve')))
     .description('serve the panel over HTTP: POST /panel {"question"} (JSON, or SSE with Accept: text/event-stream)')
-    // Literals, not the serve module's DEFAULT_* constants: importing it here would load the HTTP
+    // Literals, not the panel server's DEFAULT_* constants: importing them here would load the HTTP
     // stack on every `baton --help`.
     .option('--port <n>', 'port to listen on', '8787')
     .option('--host <host>', 'address to bind (keep the default unless the network is trusted)', '127.0.0.1')

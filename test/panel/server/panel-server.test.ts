@@ -1,9 +1,14 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { MemoryLedger } from '../../src/ledger/index.js';
-import { loadPanelConfig, type PanelAnswer, type PanelResult } from '../../src/panel/index.js';
-import { type RunningPanelServer, startPanelServer } from '../../src/serve/index.js';
-import { type FakeLlm, startFakeLlm, systemOf } from './fake-llm-server.js';
-import { agentOf, writePanel } from './panel-fixture.js';
+import { MemoryLedger } from '../../../src/ledger/index.js';
+import {
+  loadPanelConfig,
+  type PanelAnswer,
+  type PanelResult,
+  type RunningPanelServer,
+  startPanelServer,
+} from '../../../src/panel/index.js';
+import { type FakeLlm, startFakeLlm, systemOf } from '../fake-llm-server.js';
+import { agentOf, writePanel } from '../panel-fixture.js';
 
 let llm: FakeLlm;
 let server: RunningPanelServer;

@@ -1,7 +1,8 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { BatonError, errorMessage, isBatonError } from '../errors/index.js';
-import { getLogger } from '../observability/index.js';
-import { type PanelConfig, type RunPanelOptions, runPanel } from '../panel/index.js';
+import { BatonError, errorMessage, isBatonError } from '../../errors/index.js';
+import { getLogger } from '../../observability/index.js';
+import { runPanel, type RunPanelOptions } from '../run-panel.js';
+import type { PanelConfig } from '../types.js';
 import { panelRequestSchema } from './panel-request-schema.js';
 import { startSse, writeSse } from './write-sse.js';
 

@@ -1,18 +1,18 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { BatonError, errorMessage } from '../errors/index.js';
-import { getLogger, renderMetrics } from '../observability/index.js';
+import { BatonError, errorMessage } from '../../errors/index.js';
+import { getLogger, renderMetrics } from '../../observability/index.js';
 import { errorBody, handlePanelRequest, type PanelRequestContext, sendJson } from './handle-panel-request.js';
 
 /** Loopback only unless asked: the panel spends the configured API keys. @default '127.0.0.1' */
-export const DEFAULT_SERVE_HOST = '127.0.0.1';
+export const DEFAULT_PANEL_SERVER_HOST = '127.0.0.1';
 /** @default 8787 */
-export const DEFAULT_SERVE_PORT = 8787;
+export const DEFAULT_PANEL_SERVER_PORT = 8787;
 
 export interface PanelServerOptions extends PanelRequestContext {
-  /** @default DEFAULT_SERVE_HOST */
+  /** @default DEFAULT_PANEL_SERVER_HOST */
   host?: string;
-  /** 0 picks a free port. @default DEFAULT_SERVE_PORT */
+  /** 0 picks a free port. @default DEFAULT_PANEL_SERVER_PORT */
   port?: number;
 }
 
@@ -67,17 +67,21 @@ export function createPanelServer(context: PanelRequestContext): Server {
  */
 export async function startPanelServer(options: PanelServerOptions): Promise<RunningPanelServer> {
   const server = createPanelServer(options);
-  const host = options.host ?? DEFAULT_SERVE_HOST;
+  const host = options.host ?? DEFAULT_PANEL_SERVER_HOST;
   await new Promise<void>((resolve, reject) => {
     server.once('error', (error: NodeJS.ErrnoException) =>
       reject(
-        new BatonError('INPUT_INVALID', `Cannot listen on ${host}:${options.port ?? DEFAULT_SERVE_PORT}: ${error.code ?? error.message}`, {
-          cause: error,
-          details: { field: 'port', value: options.port },
-        }),
+        new BatonError(
+          'INPUT_INVALID',
+          `Cannot listen on ${host}:${options.port ?? DEFAULT_PANEL_SERVER_PORT}: ${error.code ?? error.message}`,
+          {
+            cause: error,
+            details: { field: 'port', value: options.port },
+          },
+        ),
       ),
     );
-    server.listen(options.port ?? DEFAULT_SERVE_PORT, host, resolve);
+    server.listen(options.port ?? DEFAULT_PANEL_SERVER_PORT, host, resolve);
   });
   const address = server.address() as AddressInfo;
   const shownHost = address.family === 'IPv6' ? `[${address.address}]` : address.address;
