@@ -26,6 +26,14 @@ export interface FoldResult {
 
 type ToolEntry = Extract<JournalEntry, { kind: 'tool' }>;
 
+export interface FoldOptions {
+  /**
+   * Measure the workspace. False for a session folded on its behalf long after it stopped (the
+   * workspace has moved on since): its tool calls and failures count, no files. @default true
+   */
+  measure?: boolean;
+}
+
 /**
  * Folds what a session did since the last fold into the ledger: the journal's new lines (tool
  * calls, failures, prompts, compactions) and the files that changed, measured from the workspace
@@ -34,19 +42,32 @@ type ToolEntry = Extract<JournalEntry, { kind: 'tool' }>;
  * summary. Idempotent: the dispatch id is the journal offset it starts at, and a fold that finds
  * it already written only moves the offset on. Holds the session's fold lock while it runs.
  */
-export async function foldSession(ledger: Ledger, workspace: string, input: HookInput, now: number): Promise<FoldResult> {
+export async function foldSession(
+  ledger: Ledger,
+  workspace: string,
+  input: HookInput,
+  now: number,
+  options: FoldOptions = {},
+): Promise<FoldResult> {
   const id = agentSessionId(input.client, input.sessionId);
   const files = sessionFiles(workspace, id);
   const release = tryLock(files.lock, now);
   if (!release) return { folded: false, failures: [] };
   try {
-    return await foldLocked(ledger, workspace, input, files, now);
+    return await foldLocked(ledger, workspace, input, files, now, options);
   } finally {
     release();
   }
 }
 
-async function foldLocked(ledger: Ledger, workspace: string, input: HookInput, files: SessionFiles, now: number): Promise<FoldResult> {
+async function foldLocked(
+  ledger: Ledger,
+  workspace: string,
+  input: HookInput,
+  files: SessionFiles,
+  now: number,
+  options: FoldOptions,
+): Promise<FoldResult> {
   const id = agentSessionId(input.client, input.sessionId);
   const state = readHookState(files.state) ?? freshState(input, now);
   const { entries, endByte } = readJournal(files.journal, state.foldedBytes);
@@ -56,8 +77,9 @@ async function foldLocked(ledger: Ledger, workspace: string, input: HookInput, f
     for (const tool of tools) applyExitCode(tool, codes);
     state.transcriptBytes = transcriptBytes;
   }
-  const dirty = await readDirtyState(workspace).catch(() => undefined);
-  const diff = await measureTurn(workspace, state, dirty, tools);
+  const measure = options.measure !== false;
+  const dirty = measure ? await readDirtyState(workspace).catch(() => undefined) : undefined;
+  const diff = measure ? await measureTurn(workspace, state, dirty, tools) : { created: [], updated: [], deleted: [] };
   const record = await ensureSessionRecord(ledger, id, input, workspace, state, now);
   const turnFailures = failuresOf(tools, now);
   const changed = diff.created.length + diff.updated.length + diff.deleted.length > 0;

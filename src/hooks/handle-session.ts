@@ -3,6 +3,7 @@ import { type AgentSessionData, agentSessionId, endAgentSession, getAgentSession
 import type { Ledger } from '../ledger/ledger.js';
 import { contextAnswer, type InjectionPoint } from './answer-hook.js';
 import { buildInjection } from './build-injection.js';
+import { closeAbandonedSessions } from './close-abandoned.js';
 import { readRecentCommits } from './gather-hook-context.js';
 import { foldSession, freshState } from './fold-session.js';
 import { geminiCompressionDue } from './gemini-compression.js';
@@ -54,6 +55,7 @@ export async function handleSessionStart(input: HookInput, workspace: string, no
     if (state.baselineAt === undefined && dirty) Object.assign(state, { baseline: dirty.files, baseHead: dirty.head, baselineAt: now });
     if (input.model) state.model = input.model;
     await upsertAgentSession(ledger, id, newSessionData(input, workspace, state, now), (current) => reopened(current, source, input, now));
+    await closeAbandonedSessions(ledger, workspace, id, now);
     const injection = await buildInjection({ ledger, workspace, input, sessionId: id, state, source, dirty, commits, now });
     if (injection) Object.assign(state, { injectedDigest: injection.digest, injectedAt: now, compactPending: false });
     writeHookState(files.state, state);

@@ -1,6 +1,7 @@
 export { contextAnswer } from './answer-hook.js';
 export { buildInjection, CHARS_PER_TOKEN_FLOOR, contextBudget } from './build-injection.js';
 export { CLIENT_SPECS, isAgentClient } from './client-specs.js';
+export { ABANDONED_AFTER_MS, closeAbandonedSessions } from './close-abandoned.js';
 export { foldSession } from './fold-session.js';
 export { findBatonWorkspace, HOOKS_DIR, sessionFiles } from './hook-paths.js';
 export { appendJournal, readJournal } from './journal.js';
@@ -16,7 +17,7 @@ export { DEFAULT_DEADLINES_MS, runHook } from './run-hook.js';
 export { summarizeSession } from './session-summary.js';
 export { HOOK_EVENTS } from './types.js';
 export type { ClientHookBinding, ClientSpec } from './client-specs.js';
-export type { FoldResult } from './fold-session.js';
+export type { FoldOptions, FoldResult } from './fold-session.js';
 export type { HookScopeStatus, HooksStatus } from './hooks-status.js';
 export type { HookScope, HookTarget } from './hook-targets.js';
 export type { HookFileChange, HookInstallResult, InstallHooksOptions } from './install-hooks.js';

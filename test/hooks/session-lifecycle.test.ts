@@ -125,6 +125,27 @@ describe('a Claude Code session through its hooks', () => {
     expect((await ws.turns('claude-killed')).map((d) => d.filesCreated)).toEqual([['half.txt']]);
   });
 
+  it('closes a session abandoned hours ago (no SessionEnd) when another starts, with the failures its journal held', async () => {
+    ws = makeHookWorkspace();
+    const start = Date.now();
+    const dead = { session: 'dead', cwd: ws.dir };
+    await ws.hook('claude', 'session-start', claude.sessionStart(dead), { now: start });
+    await ws.hook('claude', 'post-tool', claude.bashFailure(dead, 'make deploy', 2, 'no credentials'), { now: start + 1_000 });
+    // The client was killed: no Stop, no SessionEnd. Seven hours later another session starts.
+    const context = ws.context(
+      await ws.hook('claude', 'session-start', claude.sessionStart({ session: 'later', cwd: ws.dir }), { now: start + 7 * 3_600_000 }),
+    );
+    const record = await ws.session('claude-dead');
+    expect(record?.status).toBe('ended');
+    expect(record?.data).toMatchObject({
+      endReason: 'abandoned',
+      toolCalls: 1,
+      failures: [expect.objectContaining({ command: 'make deploy', exitCode: 2 })],
+    });
+    expect(context).toContain('`make deploy` exited 2');
+    expect(context).toContain('ended (abandoned)');
+  });
+
   it('masks secrets in what it records and what it injects', async () => {
     ws = makeHookWorkspace();
     const s = { session: 'secret', cwd: ws.dir };
