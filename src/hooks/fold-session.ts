@@ -28,10 +28,12 @@ type ToolEntry = Extract<JournalEntry, { kind: 'tool' }>;
 
 export interface FoldOptions {
   /**
-   * Measure the workspace. False for a session folded on its behalf long after it stopped (the
-   * workspace has moved on since): its tool calls and failures count, no files. @default true
+   * Measure the workspace: always; only when the journal holds tool calls (`if-work`: a session's
+   * end right after its Stop, which already measured, has no git to run inside Claude's 1.5 s);
+   * or never, for a session folded on its behalf long after it stopped (the workspace has moved
+   * on since: its tool calls and failures count, no files). @default true
    */
-  measure?: boolean;
+  measure?: boolean | 'if-work';
 }
 
 /**
@@ -77,7 +79,7 @@ async function foldLocked(
     for (const tool of tools) applyExitCode(tool, codes);
     state.transcriptBytes = transcriptBytes;
   }
-  const measure = options.measure !== false;
+  const measure = options.measure === 'if-work' ? tools.length > 0 : options.measure !== false;
   const dirty = measure ? await readDirtyState(workspace).catch(() => undefined) : undefined;
   const diff = measure ? await measureTurn(workspace, state, dirty, tools) : { created: [], updated: [], deleted: [] };
   const record = await ensureSessionRecord(ledger, id, input, workspace, state, now);

@@ -106,7 +106,7 @@ export async function handlePreCompact(input: HookInput, workspace: string, now:
 export async function handleSessionEnd(input: HookInput, workspace: string, now: number, env: NodeJS.ProcessEnv): Promise<string> {
   const id = agentSessionId(input.client, input.sessionId);
   await withLedger(workspace, env, BUSY_TIMEOUT_MS.end, async (ledger) => {
-    await foldSession(ledger, workspace, input, now);
+    await foldSession(ledger, workspace, input, now, { measure: 'if-work' });
     const current = await getAgentSession(ledger, id);
     if (!current) return;
     const data: AgentSessionData = {
