@@ -4,7 +4,14 @@ import { afterAll, beforeAll, describe, type ExpectStatic, it } from 'vitest';
 import { FORMAT_TOKEN_CAPS, type RefreshFormat } from '../../../src/refresh/index.js';
 import { countTokens } from '../../../src/tokens/index.js';
 import { BURIED_ERROR } from '../../refresh/busy-ledger.js';
-import { type AgentCli, type ClientName, ensureClients, prepareAgentCli, runProcess } from '../../helpers/agent-clis/index.js';
+import {
+  type AgentCli,
+  type AgentRunOptions,
+  type ClientName,
+  ensureClients,
+  prepareAgentCli,
+  runProcess,
+} from '../../helpers/agent-clis/index.js';
 import { findTool, type ModelServer, type SeenToolResult, startModelServer } from '../../helpers/model-server/index.js';
 import { ROOT } from '../helpers/launch.js';
 import { docBlock } from './doc-blocks.js';
@@ -177,34 +184,55 @@ describe.concurrent('Baton inside real MCP clients', () => {
     return made;
   };
 
+  /**
+   * One agent's session: a project, the scripted model and the client, `configure` (the docs'
+   * set-up, in the project), a headless run, then every assertion of expectBatonSession.
+   */
+  const session = async (
+    expect: ExpectStatic,
+    client: ModelClient,
+    title: string,
+    steps: {
+      setUp?: { model?: string; codexToml?: string };
+      configure: (cli: AgentCli, dir: string) => Promise<void> | void;
+      run?: AgentRunOptions;
+    },
+  ) => {
+    const { dir } = await project();
+    const scripted = await scriptedClient(client, dir, steps.setUp);
+    const { cli, server } = scripted;
+    try {
+      await steps.configure(cli, dir);
+      const run = await cli.run('Resume the work on this project with Baton.', { timeoutMs: RUN_TIMEOUT_MS, ...steps.run });
+      saveTranscript(client, server, run.stdout);
+      expect(run.code, run.stderr.slice(-2000) || run.stdout.slice(-2000)).toBe(0);
+      expect(run.finalText).toBe(FINAL_TEXT);
+      expectBatonSession(expect, scripted, title);
+    } finally {
+      cli.cleanup();
+      await server.close();
+    }
+  };
+
   it(
     'Claude Code 2.1.197: a project server from `claude mcp add-json --scope project` (alwaysLoad), approved, used headless',
     async ({ expect, skip }) => {
       if (!available.claude) return skip();
-      const { dir } = await project();
-      const session = await scriptedClient('claude', dir);
-      const { cli, server } = session;
-      try {
+      await session(expect, 'claude', 'Claude Code', {
         // As docs/mcp.md says: add the server for the project (writes .mcp.json), then approve it.
-        const add = await runDocCommand(docBlock('Claude Code', 'sh'), cli);
-        expect(add.code, add.stderr).toBe(0);
-        expect(JSON.parse(readFileSync(path.join(dir, '.mcp.json'), 'utf8'))).toEqual(JSON.parse(docBlock('Claude Code', 'json', 0)));
-        mkdirSync(path.join(dir, '.claude'));
-        writeFileSync(path.join(dir, '.claude/settings.local.json'), docBlock('Claude Code', 'json', 1));
+        configure: async (cli, dir) => {
+          const add = await runDocCommand(docBlock('Claude Code', 'sh'), cli);
+          expect(add.code, add.stderr).toBe(0);
+          expect(JSON.parse(readFileSync(path.join(dir, '.mcp.json'), 'utf8'))).toEqual(JSON.parse(docBlock('Claude Code', 'json', 0)));
+          mkdirSync(path.join(dir, '.claude'));
+          writeFileSync(path.join(dir, '.claude/settings.local.json'), docBlock('Claude Code', 'json', 1));
+        },
         // alwaysLoad waits MCP_CONNECT_TIMEOUT_MS (5 s by default) for Baton: a loaded machine needs more (docs/mcp.md).
-        const run = await cli.run('Resume the work on this project with Baton.', {
+        run: {
           extraArgs: ['--allowedTools', 'mcp__baton', 'ReadMcpResourceTool', 'ListMcpResourcesTool'],
           env: { MCP_CONNECT_TIMEOUT_MS: '60000' },
-          timeoutMs: RUN_TIMEOUT_MS,
-        });
-        saveTranscript('claude', server, run.stdout);
-        expect(run.code, run.stderr || run.stdout).toBe(0);
-        expect(run.finalText).toBe(FINAL_TEXT);
-        expectBatonSession(expect, session, 'Claude Code');
-      } finally {
-        cli.cleanup();
-        await server.close();
-      }
+        },
+      });
     },
     TEST_TIMEOUT_MS,
   );
@@ -213,23 +241,14 @@ describe.concurrent('Baton inside real MCP clients', () => {
     'Gemini CLI 0.61.0: a project server from `gemini mcp add`, used headless in yolo mode',
     async ({ expect, skip }) => {
       if (!available.gemini) return skip();
-      const { dir } = await project();
-      const session = await scriptedClient('gemini', dir);
-      const { cli, server } = session;
-      try {
-        const add = await runDocCommand(docBlock('Gemini CLI', 'sh'), cli);
-        expect(add.code, add.stderr).toBe(0);
-        const written = JSON.parse(readFileSync(path.join(dir, '.gemini/settings.json'), 'utf8'));
-        expect(written.mcpServers).toEqual(JSON.parse(docBlock('Gemini CLI', 'json', 0)).mcpServers);
-        const run = await cli.run('Resume the work on this project with Baton.', { timeoutMs: RUN_TIMEOUT_MS });
-        saveTranscript('gemini', server, run.stdout);
-        expect(run.code, run.stderr.slice(-2000)).toBe(0);
-        expect(run.finalText).toBe(FINAL_TEXT);
-        expectBatonSession(expect, session, 'Gemini CLI');
-      } finally {
-        cli.cleanup();
-        await server.close();
-      }
+      await session(expect, 'gemini', 'Gemini CLI', {
+        configure: async (cli, dir) => {
+          const add = await runDocCommand(docBlock('Gemini CLI', 'sh'), cli);
+          expect(add.code, add.stderr).toBe(0);
+          const written = JSON.parse(readFileSync(path.join(dir, '.gemini/settings.json'), 'utf8'));
+          expect(written.mcpServers).toEqual(JSON.parse(docBlock('Gemini CLI', 'json', 0)).mcpServers);
+        },
+      });
     },
     TEST_TIMEOUT_MS,
   );
@@ -238,22 +257,14 @@ describe.concurrent('Baton inside real MCP clients', () => {
     'Codex CLI 0.171.0 with a model it does not know: the project .codex/config.toml (required) and tool_output_token_limit',
     async ({ expect, skip }) => {
       if (!available.codex) return skip();
-      const { dir } = await project();
-      // The docs' two files: the line at the top of ~/.codex/config.toml, the project's own config.
-      const session = await scriptedClient('codex', dir, { model: CODEX_LOCAL_MODEL, codexToml: docBlock('Codex CLI', 'toml', 0) });
-      const { cli, server } = session;
-      try {
-        mkdirSync(path.join(dir, '.codex'));
-        writeFileSync(path.join(dir, '.codex/config.toml'), `${docBlock('Codex CLI', 'toml', 1)}\n`);
-        const run = await cli.run('Resume the work on this project with Baton.', { timeoutMs: RUN_TIMEOUT_MS });
-        saveTranscript('codex', server, run.stdout);
-        expect(run.code, run.stderr.slice(-2000) || run.stdout.slice(-2000)).toBe(0);
-        expect(run.finalText).toBe(FINAL_TEXT);
-        expectBatonSession(expect, session, 'Codex CLI');
-      } finally {
-        cli.cleanup();
-        await server.close();
-      }
+      await session(expect, 'codex', 'Codex CLI', {
+        // The docs' two files: the line at the top of ~/.codex/config.toml, the project's own config.
+        setUp: { model: CODEX_LOCAL_MODEL, codexToml: docBlock('Codex CLI', 'toml', 0) },
+        configure: (_cli, dir) => {
+          mkdirSync(path.join(dir, '.codex'));
+          writeFileSync(path.join(dir, '.codex/config.toml'), `${docBlock('Codex CLI', 'toml', 1)}\n`);
+        },
+      });
     },
     TEST_TIMEOUT_MS,
   );
@@ -262,24 +273,11 @@ describe.concurrent('Baton inside real MCP clients', () => {
     "Copilot CLI 1.0.102 on its own model endpoint: the project's .mcp.json in a trusted folder, used headless",
     async ({ expect, skip }) => {
       if (!available.copilot) return skip();
-      const { dir } = await project();
-      const session = await scriptedClient('copilot', dir);
-      const { cli, server } = session;
-      try {
-        writeFileSync(path.join(dir, '.mcp.json'), docBlock('Claude Code', 'json', 0));
-        expect(docBlock('Copilot CLI', 'sh')).toMatch(/ -s --allow-all-tools --trust-folder$/);
-        const run = await cli.run('Resume the work on this project with Baton.', {
-          extraArgs: ['--trust-folder'],
-          timeoutMs: RUN_TIMEOUT_MS,
-        });
-        saveTranscript('copilot', server, run.stdout);
-        expect(run.code, run.stderr.slice(-2000) || run.stdout.slice(-2000)).toBe(0);
-        expect(run.finalText).toBe(FINAL_TEXT);
-        expectBatonSession(expect, session, 'Copilot CLI');
-      } finally {
-        cli.cleanup();
-        await server.close();
-      }
+      expect(docBlock('Copilot CLI', 'sh')).toMatch(/ -s --allow-all-tools --trust-folder$/);
+      await session(expect, 'copilot', 'Copilot CLI', {
+        configure: (_cli, dir) => writeFileSync(path.join(dir, '.mcp.json'), docBlock('Claude Code', 'json', 0)),
+        run: { extraArgs: ['--trust-folder'] },
+      });
     },
     TEST_TIMEOUT_MS,
   );
