@@ -1,15 +1,19 @@
 /**
- * `npm run bench -- scale [--tasks N] [--sleep S] [--workers N] [--redis URL] [--only MODE]`: one plan of N
- * independent tasks (default 200) whose stand-in agent (`sh`: sleep S seconds, default 0.5, then
- * write out/<task>.txt, checked with `test -f`) runs three ways on a small git repository and a
- * Redis ledger: one process, `--concurrency 4`, and 4 `baton worker` processes each in its own
- * clone of a local bare remote. Writes bench/results/scale.json: wall times, speed-ups against one
- * process, and Baton's own overhead per task (claim, worktree, prompt, ledger, validation,
- * integration: the task's span minus its agent's run), p50/p95, with the machine's load.
- * Targets (issue 13): speed-up >= 3.5x for 4 (both ways); overhead p50 <= 100 ms.
- * Workers: BENCH_LOG=info shows their logs; BENCH_WORKER_FLAGS adds node flags (`--cpu-prof
- * --cpu-prof-dir=DIR` to profile them).
- * `--large`: the same on a clone of the 50,000-file repository of the refresh bench (see runLarge).
+ * `npm run bench -- scale [--tasks N] [--sleep S] [--workers N] [--redis URL] [--only one|concurrency|workers] [--large]`
+ *
+ * One plan of N independent tasks (default 100) whose stand-in agent (`sh`: sleep S seconds,
+ * default 2, then write out/<task>.txt, checked with `test -f`) runs three ways on a Redis ledger:
+ * one process, `--concurrency 4`, and 4 `baton worker` processes each in its own clone of a local
+ * bare remote. Reports wall times, speed-ups against one process, and Baton's own overhead per
+ * task (the task's span minus its agent's run), p50/p95, with where it goes: before the agent,
+ * after it, and the integration's steps (commit, lock wait, fetch, merge, recheck, push). Targets
+ * (issue 28): speed-up >= 3.5x both ways; overhead p50 <= 250 ms, p95 <= 500 ms.
+ *
+ * Small repository by default (bench/results/scale.json `small_repository`); `--large` runs the
+ * same on a copy of the refresh bench's 50,000-file repository (`large_repository`). `--only MODE`
+ * runs one mode and prints it without writing. The machine's load (`uptime`) is recorded before
+ * and after each mode. Runs the built command and modules (`npm run build` first), as users do.
+ * BENCH_LOG=info shows the workers' logs.
  */
 import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -20,10 +24,9 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import { Queue } from 'bullmq';
 import type { Ledger } from '../src/ledger/index.js';
 import type { Plan, SupervisorEvent, TaskSites } from '../src/supervisor/index.js';
+import { ensureBaseRepo } from './lib/bench-repo.js';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-// The built command and modules (`npm run build` first), as users run them: the spawn helper
-// (src/spawner) and the bundle exist only there. Types come from the sources.
 const BIN = path.join(ROOT, 'bin', 'baton.js');
 const built = <T>(module: string): Promise<T> => import(pathToFileURL(path.join(ROOT, 'dist', module, 'index.js')).href) as Promise<T>;
 const { createWorktreeSites } = await built<typeof import('../src/isolation/index.js')>('isolation');
@@ -34,124 +37,89 @@ const { enqueuePlan, QUEUE_NAME, queueConnection, queuePrefix, waitForTasks } =
   await built<typeof import('../src/queue/index.js')>('queue');
 const { runPlan, workspaceOps } = await built<typeof import('../src/supervisor/index.js')>('supervisor');
 
-interface ModeResult {
-  wall_s: number;
-  agent_runs: number;
-  overhead_p50_ms: number;
-  overhead_p95_ms: number;
-  completed: number;
-  outputs_on_branch?: number;
-  before_agent_p50_ms?: number;
-  after_agent_p50_ms?: number;
-}
-
-export default async function run(args: string[]): Promise<void> {
-  const tasks = Number(flag(args, '--tasks') ?? 200);
-  const sleepS = Number(flag(args, '--sleep') ?? 0.5);
-  const workers = Number(flag(args, '--workers') ?? 4);
-  const redis = flag(args, '--redis') ?? 'redis://127.0.0.1:6379/15';
-  const base = mkdtempSync(path.join(tmpdir(), 'baton-bench-scale-'));
-  const large = args.includes('--large');
-  if (large) {
-    await runLarge({ base, tasks: Number(flag(args, '--tasks') ?? 20), sleepS, redis });
-    return;
-  }
-  const load = [] as number[][];
-  const script = `sleep ${sleepS}; mkdir -p out; echo "$BATON_TASK_ID" > "out/$BATON_TASK_ID.txt"`;
-  const plan = makePlan(tasks);
-  // --only one|concurrency|workers: that mode alone, printed and not written (for profiling one mode).
-  const only = flag(args, '--only');
-  if (only) {
-    try {
-      const started = process.cpuUsage();
-      const result =
-        only === 'workers'
-          ? await withWorkers({ base, plan, script, redis, workers, sleepS })
-          : await inProcess(only, only === 'one' ? 1 : 4, { base, plan, script, redis });
-      const cpu = process.cpuUsage(started);
-      console.log(JSON.stringify({ mode: only, ...result, bench_process_cpu_s: round((cpu.user + cpu.system) / 1e6) }, null, 2));
-    } finally {
-      rmSync(base, { recursive: true, force: true });
-    }
-    return;
-  }
-  try {
-    load.push(loadavg());
-    const one = await inProcess('one', 1, { base, plan, script, redis });
-    load.push(loadavg());
-    const four = await inProcess('concurrency', 4, { base, plan, script, redis });
-    load.push(loadavg());
-    const queued = await withWorkers({ base, plan, script, redis, workers, sleepS });
-    load.push(loadavg());
-    const result = {
-      tasks,
-      agent_sleep_s: sleepS,
-      repository: 'small (3 files)',
-      one_process: one,
-      concurrency_4: four,
-      workers_4: queued,
-      speedup_concurrency_4: round(one.wall_s / four.wall_s),
-      speedup_workers_4: round(one.wall_s / queued.wall_s),
-      ideal_wall_s: { one: tasks * sleepS, four: (tasks * sleepS) / 4 },
-      targets: { speedup: 3.5, overhead_p50_ms: 100 },
-      cores: cpus().length,
-      load_avg_1m_before_each_mode: load.map((l) => round(l[0] ?? 0)),
-      note: 'machine shared with other agents while measured; see load averages',
-      node: process.version,
-    };
-    const out = path.join(ROOT, 'bench', 'results', 'scale.json');
-    await mkdir(path.dirname(out), { recursive: true });
-    // Keep the --large results of an earlier run.
-    const previous = (existsSync(out) ? JSON.parse(readFileSync(out, 'utf8')) : {}) as Record<string, unknown>;
-    const kept = previous.large_repository === undefined ? {} : { large_repository: previous.large_repository };
-    await writeFile(out, `${JSON.stringify({ ...result, ...kept }, null, 2)}\n`);
-    console.log(JSON.stringify(result, null, 2));
-  } finally {
-    rmSync(base, { recursive: true, force: true });
-  }
-}
+type Mode = 'one' | 'concurrency' | 'workers';
+const MODES: readonly Mode[] = ['one', 'concurrency', 'workers'];
+const STEPS = ['commit', 'lockWait', 'fetch', 'merge', 'recheck', 'push'] as const;
 
 interface Setup {
   base: string;
   plan: Plan;
   script: string;
   redis: string;
+  workers: number;
   /** Clone this repository instead of making the small one. */
   from?: string;
 }
 
-const LARGE_REPO = '/tmp/baton-bench-refresh/repo-50000';
+/** Per task, in ms: Baton's whole overhead, and the part before and after its agent. */
+interface TaskTimes {
+  overhead: number;
+  before: number;
+  after: number;
+}
 
-/**
- * `--large`: one process vs --concurrency 4 on a clone of the refresh bench's 50,000-file repository
- * (make it with `npm run bench -- refresh`); fewer tasks (default 20). Adds `large_repository` to
- * bench/results/scale.json, keeping the small-repository results.
- */
-async function runLarge(setup: { base: string; tasks: number; sleepS: number; redis: string }): Promise<void> {
-  if (!existsSync(LARGE_REPO)) throw new Error(`${LARGE_REPO} is missing: run npm run bench -- refresh first`);
-  const script = `sleep ${setup.sleepS}; mkdir -p out; echo "$BATON_TASK_ID" > "out/$BATON_TASK_ID.txt"`;
-  const plan = makePlan(setup.tasks);
+export default async function run(args: string[]): Promise<void> {
+  const large = args.includes('--large');
+  const tasks = Number(flag(args, '--tasks') ?? 100);
+  const sleepS = Number(flag(args, '--sleep') ?? 2);
+  const base = mkdtempSync(path.join(tmpdir(), 'baton-bench-scale-'));
+  const script = `sleep ${sleepS}; mkdir -p out; echo "$BATON_TASK_ID" > "out/$BATON_TASK_ID.txt"`;
+  const setup: Setup = {
+    base,
+    plan: makePlan(tasks),
+    script,
+    redis: flag(args, '--redis') ?? 'redis://127.0.0.1:6379/15',
+    workers: Number(flag(args, '--workers') ?? 4),
+    ...(large ? { from: ensureBaseRepo(50_000) } : {}),
+  };
+  const only = flag(args, '--only') as Mode | undefined;
   try {
-    const load = [loadavg()[0] ?? 0];
-    const one = await inProcess('large-one', 1, { base: setup.base, plan, script, redis: setup.redis, from: LARGE_REPO });
-    load.push(loadavg()[0] ?? 0);
-    const four = await inProcess('large-concurrency', 4, { base: setup.base, plan, script, redis: setup.redis, from: LARGE_REPO });
-    const out = path.join(ROOT, 'bench', 'results', 'scale.json');
-    const previous = (existsSync(out) ? JSON.parse(readFileSync(out, 'utf8')) : {}) as Record<string, unknown>;
-    const large_repository = {
-      files: 50_000,
-      tasks: setup.tasks,
-      agent_sleep_s: setup.sleepS,
-      one_process: one,
-      concurrency_4: four,
-      speedup_concurrency_4: round(one.wall_s / four.wall_s),
-      load_avg_1m_before_each_mode: load.map(round),
-    };
-    await writeFile(out, `${JSON.stringify({ ...previous, large_repository }, null, 2)}\n`);
-    console.log(JSON.stringify(large_repository, null, 2));
+    const results: Record<string, unknown> = {};
+    for (const mode of only ? [only] : MODES) results[mode] = await measured(mode, setup);
+    if (only) {
+      console.log(JSON.stringify({ mode: only, ...(results[only] as object) }, null, 2));
+      return;
+    }
+    await record(large ? 'large_repository' : 'small_repository', summarize(results, { tasks, sleepS, large }));
   } finally {
-    rmSync(setup.base, { recursive: true, force: true });
+    rmSync(base, { recursive: true, force: true });
   }
+}
+
+/** One mode, with the machine's load around it. */
+async function measured(mode: Mode, setup: Setup): Promise<Record<string, unknown>> {
+  const loadBefore = loadavg().map(round);
+  const result = mode === 'workers' ? await withWorkers(setup) : await inProcess(mode, setup);
+  return { ...result, load_avg_before: loadBefore, load_avg_after: loadavg().map(round) };
+}
+
+function summarize(results: Record<string, unknown>, run: { tasks: number; sleepS: number; large: boolean }): Record<string, unknown> {
+  const wall = (mode: Mode) => (results[mode] as { wall_s: number }).wall_s;
+  return {
+    tasks: run.tasks,
+    agent_sleep_s: run.sleepS,
+    repository: run.large ? '50,000 files' : 'small (3 files)',
+    one_process: results.one,
+    concurrency_4: results.concurrency,
+    workers_4: results.workers,
+    speedup_concurrency_4: round(wall('one') / wall('concurrency')),
+    speedup_workers_4: round(wall('one') / wall('workers')),
+    ideal_wall_s: { one: run.tasks * run.sleepS, four: (run.tasks * run.sleepS) / 4 },
+    targets: { speedup: 3.5, overhead_p50_ms: 250, overhead_p95_ms: 500 },
+    cores: cpus().length,
+    node: process.version,
+    measured_at: new Date().toISOString(),
+  };
+}
+
+/** Writes `key` of bench/results/scale.json, keeping the other repository's results. */
+async function record(key: string, result: Record<string, unknown>): Promise<void> {
+  const out = path.join(ROOT, 'bench', 'results', 'scale.json');
+  await mkdir(path.dirname(out), { recursive: true });
+  const previous = (existsSync(out) ? JSON.parse(readFileSync(out, 'utf8')) : {}) as Record<string, unknown>;
+  const kept = Object.fromEntries(Object.entries(previous).filter(([k]) => k === 'small_repository' || k === 'large_repository'));
+  await writeFile(out, `${JSON.stringify({ ...kept, [key]: result }, null, 2)}\n`);
+  console.log(JSON.stringify(result, null, 2));
 }
 
 function makePlan(tasks: number): Plan {
@@ -172,220 +140,287 @@ function makePlan(tasks: number): Plan {
   };
 }
 
-/** A small repository: three files and a commit. */
-function makeRepo(dir: string): void {
-  execFileSync('mkdir', ['-p', dir]);
+/** The small repository (three files), or a clone of `from`, at `dir`. */
+function makeRepo(dir: string, from?: string): void {
   const git = (...a: string[]) => execFileSync('git', a, { cwd: dir, stdio: 'ignore' });
-  git('init', '-q', '-b', 'main');
+  if (from) {
+    execFileSync('git', ['clone', '-q', '--local', from, dir]);
+  } else {
+    execFileSync('mkdir', ['-p', dir]);
+    git('init', '-q', '-b', 'main');
+  }
   git('config', 'user.email', 'bench@example.com');
   git('config', 'user.name', 'Bench');
-  writeFileSync(path.join(dir, 'README.md'), '# bench\n');
-  writeFileSync(path.join(dir, 'package.json'), '{"name":"bench"}\n');
   writeFileSync(path.join(dir, '.gitignore'), '.baton/\nplan.json\nbaton.config.json\n');
+  if (!from) {
+    writeFileSync(path.join(dir, 'README.md'), '# bench\n');
+    writeFileSync(path.join(dir, 'package.json'), '{"name":"bench"}\n');
+  }
   git('add', '-A');
-  git('commit', '-qm', 'initial');
+  git('commit', '-qm', 'bench: set up');
 }
 
-async function inProcess(label: string, concurrency: number, setup: Setup): Promise<ModeResult> {
-  const dir = path.join(setup.base, label);
-  if (setup.from) {
-    execFileSync('git', ['clone', '-q', '--local', setup.from, dir]);
-    execFileSync('git', ['config', 'user.email', 'bench@example.com'], { cwd: dir });
-    execFileSync('git', ['config', 'user.name', 'Bench'], { cwd: dir });
-  } else {
-    makeRepo(dir);
-  }
-  const namespace = `bench-scale-${label}-${process.pid}-${Date.now().toString(36)}`;
+/** One process (`baton run`) or `--concurrency 4` (worktrees), in this process. */
+async function inProcess(mode: Exclude<Mode, 'workers'>, setup: Setup): Promise<Record<string, unknown>> {
+  const dir = path.join(setup.base, mode);
+  makeRepo(dir, setup.from);
+  const namespace = `bench-scale-${mode}-${process.pid}-${Date.now().toString(36)}`;
   const ledger = await openLedger({ spec: setup.redis, namespace });
-  const provider = createCommandProvider('stand_in', { type: 'command', command: ['sh', '-c', setup.script] });
-  const spans = new Map<string, { start: number; end?: number }>();
-  const extra = new Map<string, number>();
-  const onEvent = (event: SupervisorEvent) => {
-    if (event.type === 'task-start') spans.set(event.taskId, { start: performance.now() });
-    if (event.type === 'task-end') {
-      const span = spans.get(event.taskId);
-      if (span) span.end = performance.now();
-    }
-  };
-  let sites: TaskSites | undefined;
-  if (concurrency > 1) {
-    const inner = await createWorktreeSites({ repoDir: dir, logger: silentLogger });
-    // Worktree set-up and removal happen outside task-start/task-end: timed here.
-    sites = {
-      open: async (task) => {
-        const t = performance.now();
-        const site = await inner.open(task);
-        extra.set(task.id, (extra.get(task.id) ?? 0) + performance.now() - t);
-        return {
-          ...site,
-          release: async () => {
-            const r = performance.now();
-            await site.release();
-            extra.set(task.id, (extra.get(task.id) ?? 0) + performance.now() - r);
-          },
-        };
-      },
-      finish: async () => {
-        await inner.finish?.();
-      },
-    };
-  }
+  const events = eventTimes();
+  const concurrency = mode === 'one' ? 1 : 4;
+  const sites = concurrency > 1 ? timedSites(await createWorktreeSites({ repoDir: dir, logger: silentLogger }), events) : undefined;
   const started = performance.now();
   await runPlan(setup.plan, {
     ledger,
-    providers: [provider],
+    providers: [createCommandProvider('stand_in', { type: 'command', command: ['sh', '-c', setup.script] })],
     workspace: workspaceOps(dir),
     workspaceDir: dir,
     logger: silentLogger,
-    onEvent,
+    onEvent: events.onEvent,
     concurrency,
     ...(sites ? { sites } : {}),
   });
   const wall = (performance.now() - started) / 1000;
-  const result = await summarize(ledger, setup.plan, wall, (id, agentMs) => {
-    const span = spans.get(id);
-    return span?.end === undefined ? undefined : span.end - span.start - agentMs + (extra.get(id) ?? 0);
-  });
+  const times = await taskTimes(ledger, setup.plan, (id, agentMs) => events.times(id, agentMs));
+  const result = await modeResult(ledger, setup.plan, wall, times);
   await dropNamespace(ledger, namespace, setup.redis);
-  return result;
+  const outputs = concurrency > 1 ? { outputs_on_branch: outputsOnBranch(dir) } : {};
+  return { ...result, ...outputs, ...steps(events.integrations) };
 }
 
-async function withWorkers(setup: Setup & { workers: number; sleepS: number }): Promise<ModeResult> {
+/** The supervisor's events, timed: each task's span, its agent's start, and its integrations. */
+function eventTimes() {
+  const spans = new Map<string, { start: number; end?: number; agentStart?: number; extra: number }>();
+  const integrations: Record<string, number>[] = [];
+  const onEvent = (event: SupervisorEvent) => {
+    const now = performance.now();
+    if (event.type === 'task-start') spans.set(event.taskId, { start: now, extra: 0 });
+    const span = 'taskId' in event ? spans.get(event.taskId) : undefined;
+    if (event.type === 'dispatch-start' && span && span.agentStart === undefined) span.agentStart = now;
+    if (event.type === 'task-end' && span) span.end = now;
+    if (event.type === 'integration' && event.timings) integrations.push({ ...event.timings });
+  };
+  return {
+    onEvent,
+    integrations,
+    /** Time spent outside the span (worktree set-up and release), added to the task. */
+    addExtra: (taskId: string, ms: number) => {
+      const span = spans.get(taskId) ?? { start: performance.now(), extra: 0 };
+      span.extra += ms;
+      spans.set(taskId, span);
+    },
+    times: (taskId: string, agentMs: number): TaskTimes | undefined => {
+      const span = spans.get(taskId);
+      if (span?.end === undefined || span.agentStart === undefined) return undefined;
+      const overhead = span.end - span.start - agentMs + span.extra;
+      const before = span.agentStart - span.start + span.extra;
+      return { overhead, before, after: overhead - before };
+    },
+  };
+}
+
+/** Worktree set-up and release happen outside task-start/task-end: timed here. */
+function timedSites(inner: TaskSites, events: ReturnType<typeof eventTimes>): TaskSites {
+  return {
+    open: async (task) => {
+      const t = performance.now();
+      const site = await inner.open(task);
+      events.addExtra(task.id, performance.now() - t);
+      return {
+        ...site,
+        release: async () => {
+          const r = performance.now();
+          await site.release();
+          events.addExtra(task.id, performance.now() - r);
+        },
+      };
+    },
+    finish: async () => inner.finish?.(),
+  };
+}
+
+/** 4 `baton worker` processes in their own clones; the producer's side in this process. */
+async function withWorkers(setup: Setup): Promise<Record<string, unknown>> {
   const dir = path.join(setup.base, 'queue');
-  makeRepo(dir);
+  makeRepo(dir, setup.from);
   const remote = path.join(setup.base, 'remote.git');
-  execFileSync('git', ['init', '-q', '--bare', '-b', 'main', remote]);
+  execFileSync('git', ['clone', '-q', '--bare', dir, remote]);
   // The remote stands for a server elsewhere: its own upkeep after each push (gc --auto) is not the workers' CPU.
   execFileSync('git', ['config', 'receive.autogc', 'false'], { cwd: remote });
   execFileSync('git', ['remote', 'add', 'origin', remote], { cwd: dir });
-  execFileSync('git', ['push', '-q', 'origin', 'main'], { cwd: dir });
   const config = JSON.stringify({
     providers: { stand_in: { type: 'command', command: ['sh', '-c', setup.script] } },
     priority: ['stand_in'],
   });
-  writeFileSync(path.join(dir, 'baton.config.json'), config);
   const namespace = `bench-scale-queue-${process.pid}-${Date.now().toString(36)}`;
-  const env = { ...process.env, BATON_NAMESPACE: namespace, BATON_LOG_LEVEL: process.env.BENCH_LOG ?? 'error' };
-  const children: ChildProcess[] = [];
+  const env = { ...process.env, BATON_NAMESPACE: namespace, BATON_LOG_LEVEL: 'info' };
+  const workers: { child: ChildProcess; log: string[] }[] = [];
   for (let i = 0; i < setup.workers; i++) {
     const clone = path.join(setup.base, `worker-${i + 1}`);
     execFileSync('git', ['clone', '-q', remote, clone]);
     execFileSync('git', ['config', 'user.email', 'w@example.com'], { cwd: clone });
     execFileSync('git', ['config', 'user.name', `Worker ${i + 1}`], { cwd: clone });
     writeFileSync(path.join(clone, 'baton.config.json'), config);
-    children.push(await startReady(['worker', '--ledger', setup.redis, '--config', 'baton.config.json'], clone, env));
+    workers.push(await startReady(['worker', '--ledger', setup.redis, '--config', 'baton.config.json'], clone, env));
   }
-  // The producer's side of `baton run --queue`, in-process (a CLI's start-up is not Baton's per-task overhead).
   const connection = queueConnection(setup.redis);
-  const producerLedger = await openLedger({ spec: setup.redis, namespace });
+  const producer = await openLedger({ spec: setup.redis, namespace });
   const started = performance.now();
   await enqueuePlan({
     connection,
     prefix: queuePrefix(namespace),
-    ledger: producerLedger,
+    ledger: producer,
     plan: setup.plan,
     runId: `bench${Date.now()}`,
     runBranch: 'main',
     remote: 'origin',
   });
   await waitForTasks(
-    producerLedger,
+    producer,
     setup.plan.tasks.map((t) => t.id),
     { pollMs: 100 },
   );
   const wall = (performance.now() - started) / 1000;
-  await producerLedger.close();
+  await producer.close();
   execFileSync('git', ['pull', '-q', '--ff-only', 'origin', 'main'], { cwd: dir });
-  // Per task: the job's processing span (taken -> finished) minus its agent's run.
+  const jobs = await jobTimes(connection, namespace);
+  connection.disconnect();
+  for (const { child } of workers) child.kill('SIGTERM');
+  await Promise.all(
+    workers.map(({ child }) => new Promise((resolve) => (child.exitCode === null ? child.once('exit', resolve) : resolve(undefined)))),
+  );
+  const ledger = await openLedger({ spec: setup.redis, namespace });
+  const times = await taskTimes(ledger, setup.plan, (id, agentMs, startedAt) => {
+    const job = jobs.get(id);
+    if (!job || startedAt === undefined) return undefined;
+    const overhead = job.finished - job.taken - agentMs;
+    const before = startedAt - job.taken;
+    return { overhead, before, after: overhead - before };
+  });
+  const result = await modeResult(ledger, setup.plan, wall, times);
+  await dropNamespace(ledger, namespace, setup.redis);
+  return { ...result, outputs_on_branch: outputsOnBranch(dir), ...steps(integrationsLogged(workers.flatMap((w) => w.log))) };
+}
+
+/** Each task's job: when a worker took it and when it finished (BullMQ's own timestamps). */
+async function jobTimes(connection: ReturnType<typeof queueConnection>, namespace: string) {
   const queue = new Queue(QUEUE_NAME, { connection, prefix: queuePrefix(namespace) });
-  const spans = new Map<string, number>();
-  const jobTimes = new Map<string, { taken: number; finished: number }>();
+  const jobs = new Map<string, { taken: number; finished: number }>();
   for (const job of await queue.getJobs(['completed'], 0, -1)) {
     const id = (job.data as { task: { id: string } }).task.id;
-    if (job.processedOn && job.finishedOn) {
-      spans.set(id, job.finishedOn - job.processedOn);
-      jobTimes.set(id, { taken: job.processedOn, finished: job.finishedOn });
-    }
+    if (job.processedOn && job.finishedOn) jobs.set(id, { taken: job.processedOn, finished: job.finishedOn });
   }
   const keys = await connection.keys(`${queuePrefix(namespace)}:*`);
   if (keys.length > 0) await connection.unlink(...keys);
   await queue.close();
-  connection.disconnect();
-  for (const child of children) child.kill('SIGTERM');
-  await Promise.all(children.map((c) => new Promise((resolve) => (c.exitCode === null ? c.once('exit', resolve) : resolve(undefined)))));
-  const ledger = await openLedger({ spec: setup.redis, namespace });
-  const result = await summarize(ledger, setup.plan, wall, (id, agentMs) => {
-    const span = spans.get(id);
-    return span === undefined ? undefined : span - agentMs;
+  return jobs;
+}
+
+/** The workers' "task integrated" log lines (info), with where each integration's time went. */
+function integrationsLogged(lines: readonly string[]): Record<string, number>[] {
+  return lines.flatMap((line) => {
+    if (!line.includes('"task integrated"')) return [];
+    try {
+      return [(JSON.parse(line) as { ms: Record<string, number> }).ms];
+    } catch {
+      return [];
+    }
   });
-  const phases = await workerPhases(ledger, setup.plan, jobTimes);
-  await dropNamespace(ledger, namespace, setup.redis);
-  const produced = existsSync(path.join(dir, 'out')) ? readdirSync(path.join(dir, 'out')).length : 0;
-  return { ...result, outputs_on_branch: produced, ...phases };
 }
 
-/**
- * Where a worker's overhead goes, per task (p50): from taking the job to its last dispatch's start
- * (claim, worktree, snapshot, prompt), and from that dispatch's end to the job's end (snapshot,
- * validation, commit, integration, ledger).
- */
-async function workerPhases(
-  ledger: Ledger,
-  plan: Plan,
-  jobs: Map<string, { taken: number; finished: number }>,
-): Promise<{ before_agent_p50_ms: number; after_agent_p50_ms: number }> {
-  const before: number[] = [];
-  const after: number[] = [];
-  for (const task of plan.tasks) {
-    const job = jobs.get(task.id);
-    const [last] = await ledger.lastDispatches(task.id, 1);
-    if (!job || !last?.finishedAt) continue;
-    before.push(last.startedAt - job.taken);
-    after.push(job.finished - last.finishedAt);
-  }
-  return { before_agent_p50_ms: round(percentile(before, 50)), after_agent_p50_ms: round(percentile(after, 50)) };
-}
-
-function startReady(args: string[], cwd: string, env: NodeJS.ProcessEnv): Promise<ChildProcess> {
-  const child = spawn(process.execPath, [...(process.env.BENCH_WORKER_FLAGS?.split(' ').filter(Boolean) ?? []), BIN, ...args], {
-    cwd,
-    env,
-    stdio: ['ignore', 'pipe', 'inherit'],
+function startReady(args: string[], cwd: string, env: NodeJS.ProcessEnv): Promise<{ child: ChildProcess; log: string[] }> {
+  const child = spawn(process.execPath, [BIN, ...args], { cwd, env, stdio: ['ignore', 'pipe', 'pipe'] });
+  const log: string[] = [];
+  let partial = '';
+  child.stderr?.on('data', (c: Buffer) => {
+    const lines = (partial + c.toString()).split('\n');
+    partial = lines.pop() ?? '';
+    log.push(...lines);
+    if (process.env.BENCH_LOG) for (const line of lines) if (!line.includes('"level":30')) process.stderr.write(`${line}\n`);
   });
   return new Promise((resolve, reject) => {
     let seen = '';
     child.stdout?.on('data', (c: Buffer) => {
       seen += c.toString();
-      if (seen.includes('ready')) resolve(child);
+      if (seen.includes('ready')) resolve({ child, log });
     });
-    child.once('exit', (code) => reject(new Error(`worker exited ${code} before ready: ${seen}`)));
+    child.once('exit', (code) => reject(new Error(`worker exited ${code} before ready: ${seen} ${log.join('\n')}`)));
   });
 }
 
-async function summarize(
+/** Each completed task's times, from its dispatches (the agent's own run time) and `timesOf`. */
+async function taskTimes(
   ledger: Ledger,
   plan: Plan,
-  wall: number,
-  overheadOf: (taskId: string, agentMs: number) => number | undefined,
-): Promise<ModeResult> {
-  const overheads: number[] = [];
+  timesOf: (taskId: string, agentMs: number, agentStartedAt?: number) => TaskTimes | undefined,
+): Promise<TaskTimes[]> {
+  const all: TaskTimes[] = [];
+  for (const task of plan.tasks) {
+    const dispatches = await ledger.lastDispatches(task.id, 50);
+    const agentMs = dispatches.reduce((sum, d) => sum + (d.durationMs ?? 0), 0);
+    const first = dispatches.at(-1);
+    const times = timesOf(task.id, agentMs, first?.startedAt);
+    if (times) all.push(times);
+  }
+  return all;
+}
+
+async function modeResult(ledger: Ledger, plan: Plan, wall: number, times: TaskTimes[]): Promise<Record<string, number>> {
   let runs = 0;
   let completed = 0;
   for (const task of plan.tasks) {
     if ((await ledger.getTask(task.id))?.status === 'completed') completed++;
-    const dispatches = await ledger.lastDispatches(task.id, 50);
-    runs += dispatches.length;
-    const agentMs = dispatches.reduce((sum, d) => sum + (d.durationMs ?? 0), 0);
-    const overhead = overheadOf(task.id, agentMs);
-    if (overhead !== undefined) overheads.push(overhead);
+    runs += (await ledger.lastDispatches(task.id, 50)).length;
   }
+  const pick = (key: keyof TaskTimes, p: number) =>
+    round(
+      percentile(
+        times.map((t) => t[key]),
+        p,
+      ),
+    );
   return {
     wall_s: round(wall),
     agent_runs: runs,
     completed,
-    overhead_p50_ms: round(percentile(overheads, 50)),
-    overhead_p95_ms: round(percentile(overheads, 95)),
+    overhead_p50_ms: pick('overhead', 50),
+    overhead_p95_ms: pick('overhead', 95),
+    before_agent_p50_ms: pick('before', 50),
+    after_agent_p50_ms: pick('after', 50),
+    after_agent_p95_ms: pick('after', 95),
   };
+}
+
+/** p50 of each integration step, in ms, and the pushes lost to a race. */
+function steps(integrations: readonly Record<string, number>[]): Record<string, unknown> {
+  if (integrations.length === 0) return {};
+  const p50 = Object.fromEntries(
+    STEPS.map((step) => [
+      step,
+      round(
+        percentile(
+          integrations.map((i) => i[step] ?? 0),
+          50,
+        ),
+      ),
+    ]),
+  );
+  const p95 = Object.fromEntries(
+    STEPS.map((step) => [
+      step,
+      round(
+        percentile(
+          integrations.map((i) => i[step] ?? 0),
+          95,
+        ),
+      ),
+    ]),
+  );
+  return { integration_p50_ms: p50, integration_p95_ms: p95, push_races: integrations.reduce((n, i) => n + (i.races ?? 0), 0) };
+}
+
+function outputsOnBranch(dir: string): number {
+  return existsSync(path.join(dir, 'out')) ? readdirSync(path.join(dir, 'out')).length : 0;
 }
 
 async function dropNamespace(ledger: Ledger, namespace: string, redis: string): Promise<void> {

@@ -69,8 +69,6 @@ const result = await build({
   entryPoints: {
     index: path.join(ROOT, 'dist/cli/index.js'),
     'render-worker-main': path.join(ROOT, 'dist/refresh/render-worker-main.js'),
-    // Likewise the spawn helper's entry (src/spawner/spawn-helper.ts).
-    'spawn-helper-main': path.join(ROOT, 'dist/spawner/spawn-helper-main.js'),
     // `baton hook EVENT` (bin/baton.js loads it alone: an agent CLI runs it at every tool call).
     'hook-main': path.join(ROOT, 'dist/cli/commands/hook/hook-main.js'),
   },

@@ -64,6 +64,12 @@ export const configFileSchema = z.strictObject({
     })
     .optional(),
   timeouts: z.strictObject({ agentMs: positiveInt.optional(), checkMs: positiveInt.optional() }).optional(),
+  commitPolicy: z
+    .strictObject({
+      maxFileBytes: positiveInt.optional().describe('Files a task commits larger than this are a violation'),
+      onViolation: z.enum(['refuse', 'flag']).optional().describe('refuse: the attempt fails; flag: committed and reported'),
+    })
+    .optional(),
   helper: z.string().min(1).optional(),
 });
 

@@ -19,3 +19,6 @@ export const DEFAULT_FAILURE_THRESHOLD = 3;
 export const DEFAULT_PROBE_LEASE_MS = 15 * 60_000;
 export const DEFAULT_AGENT_TIMEOUT_MS = 15 * 60_000;
 export const DEFAULT_CHECK_TIMEOUT_MS = 2 * 60_000;
+/** Files a task commits larger than this violate the commit policy (10 MiB). */
+export const DEFAULT_COMMIT_MAX_FILE_BYTES = 10 * 1024 * 1024;
+export const DEFAULT_COMMIT_ON_VIOLATION: 'refuse' | 'flag' = 'refuse';

@@ -2,6 +2,8 @@ export {
   DEFAULT_AGENT_TIMEOUT_MS,
   DEFAULT_AUTH_COOL_DOWN_MS,
   DEFAULT_CHECK_TIMEOUT_MS,
+  DEFAULT_COMMIT_MAX_FILE_BYTES,
+  DEFAULT_COMMIT_ON_VIOLATION,
   DEFAULT_CONFIG_PATH,
   DEFAULT_COOL_DOWN_MS,
   DEFAULT_FAILURE_THRESHOLD,
@@ -18,4 +20,4 @@ export {
 export { loadConfig } from './load-config.js';
 export { applyPreContextEnv } from './pre-context-env.js';
 export type { LoadConfigOptions } from './load-config.js';
-export type { BatonConfig, BreakerConfig, PreContextConfig, PreContextType, TimeoutsConfig } from './types.js';
+export type { BatonConfig, BreakerConfig, CommitPolicyConfig, PreContextConfig, PreContextType, TimeoutsConfig } from './types.js';

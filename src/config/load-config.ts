@@ -7,6 +7,8 @@ import {
   DEFAULT_AGENT_TIMEOUT_MS,
   DEFAULT_AUTH_COOL_DOWN_MS,
   DEFAULT_CHECK_TIMEOUT_MS,
+  DEFAULT_COMMIT_MAX_FILE_BYTES,
+  DEFAULT_COMMIT_ON_VIOLATION,
   DEFAULT_CONFIG_PATH,
   DEFAULT_COOL_DOWN_MS,
   DEFAULT_FAILURE_THRESHOLD,
@@ -157,6 +159,10 @@ function resolveConfig(parsed: ConfigFile, ctx: ResolveContext): BatonConfig {
     timeouts: {
       agentMs: parsed.timeouts?.agentMs ?? DEFAULT_AGENT_TIMEOUT_MS,
       checkMs: parsed.timeouts?.checkMs ?? DEFAULT_CHECK_TIMEOUT_MS,
+    },
+    commitPolicy: {
+      maxFileBytes: parsed.commitPolicy?.maxFileBytes ?? DEFAULT_COMMIT_MAX_FILE_BYTES,
+      onViolation: parsed.commitPolicy?.onViolation ?? DEFAULT_COMMIT_ON_VIOLATION,
     },
   };
   if (ctx.file !== undefined) config.file = ctx.file;

@@ -33,6 +33,16 @@ export interface TimeoutsConfig {
   checkMs: number;
 }
 
+/**
+ * What a task may commit to the run's branch (`--concurrency`, workers): a symlink pointing outside
+ * the repository, or a file over `maxFileBytes`, is a violation.
+ */
+export interface CommitPolicyConfig {
+  maxFileBytes: number;
+  /** 'refuse': the attempt fails, naming them; 'flag': committed, and named in the attempt's result and the run report. */
+  onViolation: 'refuse' | 'flag';
+}
+
 /** Baton's resolved configuration: every default applied, every path absolute. */
 export interface BatonConfig {
   /** The config file read, when one was. */
@@ -46,6 +56,7 @@ export interface BatonConfig {
   recentHistoryWindow: number;
   breaker: BreakerConfig;
   timeouts: TimeoutsConfig;
+  commitPolicy: CommitPolicyConfig;
   /** Provider name for the helper (verifier) agent. */
   helper?: string;
 }

@@ -1,8 +1,10 @@
+export { inProcessLock } from './branch-lock.js';
+export { DEFAULT_COMMIT_POLICY, DEFAULT_MAX_FILE_BYTES } from './commit-policy.js';
+export { createRemoteSites } from './create-remote-sites.js';
+export { createWorktreeSites } from './create-worktree-sites.js';
+export { MAX_PUSH_RACES } from './integrate-commit.js';
 export { safeRefPart, TASK_BRANCH_PREFIX, taskBranch, taskCommitMessage, taskOfSubject } from './task-branch.js';
-export { createWorktreeSites, MAX_CONFLICT_RERUNS } from './worktree-sites.js';
-export type { IntegrateResult } from './integrate-task.js';
-export type { WorktreeSitesOptions } from './worktree-sites.js';
-export { createRemoteSites, MAX_PUSH_RACES, MAX_TAKEN_ALONG } from './remote-sites.js';
-export { MAX_SHARED_PACK_BYTES } from './shared-tips.js';
-export type { RemoteSites, RemoteSitesOptions } from './remote-sites.js';
-export type { EndTurn, IntegrationOutcome, IntegrationTurns, OfferedCommit, SharedTip } from './integration-turns.js';
+export type { BranchLock, ReleaseLock } from './branch-lock.js';
+export type { CommitPolicy } from './commit-policy.js';
+export type { RemoteSites, RemoteSitesOptions } from './create-remote-sites.js';
+export type { WorktreeSitesOptions } from './create-worktree-sites.js';

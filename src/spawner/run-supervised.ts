@@ -1,12 +1,152 @@
-import { helper } from './process-helper.js';
-import { type SupervisedResult, type SuperviseHooks, type SuperviseRequest, superviseProcess } from './supervise-process.js';
+import { performance } from 'node:perf_hooks';
+import type { Readable } from 'node:stream';
+import { CappedOutput } from './capped-output.js';
+import { loadExeca } from './load-execa.js';
+import { type StallLine, type StallWatcher, stallWatcher } from './stall-watcher.js';
+
+/** A process run under supervision (an agent, a check). */
+export interface SuperviseRequest {
+  file: string;
+  args: readonly string[];
+  cwd: string;
+  /** Added over this process's environment, or the whole environment with `inheritEnv: false`. */
+  env: Readonly<Record<string, string | undefined>>;
+  /** @default true */
+  inheritEnv?: boolean;
+  /** Written to stdin, which is then closed. */
+  input: string;
+  /** Wall-clock limit; the whole process group is killed when it passes. */
+  timeoutMs: number;
+  /** Time between SIGTERM and SIGKILL when the group is stopped. */
+  killGraceMs: number;
+  /** Bytes kept per stream (head and tail). */
+  outputCapBytes: number;
+  /**
+   * Stops the group once `count` stdout lines in a row match `pattern` (a RegExp source): a CLI
+   * retrying for ever (codex waiting for an unreachable endpoint). Other non-empty lines reset the count.
+   */
+  stallLine?: StallLine;
+}
+
+export interface SupervisedResult {
+  /** Exit code; undefined when a signal ended the process or it never started. */
+  exitCode?: number;
+  /** Signal that ended the process, if any. */
+  signal?: string;
+  stdout: string;
+  stderr: string;
+  stdoutTruncated: boolean;
+  stderrTruncated: boolean;
+  timedOut: boolean;
+  aborted: boolean;
+  /** The last stdout line that matched `stallLine` when the group was stopped for it. */
+  stalled?: string;
+  /** Why the process could not start: ENOENT (no such binary), EACCES, or ENOCWD (no such folder). */
+  spawnError?: { code: string; message: string };
+  durationMs: number;
+}
+
+export interface SuperviseHooks {
+  /** Called once right after the process started, with its pid (also its process group id). */
+  onSpawn?: (pid: number) => void;
+  /** Aborting kills the process group like a timeout does. */
+  signal?: AbortSignal;
+}
 
 /**
- * Runs an agent or a check under supervision (superviseProcess), through the process's spawn
- * helper once it has one: forking the ~150 MB worker for each cost its event loop ~4 ms a time.
+ * Runs the request in its own process group (execa, spawned directly) and always resolves (never
+ * throws for a failing child). The timeout and the abort signal kill the whole group, SIGTERM then
+ * SIGKILL after the grace period, so grandchildren an agent started die too; so are processes
+ * left in the group when the main process exits.
  */
-export function runSupervised(request: SuperviseRequest, hooks: SuperviseHooks = {}): Promise<SupervisedResult> {
-  return new Promise((resolve) => {
-    if (!helper.supervise(request, hooks, resolve)) resolve(superviseProcess(request, hooks));
+export async function runSupervised(request: SuperviseRequest, hooks: SuperviseHooks = {}): Promise<SupervisedResult> {
+  const { execa } = await loadExeca();
+  const started = performance.now();
+  const child = execa(request.file, [...request.args], {
+    cwd: request.cwd,
+    env: request.env,
+    extendEnv: request.inheritEnv !== false,
+    input: request.input,
+    detached: true,
+    buffer: false,
+    reject: false,
   });
+  const group = groupStopper(child.pid, request.killGraceMs, [child.stdout, child.stderr]);
+  const watch = stallWatcher(request.stallLine, () => group.stop());
+  const stdout = capture(child.stdout, request.outputCapBytes, watch);
+  const stderr = capture(child.stderr, request.outputCapBytes);
+  let timedOut = false;
+  let aborted = false;
+  const timer = setTimeout(() => {
+    timedOut = true;
+    group.stop();
+  }, request.timeoutMs);
+  const onAbort = () => {
+    aborted = true;
+    group.stop();
+  };
+  hooks.signal?.addEventListener('abort', onAbort, { once: true });
+  if (child.pid !== undefined) {
+    try {
+      hooks.onSpawn?.(child.pid);
+    } catch {
+      // A recording failure must not leave the process unwatched; the caller logs its own errors.
+    }
+  }
+  if (hooks.signal?.aborted) onAbort();
+  // Leftover members of the group (background jobs) would hold the pipes and outlive the run.
+  child.once('exit', () => group.stop());
+  const result = await child;
+  clearTimeout(timer);
+  group.cancelKill();
+  hooks.signal?.removeEventListener('abort', onAbort);
+  const spawnFailed = result.exitCode === undefined && result.signal === undefined && result.code !== undefined;
+  return {
+    ...(result.exitCode === undefined ? {} : { exitCode: result.exitCode }),
+    ...(result.signal === undefined ? {} : { signal: result.signal }),
+    ...(spawnFailed ? { spawnError: { code: result.code ?? 'ESPAWN', message: result.shortMessage ?? 'could not start' } } : {}),
+    stdout: stdout.text(),
+    stderr: stderr.text(),
+    stdoutTruncated: stdout.truncated,
+    stderrTruncated: stderr.truncated,
+    timedOut,
+    aborted,
+    ...(watch.stalled === undefined ? {} : { stalled: watch.stalled }),
+    durationMs: performance.now() - started,
+  };
+}
+
+function capture(stream: Readable | null, capBytes: number, watch?: StallWatcher): CappedOutput {
+  const output = new CappedOutput(capBytes);
+  stream?.on('data', (chunk: Buffer) => {
+    output.push(chunk);
+    watch?.push(chunk);
+  });
+  return output;
+}
+
+/** Stops the process group `pid` leads: SIGTERM now, SIGKILL after the grace period. */
+function groupStopper(pid: number | undefined, graceMs: number, pipes: readonly (Readable | null)[]) {
+  let killTimer: NodeJS.Timeout | undefined;
+  return {
+    stop: () => {
+      if (pid === undefined) return;
+      signalGroup(pid, 'SIGTERM');
+      killTimer ??= setTimeout(() => {
+        signalGroup(pid, 'SIGKILL');
+        // A grandchild that ignored SIGTERM may still hold the pipes open; stop waiting on them.
+        for (const pipe of pipes) pipe?.destroy();
+      }, graceMs);
+    },
+    cancelKill: () => clearTimeout(killTimer),
+  };
+}
+
+/** Sends `sig` to the process group `pid` leads, if it is still there. */
+export function signalGroup(pid: number, sig: NodeJS.Signals): void {
+  try {
+    process.kill(-pid, sig);
+  } catch {
+    // ESRCH: the group is already gone.
+  }
 }

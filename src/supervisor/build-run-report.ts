@@ -1,5 +1,6 @@
 import type { Dispatch, LedgerCore, TaskStatus } from '../ledger/index.js';
 import { allDispatches } from './attempt-budget.js';
+import { FLAGGED_PREFIX } from './site-completion.js';
 
 /** One provider try in the report (snake_case: the issue's `--json` shape). */
 export interface RunReportAttempt {
@@ -8,6 +9,8 @@ export interface RunReportAttempt {
   outcome: string;
   /** The signal that ended the agent (killed_by_signal), only when one did. */
   signal?: string;
+  /** What the commit policy flagged and committed anyway, one line each (only when it did). */
+  flagged?: string[];
   files_created: string[];
   files_updated: string[];
   validation_errors: string[];
@@ -22,6 +25,8 @@ export interface RunReportTask {
   attempts: RunReportAttempt[];
   /** Whether this run made any of the task's tries (absent when the report has no owner). */
   ran_here?: boolean;
+  /** With --queue: why the task's job failed on every delivery (no worker could run it). */
+  job_error?: string;
 }
 
 /** `baton run --json`'s final report. */
@@ -63,6 +68,7 @@ export async function buildRunReport(ledger: LedgerCore, taskIds: readonly strin
         provider: d.provider,
         outcome: d.outcome ?? d.status,
         ...(d.signal === undefined ? {} : { signal: d.signal }),
+        ...flaggedIn(d.result),
         files_created: d.filesCreated,
         files_updated: d.filesUpdated,
         validation_errors: d.validationErrors,
@@ -76,4 +82,10 @@ export async function buildRunReport(ledger: LedgerCore, taskIds: readonly strin
     tasks,
     ...(options.owner !== undefined ? { shared: { owner: options.owner, ran_here: ranHere, ran_by_others: ranByOthers } } : {}),
   };
+}
+
+/** The lines site-completion.ts adds to an attempt's result for what the commit policy flagged. */
+function flaggedIn(result: string | undefined): { flagged?: string[] } {
+  const lines = (result ?? '').split('\n').filter((line) => line.startsWith(FLAGGED_PREFIX));
+  return lines.length > 0 ? { flagged: lines.map((line) => line.slice(FLAGGED_PREFIX.length)) } : {};
 }

@@ -175,7 +175,6 @@ async function runOne(
     });
   };
   const result = await runSafely(provider, tried, prompt.prompt, options, onProcessStart);
-  if (result.outcome.kind === 'ok') options.workspace.agentDone?.();
   await recorded;
   const changes = await options.workspace.diff(before, await options.workspace.snapshot());
   const finishedAt = options.now();

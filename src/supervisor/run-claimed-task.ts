@@ -1,28 +1,11 @@
-import type { Dispatch, Task } from '../ledger/index.js';
+import type { Task } from '../ledger/index.js';
 import type { Provider } from '../providers/index.js';
 import { type AttemptBudget, allDispatches, attemptBudget, attemptBudgetOf } from './attempt-budget.js';
 import { endStaleAgentGroups } from './end-stale-agents.js';
 import type { ProviderChainOptions } from './provider-chain.js';
-import { type CompletionGate, runTask } from './run-task.js';
-import type { WorkspaceOps } from './types.js';
-
-/** Where one task runs: its own working copy (a git worktree) with its own measurement. */
-export interface TaskSite {
-  /** The folder the agent works in and checks run in. */
-  dir: string;
-  workspace: WorkspaceOps;
-  /** Commits and integrates a passing attempt; a refusal re-runs the task on the new base. */
-  complete?: (attempt: number, dispatch: Dispatch) => Promise<CompletionGate>;
-  /** Called when the task's run ends, whatever the outcome. */
-  release(): Promise<void>;
-}
-
-/** Gives each task its own site (src/isolation's worktrees), and finishes the run. */
-export interface TaskSites {
-  open(task: Task): Promise<TaskSite>;
-  /** After the last task: bring the run's result into the user's working tree, tidy up. */
-  finish?(): Promise<void>;
-}
+import { runTask } from './run-task.js';
+import { siteCompletion } from './site-completion.js';
+import type { TaskSites } from './task-site.js';
 
 export interface RunClaimedOptions {
   chain: ProviderChainOptions;
@@ -80,7 +63,7 @@ export async function runClaimedTask(task: Task, options: RunClaimedOptions): Pr
         firstAttempt: budget.firstAttempt,
         recentHistoryWindow: options.recentHistoryWindow,
         checkTimeoutMs: options.checkTimeoutMs,
-        ...(site?.complete ? { beforeComplete: site.complete } : {}),
+        ...(site?.complete ? { beforeComplete: siteCompletion(site.complete, site.workspace, running, options) } : {}),
       });
     } finally {
       await site?.release();

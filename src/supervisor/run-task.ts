@@ -25,14 +25,24 @@ export interface TaskRunOptions {
   /**
    * Runs after validation passes, before the task is marked completed (--concurrency: commit and
    * integrate the task's worktree). A refusal fails the attempt with `error`; `context` leads the
-   * next attempt's prompt in place of the retry context, and `extraAttempt` adds one attempt.
+   * next attempt's prompt in place of the retry context, `extraAttempt` adds one attempt, and
+   * `final` ends the attempts (the task is blocked with `error`).
    */
   beforeComplete?: (attempt: number, dispatch: Dispatch) => Promise<CompletionGate>;
 }
 
 export type CompletionGate =
   | { ok: true }
-  | { ok: false; error: string; /** '' to use the retry context. */ context: string; contextType: 'merge_conflict'; extraAttempt: boolean };
+  | {
+      ok: false;
+      error: string;
+      /** '' to use the retry context. */
+      context: string;
+      contextType: 'merge_conflict';
+      extraAttempt: boolean;
+      /** No attempt can help (only the user can resolve it): the task is blocked now. */
+      final?: boolean;
+    };
 
 /**
  * Runs one claimed task's attempts (seed 000's executeTaskWithRetries): prompt builder, then the
@@ -125,6 +135,7 @@ export async function runTask(task: Task, options: TaskRunOptions): Promise<Task
         lastWasChain = false;
         carried = gate;
         if (gate.extraAttempt) maxAttempts += 1;
+        if (gate.final) maxAttempts = attempt;
         continue;
       }
     }

@@ -22,12 +22,6 @@ export interface WorkspaceOps {
   snapshot(): Promise<unknown>;
   diff(before: unknown, after: unknown): Promise<FileChanges> | FileChanges;
   runCheck(command: string, options: { timeoutMs: number }): Promise<CheckRun>;
-  /**
-   * Called as soon as an agent run ends well (exit 0), before the workspace is measured and
-   * checked: a task's site starts there what completing the attempt will need (a worker fetches
-   * the run branch while the checks run).
-   */
-  agentDone?(): void;
 }
 
 /** Breaker timings (REFERENCE.md's outcome table); config's BreakerConfig has the same shape. */
@@ -60,8 +54,10 @@ export type SupervisorEvent =
   | { type: 'task-end'; taskId: string; status: string; reason?: string }
   /** The task was not run here: another run finished it (or blocked it) first. */
   | { type: 'task-skip'; taskId: string; status: string; reason: string }
-  /** A passing attempt's result could not be integrated; the task runs again on the new base. */
-  | { type: 'integration'; taskId: string; attempt: number; ok: boolean; detail: string };
+  /** A passing attempt's result was integrated (ok, with where the time went in ms), or not, and why. */
+  | { type: 'integration'; taskId: string; attempt: number; ok: boolean; detail: string; timings?: Readonly<Record<string, number>> }
+  /** Something the user should know about the run as a whole (where its results went, say). */
+  | { type: 'notice'; message: string };
 
 export type EventSink = (event: SupervisorEvent) => void;
 

@@ -14,7 +14,7 @@ export interface SnapshotOptions {
    * where it is, which saves a git run per snapshot.
    */
   gitTop?: boolean;
-  /** Niceness of the git runs (see CollectRequest). @default 0 */
+  /** Niceness of the git runs (see GitOptions). @default 0 */
   niceness?: number;
 }
 

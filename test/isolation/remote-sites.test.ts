@@ -1,185 +1,236 @@
 /**
  * createRemoteSites (what `baton worker` runs tasks in) driven directly against a real bare
- * remote and real clones: the compare-and-swap integration re-runs a task's checks only when the
- * remote's tip brought in others' work; a task is committed on that tip (no merge commit) unless
- * it changed the same files; a released worktree is made ready for the next task.
+ * remote and real clones: a passing attempt is committed, the remote's tip merged in (the task's
+ * checks run again only when it brought others' work) and pushed with a compare-and-swap that
+ * starts over when someone else pushed first; a conflict names the files and who changed them;
+ * the commit policy refuses or flags what it should; every repository stays `git fsck` clean.
  */
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { createRemoteSites } from '../../src/isolation/index.js';
-import { type Dispatch, materializeTask } from '../../src/ledger/index.js';
+import { type CommitPolicy, createRemoteSites, inProcessLock } from '../../src/isolation/index.js';
+import { materializeTask } from '../../src/ledger/index.js';
 import { silentLogger } from '../../src/observability/index.js';
+import type { SiteOutcome, TaskSite } from '../../src/supervisor/index.js';
 import { makeRepo } from '../refresh/helpers.js';
 
 const base = mkdtempSync(path.join(tmpdir(), 'baton-remote-sites-'));
 afterAll(() => rmSync(base, { recursive: true, force: true }));
 
-function workerClone(files: Record<string, string> = { 'README.md': 'remote sites\n' }): string {
+const git = (cwd: string, ...args: string[]) => execFileSync('git', args, { cwd, encoding: 'utf8' }).trim();
+
+/** A bare remote made from a repository of `files`, and `n` clones of it. */
+function remoteWithClones(
+  n: number,
+  files: Record<string, string> = { 'README.md': 'remote sites\n' },
+): { remote: string; clones: string[] } {
   const origin = makeRepo(files);
   const remote = path.join(base, `remote-${path.basename(origin.dir)}.git`);
   execFileSync('git', ['clone', '-q', '--bare', origin.dir, remote]);
   origin.cleanup();
-  return cloneOf(remote);
+  const clones = Array.from({ length: n }, (_, i) => {
+    const clone = path.join(base, `${path.basename(remote)}-clone-${i + 1}`);
+    execFileSync('git', ['clone', '-q', remote, clone]);
+    git(clone, 'config', 'user.email', 'w@example.com');
+    git(clone, 'config', 'user.name', `Worker ${i + 1}`);
+    return clone;
+  });
+  return { remote, clones };
 }
 
-/** Another worker's clone of the same remote. */
-function cloneOf(remote: string, name = `clone-${path.basename(remote)}`): string {
-  const clone = path.join(base, name);
-  execFileSync('git', ['clone', '-q', remote, clone]);
-  execFileSync('git', ['config', 'user.email', 'w@example.com'], { cwd: clone });
-  execFileSync('git', ['config', 'user.name', 'Worker'], { cwd: clone });
-  return clone;
-}
-
-const git = (cwd: string, ...args: string[]) => execFileSync('git', args, { cwd, encoding: 'utf8' }).trim();
-const remoteOf = (clone: string) => git(clone, 'remote', 'get-url', 'origin');
-const plainTask = (id: string, check = `test -f ${id}.txt`) =>
+const task = (id: string, check = `test -f ${id}.txt`) =>
   materializeTask({ id, title: id, acceptanceCriteria: [{ description: `${id} holds`, check }] }, Date.now());
 
+async function sitesOf(clone: string, policy?: CommitPolicy) {
+  const sites = await createRemoteSites({
+    repoDir: clone,
+    lock: inProcessLock(),
+    logger: silentLogger,
+    ...(policy ? { commitPolicy: policy } : {}),
+  });
+  return { sites, branch: await sites.forBranch('origin', 'main') };
+}
+
+/** Completes an attempt with a recheck that runs the given checks in the site, counting its calls. */
+function completer(site: TaskSite, checks: readonly string[] = []) {
+  const calls = { recheck: 0 };
+  const complete = (attempt = 1, onRecheck?: () => void): Promise<SiteOutcome> =>
+    site.complete!(attempt, {
+      recheck: async () => {
+        calls.recheck += 1;
+        onRecheck?.();
+        const failed: string[] = [];
+        for (const check of checks)
+          if (!(await site.workspace.runCheck(check, { timeoutMs: 10_000 })).ok) failed.push(`check failed: ${check}`);
+        return failed;
+      },
+    });
+  return { complete, calls };
+}
+
+const fsckClean = (dir: string) => execFileSync('git', ['fsck', '--full', '--strict', '--no-progress'], { cwd: dir, encoding: 'utf8' });
+
 describe('remote task sites (baton worker)', () => {
-  it('re-runs a task’s checks after merging others’ work, and only then', async () => {
-    const clone = workerClone();
-    const runs = path.join(base, 'check-runs.log');
-    const sites = await createRemoteSites({ repoDir: clone, logger: silentLogger });
-    const branch = sites.forBranch('main');
-    const task = (id: string, check: string) =>
-      materializeTask(
-        { id, title: id, acceptanceCriteria: [{ description: `${id} holds`, check: `echo ${id} >> ${runs}; ${check}` }] },
-        Date.now(),
-      );
+  it("re-runs a task's checks after merging others' work, and only then; a failing recheck pushes nothing", async () => {
+    const { remote, clones } = remoteWithClones(1);
+    const { sites, branch } = await sitesOf(clones[0]!);
     // Both start from the same tip. b's check passes alone and fails once a's file is there.
-    const a = await branch.open(task('a', 'test -f a.txt'));
-    const b = await branch.open(task('b', 'test -f b.txt && ! test -f a.txt'));
+    const a = await branch.open(task('a'));
+    const b = await branch.open(task('b'));
     writeFileSync(path.join(a.dir, 'a.txt'), 'a\n');
     writeFileSync(path.join(b.dir, 'b.txt'), 'b\n');
-    // a integrates first: the tip had nothing new, so its check is not run again.
-    expect(await a.complete?.(1, { id: 'da' } as Dispatch)).toEqual({ ok: true });
-    expect(existsSync(runs)).toBe(false);
-    await a.release();
-    // b's merge brings a's commit in: its check runs on the result, fails, and nothing is pushed.
-    const gate = await b.complete?.(1, { id: 'db' } as Dispatch);
-    expect(gate?.ok).toBe(false);
-    expect(gate && !gate.ok ? gate.error : '').toBe(
-      'after merging main: check failed: echo b >> ' + runs + '; test -f b.txt && ! test -f a.txt',
-    );
-    expect(readFileSync(runs, 'utf8')).toBe('b\n');
-    await b.release();
+    const ca = completer(a, ['test -f a.txt']);
+    expect(await ca.complete()).toMatchObject({ kind: 'integrated', into: 'origin/main' });
+    expect(ca.calls.recheck).toBe(0);
+    const cb = completer(b, ['test -f b.txt && ! test -f a.txt']);
+    expect(await cb.complete()).toEqual({
+      kind: 'refused',
+      into: 'origin/main',
+      final: false,
+      error: 'after merging origin/main: check failed: test -f b.txt && ! test -f a.txt',
+    });
+    expect(cb.calls.recheck).toBe(1);
+    // The next attempt starts from the tip the checks failed on.
+    expect(git(b.dir, 'rev-parse', 'HEAD')).toBe(git(remote, 'rev-parse', 'main'));
+    for (const site of [a, b]) await site.release();
     await sites.close();
-    const onRemote = execFileSync('git', ['ls-tree', '--name-only', 'origin/main'], { cwd: clone, encoding: 'utf8' });
-    expect(onRemote.split('\n').filter(Boolean).sort()).toEqual(['README.md', 'a.txt']);
+    expect(git(remote, 'ls-tree', '--name-only', 'main').split('\n').sort()).toEqual(['README.md', 'a.txt']);
+    expect(git(remote, 'rev-parse', 'baton/a')).toBe(git(remote, 'rev-parse', 'main'));
+    fsckClean(remote);
   });
 
-  it('commits a task on the tip another worker pushed meanwhile: one commit on top, no merge commit', async () => {
-    const first = workerClone();
-    const second = cloneOf(remoteOf(first), 'second-worker');
-    const [one, two] = [
-      await createRemoteSites({ repoDir: first, logger: silentLogger }),
-      await createRemoteSites({ repoDir: second, logger: silentLogger }),
-    ];
-    const a = await one.forBranch('main').open(plainTask('a'));
-    const b = await two.forBranch('main').open(plainTask('b'));
+  it('starts over from the fetch when someone else pushed between its fetch and its push (the compare-and-swap)', async () => {
+    const { remote, clones } = remoteWithClones(3);
+    const [first, second, outsider] = clones as [string, string, string];
+    const one = await sitesOf(first);
+    const two = await sitesOf(second);
+    const a = await one.branch.open(task('a'));
+    const b = await two.branch.open(task('b'));
     writeFileSync(path.join(a.dir, 'a.txt'), 'a\n');
     writeFileSync(path.join(b.dir, 'b.txt'), 'b\n');
-    expect(await a.complete?.(1, { id: 'da' } as Dispatch)).toEqual({ ok: true });
-    // b's agent ends: its site fetches (a's push), then b completes on that tip.
-    b.workspace.agentDone?.();
-    expect(await b.complete?.(1, { id: 'db' } as Dispatch)).toEqual({ ok: true });
-    const remote = remoteOf(first);
-    expect(git(remote, 'log', '--format=%s', 'main').split('\n')).toEqual([
-      'baton: b (attempt 1)',
-      'baton: a (attempt 1)',
-      'initial commit',
-    ]);
-    expect(git(remote, 'rev-list', '--merges', 'main')).toBe('');
-    // The task's branch holds its commit, as pushed.
-    expect(git(remote, 'rev-parse', 'baton/b')).toBe(git(remote, 'rev-parse', 'main'));
+    expect((await completer(a).complete()).kind).toBe('integrated');
+    // b's merge brings a's commit, so b's checks run; meanwhile someone outside Baton pushes.
+    const cb = completer(b, ['test -f b.txt']);
+    const outcome = await cb.complete(1, () => {
+      if (cb.calls.recheck > 1) return;
+      writeFileSync(path.join(outsider, 'outside.txt'), 'x\n');
+      git(outsider, 'pull', '-q', '--no-rebase', 'origin', 'main');
+      git(outsider, 'add', '-A');
+      git(outsider, 'commit', '-qm', 'outside');
+      git(outsider, 'push', '-q', 'origin', 'HEAD:main');
+    });
+    expect(outcome).toMatchObject({ kind: 'integrated', timings: { races: 1 } });
+    // Checked again after the second merge (it brought the outside commit).
+    expect(cb.calls.recheck).toBe(2);
+    expect(git(remote, 'ls-tree', '--name-only', 'main').split('\n').sort()).toEqual(['README.md', 'a.txt', 'b.txt', 'outside.txt']);
     for (const site of [a, b]) await site.release();
-    await one.close();
-    await two.close();
+    await one.sites.close();
+    await two.sites.close();
+    fsckClean(remote);
+    for (const clone of clones) fsckClean(clone);
   });
 
-  it('brings the tip in before the checks: they see what would be pushed, run once, and what they write is not committed', async () => {
-    const first = workerClone();
-    const second = cloneOf(remoteOf(first), 'second-catch-up');
-    const [one, two] = [
-      await createRemoteSites({ repoDir: first, logger: silentLogger }),
-      await createRemoteSites({ repoDir: second, logger: silentLogger }),
-    ];
-    const runs = path.join(base, 'catch-up-runs.log');
-    // Passes only with a's work in the worktree; leaves a file behind, as a build would.
-    const check = `echo b >> ${runs}; test -f a.txt && test -f b.txt && echo built > build.log`;
-    const b = await two.forBranch('main').open(plainTask('b', check));
-    const a = await one.forBranch('main').open(plainTask('a'));
-    writeFileSync(path.join(a.dir, 'a.txt'), 'a\n');
-    expect(await a.complete?.(1, { id: 'da' } as Dispatch)).toEqual({ ok: true });
-    // b's attempt, as the supervisor runs it: measured before and after its agent, then checked.
-    const before = await b.workspace.snapshot();
-    writeFileSync(path.join(b.dir, 'b.txt'), 'b\n');
-    b.workspace.agentDone?.();
-    const after = await b.workspace.snapshot();
-    // The measurement is the agent's own work: a's file comes in after it.
-    expect(await b.workspace.diff(before, after)).toEqual({ created: ['b.txt'], updated: [], deleted: [] });
-    expect(await b.workspace.runCheck(check, { timeoutMs: 10_000 })).toMatchObject({ ok: true });
-    expect(await b.complete?.(1, { id: 'db' } as Dispatch)).toEqual({ ok: true });
-    // Checked once, on what was pushed: a's tip and b's work, in one commit on top.
-    expect(readFileSync(runs, 'utf8')).toBe('b\n');
-    const remote = remoteOf(first);
-    expect(git(remote, 'ls-tree', '--name-only', 'main').split('\n').sort()).toEqual(['README.md', 'a.txt', 'b.txt']);
-    expect(git(remote, 'log', '--format=%s', 'main').split('\n')).toEqual([
-      'baton: b (attempt 1)',
-      'baton: a (attempt 1)',
-      'initial commit',
-    ]);
-    for (const site of [a, b]) await site.release();
-    await one.close();
-    await two.close();
-  });
-
-  it('merges the tip when it changed a file the task changed too, and both changes land', async () => {
+  it('merges a tip that changed the same file elsewhere, and on a real conflict names the files and the newest task that changed them', async () => {
     const lines = ['one', 'two', 'three', 'four', 'five', 'six', 'seven'];
-    const first = workerClone({ 'notes.txt': `${lines.join('\n')}\n` });
-    const second = cloneOf(remoteOf(first), 'second-merge');
-    const [one, two] = [
-      await createRemoteSites({ repoDir: first, logger: silentLogger }),
-      await createRemoteSites({ repoDir: second, logger: silentLogger }),
-    ];
-    const a = await one.forBranch('main').open(plainTask('a', 'grep -q ONE notes.txt'));
-    const b = await two.forBranch('main').open(plainTask('b', 'grep -q SEVEN notes.txt'));
+    const { remote, clones } = remoteWithClones(2, { 'notes.txt': `${lines.join('\n')}\n` });
+    const one = await sitesOf(clones[0]!);
+    const two = await sitesOf(clones[1]!);
+    const a = await one.branch.open(task('a'));
+    const b = await two.branch.open(task('b'));
+    const c = await two.branch.open(task('c'));
     writeFileSync(path.join(a.dir, 'notes.txt'), `${['ONE', ...lines.slice(1)].join('\n')}\n`);
     writeFileSync(path.join(b.dir, 'notes.txt'), `${[...lines.slice(0, 6), 'SEVEN'].join('\n')}\n`);
-    expect(await a.complete?.(1, { id: 'da' } as Dispatch)).toEqual({ ok: true });
-    b.workspace.agentDone?.();
-    expect(await b.complete?.(1, { id: 'db' } as Dispatch)).toEqual({ ok: true });
-    const remote = remoteOf(first);
+    writeFileSync(path.join(c.dir, 'notes.txt'), `${['uno', ...lines.slice(1)].join('\n')}\n`);
+    expect((await completer(a).complete()).kind).toBe('integrated');
+    expect((await completer(b).complete()).kind).toBe('integrated');
     expect(git(remote, 'show', 'main:notes.txt').split('\n')).toEqual(['ONE', ...lines.slice(1, 6), 'SEVEN']);
     expect(git(remote, 'log', '-1', '--format=%s', 'main')).toBe('baton: integrate b');
-    for (const site of [a, b]) await site.release();
-    await one.close();
-    await two.close();
+    const conflicted = await completer(c).complete();
+    expect(conflicted).toEqual({ kind: 'conflict', into: 'origin/main', files: ['notes.txt'], changedBy: [{ taskId: 'b', attempt: 1 }] });
+    // The worktree is back at the tip, clean: the next attempt starts from there.
+    expect(git(c.dir, 'rev-parse', 'HEAD')).toBe(git(remote, 'rev-parse', 'main'));
+    expect(git(c.dir, 'status', '--porcelain')).toBe('');
+    for (const site of [a, b, c]) await site.release();
+    await one.sites.close();
+    await two.sites.close();
   });
 
-  it('makes a released worktree ready for the next task: cleaned, at the tip, first measured from its commit', async () => {
-    const clone = workerClone();
-    const sites = await createRemoteSites({ repoDir: clone, logger: silentLogger });
-    const branch = sites.forBranch('main');
-    const a = await branch.open(plainTask('a'));
+  it('gives a released worktree to the next task clean and at the tip, and removes its worktrees when closed', async () => {
+    const { remote, clones } = remoteWithClones(1);
+    const { sites, branch } = await sitesOf(clones[0]!);
+    const a = await branch.open(task('a'));
     writeFileSync(path.join(a.dir, 'a.txt'), 'a\n');
-    expect(await a.complete?.(1, { id: 'da' } as Dispatch)).toEqual({ ok: true });
-    // Left behind after the commit (a check's output): it must not reach the next task.
+    expect((await completer(a).complete()).kind).toBe('integrated');
     writeFileSync(path.join(a.dir, 'leftover.log'), 'x\n');
     await a.release();
-    const c = await branch.open(plainTask('c'));
-    expect(c.dir).toBe(a.dir);
-    expect(existsSync(path.join(c.dir, 'leftover.log'))).toBe(false);
-    expect(git(c.dir, 'rev-parse', 'HEAD')).toBe(git(clone, 'rev-parse', 'origin/main'));
-    // The first measurement (read from the commit) is the folder's as the supervisor would read it.
-    const before = await c.workspace.snapshot();
-    writeFileSync(path.join(c.dir, 'c.txt'), 'c\n');
-    expect(await c.workspace.diff(before, await c.workspace.snapshot())).toEqual({ created: ['c.txt'], updated: [], deleted: [] });
-    await c.release();
+    const next = await branch.open(task('next'));
+    expect(next.dir).toBe(a.dir);
+    expect(existsSync(path.join(next.dir, 'leftover.log'))).toBe(false);
+    expect(git(next.dir, 'rev-parse', 'HEAD')).toBe(git(remote, 'rev-parse', 'main'));
+    await next.release();
     await sites.close();
+    expect(existsSync(next.dir)).toBe(false);
+    expect(git(clones[0]!, 'worktree', 'list').split('\n')).toHaveLength(1);
+  });
+
+  it('refuses by default a symlink out of the repository and a file over the size limit, naming them; flags them when told to', async () => {
+    const { remote, clones } = remoteWithClones(2);
+    const refusing = await sitesOf(clones[0]!, { maxFileBytes: 1_000, onViolation: 'refuse' });
+    const a = await refusing.branch.open(task('a'));
+    symlinkSync('/etc/hostname', path.join(a.dir, 'host-link'));
+    symlinkSync('README.md', path.join(a.dir, 'readme-link'));
+    writeFileSync(path.join(a.dir, 'big.bin'), Buffer.alloc(5_000));
+    const refused = await completer(a).complete();
+    expect(refused).toMatchObject({ kind: 'refused', final: false });
+    const error = refused.kind === 'refused' ? refused.error : '';
+    expect(error).toContain('host-link: a symlink to /etc/hostname, outside the repository');
+    expect(error).toContain('big.bin: 5000 bytes, over the 1000 bytes limit (commitPolicy.maxFileBytes)');
+    expect(error).not.toContain('readme-link');
+    expect(git(remote, 'ls-tree', '--name-only', 'main')).toBe('README.md');
+    await a.release();
+    await refusing.sites.close();
+
+    const flagging = await sitesOf(clones[1]!, { maxFileBytes: 1_000, onViolation: 'flag' });
+    const b = await flagging.branch.open(task('b'));
+    symlinkSync('../../outside', path.join(b.dir, 'escape'));
+    const flagged = await completer(b).complete();
+    expect(flagged).toMatchObject({ kind: 'integrated', flagged: ['escape: a symlink to ../../outside, outside the repository'] });
+    expect(git(remote, 'ls-tree', '--name-only', 'main').split('\n').sort()).toEqual(['README.md', 'escape']);
+    await b.release();
+    await flagging.sites.close();
+  });
+
+  it('fails to open a task when the remote is gone, naming the remote; an integration then fails its attempt with the reason', async () => {
+    const { remote, clones } = remoteWithClones(1);
+    const { sites, branch } = await sitesOf(clones[0]!);
+    const a = await branch.open(task('a'));
+    writeFileSync(path.join(a.dir, 'a.txt'), 'a\n');
+    rmSync(remote, { recursive: true, force: true });
+    const outcome = await completer(a).complete();
+    expect(outcome).toMatchObject({ kind: 'refused', final: false });
+    expect(outcome.kind === 'refused' ? outcome.error : '').toMatch(
+      /^could not read origin\/main: git fetch .* failed in .*: fatal: '.*remote.*' does not appear to be a git repository/,
+    );
+    await a.release();
+    await expect(branch.open(task('b'))).rejects.toThrow(/does not appear to be a git repository/);
+    await sites.close();
+  });
+
+  it('refuses a clone without the remote a job names, and a folder outside any repository, naming it', async () => {
+    const { clones } = remoteWithClones(1);
+    const { sites } = await sitesOf(clones[0]!);
+    await expect(sites.forBranch('upstream', 'main')).rejects.toThrow(`${clones[0]} has no remote "upstream"`);
+    await sites.close();
+    const outside = mkdtempSync(path.join(tmpdir(), 'baton-not-a-repo-'));
+    try {
+      await expect(createRemoteSites({ repoDir: outside, lock: inProcessLock(), logger: silentLogger })).rejects.toMatchObject({
+        code: 'INPUT_INVALID',
+        message: expect.stringContaining(`${outside} is not in a git repository`),
+      });
+    } finally {
+      rmSync(outside, { recursive: true, force: true });
+    }
   });
 });

@@ -4,13 +4,13 @@
  * command provider logging each start, a SQLite ledger; the CLI runs in-process (so the
  * merge-conflict metric can be read) except where noted.
  */
-import { existsSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { openLedger } from '../../src/ledger/index.js';
 import { renderMetrics } from '../../src/observability/index.js';
 import { runBaton } from '../helpers/cli.js';
-import { makeProject, type Project, type StartEntry, startsPerTask } from './helpers.js';
+import { makeProject, type Project, type StartEntry, startBaton, startsPerTask } from './helpers.js';
 
 const projects: Project[] = [];
 afterAll(() => {
@@ -157,7 +157,6 @@ describe('baton run --concurrency', () => {
   it('refuses (exit 2) a working tree with uncommitted changes to tracked files, naming them', async () => {
     const project = makeProject([{ id: 'x' }], {}, { 'tracked.txt': 'v1\n' });
     projects.push(project);
-    const { writeFileSync } = await import('node:fs');
     writeFileSync(path.join(project.dir, 'tracked.txt'), 'v2\n');
     const result = await run(project, ['--concurrency', '2']);
     expect(result.code).toBe(2);
@@ -166,4 +165,43 @@ describe('baton run --concurrency', () => {
     expect(result.stdout + result.stderr).toContain('Commit or stash');
     expect(project.starts()).toHaveLength(0);
   }, 30_000);
+
+  it("blocks a task whose result collides with the user's untracked file after one run of its agent, naming the path and what to do", async () => {
+    const project = makeProject([{ id: 'mine' }, { id: 'other' }], { AGENT_SLEEP_MS: '50' });
+    projects.push(project);
+    mkdirSync(path.join(project.dir, 'out'));
+    writeFileSync(path.join(project.dir, 'out', 'mine.txt'), 'the user wrote this\n');
+    const result = await run(project, ['--concurrency', '2']);
+    expect(result.code).toBe(1);
+    const report = result.json<Report>();
+    expect(report.tasks.map((t) => `${t.id}:${t.status}`)).toEqual(['mine:blocked', 'other:completed']);
+    expect(startsPerTask(project.starts()).get('mine')).toBe(1);
+    expect(result.stderr).toContain(`out/mine.txt is an untracked file in ${project.dir} (left as it was)`);
+    expect(result.stderr).toContain('move it away or commit it');
+    expect(result.stderr).toContain('kept on branch baton/mine (then: git merge baton/mine)');
+    expect(readFileSync(path.join(project.dir, 'out', 'mine.txt'), 'utf8')).toBe('the user wrote this\n');
+    expect(project.git('show', 'baton/mine:out/mine.txt')).toBe('mine\n');
+  }, 60_000);
+
+  it('sends every result to the branch the run started on after the user checks out another branch, and says so', async () => {
+    const project = makeProject(
+      ['s1', 's2', 's3', 's4'].map((id) => ({ id })),
+      { AGENT_SLEEP_MS: '800' },
+    );
+    projects.push(project);
+    const running = startBaton(['run', 'plan.json', '--config', 'baton.config.json', '--ledger', 'sqlite:state.db', '--concurrency', '2'], {
+      cwd: project.dir,
+    });
+    // As soon as the first agent runs, the user switches branch.
+    for (let i = 0; i < 600 && project.starts().length === 0; i++) await new Promise((r) => setTimeout(r, 50));
+    project.git('checkout', '-q', '-b', 'feature');
+    const done = await running.done;
+    expect(done.code, done.stderr).toBe(0);
+    expect(project.git('ls-tree', '-r', '--name-only', 'main', 'out/').trim().split('\n').sort()).toEqual(
+      ['s1', 's2', 's3', 's4'].map((id) => `out/${id}.txt`),
+    );
+    expect(project.git('rev-parse', '--abbrev-ref', 'HEAD').trim()).toBe('feature');
+    expect(project.git('status', '--porcelain').trim()).toBe('');
+    expect(done.stdout).toContain(`results went to main, the branch this run started on; ${project.dir} has feature checked out now`);
+  }, 90_000);
 });

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { isBatonError } from '../../src/errors/index.js';
-import { diffSnapshots, snapshotOfCommit, snapshotWorkspace } from '../../src/workspace/index.js';
+import { diffSnapshots, snapshotWorkspace } from '../../src/workspace/index.js';
 
 let dir: string;
 beforeEach(async () => {
@@ -120,28 +120,5 @@ describe('snapshotWorkspace + diffSnapshots in a plain folder', () => {
   it('rejects a workspace that is not a folder', async () => {
     const error = await snapshotWorkspace(path.join(dir, 'missing')).catch((e: unknown) => e);
     expect(isBatonError(error, 'WORKSPACE_NOT_SET')).toBe(true);
-  });
-});
-
-describe('snapshotOfCommit', () => {
-  it('lists what snapshotWorkspace finds in a clean checkout of the commit, without reading the folder', async () => {
-    git('init', '-q');
-    await write('.gitignore', 'ignored.log\n');
-    await write('src/a.ts', 'a1');
-    await write('src/deep/b.ts', 'b1');
-    await write('.baton/state.json', '{}');
-    await write('name with spaces.md', 'x');
-    git('add', '-A');
-    git('commit', '-qm', 'one');
-    await write('ignored.log', 'not listed by either');
-    const fromCommit = await snapshotOfCommit(dir, 'HEAD');
-    const fromFolder = await snapshotWorkspace(dir);
-    expect([...fromCommit.files].sort()).toEqual([...fromFolder.files].sort());
-    expect(fromCommit.files.has('.baton/state.json')).toBe(false);
-    expect(fromCommit.files.has('src/deep/b.ts')).toBe(true);
-    // The folder may change while it is read: the commit's listing does not.
-    await write('src/a.ts', 'changed');
-    expect(diffSnapshots(fromCommit, await snapshotWorkspace(dir))).toEqual({ created: [], updated: ['src/a.ts'], deleted: [] });
-    expect((await snapshotOfCommit(dir, 'HEAD')).files).toEqual(fromCommit.files);
   });
 });

@@ -38,8 +38,10 @@ const MAX_RECONNECT_DELAY_MS = 2_000;
  *
  * Never hangs: when the server does not answer, refuses the connection or rejects the password,
  * it rejects within `connectTimeoutMs` with BatonError('LEDGER_UNAVAILABLE') naming the URL
- * without its password, and leaves no socket or timer behind. Later command failures are
- * LEDGER_UNAVAILABLE too (commands fail fast while disconnected instead of queueing).
+ * without its password, and leaves no socket or timer behind. Once connected, a lost connection
+ * is retried, and commands wait for it (a server restarting for a few seconds loses no write: an
+ * agent's finished result is recorded once it is back), each at most `commandTimeoutMs` (10 s, or
+ * BATON_REDIS_TIMEOUT_MS when that is longer) before it fails with LEDGER_UNAVAILABLE.
  *
  * @example
  * const ledger = await openRedisLedger('redis://127.0.0.1:6379/0', { connectTimeoutMs: 2000, namespace: 'default' });
@@ -88,8 +90,10 @@ function createClient(url: string, options: RedisLedgerOptions, location: string
     lazyConnect: true,
     connectTimeout: timeoutMs,
     commandTimeout: options.commandTimeoutMs ?? Math.max(DEFAULT_COMMAND_TIMEOUT_MS, timeoutMs),
-    maxRetriesPerRequest: 1,
-    enableOfflineQueue: false,
+    // Commands wait through a reconnection, bounded by commandTimeout (armed when a command is
+    // issued, queued or not); before the first connection the retry strategy below ends it at once.
+    maxRetriesPerRequest: null,
+    enableOfflineQueue: true,
     // Before the first success, a failure is final (the caller gets an error, not a retry loop);
     // afterwards, a restarted server is reconnected to with a capped backoff.
     retryStrategy: (times) => (connected ? Math.min(times * 100, MAX_RECONNECT_DELAY_MS) : null),

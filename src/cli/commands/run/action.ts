@@ -41,7 +41,7 @@ export async function runRun(io: CliIO, planFile: string, options: RunOptions): 
       ? await createWorktreeSites({
           repoDir: workspaceDir,
           keepWorktrees: Boolean(options.keepWorktrees),
-          limits: preContext.limits,
+          commitPolicy: config.commitPolicy,
           onEvent: progress.onEvent,
         })
       : undefined;
@@ -157,7 +157,9 @@ function renderReport(report: RunReport): string {
   const lines = report.tasks.map((t) => {
     const attempts = new Set(t.attempts.map((a) => a.attempt)).size;
     const where = t.ran_here === false && t.attempts.length > 0 ? ', by another run' : '';
-    return `${t.status === 'completed' ? '✓' : '✗'} ${t.id}: ${t.status} (${attempts} attempt${attempts === 1 ? '' : 's'}, ${t.attempts.length} provider tr${t.attempts.length === 1 ? 'y' : 'ies'}${where})`;
+    const job = t.job_error ? `; its job failed: ${t.job_error}` : '';
+    const flagged = t.attempts.flatMap((a) => a.flagged ?? []).map((line) => `\n  ⚑ flagged: ${line}`);
+    return `${t.status === 'completed' ? '✓' : '✗'} ${t.id}: ${t.status} (${attempts} attempt${attempts === 1 ? '' : 's'}, ${t.attempts.length} provider tr${t.attempts.length === 1 ? 'y' : 'ies'}${where})${job}${flagged.join('')}`;
   });
   const done = report.tasks.filter((t) => t.status === 'completed').length;
   const shared =

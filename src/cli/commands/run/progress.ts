@@ -25,7 +25,8 @@ export function createProgress(io: CliIO, options: { json: boolean }): { onEvent
     onEvent(event: SupervisorEvent) {
       const text = describe(event);
       if (!text) return;
-      if (live && event.type !== 'task-end' && event.type !== 'context' && event.type !== 'task-skip') redraw(text);
+      if (live && event.type !== 'task-end' && event.type !== 'context' && event.type !== 'task-skip' && event.type !== 'notice')
+        redraw(text);
       else line(text);
     },
     finish() {
@@ -63,6 +64,8 @@ function describe(event: SupervisorEvent): string | undefined {
       return `${event.taskId}: attempt ${event.attempt} · injected ${event.kind} context (${event.text.trimEnd().split('\n').length} lines)`;
     case 'validation':
       return `${event.taskId}: attempt ${event.attempt} · validation ${event.passed ? 'passed' : `failed (${event.errors.length})`}`;
+    case 'notice':
+      return `· ${event.message}`;
     case 'task-end':
       return `${event.status === 'completed' ? '✓' : '✗'} ${event.taskId} ${event.status}${event.reason ? `: ${event.reason}` : ''}`;
     default:

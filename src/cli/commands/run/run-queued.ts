@@ -1,8 +1,8 @@
 import { BatonError } from '../../../errors/index.js';
-import { git } from '../../../isolation/git.js';
 import { type Ledger, newId } from '../../../ledger/index.js';
-import { enqueuePlan, queueConnection, queuePrefix, waitForTasks } from '../../../queue/index.js';
+import { enqueuePlan, failedTaskJobs, queueConnection, queuePrefix, waitForTasks } from '../../../queue/index.js';
 import { buildRunReport, type Plan, type RunReport } from '../../../supervisor/index.js';
+import { git } from '../../../workspace/index.js';
 import type { CliIO } from '../../context.js';
 
 export interface QueuedRunOptions {
@@ -46,13 +46,16 @@ export async function runQueued(io: CliIO, options: QueuedRunOptions): Promise<R
       { details: { field: '--remote', value: options.remote } },
     );
   const connection = queueConnection(options.redisUrl);
-  const namespace = process.env.BATON_NAMESPACE ?? 'default';
+  const prefix = queuePrefix(process.env.BATON_NAMESPACE ?? 'default');
   const write = options.json ? io.stderr : io.stdout;
+  const ids = options.plan.tasks.map((t) => t.id);
+  const runId = newId('run').replace(/[^A-Za-z0-9_-]/g, '');
+  const jobs = failedTaskJobs(connection, prefix, runId);
+  let failed: Map<string, string>;
   try {
-    const runId = newId('run').replace(/[^A-Za-z0-9_-]/g, '');
     const queued = await enqueuePlan({
       connection,
-      prefix: queuePrefix(namespace),
+      prefix,
       ledger: options.ledger,
       plan: options.plan,
       runId,
@@ -63,20 +66,24 @@ export async function runQueued(io: CliIO, options: QueuedRunOptions): Promise<R
     write(
       `queued ${queued.length} of ${options.plan.tasks.length} tasks (run ${runId}) on ${options.remote}/${runBranch}; waiting for workers\n`,
     );
-    const ids = options.plan.tasks.map((t) => t.id);
-    await waitForTasks(options.ledger, ids, {
+    failed = await waitForTasks(options.ledger, ids, {
       signal: options.signal,
       onProgress: (done) => write(`${done}/${ids.length} tasks finished\n`),
       onUnavailable: (message) => write(`ledger unavailable, still waiting: ${message}\n`),
+      failedJobs: () => jobs.read(),
     });
   } finally {
+    await jobs.close();
     connection.disconnect();
   }
+  for (const [id, why] of failed) write(`${id}: its job failed on every delivery, no worker could run it: ${why}\n`);
   const pull = await git(['pull', '--quiet', '--ff-only', options.remote, runBranch], options.repoDir);
   if (pull.code !== 0)
     write(`results are on ${options.remote}/${runBranch}; could not fast-forward here: ${pull.stderr.trim().split('\n')[0]}\n`);
-  return buildRunReport(
-    options.ledger,
-    options.plan.tasks.map((t) => t.id),
-  );
+  const report = await buildRunReport(options.ledger, ids);
+  for (const task of report.tasks) {
+    const why = failed.get(task.id);
+    if (why !== undefined) task.job_error = why;
+  }
+  return report;
 }

@@ -65,6 +65,7 @@ export async function runWorker(io: CliIO, options: WorkerOptions): Promise<numb
       lockMs: lockMs > 0 ? lockMs : DEFAULT_QUEUE_LOCK_MS,
       stalledIntervalMs: stalledMs > 0 ? stalledMs : DEFAULT_STALLED_INTERVAL_MS,
       keepWorktrees: Boolean(options.keepWorktrees),
+      commitPolicy: config.commitPolicy,
       run: {
         providers,
         helperProviders,

@@ -1,0 +1,74 @@
+import { performance } from 'node:perf_hooks';
+import type { Task } from '../ledger/index.js';
+import type { Logger } from '../observability/index.js';
+import { type SiteOutcome, type TaskSite, type TaskSites, workspaceOps } from '../supervisor/index.js';
+import { gitOk } from '../workspace/index.js';
+import type { BranchLock } from './branch-lock.js';
+import { commitAttempt } from './commit-attempt.js';
+import type { CommitPolicy } from './commit-policy.js';
+import { integrateCommit } from './integrate-commit.js';
+import type { IntegrationTarget } from './integration-target.js';
+import type { Clone } from './open-clone.js';
+import { taskBranch, taskCommitMessage } from './task-branch.js';
+
+export interface CloneSitesOptions {
+  clone: Clone;
+  target: IntegrationTarget;
+  lock: BranchLock;
+  policy: CommitPolicy;
+  logger: Logger;
+}
+
+/**
+ * Task sites in one clone for one target branch: a task runs in a worktree of the pool checked
+ * out at the branch's tip (so it holds its dependencies' results); a passing attempt is committed
+ * there (`git add -A && git commit`, under the commit policy) and integrated under the branch's
+ * lock (integrateCommit); the worktree goes back to the pool when the task ends.
+ */
+export function cloneSites(options: CloneSitesOptions): TaskSites {
+  const { clone, target } = options;
+  return {
+    async open(task: Task): Promise<TaskSite> {
+      const dir = await clone.pool.take(await target.fetchTip(), task.id);
+      return {
+        dir,
+        workspace: workspaceOps(dir, { gitTop: true }),
+        complete: (attempt, { recheck }) => completeIn(dir, task, attempt, recheck, options),
+        release: async () => clone.pool.give(dir),
+      };
+    },
+  };
+}
+
+async function completeIn(
+  dir: string,
+  task: Task,
+  attempt: number,
+  recheck: () => Promise<string[]>,
+  options: CloneSitesOptions,
+): Promise<SiteOutcome> {
+  const { clone, target } = options;
+  const started = performance.now();
+  const commit = await commitAttempt(dir, taskCommitMessage(task.id, attempt), clone.identity, options.policy);
+  if (commit.refused !== undefined) return { kind: 'refused', into: target.name, final: false, error: commit.refused };
+  const commitMs = Math.round(performance.now() - started);
+  const branch = taskBranch(task.id);
+  const outcome = await integrateCommit({
+    dir,
+    taskId: task.id,
+    taskBranch: branch,
+    target,
+    lock: options.lock,
+    identity: clone.identity,
+    recheck,
+    logger: options.logger,
+  });
+  if (outcome.kind === 'integrated') {
+    options.logger.info({ taskId: task.id, attempt, into: outcome.into, ms: { commit: commitMs, ...outcome.timings } }, 'task integrated');
+    return { ...outcome, flagged: commit.flagged, timings: { commit: commitMs, ...outcome.timings } };
+  }
+  if (outcome.kind !== 'refused' || !outcome.final) return outcome;
+  // Nothing is lost: the result stays on the task's branch for the user to merge.
+  await gitOk(['branch', '--force', branch, 'HEAD'], dir);
+  return { ...outcome, error: `${outcome.error}; the task's result is kept on branch ${branch} (then: git merge ${branch})` };
+}

@@ -1,0 +1,69 @@
+import { getLogger, type Logger } from '../observability/index.js';
+import type { TaskSites } from '../supervisor/index.js';
+import { git } from '../workspace/index.js';
+import { BatonError } from '../errors/index.js';
+import type { BranchLock } from './branch-lock.js';
+import { cloneSites } from './clone-sites.js';
+import { type CommitPolicy, DEFAULT_COMMIT_POLICY } from './commit-policy.js';
+import { remoteTarget } from './integration-target.js';
+import { openClone } from './open-clone.js';
+
+export interface RemoteSitesOptions {
+  /** The worker's clone of the repository. */
+  repoDir: string;
+  /** One integration at a time per run branch, across every worker (a Redis lock). */
+  lock: BranchLock;
+  keepWorktrees?: boolean;
+  /** @default DEFAULT_COMMIT_POLICY */
+  commitPolicy?: CommitPolicy;
+  logger?: Logger;
+}
+
+/** A worker's task sites: one set per remote branch its jobs name, sharing the clone's worktrees. */
+export interface RemoteSites {
+  /** @throws BatonError INPUT_INVALID when the clone has no such remote */
+  forBranch(remote: string, runBranch: string): Promise<TaskSites>;
+  /** Removes the worktrees kept for reuse (a worker calls it when it stops). */
+  close(): Promise<void>;
+}
+
+/**
+ * Task sites for `baton worker`: each task runs in a worktree of the worker's clone, checked out
+ * at the remote run branch's tip as just fetched; a passing attempt is committed there and
+ * integrated under the branch's lock: fetch, merge the tip in, check again when it brought
+ * others' work, and `git push --atomic` of the task's branch (`baton/<task-id>`) and the run
+ * branch, which the remote only takes as a fast-forward (the compare-and-swap).
+ * @throws BatonError INPUT_INVALID (the worker refuses to start) when the folder is not in a git repository
+ */
+export async function createRemoteSites(options: RemoteSitesOptions): Promise<RemoteSites> {
+  const logger = options.logger ?? getLogger();
+  const why = 'baton worker runs tasks in worktrees of a clone of the repository (git clone URL, then start the worker in the clone)';
+  const clone = await openClone(options.repoDir, { keep: Boolean(options.keepWorktrees), logger, why });
+  const sites = new Map<string, TaskSites>();
+  return {
+    async forBranch(remote, runBranch) {
+      const key = `${remote}\0${runBranch}`;
+      const known = sites.get(key);
+      if (known) return known;
+      if ((await git(['remote', 'get-url', remote], clone.repo)).code !== 0) {
+        throw new BatonError(
+          'INPUT_INVALID',
+          `${clone.repo} has no remote "${remote}", which this job's results go to (git remote add ${remote} URL)`,
+          {
+            details: { field: 'remote', value: remote },
+          },
+        );
+      }
+      const made = cloneSites({
+        clone,
+        target: remoteTarget(clone.repo, remote, runBranch, clone.serialize),
+        lock: options.lock,
+        policy: options.commitPolicy ?? DEFAULT_COMMIT_POLICY,
+        logger,
+      });
+      sites.set(key, made);
+      return made;
+    },
+    close: () => clone.pool.close(),
+  };
+}
