@@ -1,4 +1,4 @@
-import { existsSync } from 'node:fs';
+import { existsSync, statSync } from 'node:fs';
 import { BatonError } from '../errors/index.js';
 import { CommandStartError, runCommand } from '../spawner/index.js';
 
@@ -64,8 +64,7 @@ export async function git(args: readonly string[], cwd: string, options: GitOpti
     const stderr = result.timedOut ? `${result.stderr}\ngit ${args[0]} stopped after ${options.timeoutMs} ms` : result.stderr;
     return { code: result.code ?? 1, stdout: result.stdout.toString('utf8'), stderr, truncated: result.truncated };
   } catch (error) {
-    const missing = error instanceof CommandStartError && error.code === 'ENOENT';
-    const why = missing ? (existsSync(cwd) ? 'git is not installed (not on PATH)' : 'the folder does not exist') : (error as Error).message;
+    const why = error instanceof CommandStartError && error.code === 'ENOENT' ? `${notStarted(cwd)} (ENOENT)` : (error as Error).message;
     throw new BatonError('INTERNAL', `git could not start in ${cwd}: ${why}`, { cause: error, details: { cwd } });
   }
 }
@@ -94,4 +93,10 @@ export async function runGit(args: readonly string[], cwd: string, maxBytes = DE
   throw new BatonError('INTERNAL', `git ${args[0]} failed: ${result.stderr.trim() || `exit ${result.code}`}`, {
     details: { args: [...args], exitCode: result.code },
   });
+}
+
+/** Why git could not start in `cwd` (ENOENT): no such folder, not a folder, or no git. */
+function notStarted(cwd: string): string {
+  if (!existsSync(cwd)) return 'the folder does not exist';
+  return statSync(cwd).isDirectory() ? 'git is not installed (not on PATH)' : 'it is not a folder';
 }
