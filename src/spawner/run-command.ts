@@ -1,5 +1,5 @@
+import { type ChildProcess, spawn } from 'node:child_process';
 import { setPriority } from 'node:os';
-import { loadExeca } from './load-execa.js';
 
 /** One short command whose whole output the caller reads (git, mostly). */
 export interface CommandRequest {
@@ -18,8 +18,6 @@ export interface CommandRequest {
   input?: Uint8Array;
   /** The command is stopped (SIGTERM) when it runs longer. @default no limit */
   timeoutMs?: number;
-  /** Aborting stops the command (SIGTERM). */
-  signal?: AbortSignal;
 }
 
 export interface CommandResult {
@@ -31,9 +29,6 @@ export interface CommandResult {
   truncated: boolean;
   timedOut: boolean;
 }
-
-/** stderr read at most: only a runaway command writes more (it is then stopped). */
-const STDERR_BUFFER_BYTES = 4 * 1024 * 1024;
 
 /** A command that could not start; `code` is Node's (ENOENT for a missing binary or folder). */
 export class CommandStartError extends Error {
@@ -47,40 +42,63 @@ export class CommandStartError extends Error {
 }
 
 /**
- * Runs one short command to completion (execa, spawned directly) and returns its output; never
- * throws for a failing command.
+ * Runs one short command to completion, spawned directly (node:child_process: execa's own start-up,
+ * 200-500 ms at the first spawn of a process on this machine, would land on every `baton hook` and
+ * `baton mcp` start), and returns its output; never throws for a failing command.
  * @throws CommandStartError when the command could not start
  */
-export async function runCommand(request: CommandRequest): Promise<CommandResult> {
-  const { execa } = await loadExeca();
-  const child = execa(request.file, [...request.args], {
-    cwd: request.cwd,
-    env: { ...request.env },
-    encoding: 'buffer',
-    reject: false,
-    stripFinalNewline: false,
-    stdin: request.input ? 'pipe' : 'ignore',
-    ...(request.input ? { input: request.input } : {}),
-    maxBuffer: { stdout: request.maxBytes, stderr: STDERR_BUFFER_BYTES },
-    ...(request.timeoutMs ? { timeout: request.timeoutMs } : {}),
-    ...(request.signal ? { cancelSignal: request.signal } : {}),
+export function runCommand(request: CommandRequest): Promise<CommandResult> {
+  return new Promise((resolve, reject) => {
+    let child: ChildProcess;
+    try {
+      const stdin = request.input ? 'pipe' : 'ignore';
+      child = spawn(request.file, [...request.args], {
+        cwd: request.cwd,
+        env: { ...process.env, ...request.env },
+        stdio: [stdin, 'pipe', 'pipe'],
+      });
+    } catch (error) {
+      reject(new CommandStartError((error as Error).message, (error as NodeJS.ErrnoException).code));
+      return;
+    }
+    if (request.niceness && child.pid !== undefined) lowerPriority(child.pid, request.niceness);
+    // EPIPE when the command exits without reading it all: its exit code says what went wrong.
+    child.stdin?.on('error', () => undefined);
+    child.stdin?.end(request.input);
+    const output = collect(child, request);
+    const timer = request.timeoutMs ? setTimeout(() => output.stop('timedOut'), request.timeoutMs) : undefined;
+    // A command that cannot start reports 'error' without a pid; one that ran, 'close'.
+    child.on('error', (error: NodeJS.ErrnoException) => {
+      clearTimeout(timer);
+      if (child.pid === undefined) reject(new CommandStartError(error.message, error.code));
+    });
+    child.on('close', (code, signal) => {
+      clearTimeout(timer);
+      resolve({ code, signal, ...output.result() });
+    });
   });
-  if (request.niceness && child.pid !== undefined) lowerPriority(child.pid, request.niceness);
-  const result = await child;
-  if (result.exitCode === undefined && result.signal === undefined && !result.isMaxBuffer && !result.isCanceled && !result.timedOut) {
-    throw new CommandStartError(result.shortMessage ?? 'could not start', result.code);
-  }
-  const stdout = Buffer.from(result.stdout ?? new Uint8Array());
-  return {
-    code: result.exitCode ?? null,
-    signal: result.signal ?? null,
-    stdout,
-    stderr: Buffer.from(result.stderr ?? new Uint8Array())
-      .toString('utf8')
-      .slice(0, request.maxStderr),
-    truncated: result.isMaxBuffer && stdout.length >= request.maxBytes,
-    timedOut: result.timedOut,
+}
+
+/** The command's stdout (cut at maxBytes, which stops it) and stderr (capped). */
+function collect(child: ChildProcess, request: CommandRequest) {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  let stderr = '';
+  const ended = { truncated: false, timedOut: false };
+  const stop = (why: keyof typeof ended) => {
+    ended[why] = true;
+    child.kill();
   };
+  child.stdout?.on('data', (chunk: Buffer) => {
+    if (ended.truncated) return;
+    size += chunk.length;
+    chunks.push(size > request.maxBytes ? chunk.subarray(0, chunk.length - (size - request.maxBytes)) : chunk);
+    if (size > request.maxBytes) stop('truncated');
+  });
+  child.stderr?.on('data', (chunk: Buffer) => {
+    if (stderr.length < request.maxStderr) stderr += chunk.toString('utf8');
+  });
+  return { stop, result: () => ({ stdout: Buffer.concat(chunks), stderr: stderr.slice(0, request.maxStderr), ...ended }) };
 }
 
 function lowerPriority(pid: number, niceness: number): void {

@@ -1,7 +1,7 @@
+import { spawn } from 'node:child_process';
 import { performance } from 'node:perf_hooks';
 import type { Readable } from 'node:stream';
 import { CappedOutput } from './capped-output.js';
-import { loadExeca } from './load-execa.js';
 import { type StallLine, type StallWatcher, stallWatcher } from './stall-watcher.js';
 
 /** A process run under supervision (an agent, a check). */
@@ -54,35 +54,26 @@ export interface SuperviseHooks {
 }
 
 /**
- * Runs the request in its own process group (execa, spawned directly) and always resolves (never
- * throws for a failing child). The timeout and the abort signal kill the whole group, SIGTERM then
- * SIGKILL after the grace period, so grandchildren an agent started die too; so are processes
- * left in the group when the main process exits.
+ * Runs the request in its own process group, spawned directly (node:child_process; see
+ * runCommand), and always resolves (never throws for a failing child). The timeout and the abort
+ * signal kill the whole group, SIGTERM then SIGKILL after the grace period, so grandchildren an
+ * agent started die too; so are processes left in the group when the main process exits.
  */
-export async function runSupervised(request: SuperviseRequest, hooks: SuperviseHooks = {}): Promise<SupervisedResult> {
-  const { execa } = await loadExeca();
+export function runSupervised(request: SuperviseRequest, hooks: SuperviseHooks = {}): Promise<SupervisedResult> {
   const started = performance.now();
-  const child = execa(request.file, [...request.args], {
-    cwd: request.cwd,
-    env: request.env,
-    extendEnv: request.inheritEnv !== false,
-    input: request.input,
-    detached: true,
-    buffer: false,
-    reject: false,
-  });
+  const env = request.inheritEnv === false ? { ...request.env } : { ...process.env, ...request.env };
+  const child = spawn(request.file, [...request.args], { cwd: request.cwd, env, detached: true, stdio: ['pipe', 'pipe', 'pipe'] });
   const group = groupStopper(child.pid, request.killGraceMs, [child.stdout, child.stderr]);
   const watch = stallWatcher(request.stallLine, () => group.stop());
   const stdout = capture(child.stdout, request.outputCapBytes, watch);
   const stderr = capture(child.stderr, request.outputCapBytes);
-  let timedOut = false;
-  let aborted = false;
+  const ended = { timedOut: false, aborted: false };
   const timer = setTimeout(() => {
-    timedOut = true;
+    ended.timedOut = true;
     group.stop();
   }, request.timeoutMs);
   const onAbort = () => {
-    aborted = true;
+    ended.aborted = true;
     group.stop();
   };
   hooks.signal?.addEventListener('abort', onAbort, { once: true });
@@ -94,26 +85,25 @@ export async function runSupervised(request: SuperviseRequest, hooks: SuperviseH
     }
   }
   if (hooks.signal?.aborted) onAbort();
+  // EPIPE: the agent does not read stdin; the prompt file still carries the prompt.
+  child.stdin.on('error', () => undefined);
+  child.stdin.end(request.input);
   // Leftover members of the group (background jobs) would hold the pipes and outlive the run.
   child.once('exit', () => group.stop());
-  const result = await child;
-  clearTimeout(timer);
-  group.cancelKill();
-  hooks.signal?.removeEventListener('abort', onAbort);
-  const spawnFailed = result.exitCode === undefined && result.signal === undefined && result.code !== undefined;
-  return {
-    ...(result.exitCode === undefined ? {} : { exitCode: result.exitCode }),
-    ...(result.signal === undefined ? {} : { signal: result.signal }),
-    ...(spawnFailed ? { spawnError: { code: result.code ?? 'ESPAWN', message: result.shortMessage ?? 'could not start' } } : {}),
-    stdout: stdout.text(),
-    stderr: stderr.text(),
-    stdoutTruncated: stdout.truncated,
-    stderrTruncated: stderr.truncated,
-    timedOut,
-    aborted,
-    ...(watch.stalled === undefined ? {} : { stalled: watch.stalled }),
-    durationMs: performance.now() - started,
-  };
+  return new Promise((resolve) => {
+    const finish = (end: Pick<SupervisedResult, 'exitCode' | 'signal' | 'spawnError'>) => {
+      clearTimeout(timer);
+      group.cancelKill();
+      hooks.signal?.removeEventListener('abort', onAbort);
+      const stalled = watch.stalled === undefined ? {} : { stalled: watch.stalled };
+      const output = { stdout: stdout.text(), stderr: stderr.text(), stdoutTruncated: stdout.truncated, stderrTruncated: stderr.truncated };
+      resolve({ ...end, ...output, ...ended, ...stalled, durationMs: performance.now() - started });
+    };
+    child.once('error', (error: NodeJS.ErrnoException) => {
+      if (child.pid === undefined) finish({ spawnError: { code: error.code ?? 'ESPAWN', message: error.message } });
+    });
+    child.once('close', (code, signal) => finish({ ...(code === null ? {} : { exitCode: code }), ...(signal === null ? {} : { signal }) }));
+  });
 }
 
 function capture(stream: Readable | null, capBytes: number, watch?: StallWatcher): CappedOutput {

@@ -1,5 +1,5 @@
 /**
- * The spawner (execa, spawned directly): short commands return their output and never throw for
+ * The spawner (children spawned directly): short commands return their output and never throw for
  * a failing command; supervised processes run in their own process group, with stdin, capped
  * head-and-tail output, a timeout and an abort that stop the whole group (grandchildren too).
  * Real child processes.

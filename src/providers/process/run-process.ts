@@ -36,7 +36,7 @@ export type RunProcessResult = SupervisedResult;
  * Baton's timeout and the abort signal kill the whole group, SIGTERM then SIGKILL after a grace
  * period, so grandchildren an agent started die too. Processes left in the group when the main
  * process exits are terminated as well: an agent run must not leak daemons into the workspace.
- * The process is spawned directly (execa, src/spawner).
+ * The process is spawned directly (src/spawner).
  */
 export function runProcess(argv: readonly string[], options: RunProcessOptions): Promise<RunProcessResult> {
   const [file = '', ...args] = argv;
