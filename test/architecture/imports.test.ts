@@ -144,7 +144,6 @@ const KNOWN_DEEP_IMPORTS: readonly string[] = [
   'cli/commands/mcp/action.ts -> mcp/workspace-state.ts',
   'cli/commands/mcp/action.ts -> refresh/git-cache.ts',
   'cli/commands/mcp/action.ts -> refresh/render-worker.ts',
-  'cli/commands/run/run-queued.ts -> isolation/git.ts',
   'cli/commands/status/gather-status.ts -> ledger/agent-sessions.ts',
   'cli/commands/status/gather-status.ts -> ledger/ledger.ts',
   'cli/context.ts -> config/defaults.ts',
