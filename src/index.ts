@@ -98,6 +98,7 @@ export {
 export type {
   AgentCliProviderConfig,
   AgentCliType,
+  AgentPermissions,
   BaseProviderConfig,
   CommandProviderConfig,
   HttpProviderConfig,

@@ -151,6 +151,7 @@ describe('the root export', () => {
         "AgentCliProviderConfig",
         "AgentCliType",
         "AgentMessages",
+        "AgentPermissions",
         "AgentStartEvent",
         "AgentsModelLike",
         "AgentsModelRequest",
