@@ -7,7 +7,8 @@ export const CONFIG_TEMPLATE = `${JSON.stringify(
     '//': 'Baton configuration. Keys starting with "//" are comments. Docs: docs/configuration.md',
     '//ledger': 'Where the ledger lives: sqlite:PATH, redis://HOST:PORT/DB or memory. BATON_LEDGER overrides.',
     ledger: 'sqlite:.baton/agent.db',
-    '//providers': 'Agents Baton may run. type: gemini | copilot | cursor | codex | claude | http | command.',
+    '//providers':
+      'Agents Baton may run. type: gemini | copilot | cursor | codex | claude | http | command. Agent CLIs take binary, model, env, args and permissions (edits | workspace (default) | full): docs/supervisor.md.',
     providers: {},
     '//priority': 'Order in which providers are tried; open circuit breakers are skipped.',
     priority: ['gemini', 'copilot', 'cursor', 'codex', 'claude'],
