@@ -3,7 +3,6 @@ import { abortSignalOption, functionOption, objectWithMethods } from '../util/in
 import { MIN_BUDGET_TOKENS } from './defaults.js';
 import type { Summarizer } from '../summarize/index.js';
 import type { TokenCounter } from '../tokens/index.js';
-import type { ContextManager } from './context-manager.js';
 
 /**
  * The zod schemas of the loop's options objects and events, checked where a user's object comes
@@ -96,8 +95,3 @@ export const contextRetryOptionsSchema = z.strictObject({ ...retryOptionsShape, 
 
 /** The adapters' options: a retry's, without `signal` (each model call brings its own). */
 export const adapterOptionsSchema = z.strictObject({ ...retryOptionsShape, ...ladderShape });
-
-export const contextManagerSchema = objectWithMethods<ContextManager>(
-  ['record', 'recordAll', 'assemble', 'fetchRaw'],
-  'a ContextManager (from createContextManager)',
-);

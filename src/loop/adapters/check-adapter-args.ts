@@ -1,7 +1,8 @@
 import { z } from 'zod';
 import { parseInput } from '../../util/index.js';
 import type { ContextManager } from '../context-manager.js';
-import { adapterOptionsSchema, contextManagerSchema } from '../loop-option-schemas.js';
+import { contextManagerSchema } from '../context-manager-schema.js';
+import { adapterOptionsSchema } from '../loop-option-schemas.js';
 import type { ContextRetryOptions } from '../retry/call-with-context-retry.js';
 
 /** Options of the framework adapters: the assembly, the ladder and the retry (each model call brings its own abort signal). */
