@@ -21,7 +21,7 @@ const OUTPUT_FORMAT = ['End with a short plain-text summary of what you changed 
  * and working directory. Pure. Pre-context blocks are prepended by the caller, never built here.
  *
  * @example
- * buildTaskPrompt(task, await loadPromptState(ledger, { window: 5, excludeTaskId: task.id }), { workingDirectory })
+ * buildTaskPrompt(task, await loadPromptState(ledger, { window: 5 }), { workingDirectory })
  */
 export function buildTaskPrompt(task: PromptTask, state: MinimalState, options: TaskPromptOptions): string {
   const criteria =

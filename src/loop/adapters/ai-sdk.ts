@@ -101,7 +101,7 @@ export const FETCH_RAW_TOOL = 'fetch_raw';
  * The `fetch_raw` tool for an AI SDK agent: returns the full output behind a placeholder's id.
  *
  * @example
- * tools: { ...myTools, [FETCH_RAW_TOOL]: createFetchRawTool(manager) }
+ * await generateText({ model, prompt, tools: { ...myTools, [FETCH_RAW_TOOL]: createFetchRawTool(manager) } });
  */
 export function createFetchRawTool(manager: ContextManager): Tool<{ id: string }, string> {
   // What the AI SDK's `tool()` returns (it is the identity): built directly so this adapter does not
