@@ -1,6 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { BatonError, errorMessage } from '../errors/index.js';
+import { parseInput } from '../util/index.js';
 import type { AgentCliType, ProviderConfig } from '../providers/index.js';
 import { type ConfigFile, configFileSchema } from './config-schema.js';
 import {
@@ -80,14 +81,7 @@ function parseConfigText(text: string, file: string): ConfigFile {
       details: { file },
     });
   }
-  const result = configFileSchema.safeParse(stripComments(json));
-  if (result.success) return result.data;
-  const problems = result.error.issues.map((issue) => {
-    const field = issue.path.length === 0 ? '(root)' : issue.path.map(String).join('.');
-    return { field, message: issue.message };
-  });
-  const list = problems.map((p) => `  ${p.field}: ${p.message}`).join('\n');
-  throw new BatonError('CONFIG_INVALID', `Config file ${file} is invalid:\n${list}`, { details: { file, problems } });
+  return parseInput(configFileSchema, stripComments(json), { what: `Config file ${file}`, details: { file } });
 }
 
 /** Drops "//" keys at every depth, so comments may sit next to any setting. */

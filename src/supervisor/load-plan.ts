@@ -2,7 +2,9 @@ import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { parse as parseYaml } from 'yaml';
 import { BatonError, errorMessage } from '../errors/index.js';
+import { parseInput } from '../util/index.js';
 import { orderTasks } from './order-tasks.js';
+import { describePlanPath } from './describe-plan-path.js';
 import { type PlanFile, planSchema } from './plan-schema.js';
 import type { Plan } from './plan-types.js';
 
@@ -29,14 +31,13 @@ export async function loadPlan(file: string, options: { cwd?: string } = {}): Pr
 /** Parses plan text; YAML when the file name says so, else JSON (falling back to YAML). */
 export function parsePlan(text: string, file: string): Plan {
   const raw = parseText(text, file);
-  const parsed = planSchema.safeParse(raw);
-  if (!parsed.success) {
-    const problems = parsed.error.issues.map((issue) => `${describePath(issue.path, raw)}: ${issue.message}`);
-    throw new BatonError('INPUT_INVALID', `Plan file ${file} is invalid:\n  ${problems.join('\n  ')}`, {
-      details: { file, problems },
-    });
-  }
-  return { file, tasks: orderTasks(toPlanTasks(parsed.data), file) };
+  const data = parseInput(planSchema, raw, {
+    what: `Plan file ${file}`,
+    code: 'INPUT_INVALID',
+    details: { file },
+    describePath: (issuePath) => describePlanPath(issuePath, raw),
+  });
+  return { file, tasks: orderTasks(toPlanTasks(data), file) };
 }
 
 function parseText(text: string, file: string): unknown {
@@ -74,18 +75,4 @@ function toPlanTasks(data: PlanFile): Plan['tasks'] {
       priority: t.priority,
     };
   });
-}
-
-/** `tasks[1] (id "api").acceptance_criteria[0]`: the path with the task's id when it has one. */
-function describePath(issuePath: readonly PropertyKey[], raw: unknown): string {
-  let out = '';
-  for (const [i, key] of issuePath.entries()) {
-    out += typeof key === 'number' ? `[${key}]` : `${out ? '.' : ''}${String(key)}`;
-    if (i === 1 && issuePath[0] === 'tasks' && typeof key === 'number') {
-      const task = (raw as { tasks?: Record<string, unknown>[] })?.tasks?.[key];
-      const id = task?.id ?? task?.task_id;
-      if (typeof id === 'string') out += ` (id "${id}")`;
-    }
-  }
-  return out || '(root)';
 }

@@ -2,14 +2,14 @@ import { z } from 'zod';
 
 const criterionSchema = z.union([
   z.string().min(1).describe('What must hold when the task is done'),
-  z.object({
+  z.strictObject({
     description: z.string().min(1).describe('What must hold when the task is done'),
     check: z.string().min(1).optional().describe('Shell command whose exit 0 proves the criterion'),
   }),
 ]);
 
 const taskSchema = z
-  .object({
+  .strictObject({
     id: z.string().min(1).optional().describe('Unique task id'),
     task_id: z.string().min(1).optional().describe('Unique task id (seed 000 spelling)'),
     title: z.string().optional(),
@@ -18,7 +18,7 @@ const taskSchema = z
     acceptance_criteria: z.array(criterionSchema).default([]),
     depends_on: z.array(z.string().min(1)).default([]),
     retry_policy: z
-      .object({ max_retries: z.number().int().min(1).max(50) })
+      .strictObject({ max_retries: z.number().int().min(1).max(50) })
       .partial()
       .optional(),
     options: z.object({ enable_pre_context: z.boolean().optional() }).catchall(z.unknown()).default({}),
@@ -27,8 +27,12 @@ const taskSchema = z
   })
   .refine((t) => t.id !== undefined || t.task_id !== undefined, { message: 'a task needs an id (or task_id)', path: ['id'] });
 
-/** A plan file: `{ tasks: [...] }` in JSON or YAML. */
-export const planSchema = z.object({
+/**
+ * A plan file: `{ tasks: [...] }` in JSON or YAML. Strict at every level but a task's `options`
+ * (the user's own map): a key Baton does not know (`acceptanceCriteria`, `dependsOn`) is an error
+ * naming the spelling it expects, never a field silently dropped.
+ */
+export const planSchema = z.strictObject({
   tasks: z.array(taskSchema).min(1, 'a plan needs at least one task'),
 });
 

@@ -7,6 +7,7 @@ import { DEFAULT_PRE_CONTEXT_SETTINGS, type PreContextSettings } from '../precon
 import { DEFAULT_RECENT_HISTORY_WINDOW } from '../prompt/index.js';
 import type { Provider } from '../providers/index.js';
 import { buildRunReport, type RunReport } from './build-run-report.js';
+import { checkRunPlanArgs } from './run-plan-schema.js';
 import { CircuitBreaker } from './circuit-breaker.js';
 import { DEFAULT_AGENT_TIMEOUT_MS, DEFAULT_CHECK_TIMEOUT_MS, DEFAULT_MAX_WAIT_MS, DEFAULT_TASK_LEASE_MS } from './defaults.js';
 import type { Plan, PlanTask } from './plan-types.js';
@@ -74,8 +75,13 @@ export interface RunPlanOptions {
  * archived (by this run or others), or the signal aborts (within a poll: the running tasks' agents
  * are stopped by the same signal); the report is built from the ledger and says which tasks this
  * run ran.
+ * @throws BatonError before anything is written: INPUT_INVALID for a plan with an unknown or
+ *   misspelled key (`tasks[0] (id "a"): unknown key "acceptance_criteria" (did you mean
+ *   "acceptanceCriteria"?)`), a missing field, an unknown dependency or a cycle; CONFIG_INVALID for
+ *   an options object with an unknown key or a value of the wrong type, each named.
  */
-export async function runPlan(plan: Plan, options: RunPlanOptions): Promise<RunReport> {
+export async function runPlan(input: Plan, options: RunPlanOptions): Promise<RunReport> {
+  const plan = checkRunPlanArgs(input, options);
   const { ledger } = options;
   const now = options.now ?? Date.now;
   const owner = options.owner ?? `${hostname()}:${process.pid}:${newId('r').slice(-6)}`;

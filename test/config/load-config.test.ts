@@ -127,6 +127,21 @@ describe('loadConfig', () => {
     expect(error.message).toMatch(/priorty/);
   });
 
+  it('names an unknown key with the spelling it expects, at every level', async () => {
+    const file = await writeConfig({
+      priorty: ['codex'],
+      preContext: { max_lines: 5 },
+      providers: { fast: { type: 'command', command: ['node'], timeout: 5 } },
+    });
+    const error = await loadError({ cwd, env: {} });
+    expect(isBatonError(error, 'CONFIG_INVALID')).toBe(true);
+    expect(error.message).toContain(`Config file ${file} is invalid:`);
+    expect(error.message).toContain('unknown key "priorty" (did you mean "priority"?)');
+    expect(error.message).toContain('preContext: unknown key "max_lines" (did you mean "maxLines"?)');
+    expect(error.message).toContain('providers.fast: unknown key "timeout" (did you mean "timeoutMs"?)');
+    expect(error.details?.file).toBe(file);
+  });
+
   it('requires a baseURL for an openai-compatible http provider', async () => {
     await writeConfig({ providers: { local: { type: 'http', model: 'llama3' } }, priority: ['local'] });
     const error = await loadError({ cwd, env: {} });

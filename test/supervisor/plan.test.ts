@@ -68,6 +68,35 @@ describe('plan files', () => {
     expectInvalid(() => parsePlan('tasks: [', 'p.yaml'), 'not valid YAML');
   });
 
+  it('rejects a key it does not know, naming the task and the spelling it expects, at every level', () => {
+    const camel = { tasks: [{ id: 'api', instructions: 'x', acceptanceCriteria: [{ description: 'd', check: 'true' }] }] };
+    expectInvalid(
+      () => parsePlan(JSON.stringify(camel), 'p.json'),
+      'Plan file p.json: tasks[0] (id "api"): unknown key "acceptanceCriteria" (did you mean "acceptance_criteria"?)',
+    );
+    try {
+      parsePlan(
+        'tasks:\n  - task_id: t\n    instructions: x\n    dependsOn: []\n    retry_policy: {maxRetries: 2}\n    acceptance_criteria: [{description: d, chek: "true"}]\ntask: 1\n',
+        'p.yaml',
+      );
+      throw new Error('expected INPUT_INVALID');
+    } catch (error) {
+      expect(isBatonError(error, 'INPUT_INVALID')).toBe(true);
+      const problems = (error as { details: { problems: { field: string; suggestion?: string }[] } }).details.problems;
+      expect(problems.map((p) => [p.field, p.suggestion])).toEqual(
+        expect.arrayContaining([
+          ['tasks[0] (id "t").dependsOn', 'depends_on'],
+          ['tasks[0] (id "t").retry_policy.maxRetries', 'max_retries'],
+          ['tasks[0] (id "t").acceptance_criteria[0].chek', 'check'],
+          ['task', undefined],
+        ]),
+      );
+      expect((error as Error).message).toContain('Plan file p.yaml is invalid:');
+    }
+    // A task's own options stay the user's map: any key passes through.
+    expect(parsePlan('{"tasks":[{"id":"a","instructions":"x","options":{"mine":1}}]}', 'p.json').tasks[0]?.options).toEqual({ mine: 1 });
+  });
+
   it('rejects unknown dependencies, duplicates and cycles', () => {
     expectInvalid(
       () => parsePlan('tasks: [{id: a, instructions: x, depends_on: [zz]}]', 'p.yaml'),
