@@ -3,18 +3,13 @@
  * `agent-baton/bench` subpath rather than from the library root: it measures Baton, it is not part of
  * what a user builds with.
  */
-export { buildFull, buildRecency, MASK_KEEP_OUTPUTS, maskOldOutputs, splitHistory } from '../loop/replay/baseline-strategies.js';
-export {
-  defaultTrajectoryFiles,
-  expandTrajectoryPaths,
-  parseBudgets,
-  SHARED_TRAJECTORY_DIR,
-} from '../loop/replay/default-trajectory-files.js';
-export { extractKeyFacts, FACT_ERROR_LINE, goalFact, scoreFacts } from '../loop/replay/key-facts.js';
-export { isOpenHandsInstances, readOpenHandsEvents, readOpenHandsInstances } from '../loop/replay/read-openhands-events.js';
-export { readSweAgentTrajectory } from '../loop/replay/read-swe-agent-trajectory.js';
-export { readTrajectories, readTrajectory } from '../loop/replay/read-trajectory.js';
-export { DEFAULT_BENCH_BUDGETS, quantile, runContextBench, STRATEGIES } from '../loop/replay/run-context-bench.js';
-export type { KeyFacts } from '../loop/replay/key-facts.js';
-export type { ContextBenchOptions, ContextBenchReport, StrategyName, StrategyScore } from '../loop/replay/run-context-bench.js';
-export type { Trajectory } from '../loop/replay/types.js';
+export { buildFull, buildRecency, MASK_KEEP_OUTPUTS, maskOldOutputs, splitHistory } from './replay/baseline-strategies.js';
+export { defaultTrajectoryFiles, expandTrajectoryPaths, parseBudgets, SHARED_TRAJECTORY_DIR } from './replay/default-trajectory-files.js';
+export { extractKeyFacts, FACT_ERROR_LINE, goalFact, scoreFacts } from './replay/key-facts.js';
+export { isOpenHandsInstances, readOpenHandsEvents, readOpenHandsInstances } from './replay/read-openhands-events.js';
+export { readSweAgentTrajectory } from './replay/read-swe-agent-trajectory.js';
+export { readTrajectories, readTrajectory } from './replay/read-trajectory.js';
+export { DEFAULT_BENCH_BUDGETS, quantile, runContextBench, STRATEGIES } from './replay/run-context-bench.js';
+export type { KeyFacts } from './replay/key-facts.js';
+export type { ContextBenchOptions, ContextBenchReport, StrategyName, StrategyScore } from './replay/run-context-bench.js';
+export type { Trajectory } from './replay/types.js';

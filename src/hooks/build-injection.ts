@@ -1,4 +1,4 @@
-import type { Ledger } from '../ledger/ledger.js';
+import type { Ledger } from '../ledger/index.js';
 import { CLIENT_SPECS } from './client-specs.js';
 import { gatherLedgerContext, readRecentCommits } from './gather-hook-context.js';
 import type { DirtyState } from './measure-workspace.js';

@@ -1,5 +1,5 @@
 import { type AgentSessionData, agentSessionId, endAgentSession, listAgentSessions } from '../ledger/agent-sessions.js';
-import type { Ledger } from '../ledger/ledger.js';
+import type { Ledger } from '../ledger/index.js';
 import { foldSession } from './fold-session.js';
 import { summarizeSession } from './session-summary.js';
 

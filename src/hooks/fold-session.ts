@@ -1,8 +1,8 @@
 import { isBatonError } from '../errors/index.js';
 import { type AgentSessionData, type AgentSessionFailure, agentSessionId, recordAgentSessionTurn } from '../ledger/agent-sessions.js';
-import type { Ledger } from '../ledger/ledger.js';
+import type { Ledger } from '../ledger/index.js';
 import { maskSecretsSync } from '../redact/mask-secrets-sync.js';
-import type { WorkspaceDiff } from '../workspace/types.js';
+import type { WorkspaceDiff } from '../workspace/index.js';
 import { CLIENT_SPECS } from './client-specs.js';
 import { readCodexExitCodes } from './codex-exit-codes.js';
 import { type SessionFiles, sessionFiles } from './hook-paths.js';

@@ -1,6 +1,5 @@
 import { type AgentSessionRecord, listAgentSessions } from '../ledger/agent-sessions.js';
-import type { Ledger } from '../ledger/ledger.js';
-import type { Dispatch, Task } from '../ledger/types.js';
+import type { Dispatch, Ledger, Task } from '../ledger/index.js';
 import { runGit } from '../workspace/run-git.js';
 import type { DirtyState } from './measure-workspace.js';
 

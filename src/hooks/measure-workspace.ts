@@ -1,7 +1,7 @@
 import { statSync } from 'node:fs';
 import { lstat } from 'node:fs/promises';
 import path from 'node:path';
-import type { WorkspaceDiff } from '../workspace/types.js';
+import type { WorkspaceDiff } from '../workspace/index.js';
 // The files, not the module's index: the index also carries the snapshot walkers.
 import { mapLimit } from '../workspace/hash-file.js';
 import { runGit } from '../workspace/run-git.js';

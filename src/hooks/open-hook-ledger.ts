@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import type { Ledger } from '../ledger/ledger.js';
+import type { Ledger } from '../ledger/index.js';
 
 /** @default '.baton/baton.config.json' (as `baton init` writes it). */
 const CONFIG_FILE = path.join('.baton', 'baton.config.json');

@@ -5,9 +5,9 @@ import {
   getAgentSession,
   upsertAgentSession,
 } from '../ledger/agent-sessions.js';
-import type { Ledger } from '../ledger/ledger.js';
+import type { Ledger } from '../ledger/index.js';
 import { maskSecretsSync } from '../redact/mask-secrets-sync.js';
-import type { WorkspaceDiff } from '../workspace/types.js';
+import type { WorkspaceDiff } from '../workspace/index.js';
 import { summarizeSession } from './session-summary.js';
 import type { HookInput, HookSessionState, JournalEntry } from './types.js';
 

@@ -1,4 +1,4 @@
-import type { AgentSessionData } from '../ledger/agent-sessions.js';
+import type { AgentSessionData } from '../ledger/index.js';
 import { CLIENT_SPECS } from './client-specs.js';
 
 /** Files named in a summary before "+N more". */

@@ -1,4 +1,4 @@
-import type { AgentClient, AgentSessionSource } from '../ledger/agent-sessions.js';
+import type { AgentClient, AgentSessionSource } from '../ledger/index.js';
 
 export type { AgentClient, AgentSessionSource };
 

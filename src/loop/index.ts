@@ -4,6 +4,7 @@ export { batonContextMiddleware } from './adapters/ai-sdk-middleware.js';
 export { fromLanguageModelPrompt, toLanguageModelPrompt } from './adapters/language-model-prompt.js';
 export { batonPrepareStep, createFetchRawTool, FETCH_RAW_TOOL, fromModelMessages, toModelMessages } from './adapters/ai-sdk.js';
 export { fromAnthropicMessages, toAnthropicMessages } from './adapters/anthropic-messages.js';
+export { contentText, parseArgs } from './adapters/content-text.js';
 export { fromLangChainMessages, langChainMessageKey, toLangChainMessages } from './adapters/langchain-messages.js';
 export { batonLangChainMiddleware } from './adapters/langchain-middleware.js';
 export { fromOpenAIMessages, toOpenAIMessages } from './adapters/openai-messages.js';

@@ -1,5 +1,5 @@
 import { FORMAT_TOKEN_CAPS } from '../refresh/format-budgets.js';
-import type { RefreshFormat } from '../refresh/types.js';
+import type { RefreshFormat } from '../refresh/index.js';
 import type { ClientProfile } from './client-forwarding.js';
 import { loadRefresh } from './load-refresh.js';
 import { renderToFit } from './render-to-fit.js';

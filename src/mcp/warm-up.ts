@@ -2,9 +2,7 @@ import { errorMessage } from '../errors/index.js';
 import { logLater } from '../observability/log-later.js';
 import { loadRefresh } from './load-refresh.js';
 import type { Ledger } from '../ledger/index.js';
-import type { GitCache } from '../refresh/git-cache.js';
-import type { ResultCache } from '../refresh/result-cache.js';
-import type { RefreshFormat, SnapshotRenderer } from '../refresh/types.js';
+import type { GitCache, RefreshFormat, ResultCache, SnapshotRenderer } from '../refresh/index.js';
 
 /** What the warm-up reads of the workspace registry (workspace-state.ts), which calls it. */
 export interface WarmUpSources {

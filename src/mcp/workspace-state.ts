@@ -4,7 +4,7 @@ import { BatonError, errorMessage } from '../errors/index.js';
 import { type Ledger, openLedger } from '../ledger/index.js';
 import { GitCache } from '../refresh/git-cache.js';
 import { trackLedgerWrites } from '../refresh/ledger-version.js';
-import type { RenderWorker } from '../refresh/render-worker.js';
+import type { RenderWorker } from '../refresh/index.js';
 import { ResultCache } from '../refresh/result-cache.js';
 import type { TurnBudget } from './turn-budget.js';
 import { backendTried, unavailableLedger } from './unavailable-ledger.js';

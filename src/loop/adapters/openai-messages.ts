@@ -1,5 +1,5 @@
 import type { ContextMessage, LoopEvent } from '../types.js';
-import { contentText, parseArgs } from '../replay/content-text.js';
+import { contentText, parseArgs } from './content-text.js';
 
 /** An OpenAI chat-completions message (the subset Baton reads and writes). */
 export type OpenAIChatMessage =

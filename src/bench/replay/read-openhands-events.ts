@@ -1,7 +1,5 @@
 import { BatonError } from '../../errors/index.js';
-import { diffPaths } from '../processors/edit-file.js';
-import type { LoopEvent } from '../types.js';
-import { contentText, parseArgs } from './content-text.js';
+import { contentText, diffPaths, type LoopEvent, parseArgs } from '../../loop/index.js';
 import type { Trajectory } from './types.js';
 
 interface OpenHandsEvent {

@@ -1,6 +1,5 @@
 import { o200kCounter, type TokenCounter } from '../../tokens/index.js';
-import { ContextManager } from '../context-manager.js';
-import { createSnippetExtractor } from '../snippets/snippet-extractor.js';
+import { ContextManager, createSnippetExtractor } from '../../loop/index.js';
 import { buildFull, buildRecency, maskOldOutputs, splitHistory } from './baseline-strategies.js';
 import { extractKeyFacts, type KeyFacts, scoreFacts } from './key-facts.js';
 import type { Trajectory } from './types.js';

@@ -1,7 +1,5 @@
 import { BatonError } from '../../errors/index.js';
-import { diffPaths } from '../processors/edit-file.js';
-import type { LoopEvent, ToolCall } from '../types.js';
-import { contentText, parseArgs } from './content-text.js';
+import { contentText, diffPaths, type LoopEvent, parseArgs, type ToolCall } from '../../loop/index.js';
 import { sweAgentTrajectorySchema } from './swe-agent-schema.js';
 import type { Trajectory } from './types.js';
 

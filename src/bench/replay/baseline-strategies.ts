@@ -1,6 +1,5 @@
 import type { TokenCounter } from '../../tokens/index.js';
-import { MESSAGE_SEPARATOR, renderMessage } from '../render-message.js';
-import type { ContextMessage, LoopEvent } from '../types.js';
+import { type ContextMessage, type LoopEvent, MESSAGE_SEPARATOR, renderMessage } from '../../loop/index.js';
 
 /** Tool outputs kept by the masking baseline. @default 10 */
 export const MASK_KEEP_OUTPUTS = 10;

@@ -1,5 +1,4 @@
-import { normalizeWhitespace } from '../processors/error-lines.js';
-import type { LoopEvent } from '../types.js';
+import { type LoopEvent, normalizeWhitespace } from '../../loop/index.js';
 import type { Trajectory } from './types.js';
 
 /** The benchmark's error rule (issue 5), kept apart from the manager's own error detection. */

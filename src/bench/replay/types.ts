@@ -1,4 +1,4 @@
-import type { LoopEvent } from '../types.js';
+import type { LoopEvent } from '../../loop/index.js';
 
 /** An agent run read from a trajectory file, as events plus the points where the model was called. */
 export interface Trajectory {

@@ -1,7 +1,7 @@
 import { readdir, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { BatonError } from '../../errors/index.js';
-import { MIN_BUDGET_TOKENS } from '../defaults.js';
+import { MIN_BUDGET_TOKENS } from '../../loop/index.js';
 
 /** Where the shared development trajectories live, relative to the project root. */
 export const SHARED_TRAJECTORY_DIR = '../shared/fixtures/swe-agent-trajectories';
