@@ -7,7 +7,9 @@
  * bare remote. Reports wall times, speed-ups against one process, and Baton's own overhead per
  * task (the task's span minus its agent's run), p50/p95, with where it goes: before the agent,
  * after it, and the integration's steps (commit, lock wait, fetch, merge, recheck, push). Targets
- * (issue 28): speed-up >= 3.5x both ways; overhead p50 <= 250 ms, p95 <= 500 ms.
+ * (issue 28): speed-up >= 3.5x both ways; overhead p50 <= 250 ms, p95 <= 500 ms. Baton's CPU time
+ * per task (its processes and the git commands they ran, less the stand-in agent's own) and the
+ * machine's CPU pressure say how much of an overhead is Baton's work and how much waiting for a core.
  *
  * Small repository by default (bench/results/scale.json `small_repository`); `--large` runs the
  * same on a copy of the refresh bench's 50,000-file repository (`large_repository`). `--only MODE`
@@ -40,6 +42,7 @@ const { runPlan, workspaceOps } = await built<typeof import('../src/supervisor/i
 type Mode = 'one' | 'concurrency' | 'workers';
 const MODES: readonly Mode[] = ['one', 'concurrency', 'workers'];
 const STEPS = ['commit', 'lockWait', 'fetch', 'merge', 'recheck', 'push'] as const;
+const CLOCK_TICKS = Number(execFileSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).trim()) || 100;
 
 interface Setup {
   base: string;
@@ -86,11 +89,55 @@ export default async function run(args: string[]): Promise<void> {
   }
 }
 
-/** One mode, with the machine's load around it. */
+/** One mode, with the machine's load (and CPU pressure, the share of time runnable work waited for a core) around it. */
 async function measured(mode: Mode, setup: Setup): Promise<Record<string, unknown>> {
   const loadBefore = loadavg().map(round);
+  const pressureBefore = cpuPressure();
   const result = mode === 'workers' ? await withWorkers(setup) : await inProcess(mode, setup);
-  return { ...result, load_avg_before: loadBefore, load_avg_after: loadavg().map(round) };
+  return {
+    ...result,
+    load_avg_before: loadBefore,
+    load_avg_after: loadavg().map(round),
+    ...(pressureBefore === undefined ? {} : { cpu_pressure_avg60_before: pressureBefore, cpu_pressure_avg60_after: cpuPressure() }),
+  };
+}
+
+/**
+ * Baton's CPU time: what a process and the children it reaped (git, the agent's shell) used, in ms,
+ * from /proc/PID/stat (utime, stime, cutime, cstime). Unlike wall times it hardly depends on the
+ * machine's load: it says how much of an overhead is Baton's work and how much waiting for a core.
+ */
+function cpuMs(pid: number): number {
+  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  const ticks = [11, 12, 13, 14].reduce((sum, i) => sum + Number(fields[i]), 0);
+  return (ticks * 1000) / CLOCK_TICKS;
+}
+
+/** The stand-in agent's own CPU (sh, mkdir, the file) per run, measured without its sleep, so it can be left out. */
+function agentCpuMs(script: string): number {
+  const runs = 10;
+  const dir = mkdtempSync(path.join(tmpdir(), 'baton-bench-agent-'));
+  const before = cpuMs(process.pid);
+  for (let i = 0; i < runs; i++) {
+    execFileSync('sh', ['-c', script.replace(/^sleep [^;]+;/, 'sleep 0;')], { cwd: dir, env: { ...process.env, BATON_TASK_ID: `a${i}` } });
+  }
+  rmSync(dir, { recursive: true, force: true });
+  return (cpuMs(process.pid) - before) / runs;
+}
+
+/** Baton's CPU per task: `totalMs` less the stand-in agents' share. */
+function batonCpu(totalMs: number, runs: number, tasks: number, agentMs: number): Record<string, number> {
+  return { baton_cpu_ms_per_task: round((totalMs - agentMs * runs) / tasks), agent_cpu_ms_per_run: round(agentMs) };
+}
+
+/** /proc/pressure/cpu's "some avg60" (percent), where the kernel has it. */
+function cpuPressure(): number | undefined {
+  try {
+    return Number(/some avg10=[\d.]+ avg60=([\d.]+)/.exec(readFileSync('/proc/pressure/cpu', 'utf8'))?.[1]);
+  } catch {
+    return undefined;
+  }
 }
 
 function summarize(results: Record<string, unknown>, run: { tasks: number; sleepS: number; large: boolean }): Record<string, unknown> {
@@ -169,6 +216,8 @@ async function inProcess(mode: Exclude<Mode, 'workers'>, setup: Setup): Promise<
   const events = eventTimes();
   const concurrency = mode === 'one' ? 1 : 4;
   const sites = concurrency > 1 ? timedSites(await createWorktreeSites({ repoDir: dir, logger: silentLogger }), events) : undefined;
+  const agentCpu = agentCpuMs(setup.script);
+  const cpuBefore = cpuMs(process.pid);
   const started = performance.now();
   await runPlan(setup.plan, {
     ledger,
@@ -181,11 +230,13 @@ async function inProcess(mode: Exclude<Mode, 'workers'>, setup: Setup): Promise<
     ...(sites ? { sites } : {}),
   });
   const wall = (performance.now() - started) / 1000;
+  const cpu = cpuMs(process.pid) - cpuBefore;
   const times = await taskTimes(ledger, setup.plan, (id, agentMs) => events.times(id, agentMs));
   const result = await modeResult(ledger, setup.plan, wall, times);
   await dropNamespace(ledger, namespace, setup.redis);
   const outputs = concurrency > 1 ? { outputs_on_branch: outputsOnBranch(dir) } : {};
-  return { ...result, ...outputs, ...steps(events.integrations) };
+  const cpuResult = batonCpu(cpu, result.agent_runs ?? 0, setup.plan.tasks.length, agentCpu);
+  return { ...result, ...cpuResult, ...outputs, ...steps(events.integrations) };
 }
 
 /** The supervisor's events, timed: each task's span, its agent's start, and its integrations. */
@@ -265,6 +316,9 @@ async function withWorkers(setup: Setup): Promise<Record<string, unknown>> {
   }
   const connection = queueConnection(setup.redis);
   const producer = await openLedger({ spec: setup.redis, namespace });
+  const agentCpu = agentCpuMs(setup.script);
+  const workersCpu = () => workers.reduce((sum, { child }) => sum + cpuMs(child.pid as number), 0);
+  const cpuBefore = workersCpu();
   const started = performance.now();
   await enqueuePlan({
     connection,
@@ -281,6 +335,7 @@ async function withWorkers(setup: Setup): Promise<Record<string, unknown>> {
     { pollMs: 100 },
   );
   const wall = (performance.now() - started) / 1000;
+  const cpu = workersCpu() - cpuBefore;
   await producer.close();
   execFileSync('git', ['pull', '-q', '--ff-only', 'origin', 'main'], { cwd: dir });
   const jobs = await jobTimes(connection, namespace);
@@ -299,7 +354,12 @@ async function withWorkers(setup: Setup): Promise<Record<string, unknown>> {
   });
   const result = await modeResult(ledger, setup.plan, wall, times);
   await dropNamespace(ledger, namespace, setup.redis);
-  return { ...result, outputs_on_branch: outputsOnBranch(dir), ...steps(integrationsLogged(workers.flatMap((w) => w.log))) };
+  return {
+    ...result,
+    ...batonCpu(cpu, result.agent_runs ?? 0, setup.plan.tasks.length, agentCpu),
+    outputs_on_branch: outputsOnBranch(dir),
+    ...steps(integrationsLogged(workers.flatMap((w) => w.log))),
+  };
 }
 
 /** Each task's job: when a worker took it and when it finished (BullMQ's own timestamps). */
