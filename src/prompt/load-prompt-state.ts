@@ -1,5 +1,6 @@
 import { DEFAULT_RECENT_HISTORY_WINDOW } from '../config/index.js';
 import { type AgentSessionRecord, isRecordCapable, type LedgerCore, listAgentSessions, type Task } from '../ledger/index.js';
+import { checkPromptStateArgs } from './prompt-input-schema.js';
 import { DEFAULT_RESULT_TOKENS, toMinimalState } from './to-minimal-state.js';
 import type { MinimalState } from './types.js';
 
@@ -28,8 +29,10 @@ export const DEFAULT_RECENT_SESSIONS = 3;
  * Derives the prompt's READ-ONLY CONTEXT from the ledger: recentCompletedTasks(window), the
  * blocked tasks and the latest agent CLI sessions. Three reads; no keyword trigger (seed 001
  * removed it).
+ * @throws BatonError CONFIG_INVALID for an unknown option (naming the spelling expected) or a value of the wrong type.
  */
 export async function loadPromptState(ledger: LedgerCore, options: LoadPromptStateOptions = {}): Promise<MinimalState> {
+  checkPromptStateArgs(ledger, options);
   const window = options.window ?? DEFAULT_RECENT_HISTORY_WINDOW;
   const sessionLimit = options.sessions ?? DEFAULT_RECENT_SESSIONS;
   const [completed, blocked, sessions] = await Promise.all([

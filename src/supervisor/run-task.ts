@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { Dispatch, Task } from '../ledger/index.js';
-import { buildRetryContext, isPreContextEnabled } from '../precontext/index.js';
+import { retryContextFromLedger, isPreContextEnabled } from '../precontext/index.js';
 import { buildTaskPrompt, loadPromptState } from '../prompt/index.js';
 import { maskSecretsSync } from '../redact/index.js';
 import { ALL_PROVIDERS_OPEN } from './defaults.js';
@@ -91,7 +91,7 @@ export async function runTask(task: Task, options: TaskRunOptions): Promise<Task
     } else if (attempt > 1 && isPreContextEnabled(chain.preContext, 'retry', current.options)) {
       carried = undefined;
       const history = await ledger.lastDispatches(task.id, RETRY_HISTORY);
-      context = buildRetryContext({ attempt, dispatches: history, limits: chain.preContext.limits, logger });
+      context = retryContextFromLedger({ attempt, dispatches: history, limits: chain.preContext.limits, logger });
       if (context) {
         contextInjections().inc({ type: 'retry' });
         chain.onEvent({ type: 'context', taskId: task.id, attempt, kind: 'retry', text: context });
