@@ -13,7 +13,7 @@ if (args.length === 1 && (args[0] === '--version' || args[0] === '-V')) {
   enableCompileCache?.();
   const { hookMain } = await import('../dist/cli-bundle/hook-main.js').catch((error) => {
     if (error?.code !== 'ERR_MODULE_NOT_FOUND' || !String(error.message).includes('cli-bundle')) throw error;
-    return import('../dist/cli/commands/hook/hook-main.js');
+    return import('../dist/hooks/hook-main.js');
   });
   await hookMain(args.slice(1)).catch(() => undefined);
 } else {

@@ -63,15 +63,29 @@ const lazyAjv = {
   },
 };
 
-await rm(OUT, { recursive: true, force: true });
-const result = await build({
-  // The render worker's entry sits beside the chunks: render-worker.ts finds it next to itself.
-  entryPoints: {
-    index: path.join(ROOT, 'dist/cli/index.js'),
-    'render-worker-main': path.join(ROOT, 'dist/refresh/render-worker-main.js'),
-    // `baton hook EVENT` (bin/baton.js loads it alone: an agent CLI runs it at every tool call).
-    'hook-main': path.join(ROOT, 'dist/cli/commands/hook/hook-main.js'),
+/**
+ * Modules import each other through a module's index.ts (DESIGN.md), and an index names all of its
+ * module. Baton's own files do nothing at load that anything relies on unless one of their exports
+ * is used (no bare `import './x.js'`, no registration at load), so they are marked free of side
+ * effects: a file none of whose exports a build uses is left out, with what it imports (a zod
+ * schema built at load, say), instead of running because an index named it.
+ */
+const DIST = path.join(ROOT, 'dist') + path.sep;
+const batonFilesWithoutSideEffects = {
+  name: 'baton-files-without-side-effects',
+  setup(bundle) {
+    bundle.onResolve({ filter: /^\.\.?\// }, async (args) => {
+      if (args.pluginData?.baton || !args.importer.startsWith(DIST)) return undefined;
+      const { kind, importer, resolveDir } = args;
+      const resolved = await bundle.resolve(args.path, { kind, importer, resolveDir, pluginData: { baton: true } });
+      if (resolved.errors.length > 0 || resolved.external || !resolved.path.startsWith(DIST)) return undefined;
+      return { path: resolved.path, sideEffects: false };
+    });
   },
+};
+
+/** Options both builds share. */
+const common = {
   outdir: OUT,
   bundle: true,
   splitting: true,
@@ -87,8 +101,30 @@ const result = await build({
   sourcemap: 'linked',
   logLevel: 'warning',
   metafile: true,
-  plugins: [zodEnglishOnly, lazyAjv],
   absWorkingDir: ROOT,
+};
+
+await rm(OUT, { recursive: true, force: true });
+const result = await build({
+  ...common,
+  // The render worker's entry sits beside the chunks: render-worker.ts finds it next to itself.
+  entryPoints: {
+    index: path.join(ROOT, 'dist/cli/index.js'),
+    'render-worker-main': path.join(ROOT, 'dist/refresh/render-worker-main.js'),
+  },
+  plugins: [zodEnglishOnly, lazyAjv],
+});
+/**
+ * `baton hook EVENT` (bin/baton.js loads it alone: an agent CLI runs it at every tool call), built
+ * on its own. Chunks shared with the command's entries would carry every file the hooks' imports
+ * reach that any command uses (esbuild's splitting follows every import of a module's index); built
+ * alone, with Baton's files free of side effects, it holds only what the hooks use.
+ */
+const hookResult = await build({
+  ...common,
+  entryPoints: { 'hook-main': path.join(ROOT, 'dist/hooks/hook-main.js') },
+  chunkNames: 'hook-[name]-[hash]',
+  plugins: [zodEnglishOnly, batonFilesWithoutSideEffects],
 });
 // The tokenizer's vocabulary beside the chunks, as a ready-made table (src/tokens/o200k-table.ts
 // says why), written from the o200k_base data gpt-tokenizer publishes. The library build
@@ -99,4 +135,4 @@ const { readTiktokenRanks } = await import('../dist/tokens/read-tiktoken-ranks.j
 await writeFile(path.join(OUT, O200K_TABLE_FILE), o200kTableBytes(readTiktokenRanks(o200kTiktokenFile())));
 // Which modules each chunk holds: tests that assert what a command loads read it (a module's own
 // URL is gone once it is inlined).
-await writeFile(path.join(OUT, 'metafile.json'), JSON.stringify(result.metafile.outputs));
+await writeFile(path.join(OUT, 'metafile.json'), JSON.stringify({ ...result.metafile.outputs, ...hookResult.metafile.outputs }));

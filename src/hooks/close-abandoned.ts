@@ -1,5 +1,4 @@
-import { type AgentSessionData, agentSessionId, endAgentSession, listAgentSessions } from '../ledger/agent-sessions.js';
-import type { Ledger } from '../ledger/index.js';
+import { type AgentSessionData, agentSessionId, endAgentSession, type Ledger, listAgentSessions } from '../ledger/index.js';
 import { foldSession } from './fold-session.js';
 import { summarizeSession } from './session-summary.js';
 

@@ -1,7 +1,6 @@
 import { isBatonError } from '../errors/index.js';
-import { type AgentSessionData, type AgentSessionFailure, agentSessionId, recordAgentSessionTurn } from '../ledger/agent-sessions.js';
-import type { Ledger } from '../ledger/index.js';
-import { maskSecretsSync } from '../redact/mask-secrets-sync.js';
+import { type AgentSessionData, type AgentSessionFailure, agentSessionId, type Ledger, recordAgentSessionTurn } from '../ledger/index.js';
+import { maskSecretsSync } from '../redact/index.js';
 import type { WorkspaceDiff } from '../workspace/index.js';
 import { CLIENT_SPECS } from './client-specs.js';
 import { readCodexExitCodes } from './codex-exit-codes.js';

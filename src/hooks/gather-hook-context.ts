@@ -1,6 +1,5 @@
-import { type AgentSessionRecord, listAgentSessions } from '../ledger/agent-sessions.js';
-import type { Dispatch, Ledger, Task } from '../ledger/index.js';
-import { runGit } from '../workspace/run-git.js';
+import { type AgentSessionRecord, type Dispatch, type Ledger, listAgentSessions, type Task } from '../ledger/index.js';
+import { runGit } from '../workspace/index.js';
 import type { DirtyState } from './measure-workspace.js';
 
 /** Everything a session-start context is rendered from. */

@@ -1,6 +1,12 @@
 import { statSync } from 'node:fs';
-import { type AgentSessionData, agentSessionId, endAgentSession, getAgentSession, upsertAgentSession } from '../ledger/agent-sessions.js';
-import type { Ledger } from '../ledger/index.js';
+import {
+  type AgentSessionData,
+  agentSessionId,
+  endAgentSession,
+  getAgentSession,
+  type Ledger,
+  upsertAgentSession,
+} from '../ledger/index.js';
 import { contextAnswer, type InjectionPoint } from './answer-hook.js';
 import { buildInjection } from './build-injection.js';
 import { closeAbandonedSessions } from './close-abandoned.js';

@@ -15,7 +15,7 @@ export async function logHookProblem(
 ): Promise<void> {
   try {
     // Loaded here: the secret patterns are compiled only when there is something to log.
-    const { maskSecretsSync } = await import('../redact/mask-secrets-sync.js');
+    const { maskSecretsSync } = await import('../redact/index.js');
     mkdirSync(path.dirname(file), { recursive: true });
     const size = statSync(file, { throwIfNoEntry: false })?.size ?? 0;
     if (size > MAX_HOOK_LOG_BYTES) renameSync(file, `${file}.1`);

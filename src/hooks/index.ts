@@ -4,6 +4,7 @@ export { CLIENT_SPECS, isAgentClient } from './client-specs.js';
 export { ABANDONED_AFTER_MS, closeAbandonedSessions } from './close-abandoned.js';
 export { foldSession } from './fold-session.js';
 export { findBatonWorkspace, HOOKS_DIR, sessionFiles } from './hook-paths.js';
+export { hookMain } from './hook-main.js';
 export { appendJournal, readJournal } from './journal.js';
 export { hooksStatus } from './hooks-status.js';
 export { clientEvents, HOOK_SCOPES, hookCommand, hookTarget, isBatonHookCommand } from './hook-targets.js';

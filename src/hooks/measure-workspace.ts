@@ -1,10 +1,8 @@
 import { statSync } from 'node:fs';
 import { lstat } from 'node:fs/promises';
 import path from 'node:path';
-import type { WorkspaceDiff } from '../workspace/index.js';
+import { mapLimit, runGit, type WorkspaceDiff } from '../workspace/index.js';
 // The files, not the module's index: the index also carries the snapshot walkers.
-import { mapLimit } from '../workspace/hash-file.js';
-import { runGit } from '../workspace/run-git.js';
 
 /**
  * Files that differ from HEAD: workspace-relative path -> a signature of the file (size and

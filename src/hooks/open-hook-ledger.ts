@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import type { Ledger } from '../ledger/index.js';
+import { type Ledger, openLedger } from '../ledger/index.js';
 
 /** @default '.baton/baton.config.json' (as `baton init` writes it). */
 const CONFIG_FILE = path.join('.baton', 'baton.config.json');
@@ -27,7 +27,5 @@ export function hookLedgerSpec(workspace: string, env: NodeJS.ProcessEnv): strin
  * another process (a run writing at the same moment), so a hook stays inside its client's timeout.
  */
 export async function openHookLedger(workspace: string, env: NodeJS.ProcessEnv, busyTimeoutMs: number): Promise<Ledger> {
-  // open-ledger.js, not the index: the index also exports the JSON-lines parser, which loads zod.
-  const { openLedger } = await import('../ledger/open-ledger.js');
   return openLedger({ spec: hookLedgerSpec(workspace, env), cwd: workspace, busyTimeoutMs, connectTimeoutMs: 1_500 });
 }

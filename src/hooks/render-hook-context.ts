@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { maskSecretsSync } from '../redact/mask-secrets-sync.js';
+import { maskSecretsSync } from '../redact/index.js';
 import { CLIENT_SPECS } from './client-specs.js';
 import type { HookContextData } from './gather-hook-context.js';
 import { nextStep } from './next-step.js';

@@ -3,10 +3,10 @@ import {
   type AgentSessionFailure,
   type AgentSessionRecord,
   getAgentSession,
+  type Ledger,
   upsertAgentSession,
-} from '../ledger/agent-sessions.js';
-import type { Ledger } from '../ledger/index.js';
-import { maskSecretsSync } from '../redact/mask-secrets-sync.js';
+} from '../ledger/index.js';
+import { maskSecretsSync } from '../redact/index.js';
 import type { WorkspaceDiff } from '../workspace/index.js';
 import { summarizeSession } from './session-summary.js';
 import type { HookInput, HookSessionState, JournalEntry } from './types.js';

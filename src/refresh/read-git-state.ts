@@ -1,5 +1,5 @@
 // The file, not the module's index: the index also carries run-check, which pulls in the providers.
-import { runGit } from '../workspace/run-git.js';
+import { runGit } from '../workspace/index.js';
 import { errorMessage } from '../errors/index.js';
 import type { ChangedFile, GitCommit, GitState } from './git-types.js';
 

@@ -1,8 +1,8 @@
 // The files, not the module's index: the index also loads the fold and the context renderer,
 // which the per-tool-call hook must not pay for (run-hook.ts loads them when an event needs them).
-import { isAgentClient } from '../../../hooks/client-specs.js';
-import { runHook } from '../../../hooks/run-hook.js';
-import { HOOK_EVENTS, type HookEvent } from '../../../hooks/types.js';
+import { isAgentClient } from './client-specs.js';
+import { runHook } from './run-hook.js';
+import { HOOK_EVENTS, type HookEvent } from './types.js';
 
 /** @default 8 MiB: stdin read at most (a tool result can be large; nothing Baton needs is). */
 const MAX_STDIN_BYTES = 8 * 1024 * 1024;
