@@ -59,7 +59,7 @@ function taskHeader(snapshot: ContextSnapshot, task: NonNullable<ContextSnapshot
     '',
     '## Context Restoration',
     '',
-    `You are resuming work on **${task.title}** (Task ID: ${task.id}).`,
+    opening(task),
     '',
     '**Previous Session Summary**:',
     previousSummary(snapshot),
@@ -70,6 +70,13 @@ function taskHeader(snapshot: ContextSnapshot, task: NonNullable<ContextSnapshot
     `- Mode: ${task.mode ?? 'unspecified'}`,
     `- Last Activity: ${lastActivity ? `${new Date(lastActivity).toISOString()} (${formatAge(now - lastActivity)})` : 'none recorded'}`,
   ].join('\n');
+}
+
+/** The header's first line: a finished task is reviewed, not resumed. */
+function opening(task: NonNullable<ContextSnapshot['task']>): string {
+  if (task.status === 'completed') return `Task **${task.title}** (Task ID: ${task.id}) is completed.`;
+  if (task.status === 'archived') return `Task **${task.title}** (Task ID: ${task.id}) is archived.`;
+  return `You are resuming work on **${task.title}** (Task ID: ${task.id}).`;
 }
 
 /** Branch and change counts, the modified files and the recent commits. */
@@ -197,6 +204,8 @@ function instructions(
   switch (state) {
     case 'no_task':
       return 'Pick the next task: take the highest-priority open task above, or create one, then call refresh_context with its task_id.';
+    case 'completed':
+      return completedInstructions(snapshot);
     case 'just_started':
       return [
         `You are starting work on ${title}. This is a fresh task with no prior progress.`,
@@ -248,6 +257,21 @@ function instructions(
           : 'Continue from the last recorded step; verify with the checklist before reporting completion.',
       ].join('\n');
   }
+}
+
+/** A finished task: what it produced, and what to do instead of resuming it. */
+function completedInstructions(snapshot: ContextSnapshot): string {
+  const task = snapshot.task;
+  const open = snapshot.activeTasks.filter((t) => t.id !== task?.id).slice(0, 3);
+  return [
+    `This task is ${task?.status ?? 'completed'}: there is no work to resume on it.${task?.resultSummary ? ` Result: ${oneLine(task.resultSummary, 300)}` : ''}`,
+    '',
+    '**What Now**:',
+    '1. If you were asked to review it, check its result against the verification checklist below',
+    open.length > 0
+      ? `2. Otherwise pick the next open task (${open.map((t) => t.id).join(', ')}) and call refresh_context with its task_id`
+      : '2. Otherwise pick or create the next task, then call refresh_context with its task_id',
+  ].join('\n');
 }
 
 function recovery(outcome: string | undefined): string {

@@ -2,16 +2,18 @@ import type { Dispatch } from '../ledger/index.js';
 import type { ContextSnapshot } from './types.js';
 
 /** Which §3.3 template the continuation prompt uses. */
-export type ContinuationState = 'no_task' | 'just_started' | 'blocked' | 'failed_attempt' | 'resumed_after_break';
+export type ContinuationState = 'no_task' | 'completed' | 'just_started' | 'blocked' | 'failed_attempt' | 'resumed_after_break';
 
 /**
- * Decides the state of the focused task. Blocked wins (a blocked task, an unfinished dependency or
+ * Decides the state of the focused task. A completed (or archived) task is done: nothing to resume,
+ * whatever its history. Then blocked wins (a blocked task, an unfinished dependency or
  * a high-impact debt item on the task), then a failed or interrupted last dispatch, then a task with
  * no trace of work yet; anything else is a resumption after a break.
  */
 export function detectContinuationState(snapshot: ContextSnapshot): ContinuationState {
   const task = snapshot.task;
   if (!task) return 'no_task';
+  if (task.status === 'completed' || task.status === 'archived') return 'completed';
   if (blockers(snapshot).length > 0) return 'blocked';
   const last = snapshot.dispatches[0];
   if (last && isFailure(last)) return 'failed_attempt';

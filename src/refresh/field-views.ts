@@ -50,6 +50,8 @@ export function nextAction(snapshot: ContextSnapshot): string {
   switch (detectContinuationState(snapshot)) {
     case 'no_task':
       return 'No active task: pick one from the open tasks or create one.';
+    case 'completed':
+      return `Task ${snapshot.task?.id} is ${snapshot.task?.status}: nothing to resume; review its result or pick the next open task.`;
     case 'just_started':
       return `Start task ${snapshot.task?.id}: review requirements, plan, implement.`;
     case 'blocked':

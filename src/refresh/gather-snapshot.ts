@@ -11,6 +11,8 @@ export interface GatherOptions {
   workspace: string;
   ledger: Ledger;
   gitCache: GitCache;
+  /** Read git now, whatever the cache holds. @default false */
+  fresh?: boolean;
   taskId?: string;
   includeGit: boolean;
   includeGitDiff: boolean;
@@ -58,7 +60,11 @@ export async function gatherSnapshot(options: GatherOptions): Promise<GatherResu
     includeResearch: options.includeResearch,
   });
   const gitPart = options.includeGit
-    ? options.gitCache.get(options.workspace, { commitLimit: options.commitLimit, includeDiff: options.includeGitDiff })
+    ? options.gitCache.get(options.workspace, {
+        commitLimit: options.commitLimit,
+        includeDiff: options.includeGitDiff,
+        fresh: options.fresh ?? false,
+      })
     : Promise.resolve(undefined);
   const [ledgerResult, gitResult] = await Promise.allSettled([ledgerPart, gitPart]);
 

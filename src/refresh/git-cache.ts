@@ -14,6 +14,12 @@ export interface GitCacheOptions {
   maxEntries?: number;
 }
 
+/** A lookup's options: what to read, and whether a valid entry may answer. */
+export interface GitCacheGetOptions extends ReadGitStateOptions {
+  /** Read git now even when a valid entry exists (the new state replaces it). @default false */
+  fresh?: boolean;
+}
+
 export interface GitLookup {
   state: GitState;
   hit: boolean;
@@ -55,19 +61,23 @@ export class GitCache {
     return this.locations.get(workspace) ?? undefined;
   }
 
-  /** Returns cached state when HEAD and index are unchanged and the entry is fresh; else reads git. */
-  async get(workspace: string, options: ReadGitStateOptions = {}): Promise<GitLookup> {
+  /**
+   * Returns cached state when HEAD and index are unchanged and the entry is fresh (and `fresh` is
+   * not asked for); else reads git.
+   */
+  async get(workspace: string, lookupOptions: GitCacheGetOptions = {}): Promise<GitLookup> {
+    const { fresh = false, ...options } = lookupOptions;
     const location = await this.locate(workspace);
     if (!location) throw new Error('not a git repository (no .git found in the workspace or above it)');
     const key = await readGitKey(location);
     const slot = this.slotOf(workspace, options);
     const entry = this.entries.get(slot);
-    if (entry && entry.key === key && this.now() - entry.storedAt < this.ttlMs) {
+    if (!fresh && entry && entry.key === key && this.now() - entry.storedAt < this.ttlMs) {
       this.hits += 1;
       return { state: entry.state, hit: true, key };
     }
     const running = this.pending.get(slot);
-    if (running && running.key === key) {
+    if (!fresh && running && running.key === key) {
       this.hits += 1;
       return { ...(await running.lookup), hit: true };
     }

@@ -25,7 +25,7 @@ export { compareSnapshots, deltaSinceTime, snapshotEntities } from './snapshot-d
 export { listSnapshots, loadSnapshot, SNAPSHOT_DIR, saveSnapshot } from './snapshot-store.js';
 export { REFRESH_FORMATS } from './types.js';
 export type { ContinuationState } from './continuation-state.js';
-export type { GitCacheOptions, GitLookup } from './git-cache.js';
+export type { GitCacheGetOptions, GitCacheOptions, GitLookup } from './git-cache.js';
 export type { ResultCacheOptions, ResultCacheStatus } from './result-cache.js';
 export type { GitLocation } from './git-key.js';
 export type { RefreshTasksMetadata, RefreshTasksResult, TaskContext } from './refresh-tasks.js';

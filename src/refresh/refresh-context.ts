@@ -30,9 +30,6 @@ export const DEFAULT_COMMIT_LIMIT = 5;
 export const DEFAULT_SESSION_ID = 'default';
 const MAX_LIMIT = 100;
 
-// One cache per process unless the caller brings its own: the MCP server and CLI share it.
-const processGitCache = new GitCache();
-
 /**
  * Session recovery (seed 002): gathers the ledger, git, task folder, workflow and environment in
  * parallel, masks secrets in everything, renders the requested format inside its hard token cap
@@ -47,6 +44,7 @@ const processGitCache = new GitCache();
  */
 export async function refreshContext(options: RefreshOptions): Promise<RefreshResult> {
   const startedAt = performance.now();
+  requireSources(options);
   const format = resolveFormat(options.format);
   const now = (options.now ?? Date.now)();
   const sessionId = options.sessionId ?? DEFAULT_SESSION_ID;
@@ -102,12 +100,14 @@ interface RefreshCall {
 
 /** The rendered result for a call: from the result cache when it applies, else computed. */
 async function resolveRefresh(options: RefreshOptions, call: RefreshCall): Promise<ComputedRefresh> {
-  const plan = planGather(options, call.format, options.gitCache ?? processGitCache, call.now);
-  const compute = () => computeRefresh(options, plan, call);
+  // No cache of the caller's: git is read for this call (a change made a second ago shows).
+  const plan = planGather(options, call.format, options.gitCache ?? new GitCache(), call.now);
   const cache = cacheFor(options);
   const key = cache ? await resultKey(options, plan, call.session, call.now) : undefined;
-  if (!cache || key === undefined) return compute();
-  const { value, status } = await cache.getOrCompute(key, compute);
+  if (!cache || key === undefined) return computeRefresh(options, plan, call);
+  // Rendered with the status it is sent with on a miss: the count includes it. 'hit' and 'shared'
+  // then take its place: one o200k token each, like 'miss', so token_estimate stays exact.
+  const { value, status } = await cache.getOrCompute(key, () => computeRefresh(options, plan, call, 'miss'));
   return { ...value, rendered: { ...value.rendered, metadata: withResultStatus(value.rendered.metadata, status) } };
 }
 
@@ -124,6 +124,7 @@ function planGather(options: RefreshOptions, format: RefreshFormat, gitCache: Gi
     workspace: options.workspace,
     ledger: options.ledger,
     gitCache,
+    fresh: options.fresh === true,
     taskId: options.taskId,
     includeGit: options.includeGit ?? true,
     includeGitDiff: detailed,
@@ -140,7 +141,12 @@ function planGather(options: RefreshOptions, format: RefreshFormat, gitCache: Gi
 }
 
 /** Gathers, masks and renders: everything of a refresh except the bookkeeping writes. */
-async function computeRefresh(options: RefreshOptions, plan: GatherOptions, call: RefreshCall): Promise<ComputedRefresh> {
+async function computeRefresh(
+  options: RefreshOptions,
+  plan: GatherOptions,
+  call: RefreshCall,
+  resultStatus?: ResultCacheStatus,
+): Promise<ComputedRefresh> {
   const { snapshot: raw, gitCache: cacheState } = await gatherSnapshot(plan);
   raw.warnings.push(...(raw.git?.warnings ?? []), ...stalenessWarnings(call.session, { head: raw.git?.head, now: call.now }));
 
@@ -151,7 +157,12 @@ async function computeRefresh(options: RefreshOptions, plan: GatherOptions, call
     maxTokens: options.maxTokens,
     metadata: {
       generated_at: new Date(call.now).toISOString(),
-      cache: { git: cacheState, hits: plan.gitCache.hits, misses: plan.gitCache.misses },
+      cache: {
+        git: cacheState,
+        hits: plan.gitCache.hits,
+        misses: plan.gitCache.misses,
+        ...(resultStatus ? { result: resultStatus } : {}),
+      },
       snapshot_id: call.snapshotId,
     },
   };
@@ -173,11 +184,11 @@ function loadRenderer(): Promise<typeof import('./redact-and-render.js')> {
 
 /**
  * The result cache to use, or none: a call asking for a delta, a saved snapshot, its own clock or
- * its own environment depends on more than the cache key holds.
+ * its own environment depends on more than the cache key holds; a `fresh` call wants none.
  */
 function cacheFor(options: RefreshOptions): ResultCache<ComputedRefresh> | undefined {
   if (!options.resultCache) return undefined;
-  if (options.since !== undefined || options.saveSnapshot || options.now || options.env) return undefined;
+  if (options.since !== undefined || options.saveSnapshot || options.now || options.env || options.fresh) return undefined;
   return options.resultCache as ResultCache<ComputedRefresh>;
 }
 
@@ -273,43 +284,51 @@ async function recordCall(
   },
 ): Promise<void> {
   const { snapshot, rendered } = call;
+  // Every write starts inside an async function: one that throws at once (a ledger without
+  // createRecord) is a rejection settled below, never a promise left floating beside a throw.
   const writes: Array<Promise<unknown>> = [
-    touchSession(options.ledger, call.sessionId, call.session, {
-      workspace: options.workspace,
-      head: snapshot.git?.head,
-      now: call.now,
-      taskId: snapshot.task?.id,
-    }),
+    settle(() =>
+      touchSession(options.ledger, call.sessionId, call.session, {
+        workspace: options.workspace,
+        head: snapshot.git?.head,
+        now: call.now,
+        taskId: snapshot.task?.id,
+      }),
+    ),
   ];
   if (options.audit !== false) {
     // §6.4: when, where, what was included and how big; never the content itself.
     writes.push(
-      options.ledger.createRecord('audit', {
-        status: 'refresh_context',
-        taskId: snapshot.task?.id,
-        data: {
-          at: call.now,
-          workspace: options.workspace,
-          session: call.sessionId,
-          task: snapshot.task?.id ?? null,
-          format: rendered.metadata.format,
-          requestedFormat: rendered.metadata.requested_format ?? rendered.metadata.format,
-          sources: snapshot.sources,
-          warnings: rendered.metadata.warnings,
-          redactions: rendered.metadata.redactions,
-          tokens: rendered.metadata.token_estimate,
-          snapshotId: call.snapshotId ?? null,
-        },
-      }),
+      settle(() =>
+        options.ledger.createRecord('audit', {
+          status: 'refresh_context',
+          taskId: snapshot.task?.id,
+          data: {
+            at: call.now,
+            workspace: options.workspace,
+            session: call.sessionId,
+            task: snapshot.task?.id ?? null,
+            format: rendered.metadata.format,
+            requestedFormat: rendered.metadata.requested_format ?? rendered.metadata.format,
+            sources: snapshot.sources,
+            warnings: rendered.metadata.warnings,
+            redactions: rendered.metadata.redactions,
+            tokens: rendered.metadata.token_estimate,
+            snapshotId: call.snapshotId ?? null,
+          },
+        }),
+      ),
     );
   }
   // A snapshot was asked for: failing to save it is an error; the bookkeeping writes only warn.
   const saving = call.snapshotId
-    ? saveSnapshot(options.workspace, options.ledger, snapshot, {
-        format: rendered.metadata.format,
-        tokens: rendered.metadata.token_estimate,
-        id: call.snapshotId,
-      })
+    ? settle(() =>
+        saveSnapshot(options.workspace, options.ledger, snapshot, {
+          format: rendered.metadata.format,
+          tokens: rendered.metadata.token_estimate,
+          id: call.snapshotId as string,
+        }),
+      )
     : Promise.resolve(undefined);
   const [saved, ...results] = await Promise.allSettled([saving, ...writes]);
   for (const result of results) {
@@ -318,6 +337,48 @@ async function recordCall(
     }
   }
   if (saved?.status === 'rejected') throw saved.reason;
+}
+
+/** `fn()` as a promise, a synchronous throw included. */
+async function settle<T>(fn: () => Promise<T>): Promise<T> {
+  return fn();
+}
+
+/**
+ * The two inputs every refresh needs, checked before anything starts: without them a call would
+ * fail half-way with a TypeError from deep inside (and leave bookkeeping writes behind).
+ */
+function requireSources(options: RefreshOptions | undefined): void {
+  if (typeof options !== 'object' || options === null) {
+    throw new BatonError('INPUT_INVALID', `refreshContext needs an options object ({ workspace, ledger }); got ${String(options)}`, {
+      details: { field: 'options' },
+    });
+  }
+  if (typeof options.workspace !== 'string' || options.workspace.trim() === '') {
+    throw new BatonError(
+      'INPUT_INVALID',
+      `refreshContext: workspace must be the workspace folder's path (a string); got ${describe(options.workspace)}`,
+      {
+        details: { field: 'workspace' },
+      },
+    );
+  }
+  const ledger = options.ledger as Partial<RefreshOptions['ledger']> | undefined;
+  if (typeof ledger !== 'object' || ledger === null || typeof ledger.getTask !== 'function' || typeof ledger.createRecord !== 'function') {
+    throw new BatonError(
+      'INPUT_INVALID',
+      `refreshContext: ledger must be a Ledger (await openLedger({ cwd: workspace }), or new MemoryLedger()); got ${describe(options.ledger)}`,
+      { details: { field: 'ledger' } },
+    );
+  }
+}
+
+function describe(value: unknown): string {
+  if (value === undefined || value === null) return String(value);
+  if (typeof value === 'string') return JSON.stringify(value);
+  return typeof value === 'object'
+    ? `an object with keys ${Object.keys(value).join(', ') || '(none)'}`
+    : `${typeof value} ${String(value)}`;
 }
 
 type Metrics = typeof import('../observability/metrics.js');

@@ -83,8 +83,17 @@ export interface RefreshOptions {
   generateContinuationPrompt?: boolean;
   /** Session whose last refresh is compared for staleness. @default 'default' */
   sessionId?: string;
-  /** Shared git cache (keyed by HEAD and index state). @default a process-wide cache */
+  /**
+   * A git cache shared between calls (keyed by HEAD and the index; unstaged edits show once its
+   * entry expires, 60 s by default). Without one, every call reads git, so a change made a second
+   * ago shows. The MCP server passes one. @default none: git is read for each call
+   */
   gitCache?: import('./git-cache.js').GitCache;
+  /**
+   * Read everything now: git even when `gitCache` holds a valid entry (the new state replaces it),
+   * and no answer from `resultCache`. @default false
+   */
+  fresh?: boolean;
   /** Clock. @default Date.now */
   now?: () => number;
   /** Environment whose variable NAMES are reported. @default process.env */
