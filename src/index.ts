@@ -71,7 +71,15 @@ export { DEFAULT_CONFIG_PATH, loadConfig } from './config/index.js';
 export type { BatonConfig, BreakerConfig, LoadConfigOptions, PreContextConfig, TimeoutsConfig } from './config/index.js';
 
 // The supervisor and its providers (docs/supervisor.md)
-export { buildRunReport, CircuitBreaker, DEFAULT_BREAKER_SETTINGS, loadPlan, parsePlan, runPlan } from './supervisor/index.js';
+export {
+  buildRunReport,
+  CircuitBreaker,
+  DEFAULT_BREAKER_SETTINGS,
+  loadPlan,
+  parsePlan,
+  runPlan,
+  workspaceOps,
+} from './supervisor/index.js';
 export type {
   BreakerSettings,
   CheckRun,
@@ -124,6 +132,7 @@ export {
 } from './precontext/index.js';
 export type {
   HelperContextInput,
+  PreContextInput,
   PreContextLimits,
   PreContextType,
   ProviderSwitchContextInput,

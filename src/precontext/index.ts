@@ -17,9 +17,11 @@ export {
 } from './defaults.js';
 export { detectTaskLoop } from './detect-task-loop.js';
 export { isPreContextEnabled } from './is-pre-context-enabled.js';
+export { resolvePreContextSettings } from './resolve-settings.js';
 export { summarizeAttempts } from './summarize-attempts.js';
 export type { HelperContextInput } from './build-helper-context.js';
 export type { ConflictAuthor, MergeConflictContextInput } from './build-merge-conflict-context.js';
 export type { ProviderSwitchContextInput } from './build-provider-switch-context.js';
 export type { RetryContextInput } from './build-retry-context.js';
+export type { PreContextInput } from './resolve-settings.js';
 export type { AttemptSummary, PreContextBuildOptions, PreContextLimits, PreContextSettings, PreContextType } from './types.js';

@@ -326,7 +326,7 @@ async function recordCall(
         saveSnapshot(options.workspace, options.ledger, snapshot, {
           format: rendered.metadata.format,
           tokens: rendered.metadata.token_estimate,
-          id: call.snapshotId as string,
+          id: call.snapshotId,
         }),
       )
     : Promise.resolve(undefined);

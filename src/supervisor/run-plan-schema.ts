@@ -43,16 +43,22 @@ const count = (min: number) => z.number().int().min(min);
 const providerSchema = objectWithMethods<Provider>(['run'], 'a Provider (createProvider, createCommandProvider, ...)');
 const providersSchema = z.array(providerSchema).min(1, 'at least one provider is needed');
 
+/** PreContextInput: the builders' shape (limits nested) or the config's flat one, each part optional. */
 const preContextSchema = z.strictObject({
-  enabled: z.boolean(),
-  types: z.array(z.enum(['circuit_breaker', 'retry', 'helper'])),
-  limits: z.strictObject({
-    maxLines: count(1),
-    maxTokens: count(1),
-    maxFiles: count(1),
-    maxErrors: count(1),
-    helperMaxAttempts: count(1),
-  }),
+  enabled: z.boolean().optional(),
+  types: z.array(z.enum(['circuit_breaker', 'retry', 'helper'])).optional(),
+  limits: z
+    .strictObject({
+      maxLines: count(1).optional(),
+      maxTokens: count(1).optional(),
+      maxFiles: count(1).optional(),
+      maxErrors: count(1).optional(),
+      helperMaxAttempts: count(1).optional(),
+    })
+    .optional(),
+  maxLines: count(1).optional(),
+  maxFiles: count(1).optional(),
+  helperMaxAttempts: count(1).optional(),
 });
 
 const breakerSchema = z.strictObject({
@@ -67,7 +73,7 @@ const runPlanOptionsSchema = z.strictObject({
   ledger: objectWithMethods<Ledger>(['upsertTask', 'claimTask', 'appendDispatch'], 'a Ledger (from openLedger or new MemoryLedger())'),
   providers: providersSchema,
   helperProviders: providersSchema.optional(),
-  workspace: objectWithMethods<WorkspaceOps>(['snapshot', 'diff', 'runCheck'], 'a WorkspaceOps ({ snapshot, diff, runCheck })'),
+  workspace: objectWithMethods<WorkspaceOps>(['snapshot', 'diff', 'runCheck'], 'a WorkspaceOps ({ snapshot, diff, runCheck })').optional(),
   workspaceDir: z.string().min(1),
   preContext: preContextSchema.optional(),
   breaker: breakerSchema.optional(),

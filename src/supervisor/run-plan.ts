@@ -3,10 +3,11 @@ import { setTimeout as delay } from 'node:timers/promises';
 import type { Ledger, Task } from '../ledger/index.js';
 import { newId } from '../ledger/index.js';
 import { getLogger, type Logger } from '../observability/index.js';
-import { DEFAULT_PRE_CONTEXT_SETTINGS, type PreContextSettings } from '../precontext/index.js';
+import { type PreContextInput, resolvePreContextSettings } from '../precontext/index.js';
 import { DEFAULT_RECENT_HISTORY_WINDOW } from '../prompt/index.js';
 import type { Provider } from '../providers/index.js';
 import { buildRunReport, type RunReport } from './build-run-report.js';
+import { checkWorkspaceInput } from './check-run-plan-input.js';
 import { checkRunPlanArgs } from './run-plan-schema.js';
 import { CircuitBreaker } from './circuit-breaker.js';
 import { DEFAULT_AGENT_TIMEOUT_MS, DEFAULT_CHECK_TIMEOUT_MS, DEFAULT_MAX_WAIT_MS, DEFAULT_TASK_LEASE_MS } from './defaults.js';
@@ -16,6 +17,7 @@ import type { RunClaimedOptions } from './run-claimed-task.js';
 import type { TaskSites } from './task-site.js';
 import { TaskScheduler } from './task-scheduler.js';
 import type { BreakerSettings, EventSink, WorkspaceOps } from './types.js';
+import { workspaceOps } from './workspace-ops.js';
 
 export interface RunPlanOptions {
   ledger: Ledger;
@@ -23,11 +25,18 @@ export interface RunPlanOptions {
   providers: readonly Provider[];
   /** Providers for the helper agent. @default providers */
   helperProviders?: readonly Provider[];
-  workspace: WorkspaceOps;
-  /** The folder agents work in and checks run in. */
+  /** The folder agents work in and checks run in (relative: to the process's cwd). Must exist. */
   workspaceDir: string;
-  /** @default DEFAULT_PRE_CONTEXT_SETTINGS */
-  preContext?: PreContextSettings;
+  /**
+   * How a run is measured and checks are run. @default Baton's own (`workspaceOps(workspaceDir)`):
+   * git-aware snapshots (a plain folder is hashed instead), checks run by the shell in workspaceDir
+   */
+  workspace?: WorkspaceOps;
+  /**
+   * Seed 000's switches: the builders' shape, or the config's (`config.preContext` as loadConfig
+   * returns it). @default DEFAULT_PRE_CONTEXT_SETTINGS
+   */
+  preContext?: PreContextInput;
   breaker?: Partial<BreakerSettings>;
   /** @default 5 */
   recentHistoryWindow?: number;
@@ -79,9 +88,18 @@ export interface RunPlanOptions {
  *   misspelled key (`tasks[0] (id "a"): unknown key "acceptance_criteria" (did you mean
  *   "acceptanceCriteria"?)`), a missing field, an unknown dependency or a cycle; CONFIG_INVALID for
  *   an options object with an unknown key or a value of the wrong type, each named.
+ *   WORKSPACE_NOT_SET when workspaceDir is not an existing folder; INPUT_INVALID for concurrency
+ *   above 1 without `sites` (the tasks would share one folder).
+ * @example
+ * const report = await runPlan(await loadPlan('plan.yaml'), {
+ *   ledger: await openLedger({ cwd: process.cwd() }),
+ *   providers: [createCommandProvider('agent', { type: 'command', command: ['./agent.sh'] })],
+ *   workspaceDir: process.cwd(),
+ * });
  */
 export async function runPlan(input: Plan, options: RunPlanOptions): Promise<RunReport> {
   const plan = checkRunPlanArgs(input, options);
+  const workspaceDir = await checkWorkspaceInput(options);
   const { ledger } = options;
   const now = options.now ?? Date.now;
   const owner = options.owner ?? `${hostname()}:${process.pid}:${newId('r').slice(-6)}`;
@@ -100,10 +118,10 @@ export async function runPlan(input: Plan, options: RunPlanOptions): Promise<Run
     onEvent,
     providers: options.providers,
     breaker,
-    workspace: options.workspace,
-    cwd: options.workspaceDir,
+    workspace: options.workspace ?? workspaceOps(workspaceDir),
+    cwd: workspaceDir,
     agentTimeoutMs: options.agentTimeoutMs ?? DEFAULT_AGENT_TIMEOUT_MS,
-    preContext: options.preContext ?? DEFAULT_PRE_CONTEXT_SETTINGS,
+    preContext: resolvePreContextSettings(options.preContext),
     maxWaitMs: options.maxWaitMs ?? DEFAULT_MAX_WAIT_MS,
     logger,
     ...(options.signal ? { signal: options.signal } : {}),

@@ -140,6 +140,7 @@ describe('the root export', () => {
         "truncateToTokens": "function",
         "withDuplicatePrevention": "function",
         "withSummaryCache": "function",
+        "workspaceOps": "function",
       }
     `);
   });
@@ -243,6 +244,7 @@ describe('the root export', () => {
         "Plan",
         "PlanTask",
         "PreContextConfig",
+        "PreContextInput",
         "PreContextLimits",
         "PreContextType",
         "Provider",

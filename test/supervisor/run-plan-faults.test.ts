@@ -117,14 +117,14 @@ describe('runPlan when things go wrong', () => {
     expect(blocked?.blockReason).toBe('Could not run the task (4 tries): git fetch origin failed: the remote is gone');
   }, 30_000);
 
-  it('blocks a task whose workspace is gone with the error that names the folder', async () => {
-    const { ledger, provider } = setup();
+  it('blocks a task whose workspace is gone (after the start: a missing workspaceDir is refused at once) with the error that names the folder', async () => {
+    const { dir, ledger, provider } = setup();
     const gone = path.join(makeWorkspace(), 'no-such-folder');
     const report = await runPlan(onePlan('lost'), {
       ledger,
       providers: [provider],
       workspace: workspaceOps(gone),
-      workspaceDir: gone,
+      workspaceDir: dir,
       pollMs: 20,
       logger: silentLogger,
     });
