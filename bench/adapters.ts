@@ -1,6 +1,6 @@
 /**
  * Framework adapters benchmark (issue 27): `npm run bench -- adapters [--steps 200] [--runs 5]
- * [--limit 32000] [--traj FILE_OR_DIR...] [--frameworks ai-sdk,langchain,openai-agents]`.
+ * [--limit 32000] [--traj FILE_OR_DIR...] [--frameworks ai-sdk,langchain,openai-agents] [--out FILE]`.
  *
  * Replays a recorded loop (the shared SWE-agent trajectories joined to `--steps` tool steps) through
  * each framework against a local OpenAI-compatible server that answers at once, with and without
@@ -32,6 +32,8 @@ interface Options {
   limit: number;
   traj: string[];
   frameworks: Framework[];
+  /** Where the report goes. @default bench/results/adapters.json */
+  out: string;
 }
 
 export default async function run(args: string[]): Promise<void> {
@@ -53,8 +55,8 @@ export default async function run(args: string[]): Promise<void> {
     baton_only: batonOnly,
     frameworks,
   };
-  await mkdir(path.join(here, 'results'), { recursive: true });
-  const out = path.join(here, 'results', 'adapters.json');
+  const out = path.resolve(options.out);
+  await mkdir(path.dirname(out), { recursive: true });
   await writeFile(out, `${JSON.stringify(report, null, 2)}\n`);
   console.log(JSON.stringify(report, null, 2));
   console.error(`wrote ${out}`);
@@ -126,7 +128,14 @@ async function once(framework: Framework, mode: Mode, loop: RecordedLoop, limit:
 }
 
 function parseArgs(args: string[]): Options {
-  const options: Options = { steps: 200, runs: 5, limit: 32_000, traj: [], frameworks: FRAMEWORKS };
+  const options: Options = {
+    steps: 200,
+    runs: 5,
+    limit: 32_000,
+    traj: [],
+    frameworks: FRAMEWORKS,
+    out: path.join(here, 'results', 'adapters.json'),
+  };
   for (let i = 0; i < args.length; i += 1) {
     const flag = args[i];
     const value = args[i + 1] ?? '';
@@ -138,7 +147,8 @@ function parseArgs(args: string[]): Options {
     else if (flag === '--runs') options.runs = positive(flag, value);
     else if (flag === '--limit') options.limit = positive(flag, value);
     else if (flag === '--frameworks') options.frameworks = frameworksOf(value);
-    else throw new Error(`unknown option ${flag}; expected --steps, --runs, --limit, --traj or --frameworks`);
+    else if (flag === '--out' && value) options.out = value;
+    else throw new Error(`unknown option ${flag}; expected --steps, --runs, --limit, --traj, --frameworks or --out FILE`);
     i += 1;
   }
   return options;
