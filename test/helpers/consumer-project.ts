@@ -108,7 +108,7 @@ export interface ConsumerProject {
   run(files: Record<string, string>, options: RunProgramOptions): Promise<ProgramResult>;
   /** Type-checks `files` (relative paths → source) with the project's own `tsc`, emitting nothing. */
   typecheck(files: Record<string, string>, options?: TypecheckOptions): Promise<ProgramResult>;
-  /** Runs a command in the project (`npx --no baton --version`, `node_modules/.bin/baton`). */
+  /** Runs a command in the project (`npx agent-baton --version`, `node_modules/.bin/baton`). */
   exec(command: string, args: readonly string[], options?: { cwd?: string; env?: Record<string, string> }): Promise<ProgramResult>;
 }
 
