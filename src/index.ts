@@ -144,6 +144,7 @@ export type { LoadPromptStateOptions, MinimalState, TaskPromptOptions } from './
 // refresh_context and snapshots (docs/session-recovery.md)
 export {
   buildContinuationPrompt,
+  GitCache,
   listSnapshots,
   loadSnapshot,
   REFRESH_FORMATS,
@@ -155,6 +156,7 @@ export type {
   ChangedFile,
   ContextSnapshot,
   EnvironmentState,
+  GitCacheOptions,
   GitCommit,
   GitState,
   RefreshFormat,
