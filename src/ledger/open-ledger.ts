@@ -58,8 +58,13 @@ export function parseLedgerSpec(spec: string, cwd: string = process.cwd()): Ledg
   );
 }
 
-/** Opens the ledger named by options.spec, BATON_LEDGER, or the default SQLite file. */
+/**
+ * Opens the ledger named by options.spec, BATON_LEDGER, or the default SQLite file.
+ * @throws BatonError CONFIG_INVALID for an unknown option (naming the spelling expected) or a value
+ *   of the wrong type; INPUT_INVALID for a spec of none of the forms.
+ */
 export async function openLedger(options: OpenLedgerOptions = {}): Promise<Ledger> {
+  if (!looksValid(options)) (await import('./open-ledger-schema.js')).checkOpenLedgerOptions(options);
   const cwd = options.cwd ?? process.cwd();
   const spec = parseLedgerSpec(
     options.spec ?? process.env.BATON_LEDGER ?? process.env.BATON_REDIS_URL ?? `sqlite:${DEFAULT_SQLITE_PATH}`,
@@ -87,4 +92,26 @@ export async function openLedger(options: OpenLedgerOptions = {}): Promise<Ledge
       });
     }
   }
+}
+
+/** Keys and the type of each option (open-ledger-schema.ts has the schema that explains a failure). */
+const OPTION_TYPES: Readonly<Record<keyof OpenLedgerOptions, string>> = {
+  spec: 'string',
+  cwd: 'string',
+  connectTimeoutMs: 'number',
+  namespace: 'string',
+  create: 'boolean',
+  readOnlyFallback: 'boolean',
+  busyTimeoutMs: 'number',
+  now: 'function',
+};
+
+/** A quick check without zod (start-up cost); false sends the options to the schema for the message. */
+function looksValid(options: unknown): boolean {
+  if (typeof options !== 'object' || options === null || Array.isArray(options)) return false;
+  for (const [key, value] of Object.entries(options)) {
+    const type = (OPTION_TYPES as Readonly<Record<string, string | undefined>>)[key];
+    if (type === undefined || (value !== undefined && typeof value !== type)) return false;
+  }
+  return true;
 }

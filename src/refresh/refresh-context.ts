@@ -1,4 +1,5 @@
 import { BatonError, errorMessage } from '../errors/index.js';
+import { checkRefreshOptions } from './refresh-options-schema.js';
 import { newId } from '../ledger/index.js';
 import { logLater } from '../observability/log-later.js';
 import { maskSecretsSync } from '../redact/index.js';
@@ -38,11 +39,13 @@ const MAX_LIMIT = 100;
  * `metadata.warnings` comes back instead, and `detailed` falls back to `standard`.
  *
  * @throws BatonError('INPUT_INVALID') for a bad format, limit or `since`; 'NOT_FOUND' for an
- *   unknown explicit task id or snapshot.
+ *   unknown explicit task id or snapshot; 'CONFIG_INVALID' for an unknown option (naming the
+ *   spelling expected), a missing ledger or workspace, or a value of the wrong type.
  * @example
  * const { text, continuation_prompt } = await refreshContext({ workspace, ledger, format: 'standard' });
  */
 export async function refreshContext(options: RefreshOptions): Promise<RefreshResult> {
+  checkRefreshOptions(options);
   const startedAt = performance.now();
   requireSources(options);
   const format = resolveFormat(options.format);

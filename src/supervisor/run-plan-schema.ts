@@ -95,6 +95,9 @@ const runPlanOptionsSchema = z.strictObject({
   signal: abortSignalOption.optional(),
 });
 
+/** The options the schema knows: run-plan.ts asserts RunPlanOptions has no other. */
+export type CheckedRunPlanOption = keyof z.infer<typeof runPlanOptionsSchema>;
+
 /**
  * Checks runPlan's arguments and returns the plan with defaults filled in (a task's title is its
  * id). Options are checked, not copied: runPlan keeps the caller's objects.

@@ -1,0 +1,22 @@
+import { z } from 'zod';
+import { functionOption, parseInput } from '../util/index.js';
+
+/**
+ * openLedger's options as a zod schema, loaded only when the quick check in open-ledger.ts finds
+ * something wrong: `baton hook` and `baton status` open a ledger at start-up and must not load zod.
+ */
+const optionsSchema = z.strictObject({
+  spec: z.string().min(1).optional(),
+  cwd: z.string().min(1).optional(),
+  connectTimeoutMs: z.number().positive().optional(),
+  namespace: z.string().min(1).optional(),
+  create: z.boolean().optional(),
+  readOnlyFallback: z.boolean().optional(),
+  busyTimeoutMs: z.number().min(0).optional(),
+  now: functionOption<() => number>().optional(),
+});
+
+/** @throws BatonError CONFIG_INVALID naming each problem (an unknown key with the spelling expected). */
+export function checkOpenLedgerOptions(options: unknown): void {
+  parseInput(optionsSchema, options, { what: 'openLedger options' });
+}

@@ -1,0 +1,45 @@
+import { z } from 'zod';
+import type { Ledger } from '../ledger/index.js';
+import type { RefreshOptions } from './types.js';
+import { functionOption, objectWithMethods, parseInput } from '../util/index.js';
+
+/**
+ * refreshContext's options, checked before anything is read: strict, so `{ workspaceDir }` or
+ * `{ task_id }` is an error naming the spelling expected, and a missing ledger is one error (not
+ * a rejection from each source). The format, the limits and `since` keep their own messages
+ * (refresh-context.ts), shared with the MCP tool and the CLI.
+ */
+const optionsSchema = z.strictObject({
+  workspace: z.string().min(1, 'expected the workspace folder'),
+  ledger: objectWithMethods<Ledger>(['getTask', 'listTasks', 'lastDispatches'], 'a Ledger (from openLedger or new MemoryLedger())'),
+  taskId: z.string().min(1).optional(),
+  format: z.string().optional(),
+  includeGit: z.boolean().optional(),
+  includeTechDebt: z.boolean().optional(),
+  includeDispatches: z.boolean().optional(),
+  includeTaskArtifacts: z.boolean().optional(),
+  includeResearch: z.boolean().optional(),
+  dispatchLimit: z.number().optional(),
+  commitLimit: z.number().optional(),
+  generateContinuationPrompt: z.boolean().optional(),
+  sessionId: z.string().min(1).optional(),
+  gitCache: objectWithMethods(['clear'], 'a GitCache').optional(),
+  now: functionOption<() => number>().optional(),
+  env: z.record(z.string(), z.string().optional()).optional(),
+  audit: z.boolean().optional(),
+  since: z.string().optional(),
+  saveSnapshot: z.boolean().optional(),
+  maxTokens: z.number().int().min(1).optional(),
+  resultCache: objectWithMethods(['getOrCompute'], 'a ResultCache').optional(),
+  renderWorker: objectWithMethods(['render'], 'a SnapshotRenderer ({ render(snapshot, job) })').optional(),
+  yieldTurn: functionOption<() => Promise<void>>().optional(),
+});
+
+// A key added to RefreshOptions without a schema entry fails the type check here, naming the key.
+type Unchecked = Exclude<keyof RefreshOptions, keyof z.infer<typeof optionsSchema>>;
+export const EVERY_REFRESH_OPTION_CHECKED: [Unchecked] extends [never] ? true : Unchecked = true;
+
+/** @throws BatonError CONFIG_INVALID naming each unknown key (with the spelling expected) and each value of the wrong type. */
+export function checkRefreshOptions(options: unknown): void {
+  parseInput(optionsSchema, options, { what: 'refreshContext options' });
+}
