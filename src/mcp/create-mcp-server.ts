@@ -5,6 +5,7 @@ import { type ClientProfile, clientProfile, type ForwardingOverride } from './cl
 import { registerContextResources } from './context-resources.js';
 import type { ContextWatcher } from './context-watcher.js';
 import { LazyAjvValidator } from './lazy-json-schema-validator.js';
+import { checkMcpServerOptions } from './mcp-options-schema.js';
 import { registerContextSnapshots } from './tools/context-snapshots-tool.js';
 import { registerDebtTool } from './tools/debt-tool.js';
 import { registerDispatchTool } from './tools/dispatch-tool.js';
@@ -43,8 +44,15 @@ export interface BatonMcpServer {
 /**
  * Builds one MCP server (one per client session): the Baton tools, the context resources with
  * subscriptions, and this session's workspace state. Connect it to a transport to serve.
+ * @throws BatonError CONFIG_INVALID for an unknown option (naming the spelling expected) or a value of the wrong type.
  */
 export function createBatonMcpServer(options: BatonMcpServerOptions = {}): BatonMcpServer {
+  checkMcpServerOptions(options, 'createBatonMcpServer');
+  return createMcpServer(options);
+}
+
+/** createBatonMcpServer without the check, for serveStdio and serveHttp (which check their own options). */
+export function createMcpServer(options: BatonMcpServerOptions): BatonMcpServer {
   const registry = options.registry ?? new WorkspaceRegistry();
   const state = new WorkspaceState(registry, options.workspace);
   const fallbackId = `mcp-${randomUUID()}`;

@@ -6,9 +6,10 @@ import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
 import { BatonError, errorMessage } from '../errors/index.js';
 // logger.js, not the index: the index also loads prom-client, which start-up does not need.
 import { getLogger } from '../observability/logger.js';
-import { type BatonMcpServerOptions, createBatonMcpServer } from './create-mcp-server.js';
+import { type BatonMcpServerOptions, createMcpServer } from './create-mcp-server.js';
 import { RenderWorker } from '../refresh/render-worker.js';
 import { authorized, busy, header, readJson, sendJson } from './http-io.js';
+import { checkServeHttpOptions } from './mcp-options-schema.js';
 import { TurnBudget } from './turn-budget.js';
 import { WorkspaceRegistry } from './workspace-state.js';
 
@@ -74,6 +75,7 @@ export interface HttpServerLoad {
  * git cache and one result cache (WorkspaceRegistry).
  */
 export async function serveHttp(options: ServeHttpOptions): Promise<HttpMcpServer> {
+  checkServeHttpOptions(options);
   const host = options.host ?? DEFAULT_HTTP_HOST;
   checkExposure(host, options);
   const registry = options.registry ?? new WorkspaceRegistry();
@@ -209,7 +211,7 @@ async function openSession(state: HttpState, req: IncomingMessage, res: ServerRe
       sessions.set(id, { transport, stop: () => watcher.stop(), lastSeen: Date.now() });
     },
   });
-  const { server, watcher } = createBatonMcpServer({
+  const { server, watcher } = createMcpServer({
     ...options,
     registry: state.registry,
     sessionId: () => transport.sessionId ?? 'http',

@@ -3,7 +3,8 @@ import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js'
 import { logLater } from '../observability/log-later.js';
 import { FORMAT_TOKEN_CAPS } from '../refresh/format-budgets.js';
 import { resultBudget } from './client-forwarding.js';
-import { type BatonMcpServer, type BatonMcpServerOptions, createBatonMcpServer } from './create-mcp-server.js';
+import { type BatonMcpServer, type BatonMcpServerOptions, createMcpServer } from './create-mcp-server.js';
+import { checkMcpServerOptions } from './mcp-options-schema.js';
 import { WorkspaceRegistry } from './workspace-state.js';
 
 /**
@@ -11,8 +12,9 @@ import { WorkspaceRegistry } from './workspace-state.js';
  * log line goes to stderr (pino's destination in observability/).
  */
 export async function serveStdio(options: BatonMcpServerOptions = {}): Promise<void> {
+  checkMcpServerOptions(options, 'serveStdio');
   const registry = options.registry ?? new WorkspaceRegistry();
-  const { server, watcher, profile } = createBatonMcpServer({ ...options, registry });
+  const { server, watcher, profile } = createMcpServer({ ...options, registry });
   const transport = new StdioServerTransport();
   const closed = new Promise<void>((resolve) => {
     transport.onclose = () => resolve();

@@ -40,14 +40,14 @@ const MAX_LIMIT = 100;
  *
  * @throws BatonError('INPUT_INVALID') for a bad format, limit or `since`; 'NOT_FOUND' for an
  *   unknown explicit task id or snapshot; 'CONFIG_INVALID' for an unknown option (naming the
- *   spelling expected), a missing ledger or workspace, or a value of the wrong type.
+ *   spelling expected) or a value of the wrong type.
  * @example
  * const { text, continuation_prompt } = await refreshContext({ workspace, ledger, format: 'standard' });
  */
 export async function refreshContext(options: RefreshOptions): Promise<RefreshResult> {
-  checkRefreshOptions(options);
   const startedAt = performance.now();
   requireSources(options);
+  checkRefreshOptions(options);
   const format = resolveFormat(options.format);
   const now = (options.now ?? Date.now)();
   const sessionId = options.sessionId ?? DEFAULT_SESSION_ID;

@@ -5,9 +5,9 @@ import { functionOption, objectWithMethods, parseInput } from '../util/index.js'
 
 /**
  * refreshContext's options, checked before anything is read: strict, so `{ workspaceDir }` or
- * `{ task_id }` is an error naming the spelling expected, and a missing ledger is one error (not
- * a rejection from each source). The format, the limits and `since` keep their own messages
- * (refresh-context.ts), shared with the MCP tool and the CLI.
+ * `{ task_id }` is an error naming the spelling expected. The workspace and the ledger are checked
+ * first (requireSources in refresh-context.ts); the format, the limits and `since` keep their own
+ * messages there, shared with the MCP tool and the CLI.
  */
 const optionsSchema = z.strictObject({
   workspace: z.string().min(1, 'expected the workspace folder'),
@@ -24,6 +24,7 @@ const optionsSchema = z.strictObject({
   generateContinuationPrompt: z.boolean().optional(),
   sessionId: z.string().min(1).optional(),
   gitCache: objectWithMethods(['clear'], 'a GitCache').optional(),
+  fresh: z.boolean().optional(),
   now: functionOption<() => number>().optional(),
   env: z.record(z.string(), z.string().optional()).optional(),
   audit: z.boolean().optional(),

@@ -94,19 +94,15 @@ describe('refreshContext degradation (§6.5)', () => {
     });
   });
 
-  it('names an unknown option with the spelling expected, and a missing ledger, before reading anything', async () => {
+  it('names an unknown option with the spelling expected, and a value of the wrong type, before reading anything', async () => {
     const ledger = new MemoryLedger();
     await expect(refreshContext({ workspace: '/tmp', ledger, task_id: 't1', include_git: false } as never)).rejects.toMatchObject({
       code: 'CONFIG_INVALID',
       message:
         'refreshContext options is invalid:\n  unknown key "task_id" (did you mean "taskId"?)\n  unknown key "include_git" (did you mean "includeGit"?)',
     });
-    await expect(refreshContext({ workspace: '/tmp' } as never)).rejects.toMatchObject({
-      code: 'CONFIG_INVALID',
-      message: 'refreshContext options: ledger: expected a Ledger (from openLedger or new MemoryLedger())',
-    });
-    await expect(refreshContext({ workspace: '/tmp', ledger: 'sqlite:.baton/ledger.db' } as never)).rejects.toThrow(
-      'ledger: expected a Ledger (from openLedger or new MemoryLedger()); got "sqlite:.baton/ledger.db"',
+    await expect(refreshContext({ workspace: '/tmp', ledger, dispatchLimit: '5' } as never)).rejects.toThrow(
+      'refreshContext options: dispatchLimit: Invalid input: expected number, received string; got "5"',
     );
   });
 
