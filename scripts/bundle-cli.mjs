@@ -107,25 +107,30 @@ const common = {
 await rm(OUT, { recursive: true, force: true });
 const result = await build({
   ...common,
-  // The render worker's entry sits beside the chunks: render-worker.ts finds it next to itself.
-  entryPoints: {
-    index: path.join(ROOT, 'dist/cli/index.js'),
-    'render-worker-main': path.join(ROOT, 'dist/refresh/render-worker-main.js'),
-  },
+  entryPoints: { index: path.join(ROOT, 'dist/cli/index.js') },
   plugins: [zodEnglishOnly, lazyAjv],
 });
 /**
- * `baton hook EVENT` (bin/baton.js loads it alone: an agent CLI runs it at every tool call), built
- * on its own. Chunks shared with the command's entries would carry every file the hooks' imports
- * reach that any command uses (esbuild's splitting follows every import of a module's index); built
- * alone, with Baton's files free of side effects, it holds only what the hooks use.
+ * Two entries built on their own: `baton hook EVENT` (bin/baton.js loads it alone: an agent CLI
+ * runs it at every tool call) and the render thread of `baton mcp` (its entry sits beside the
+ * chunks: render-worker.ts finds it next to itself). Chunks shared with the command's entries would
+ * carry every file their imports reach that any command uses (esbuild's splitting follows every
+ * import of a module's index); built alone, with Baton's files free of side effects, each holds
+ * only what it uses.
  */
-const hookResult = await build({
-  ...common,
-  entryPoints: { 'hook-main': path.join(ROOT, 'dist/hooks/hook-main.js') },
-  chunkNames: 'hook-[name]-[hash]',
-  plugins: [zodEnglishOnly, batonFilesWithoutSideEffects],
-});
+const alone = await Promise.all(
+  [
+    ['hook-main', 'dist/hooks/hook-main.js'],
+    ['render-worker-main', 'dist/refresh/render-worker-main.js'],
+  ].map(([name, entry]) =>
+    build({
+      ...common,
+      entryPoints: { [name]: path.join(ROOT, entry) },
+      chunkNames: `${name}-[name]-[hash]`,
+      plugins: [zodEnglishOnly, batonFilesWithoutSideEffects],
+    }),
+  ),
+);
 // The tokenizer's vocabulary beside the chunks, as a ready-made table (src/tokens/o200k-table.ts
 // says why), written from the o200k_base data gpt-tokenizer publishes. The library build
 // (dist/tokens/) reads it from here too.
@@ -135,4 +140,7 @@ const { readTiktokenRanks } = await import('../dist/tokens/read-tiktoken-ranks.j
 await writeFile(path.join(OUT, O200K_TABLE_FILE), o200kTableBytes(readTiktokenRanks(o200kTiktokenFile())));
 // Which modules each chunk holds: tests that assert what a command loads read it (a module's own
 // URL is gone once it is inlined).
-await writeFile(path.join(OUT, 'metafile.json'), JSON.stringify({ ...result.metafile.outputs, ...hookResult.metafile.outputs }));
+await writeFile(
+  path.join(OUT, 'metafile.json'),
+  JSON.stringify(Object.assign({}, ...[result, ...alone].map((built) => built.metafile.outputs))),
+);

@@ -3,7 +3,7 @@ import { type BatonErrorCode, errorMessage, isBatonError } from '../errors/index
 // Not the logger itself: pino loads only when a record is written (log-later.ts).
 import { logLater } from '../observability/log-later.js';
 import { redactValue } from '../redact/index.js';
-import { toWireCase } from '../util/wire-case.js';
+import { toWireCase } from '../util/index.js';
 
 /** `_meta` key of an error result's structured form (`{code, error, details?, next}`). */
 export const ERROR_META_KEY = 'baton/error';

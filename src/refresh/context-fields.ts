@@ -3,7 +3,7 @@ import { blockers, formatAge } from './continuation-state.js';
 import { clip, dispatchView, errorLines, nextAction, taskView } from './field-views.js';
 import { README_INCLUDE_MAX_TOKENS, WORKFLOW_INCLUDE_MAX_TOKENS } from './format-budgets.js';
 import type { ContextSnapshot, RefreshFormat } from './types.js';
-import { toWireCase } from '../util/wire-case.js';
+import { toWireCase } from '../util/index.js';
 
 /**
  * One piece of a rendered context competing for the budget. `json` fields are kept whole or

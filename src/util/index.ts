@@ -6,3 +6,4 @@ export { suggestKey } from './suggest-key.js';
 export type { DescribePath, InputProblem } from './input-problems.js';
 export type { ParseInputOptions } from './parse-input.js';
 export { abortSignalOption, functionOption, objectWithMethods } from './option-schemas.js';
+export { toSnakeCase, toWireCase } from './wire-case.js';

@@ -124,9 +124,26 @@ const KNOWN_CYCLES: readonly string[][] = [];
  * until it leaves the list, so the list only shrinks. Fix one by exporting what is needed from the
  * module's index.ts (a module's face serves the other modules; the root src/index.ts serves users
  * and stays curated) and importing it from there.
+ *
+ * Why these stay: start-up. The CLI ships as one esbuild build with code splitting
+ * (scripts/bundle-cli.mjs), and there a static import of an index puts into the importer's chunks
+ * every file that index names which any command uses (esbuild's splitting follows every import of
+ * the index, not what is used); a dynamic import() of an index loads its whole namespace.
+ * `baton hook` and the render thread are built on their own (each index then brings only what is
+ * used), but `baton mcp`, `baton status` and `--help` are not:
+ * - `baton mcp` (cli/commands/mcp/action.ts, mcp/ -> refresh/ and observability/): refresh/index
+ *   names refresh-context and render-context, which would load the tokenizer on the server's own
+ *   thread; observability/index loads pino and prom-client; mcp/index the HTTP transport, for a
+ *   stdio server (test/cli/start-up-imports.test.ts checks each). Fix: build `baton mcp` as its own
+ *   entry as `baton hook` is, or make those indexes light (pino, prom-client and the renderers
+ *   loaded on first use).
+ * - `baton status` and every command's start (cli/context.ts, status/gather-status.ts): ledger/index
+ *   names parseLedgerLines (public and synchronous; its schema is zod), config/index the config
+ *   schema and util/index the option schemas (zod); neither may load zod.
+ * - ui/watch-ledger.ts: open-sqlite-database.ts imports better-sqlite3 (native) at load; through
+ *   ledger/index every path that loads the ledger's index would load it.
  */
 const KNOWN_DEEP_IMPORTS: readonly string[] = [
-  'cli/commands/bench/action.ts -> util/wire-case.ts',
   'cli/commands/mcp/action.ts -> mcp/client-forwarding.ts',
   'cli/commands/mcp/action.ts -> mcp/serve-http.ts',
   'cli/commands/mcp/action.ts -> mcp/serve-stdio.ts',
@@ -144,16 +161,13 @@ const KNOWN_DEEP_IMPORTS: readonly string[] = [
   'mcp/load-refresh.ts -> refresh/refresh-context.ts',
   'mcp/load-refresh.ts -> refresh/refresh-tasks.ts',
   'mcp/read-context-resource.ts -> refresh/format-budgets.ts',
-  'mcp/register-checked-tool.ts -> util/wire-case.ts',
   'mcp/serve-http.ts -> observability/logger.ts',
   'mcp/serve-http.ts -> refresh/render-worker.ts',
   'mcp/serve-stdio.ts -> observability/log-later.ts',
   'mcp/serve-stdio.ts -> refresh/format-budgets.ts',
   'mcp/tool-result.ts -> observability/log-later.ts',
-  'mcp/tool-result.ts -> util/wire-case.ts',
   'mcp/tools/context-snapshots-tool.ts -> refresh/snapshot-delta.ts',
   'mcp/tools/context-snapshots-tool.ts -> refresh/snapshot-store.ts',
-  'mcp/tools/context-snapshots-tool.ts -> util/wire-case.ts',
   'mcp/tools/refresh-context-tool.ts -> refresh/format-budgets.ts',
   'mcp/tools/refresh-context-tool.ts -> refresh/types.ts',
   'mcp/tools/workspace-handshake.ts -> refresh/git-key.ts',
@@ -161,7 +175,6 @@ const KNOWN_DEEP_IMPORTS: readonly string[] = [
   'mcp/workspace-state.ts -> refresh/git-cache.ts',
   'mcp/workspace-state.ts -> refresh/ledger-version.ts',
   'mcp/workspace-state.ts -> refresh/result-cache.ts',
-  'refresh/context-fields.ts -> util/wire-case.ts',
   'refresh/refresh-context.ts -> observability/log-later.ts',
   'refresh/refresh-context.ts -> observability/metrics.ts',
   'refresh/render-worker.ts -> observability/log-later.ts',

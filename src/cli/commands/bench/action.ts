@@ -10,7 +10,7 @@ import {
   STRATEGIES,
 } from '../../../bench/index.js';
 import { type CliIO, EXIT_OK, parsePositiveInt, printResult } from '../../context.js';
-import { toWireCase } from '../../../util/wire-case.js';
+import { toWireCase } from '../../../util/index.js';
 import type { BenchContextOptions } from './options.js';
 
 /** Runs the replay over the given (or shared) trajectories and prints the report; exit 0. */
