@@ -31,11 +31,12 @@ beforeAll(async () => {
 }, INSTALL_TIMEOUT_MS);
 
 describe('the TypeScript in README.md, docs/ and examples/', () => {
-  it('finds the blocks: README and docs/loop.md have some, and a fragment is left out only with its reason', () => {
+  it('finds the blocks: README, docs/loop.md and docs/api.md have some, and a fragment is left out only with its reason', () => {
     const { files, fragments } = filesToCompile(REPO_ROOT);
     const origins = new Set(files.map((f) => f.origin));
     expect(origins).toContain('README.md');
     expect(origins).toContain('docs/loop.md');
+    expect(origins).toContain('docs/api.md');
     for (const example of exampleFiles(REPO_ROOT)) expect(origins).toContain(example);
     for (const fragment of fragments) expect(fragment.fragment?.trim().length).toBeGreaterThan(10);
     // The extractor itself: fence kinds, indentation, the marker.
