@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
-import type { z } from 'zod';
 import { BatonError, errorMessage } from '../errors/index.js';
+import { parseInput } from '../util/index.js';
 import { type HttpModelSpecInput, type ModelSpecInput, type PanelFile, panelFileSchema } from './panel-schema.js';
 import { parsePromptFile } from './parse-prompt-file.js';
 import type { PanelConfig, PanelHttpModelSpec, PanelModelSpec } from './types.js';
@@ -51,9 +51,7 @@ export async function loadPanelConfig(file: string, options: LoadPanelConfigOpti
 export async function resolvePanelConfig(value: unknown, options: { file: string; env?: NodeJS.ProcessEnv }): Promise<PanelConfig> {
   const { file } = options;
   const env = options.env ?? process.env;
-  const parsed = panelFileSchema.safeParse(value);
-  if (!parsed.success) throw schemaError(file, parsed.error);
-  const panel: PanelFile = parsed.data;
+  const panel: PanelFile = parseInput(panelFileSchema, value, { what: `Panel file ${file}`, details: { file } });
   const dir = path.dirname(file);
   const agents = await Promise.all(
     panel.agents.map(async (agent, i) => {
@@ -108,19 +106,4 @@ function resolveHttpModel(spec: HttpModelSpecInput, env: NodeJS.ProcessEnv, file
     }
   }
   return { provider: spec.provider, model: spec.model, baseURL: spec.baseURL, apiKey, headers: spec.headers };
-}
-
-function schemaError(file: string, error: z.ZodError): BatonError {
-  const problems = error.issues.map((issue) => ({ field: formatPath(issue.path), message: issue.message }));
-  const lines = problems.map((p) => `  ${p.field || '(root)'}: ${p.message}`);
-  return new BatonError('CONFIG_INVALID', `Panel file ${file} is invalid:\n${lines.join('\n')}`, {
-    details: { file, field: problems[0]?.field, problems },
-  });
-}
-
-function formatPath(segments: readonly PropertyKey[]): string {
-  return segments.reduce<string>((out, segment) => {
-    if (typeof segment === 'number') return `${out}[${segment}]`;
-    return out ? `${out}.${String(segment)}` : String(segment);
-  }, '');
 }

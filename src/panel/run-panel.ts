@@ -19,6 +19,7 @@ import { createLanguageModel, describeModel } from './create-language-model.js';
 import { withDuplicatePrevention } from './duplicate-prevention.js';
 import { endPanelSession, finishAgentDispatch, panelTaskId, startAgentDispatch, startPanelSession } from './panel-ledger.js';
 import { recordAnswer, recordContextDecision } from './panel-metrics.js';
+import { checkRunPanelArgs } from './panel-options-schema.js';
 import { preparePanelContext } from './prepare-panel-context.js';
 import type {
   Attribution,
@@ -82,11 +83,18 @@ export interface RunPanelOptions {
  * errors never throw. The exchange is recorded in the ledger: a 'sessions' record
  * ({kind:'panel'}) and one dispatch per answer under task id `panel:<session>`.
  *
- * @throws BatonError('INPUT_INVALID') for an empty question; ledger errors propagate.
+ * @throws BatonError('INPUT_INVALID') for an empty question; 'CONFIG_INVALID' for an unknown option
+ *   (naming the spelling expected) or a value of the wrong type; ledger errors propagate.
  * @example
  * const result = await runPanel(await loadPanelConfig('panel.json'), 'How do I improve my serve?', { ledger });
  */
 export async function runPanel(config: PanelConfig, question: string, options: RunPanelOptions): Promise<PanelResult> {
+  checkRunPanelArgs(config, options);
+  if (typeof question !== 'string') {
+    throw new BatonError('INPUT_INVALID', `runPanel: question must be a string; got ${typeof question}`, {
+      details: { field: 'question' },
+    });
+  }
   const trimmed = question.trim();
   if (!trimmed) throw new BatonError('INPUT_INVALID', 'The question is empty: ask the panel something', { details: { field: 'question' } });
   const run = resolvePanelRun(config, options);

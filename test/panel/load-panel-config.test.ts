@@ -48,12 +48,21 @@ describe('loadPanelConfig', () => {
     expect(error.message).toContain('agents[0].model.apiKey: environment variable PANEL_KEY is not set');
   });
 
+  it('names an unknown key with the spelling expected', async () => {
+    const error = await loadError((panel) => {
+      panel.agents[0]!.system_prompt = 'x';
+    });
+    expect(error.code).toBe('CONFIG_INVALID');
+    expect(error.message).toMatch(/^Panel file .*panel\.json: agents\[0\]: unknown key "system_prompt" \(/);
+    expect(error.details.field).toBe('agents[0].system_prompt');
+  });
+
   it('names the file and field of an unknown provider', async () => {
     const error = await loadError((panel) => {
       (panel.agents[1]!.model as Record<string, unknown>).provider = 'dashscope';
     });
     expect(error.code).toBe('CONFIG_INVALID');
-    expect(error.message).toMatch(/panel\.json is invalid/);
+    expect(error.message).toMatch(/^Panel file .*panel\.json/);
     expect(error.message).toContain('agents[1].model.provider');
     expect(error.details.field).toBe('agents[1].model.provider');
   });

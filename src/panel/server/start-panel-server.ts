@@ -3,6 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { BatonError, errorMessage } from '../../errors/index.js';
 import { getLogger, renderMetrics } from '../../observability/index.js';
 import { errorBody, handlePanelRequest, type PanelRequestContext, sendJson } from './handle-panel-request.js';
+import { checkPanelServerContext, checkPanelServerOptions } from '../panel-options-schema.js';
 
 /** Loopback only unless asked: the panel spends the configured API keys. @default '127.0.0.1' */
 export const DEFAULT_PANEL_SERVER_HOST = '127.0.0.1';
@@ -26,8 +27,14 @@ export interface RunningPanelServer {
 /**
  * Creates the HTTP server behind `baton serve`: `POST /panel` (see handlePanelRequest),
  * `GET /healthz` and `GET /metrics` (Prometheus text). Not listening yet.
+ * @throws BatonError CONFIG_INVALID for an unknown option (naming the spelling expected) or a value of the wrong type.
  */
 export function createPanelServer(context: PanelRequestContext): Server {
+  checkPanelServerContext(context);
+  return buildPanelServer(context);
+}
+
+function buildPanelServer(context: PanelRequestContext): Server {
   return createServer((req, res) => {
     const { pathname } = new URL(req.url ?? '/', 'http://localhost');
     if (pathname === '/panel') {
@@ -61,12 +68,14 @@ export function createPanelServer(context: PanelRequestContext): Server {
 
 /**
  * Starts the panel server and resolves once it listens.
- * @throws BatonError('INPUT_INVALID') when the port is taken or the host cannot be bound.
+ * @throws BatonError('INPUT_INVALID') when the port is taken or the host cannot be bound; 'CONFIG_INVALID'
+ *   for an unknown option (naming the spelling expected) or a value of the wrong type.
  * @example
  * const running = await startPanelServer({ config, runOptions: { ledger }, port: 0 });
  */
 export async function startPanelServer(options: PanelServerOptions): Promise<RunningPanelServer> {
-  const server = createPanelServer(options);
+  checkPanelServerOptions(options);
+  const server = buildPanelServer(options);
   const host = options.host ?? DEFAULT_PANEL_SERVER_HOST;
   await new Promise<void>((resolve, reject) => {
     server.once('error', (error: NodeJS.ErrnoException) =>
