@@ -2,6 +2,7 @@ import { type PackResult, packSections, type Section } from '../budget/index.js'
 import { BatonError, isBatonError } from '../errors/index.js';
 import { o200kCounter } from '../tokens/index.js';
 import { FORMAT_TOKEN_CAPS } from './format-budgets.js';
+import { GitCache } from './git-cache.js';
 import { refreshContext } from './refresh-context.js';
 import { METADATA_RESERVE_TOKENS, sentTokens } from './render-context.js';
 import { MAX_TASKS_PER_REFRESH, type RefreshFormat, type RefreshOptions, type RefreshResult } from './types.js';
@@ -58,8 +59,10 @@ export async function refreshTasks(taskIds: readonly string[], options: Omit<Ref
   const cap = options.maxTokens ?? FORMAT_TOKEN_CAPS[format];
   const share = Math.max(0, Math.floor((cap - WRAPPER_RESERVE_TOKENS) / ids.length));
   // The per-task render reserves room for its own metadata, which is not sent here: give it back.
+  // One git read shared by the tasks' renders (the cache's in-flight sharing), fresh for this call.
+  const gitCache = options.gitCache ?? new GitCache();
   const results = await Promise.all(
-    ids.map((taskId) => refreshContext({ ...options, taskId, maxTokens: share + METADATA_RESERVE_TOKENS })),
+    ids.map((taskId) => refreshContext({ ...options, gitCache, taskId, maxTokens: share + METADATA_RESERVE_TOKENS })),
   );
   const dependencies = dependenciesOf(results, ids);
   const warnings = [...new Set(results.flatMap((r) => r.metadata.warnings))];
