@@ -7,6 +7,7 @@ import { combineOutput } from './process/combine-output.js';
 import { identifyProcess } from './process/process-identity.js';
 import { runProcess, type RunProcessResult } from './process/run-process.js';
 import type { AgentCliProviderConfig, AgentPermissions, Outcome, Provider, ProviderResult, ProviderRunRequest } from './types.js';
+import { agentCliConfigSchema, checkProviderConfig } from './provider-config-schema.js';
 
 /**
  * Prompts above this many bytes go on stdin where the CLI allows it: Linux refuses a single
@@ -24,6 +25,7 @@ export const DEFAULT_AGENT_PERMISSIONS: AgentPermissions = 'workspace';
  * of Baton's own prompt), then the exit code. A missing binary is a config_error naming it.
  */
 export function createAgentCliProvider(name: string, config: AgentCliProviderConfig, options: ProcessProviderOptions = {}): Provider {
+  checkProviderConfig('createAgentCliProvider', name, config, agentCliConfigSchema);
   const spec = AGENT_CLI_SPECS[config.type];
   const binary = config.binary ?? spec.defaultBinary;
   const now = options.now ?? Date.now;

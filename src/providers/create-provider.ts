@@ -3,11 +3,13 @@ import { createAgentCliProvider } from './cli-provider.js';
 import { createCommandProvider, type ProcessProviderOptions } from './command-provider.js';
 import { createHttpProvider } from './http-provider.js';
 import type { Provider, ProviderConfig } from './types.js';
+import { checkProviderConfig } from './provider-config-schema.js';
 
 const BUILT_IN: ReadonlySet<string> = new Set(['gemini', 'copilot', 'cursor', 'codex', 'claude']);
 
 /** Builds the provider a config entry declares. */
 export function createProvider(name: string, config: ProviderConfig, options: ProcessProviderOptions = {}): Provider {
+  checkProviderConfig('createProvider', name, config);
   switch (config.type) {
     case 'command':
       return createCommandProvider(name, config, options);

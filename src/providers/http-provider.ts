@@ -3,6 +3,7 @@ import { definedFields } from '../util/index.js';
 import { classifyHttpError } from './classify/classify-http-error.js';
 import { loadAiSdkModel } from './model/ai-sdk-model.js';
 import type { HttpProviderConfig, Provider, ProviderResult, ProviderRunRequest, SecretRef } from './types.js';
+import { httpConfigSchema, checkProviderConfig } from './provider-config-schema.js';
 
 export interface HttpProviderOptions {
   /** Clock for Retry-After. @default Date.now */
@@ -17,6 +18,7 @@ export interface HttpProviderOptions {
  * 429 or a 5xx. The API key is read when the run starts, so rotating it needs no restart.
  */
 export function createHttpProvider(name: string, config: HttpProviderConfig, options: HttpProviderOptions = {}): Provider {
+  checkProviderConfig('createHttpProvider', name, config, httpConfigSchema);
   const now = options.now ?? Date.now;
   const env = options.env ?? process.env;
   return {

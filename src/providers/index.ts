@@ -13,6 +13,7 @@ export { createAgentCliProvider, DEFAULT_AGENT_PERMISSIONS, MAX_ARGV_PROMPT_BYTE
 export { parseCommandOutput } from './command-outcome-line.js';
 export { createCommandProvider } from './command-provider.js';
 export { createProvider, createProviders } from './create-provider.js';
+export { providerConfigSchema } from './provider-config-schema.js';
 export { createHttpProvider } from './http-provider.js';
 export { lazyAiSdkModel, loadAiSdkModel } from './model/ai-sdk-model.js';
 export { CappedOutput, DEFAULT_OUTPUT_CAP_BYTES } from '../spawner/index.js';

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createCommandProvider, createProvider } from '../../src/providers/index.js';
+import { createCommandProvider, createHttpProvider, createProvider } from '../../src/providers/index.js';
 
 const BIN = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../fixtures/bin');
 const NOW = Date.parse('2026-11-22T12:00:00Z');
@@ -127,4 +127,18 @@ describe('command provider', () => {
     expect(result.output).toMatch(/\[\d+ bytes of output omitted\]/);
     expect(Buffer.byteLength(result.output)).toBeLessThan(cap + 200);
   }, 60_000);
+});
+
+describe('provider configs from code', () => {
+  it('names an unknown key with the spelling expected, a missing field and an unknown type', () => {
+    expect(() => createCommandProvider('a', { type: 'command', cmd: ['node'] } as never)).toThrow(
+      'createCommandProvider("a") config is invalid:\n  command: Invalid input: expected array, received undefined\n  unknown key "cmd" (expected one of: command, model, env, timeoutMs)',
+    );
+    expect(() => createHttpProvider('h', { type: 'http', model: 'm', baseUrl: 'http://127.0.0.1:1/v1' } as never)).toThrow(
+      'createHttpProvider("h") config: unknown key "baseUrl" (did you mean "baseURL"?)',
+    );
+    expect(() => createProvider('b', { type: 'claud' } as never)).toThrow(
+      /^createProvider\("b"\) config: type: .*'claude'.*; got "claud"$/,
+    );
+  });
 });

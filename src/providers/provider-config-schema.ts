@@ -1,0 +1,62 @@
+import { z } from 'zod';
+import { parseInput } from '../util/index.js';
+import type { ProviderConfig } from './types.js';
+
+/**
+ * The zod schema of a provider declaration: baton.config.json's `providers` entries and the
+ * config objects of createProvider / createCommandProvider / createHttpProvider /
+ * createAgentCliProvider from code. Strict: `{ cmd: [...] }` names `command`.
+ */
+
+const positiveInt = z.number().int().positive();
+const stringMap = z.record(z.string(), z.string());
+
+const base = {
+  model: z.string().min(1).optional().describe('Model to request'),
+  env: stringMap.optional().describe('Extra environment for the agent process'),
+  timeoutMs: positiveInt.optional().describe('Per-provider wall-clock limit in ms'),
+};
+
+export const agentCliConfigSchema = z.strictObject({
+  type: z.enum(['gemini', 'copilot', 'cursor', 'codex', 'claude']),
+  binary: z.string().min(1).optional().describe('Executable to run'),
+  args: z.array(z.string()).optional().describe('Extra arguments, where the CLI accepts options (before the prompt)'),
+  permissions: z.enum(['edits', 'workspace', 'full']).optional().describe('What the agent may do without asking'),
+  ...base,
+});
+
+export const commandConfigSchema = z.strictObject({
+  type: z.literal('command'),
+  command: z.array(z.string().min(1)).min(1).describe('argv: executable then arguments'),
+  ...base,
+});
+
+const secretRef = z.union([z.string().min(1), z.strictObject({ env: z.string().min(1) })]);
+
+export const httpConfigSchema = z.strictObject({
+  type: z.literal('http'),
+  api: z.enum(['openai-compatible', 'anthropic', 'google']).optional(),
+  baseURL: z.url().optional(),
+  ...base,
+  model: z.string().min(1).describe('Model id (required: an HTTP API has no default)'),
+  apiKey: secretRef.optional(),
+  headers: stringMap.optional(),
+  maxOutputTokens: positiveInt.optional(),
+});
+
+/** One provider declaration; `type` picks the shape. */
+export const providerConfigSchema = z.discriminatedUnion('type', [agentCliConfigSchema, commandConfigSchema, httpConfigSchema]);
+
+/** @throws BatonError CONFIG_INVALID naming each problem of a provider's config. */
+export function checkProviderConfig<T extends ProviderConfig>(
+  who: string,
+  name: unknown,
+  config: T,
+  schema: z.ZodType = providerConfigSchema,
+): T {
+  if (typeof name !== 'string' || name.trim() === '') {
+    parseInput(z.strictObject({ name: z.string().min(1, 'expected the provider name') }), { name }, { what: who });
+  }
+  parseInput(schema, config, { what: `${who}("${String(name)}") config` });
+  return config;
+}
