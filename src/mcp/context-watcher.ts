@@ -1,6 +1,6 @@
 import { errorMessage } from '../errors/index.js';
 // Not the logger itself: pino loads only when a record is written (log-later.ts).
-import { logLater } from '../observability/log-later.js';
+import { logLater } from '../observability/index.js';
 import { findGitLocation, readGitKey } from '../refresh/git-key.js';
 import type { WorkspaceState } from './workspace-state.js';
 

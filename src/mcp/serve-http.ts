@@ -5,7 +5,7 @@ import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/
 import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
 import { BatonError, errorMessage } from '../errors/index.js';
 // logger.js, not the index: the index also loads prom-client, which start-up does not need.
-import { getLogger } from '../observability/logger.js';
+import { getLogger } from '../observability/index.js';
 import { type BatonMcpServerOptions, createMcpServer } from './create-mcp-server.js';
 import { RenderWorker } from '../refresh/render-worker.js';
 import { authorized, busy, header, readJson, sendJson } from './http-io.js';

@@ -1,7 +1,7 @@
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { type BatonErrorCode, errorMessage, isBatonError } from '../errors/index.js';
 // Not the logger itself: pino loads only when a record is written (log-later.ts).
-import { logLater } from '../observability/log-later.js';
+import { logLater } from '../observability/index.js';
 import { redactValue } from '../redact/index.js';
 import { toWireCase } from '../util/index.js';
 

@@ -1,5 +1,5 @@
 import { errorMessage } from '../errors/index.js';
-import { logLater } from '../observability/log-later.js';
+import { logLater } from '../observability/index.js';
 import { loadRefresh } from './load-refresh.js';
 import type { Ledger } from '../ledger/index.js';
 import type { GitCache, RefreshFormat, ResultCache, SnapshotRenderer } from '../refresh/index.js';

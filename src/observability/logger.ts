@@ -1,5 +1,18 @@
-import pino, { type Logger } from 'pino';
+import { createRequire } from 'node:module';
+import type { Logger } from 'pino';
 import { configuredLogLevel } from './log-level.js';
+
+type Pino = typeof import('pino');
+let pinoModule: Pino | undefined;
+
+/**
+ * pino, loaded on the first logger made: this module is light to import (the observability index
+ * is imported by `baton mcp`'s start, which logs nothing at the default level; log-later.ts).
+ */
+function loadPino(): Pino {
+  pinoModule ??= createRequire(import.meta.url)('pino') as Pino;
+  return pinoModule;
+}
 
 export type { Logger } from 'pino';
 
@@ -8,9 +21,10 @@ export type { Logger } from 'pino';
  * stdio). Level from BATON_LOG_LEVEL. @default 'warn' so the CLI stays quiet unless asked.
  */
 export function createLogger(options: { level?: string; name?: string; destination?: number } = {}): Logger {
+  const { pino, destination } = loadPino();
   return pino(
     { name: options.name ?? 'baton', level: options.level ?? configuredLogLevel() },
-    pino.destination({ fd: options.destination ?? 2, sync: true }),
+    destination({ fd: options.destination ?? 2, sync: true }),
   );
 }
 
@@ -22,5 +36,24 @@ export function getLogger(): Logger {
   return shared;
 }
 
-/** A logger that drops everything, for tests and pure builders. */
-export const silentLogger: Logger = pino({ level: 'silent' });
+let silent: Logger | undefined;
+
+/**
+ * A logger that drops everything, for tests and pure builders. pino makes it on first use; until
+ * then this stands in for it, every property read and method call forwarded to it.
+ */
+export const silentLogger: Logger = new Proxy({} as Logger, {
+  get(_target, key) {
+    silent ??= loadPino().pino({ level: 'silent' });
+    const value: unknown = Reflect.get(silent, key, silent);
+    return typeof value === 'function' ? (value as (...args: unknown[]) => unknown).bind(silent) : value;
+  },
+  set(_target, key, value) {
+    silent ??= loadPino().pino({ level: 'silent' });
+    return Reflect.set(silent, key, value, silent);
+  },
+  has(_target, key) {
+    silent ??= loadPino().pino({ level: 'silent' });
+    return Reflect.has(silent, key);
+  },
+});

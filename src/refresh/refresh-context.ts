@@ -1,7 +1,7 @@
 import { BatonError, errorMessage } from '../errors/index.js';
 import { checkRefreshOptions } from './refresh-options-schema.js';
 import { newId } from '../ledger/index.js';
-import { logLater } from '../observability/log-later.js';
+import { counter, histogram, logLater } from '../observability/index.js';
 import { maskSecretsSync } from '../redact/index.js';
 import { type GatherOptions, gatherSnapshot } from './gather-snapshot.js';
 import { GitCache } from './git-cache.js';
@@ -384,19 +384,16 @@ function describe(value: unknown): string {
     : `${typeof value} ${String(value)}`;
 }
 
-type Metrics = typeof import('../observability/metrics.js');
-let metrics: Promise<Metrics> | undefined;
-
 /**
- * Recorded once prom-client has loaded: the first refresh_context of a fresh `baton mcp` is the
- * answer a client waits for, and loading prom-client (~40 ms) would come before it.
+ * Recorded on the next turn of the event loop: the first refresh_context of a fresh `baton mcp` is
+ * the answer a client waits for, and loading prom-client (~40 ms, at the first metric) would come
+ * before it.
  */
 function recordMetrics(rendered: RenderedContext, durationMs: number): void {
-  metrics ??= import('../observability/metrics.js');
-  void metrics.then((loaded) => recordMetricsNow(loaded, rendered, durationMs));
+  setImmediate(() => recordMetricsNow(rendered, durationMs));
 }
 
-function recordMetricsNow({ counter, histogram }: Metrics, rendered: RenderedContext, durationMs: number): void {
+function recordMetricsNow(rendered: RenderedContext, durationMs: number): void {
   const { format, redactions, cache, token_estimate: tokens } = rendered.metadata;
   counter('baton_refresh_total', 'refresh_context calls', ['format', 'git_cache']).inc({ format, git_cache: cache.git });
   counter('baton_redactions_total', 'secrets masked in emitted context', ['source']).inc({ source: 'refresh' }, redactions);

@@ -1,5 +1,5 @@
 import { Worker } from 'node:worker_threads';
-import { logLater } from '../observability/log-later.js';
+import { logLater } from '../observability/index.js';
 import type { ContextSnapshot, RenderJob, RenderOutcome, SnapshotRenderer } from './types.js';
 
 interface Pending {

@@ -131,12 +131,11 @@ const KNOWN_CYCLES: readonly string[][] = [];
  * the index, not what is used); a dynamic import() of an index loads its whole namespace.
  * `baton hook` and the render thread are built on their own (each index then brings only what is
  * used), but `baton mcp`, `baton status` and `--help` are not:
- * - `baton mcp` (cli/commands/mcp/action.ts, mcp/ -> refresh/ and observability/): refresh/index
- *   names refresh-context and render-context, which would load the tokenizer on the server's own
- *   thread; observability/index loads pino and prom-client; mcp/index the HTTP transport, for a
- *   stdio server (test/cli/start-up-imports.test.ts checks each). Fix: build `baton mcp` as its own
- *   entry as `baton hook` is, or make those indexes light (pino, prom-client and the renderers
- *   loaded on first use).
+ * - `baton mcp` (cli/commands/mcp/action.ts, mcp/ -> refresh/): refresh/index names
+ *   refresh-context and render-context, which would load the tokenizer on the server's own thread;
+ *   mcp/index the HTTP transport, for a stdio server (test/cli/start-up-imports.test.ts checks
+ *   each). Fix: build `baton mcp` as its own entry as `baton hook` is, or make refresh/index light
+ *   (its renderers loaded on first use, as observability/ loads pino and prom-client).
  * - `baton status` and every command's start (cli/context.ts, status/gather-status.ts): ledger/index
  *   names parseLedgerLines (public and synchronous; its schema is zod), config/index the config
  *   schema and util/index the option schemas (zod); neither may load zod.
@@ -156,28 +155,20 @@ const KNOWN_DEEP_IMPORTS: readonly string[] = [
   'cli/context.ts -> ledger/open-ledger.ts',
   'cli/context.ts -> util/wire-case.ts',
   'mcp/context-resources.ts -> refresh/types.ts',
-  'mcp/context-watcher.ts -> observability/log-later.ts',
   'mcp/context-watcher.ts -> refresh/git-key.ts',
   'mcp/load-refresh.ts -> refresh/refresh-context.ts',
   'mcp/load-refresh.ts -> refresh/refresh-tasks.ts',
   'mcp/read-context-resource.ts -> refresh/format-budgets.ts',
-  'mcp/serve-http.ts -> observability/logger.ts',
   'mcp/serve-http.ts -> refresh/render-worker.ts',
-  'mcp/serve-stdio.ts -> observability/log-later.ts',
   'mcp/serve-stdio.ts -> refresh/format-budgets.ts',
-  'mcp/tool-result.ts -> observability/log-later.ts',
   'mcp/tools/context-snapshots-tool.ts -> refresh/snapshot-delta.ts',
   'mcp/tools/context-snapshots-tool.ts -> refresh/snapshot-store.ts',
   'mcp/tools/refresh-context-tool.ts -> refresh/format-budgets.ts',
   'mcp/tools/refresh-context-tool.ts -> refresh/types.ts',
   'mcp/tools/workspace-handshake.ts -> refresh/git-key.ts',
-  'mcp/warm-up.ts -> observability/log-later.ts',
   'mcp/workspace-state.ts -> refresh/git-cache.ts',
   'mcp/workspace-state.ts -> refresh/ledger-version.ts',
   'mcp/workspace-state.ts -> refresh/result-cache.ts',
-  'refresh/refresh-context.ts -> observability/log-later.ts',
-  'refresh/refresh-context.ts -> observability/metrics.ts',
-  'refresh/render-worker.ts -> observability/log-later.ts',
   'ui/watch-ledger.ts -> ledger/sqlite/open-sqlite-database.ts',
 ];
 

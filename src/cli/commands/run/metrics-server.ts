@@ -12,7 +12,7 @@ export async function startMetricsServer(
       // Gauges read from elsewhere (the queue) are refreshed on each scrape.
       (beforeScrape ? beforeScrape().catch(() => undefined) : Promise.resolve()).then(renderMetrics).then(
         (body) => {
-          res.writeHead(200, { 'content-type': metricsRegistry.contentType });
+          res.writeHead(200, { 'content-type': metricsRegistry().contentType });
           res.end(body);
         },
         (error: unknown) => {
