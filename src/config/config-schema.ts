@@ -38,3 +38,10 @@ export const configFileSchema = z.strictObject({
 });
 
 export type ConfigFile = z.infer<typeof configFileSchema>;
+
+/** loadConfig's own options, checked: `{ configFile }` names `file`. */
+export const loadConfigOptionsSchema = z.strictObject({
+  cwd: z.string().min(1, 'expected the workspace folder'),
+  file: z.string().min(1).optional(),
+  env: z.record(z.string(), z.string().optional()).optional(),
+});

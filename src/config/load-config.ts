@@ -3,7 +3,7 @@ import path from 'node:path';
 import { BatonError, errorMessage } from '../errors/index.js';
 import { parseInput } from '../util/index.js';
 import type { AgentCliType, ProviderConfig } from '../providers/index.js';
-import { type ConfigFile, configFileSchema } from './config-schema.js';
+import { type ConfigFile, configFileSchema, loadConfigOptionsSchema } from './config-schema.js';
 import {
   DEFAULT_AGENT_TIMEOUT_MS,
   DEFAULT_AUTH_COOL_DOWN_MS,
@@ -42,11 +42,13 @@ export interface LoadConfigOptions {
  * overrides, and returns a plain resolved object. A missing default file means "all defaults";
  * a missing explicit file is an error. Keys starting with "//" are comments and are ignored.
  * Relative command paths resolve against the config file's folder.
- * @throws BatonError CONFIG_INVALID naming the file and each bad field path.
+ * @throws BatonError CONFIG_INVALID naming the file and each bad field path (an unknown key with
+ *   the spelling expected), or an unknown key of `options`.
  * @example
  * const config = await loadConfig({ cwd: process.cwd(), env: process.env });
  */
 export async function loadConfig(options: LoadConfigOptions): Promise<BatonConfig> {
+  parseInput(loadConfigOptionsSchema, options, { what: 'loadConfig options' });
   const explicit = options.file !== undefined;
   const file = path.resolve(options.cwd, options.file ?? DEFAULT_CONFIG_PATH);
   const raw = await readConfigText(file, explicit);

@@ -3,6 +3,7 @@ import type { Outcome } from '../providers/index.js';
 import { DEFAULT_BREAKER_SETTINGS } from './defaults.js';
 import { BREAKER_STATE_VALUE, breakerStateGauge } from './metrics.js';
 import type { BreakerSettings } from './types.js';
+import { checkBreakerOptions } from './run-plan-schema.js';
 
 /** Outcomes that open the breaker at once (REFERENCE.md). */
 const TRIPS_AT_ONCE: ReadonlySet<OutcomeKind> = new Set(['rate_limited', 'quota_exhausted', 'auth_failed']);
@@ -46,6 +47,7 @@ export class CircuitBreaker {
   private readonly local = new Map<string, { until: number; reason: string }>();
 
   constructor(options: CircuitBreakerOptions) {
+    checkBreakerOptions(options);
     this.ledger = options.ledger;
     this.owner = options.owner;
     this.settings = { ...DEFAULT_BREAKER_SETTINGS, ...options.settings };

@@ -5,7 +5,7 @@ import { BatonError, errorMessage } from '../errors/index.js';
 import { parseInput } from '../util/index.js';
 import { orderTasks } from './order-tasks.js';
 import { describePlanPath } from './describe-plan-path.js';
-import { type PlanFile, planSchema } from './plan-schema.js';
+import { loadPlanArgsSchema, type PlanFile, planSchema } from './plan-schema.js';
 import type { Plan } from './plan-types.js';
 
 /**
@@ -15,6 +15,7 @@ import type { Plan } from './plan-types.js';
  * (`tasks[1] (id "api").acceptance_criteria[0].check`), unknown dependencies and cycles.
  */
 export async function loadPlan(file: string, options: { cwd?: string } = {}): Promise<Plan> {
+  parseInput(loadPlanArgsSchema, { file, options }, { what: 'loadPlan' });
   const resolved = path.resolve(options.cwd ?? process.cwd(), file);
   let text: string;
   try {

@@ -36,4 +36,10 @@ export const planSchema = z.strictObject({
   tasks: z.array(taskSchema).min(1, 'a plan needs at least one task'),
 });
 
+/** loadPlan's arguments: `{ workspaceDir }` names `cwd`. */
+export const loadPlanArgsSchema = z.strictObject({
+  file: z.string().min(1, 'expected the plan file path'),
+  options: z.strictObject({ cwd: z.string().min(1).optional() }),
+});
+
 export type PlanFile = z.infer<typeof planSchema>;

@@ -69,6 +69,18 @@ const breakerSchema = z.strictObject({
   probeLeaseMs: count(1).optional(),
 });
 
+const breakerOptionsSchema = z.strictObject({
+  ledger: objectWithMethods<Ledger>(['getBreaker'], 'a Ledger (from openLedger or new MemoryLedger())'),
+  owner: z.string().min(1),
+  settings: breakerSchema.optional(),
+  now: functionOption<() => number>().optional(),
+});
+
+/** CircuitBreaker's options. @throws BatonError CONFIG_INVALID naming each problem. */
+export function checkBreakerOptions(options: unknown): void {
+  parseInput(breakerOptionsSchema, options, { what: 'CircuitBreaker options' });
+}
+
 const runPlanOptionsSchema = z.strictObject({
   ledger: objectWithMethods<Ledger>(['upsertTask', 'claimTask', 'appendDispatch'], 'a Ledger (from openLedger or new MemoryLedger())'),
   providers: providersSchema,

@@ -142,6 +142,12 @@ describe('loadConfig', () => {
     expect(error.details?.file).toBe(file);
   });
 
+  it('names an unknown option of loadConfig itself', async () => {
+    const error = await loadError({ cwd, configFile: 'x.json' } as never);
+    expect(isBatonError(error, 'CONFIG_INVALID')).toBe(true);
+    expect(error.message).toBe('loadConfig options: unknown key "configFile" (expected one of: file, env)');
+  });
+
   it('requires a baseURL for an openai-compatible http provider', async () => {
     await writeConfig({ providers: { local: { type: 'http', model: 'llama3' } }, priority: ['local'] });
     const error = await loadError({ cwd, env: {} });

@@ -102,3 +102,15 @@ describe('CircuitBreaker', () => {
     expect((await ledger.getBreaker('p'))?.state).toBe('open');
   });
 });
+
+describe('CircuitBreaker options', () => {
+  it('names an unknown option with the spelling expected, and a missing owner', () => {
+    const ledger = new MemoryLedger();
+    expect(() => new CircuitBreaker({ ledger, owner: 'me', settings: { cooldownMs: 5 } } as never)).toThrow(
+      'CircuitBreaker options: settings: unknown key "cooldownMs" (did you mean "coolDownMs"?)',
+    );
+    expect(() => new CircuitBreaker({ ledger } as never)).toThrow(
+      'CircuitBreaker options: owner: Invalid input: expected string, received undefined',
+    );
+  });
+});

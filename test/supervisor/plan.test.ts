@@ -109,6 +109,12 @@ describe('plan files', () => {
     );
   });
 
+  it('names an unknown option of loadPlan', async () => {
+    await expect(loadPlan('plan.yaml', { workspaceDir: '/tmp' } as never)).rejects.toThrow(
+      'loadPlan: options: unknown key "workspaceDir" (expected one of: cwd)',
+    );
+  });
+
   it('reports a missing file by path', async () => {
     await expect(loadPlan('/nonexistent/plan.yaml')).rejects.toThrow('/nonexistent/plan.yaml');
   });
