@@ -1,4 +1,3 @@
-import { execFileSync } from 'node:child_process';
 import { mkdir, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -7,6 +6,7 @@ import { silentLogger } from '../../../observability/index.js';
 import { createCommandProvider, type Provider } from '../../../providers/index.js';
 import { loadPlan, type RunReport, runPlan, type SupervisorEvent, workspaceOps } from '../../../supervisor/index.js';
 import { PACKAGE_ROOT } from '../../../version/index.js';
+import { gitOk } from '../../../workspace/index.js';
 import { type CliIO, type CommonOptions, EXIT_FAILURE, EXIT_OK, printResult } from '../../context.js';
 import { describeDemoEvent } from './describe-demo-event.js';
 import { runParallelPart } from './parallel-part.js';
@@ -54,7 +54,7 @@ export async function runDemo(io: CliIO, options: DemoOptions): Promise<number> 
   };
   try {
     await mkdir(dir, { recursive: true });
-    initGit(dir);
+    await initGit(dir);
     print(`Baton demo: example plan in ${dir}${options.keep ? '' : ' (removed afterwards; --keep keeps it)'}`);
     print(`Ledger: sqlite:${ledgerFile}`);
     print('Providers in priority order: quota (always rate-limited), builder; helper agent: verifier\n');
@@ -102,9 +102,9 @@ export async function runDemo(io: CliIO, options: DemoOptions): Promise<number> 
   }
 }
 
-function initGit(dir: string): void {
+async function initGit(dir: string): Promise<void> {
   try {
-    execFileSync('git', ['init', '-q'], { cwd: dir, stdio: 'ignore' });
+    await gitOk(['init', '-q'], dir);
   } catch {
     // Without git the workspace is measured by a plain folder walk; the demo still works.
   }

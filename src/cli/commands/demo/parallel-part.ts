@@ -1,4 +1,3 @@
-import { execFileSync } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
@@ -7,6 +6,7 @@ import type { Ledger } from '../../../ledger/index.js';
 import { silentLogger } from '../../../observability/index.js';
 import type { Provider } from '../../../providers/index.js';
 import { loadPlan, type RunReport, runPlan, type SupervisorEvent, workspaceOps } from '../../../supervisor/index.js';
+import { gitOk } from '../../../workspace/index.js';
 
 export interface ParallelPartInput {
   /** The demo's temporary folder: the part's repository is made in it. */
@@ -26,13 +26,12 @@ export interface ParallelPartInput {
 export async function runParallelPart(input: ParallelPartInput): Promise<{ dir: string; report: RunReport } | undefined> {
   const dir = path.join(input.root, 'parallel');
   await mkdir(dir, { recursive: true });
-  const git = (...args: string[]) =>
-    execFileSync('git', ['-c', 'user.email=demo@baton.invalid', '-c', 'user.name=Baton demo', ...args], { cwd: dir, stdio: 'ignore' });
+  const git = (...args: string[]) => gitOk(['-c', 'user.email=demo@baton.invalid', '-c', 'user.name=Baton demo', ...args], dir);
   try {
-    git('init', '-q', '-b', 'main');
+    await git('init', '-q', '-b', 'main');
     writeFileSync(path.join(dir, 'README.md'), '# Motto\n');
-    git('add', '-A');
-    git('commit', '-qm', 'demo: initial commit');
+    await git('add', '-A');
+    await git('commit', '-qm', 'demo: initial commit');
   } catch {
     return undefined;
   }
