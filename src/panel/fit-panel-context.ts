@@ -2,6 +2,7 @@ import { packSections, type Section } from '../budget/index.js';
 import { o200kCounter, type TokenCounter } from '../tokens/index.js';
 import { renderContextMessage } from './build-agent-messages.js';
 import type { Attribution, ContextFallbackReason, ContextMode, PriorAnswer } from './types.js';
+import { checkFitInput } from './panel-options-schema.js';
 
 /** Per-message framing (role, separators) that chat APIs add to every message. @default 4 */
 export const DEFAULT_MESSAGE_OVERHEAD_TOKENS = 4;
@@ -57,6 +58,12 @@ export interface FitPanelContextResult {
  *   would mislead, and the seed's fallback is "no context".
  */
 export function fitPanelContext(input: FitPanelContextInput): FitPanelContextResult {
+  checkFitInput(input);
+  return fitUnchecked(input);
+}
+
+/** fitPanelContext without the input check, for prepare-panel-context (its input carries more). */
+export function fitUnchecked(input: FitPanelContextInput): FitPanelContextResult {
   const counter = input.counter ?? o200kCounter;
   const overhead = input.messageOverheadTokens ?? DEFAULT_MESSAGE_OVERHEAD_TOKENS;
   const budgetTokens =

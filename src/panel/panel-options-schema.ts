@@ -66,3 +66,57 @@ export function checkPanelServerContext(context: unknown): void {
 export function checkPanelServerOptions(options: unknown): void {
   parseInput(serverOptionsSchema, options, { what: 'startPanelServer options' });
 }
+
+// A PanelAnswer passes as a prior answer: other fields are allowed here.
+const priorAnswer = z.looseObject({ agent: z.string(), text: z.string(), summarized: z.boolean().optional() });
+const attribution = z.enum(['assistant', 'user']);
+const tokens = z.number().int().min(0);
+
+const fitInputSchema = z.strictObject({
+  system: z.string(),
+  question: z.string(),
+  answers: z.array(priorAnswer),
+  summaries: z.map(z.number(), z.string()).optional(),
+  attribution,
+  limitTokens: z.number().int().min(1),
+  reserveTokens: tokens,
+  counter: objectWithMethods(['count'], 'a TokenCounter ({ count(text): number })').optional(),
+  messageOverheadTokens: tokens.optional(),
+});
+
+const messagesInputSchema = z.strictObject({
+  systemPrompt: z.string(),
+  question: z.string(),
+  context: z.array(priorAnswer),
+  attribution: attribution.optional(),
+});
+
+const loadOptionsSchema = z.strictObject({
+  cwd: z.string().min(1).optional(),
+  env: z.record(z.string(), z.string().optional()).optional(),
+});
+
+const resolveOptionsSchema = z.strictObject({
+  file: z.string().min(1, 'expected the panel file path prompts resolve against'),
+  env: z.record(z.string(), z.string().optional()).optional(),
+});
+
+/** @throws BatonError INPUT_INVALID naming each problem. */
+export function checkFitInput(input: unknown): void {
+  parseInput(fitInputSchema, input, { what: 'fitPanelContext input', code: 'INPUT_INVALID' });
+}
+
+/** @throws BatonError INPUT_INVALID naming each problem. */
+export function checkMessagesInput(input: unknown): void {
+  parseInput(messagesInputSchema, input, { what: 'buildAgentMessages input', code: 'INPUT_INVALID' });
+}
+
+/** @throws BatonError CONFIG_INVALID naming each problem. */
+export function checkLoadPanelOptions(options: unknown): void {
+  parseInput(loadOptionsSchema, options, { what: 'loadPanelConfig options' });
+}
+
+/** @throws BatonError CONFIG_INVALID naming each problem. */
+export function checkResolvePanelOptions(options: unknown): void {
+  parseInput(resolveOptionsSchema, options, { what: 'resolvePanelConfig options' });
+}

@@ -1,7 +1,16 @@
 /** runPanel and the panel server from code: an unknown option or a value of the wrong type is named before any agent runs or the server listens. */
 import { describe, expect, it } from 'vitest';
 import { MemoryLedger } from '../../src/ledger/index.js';
-import { createPanelServer, type PanelConfig, runPanel, startPanelServer } from '../../src/panel/index.js';
+import {
+  buildAgentMessages,
+  createPanelServer,
+  fitPanelContext,
+  loadPanelConfig,
+  type PanelConfig,
+  resolvePanelConfig,
+  runPanel,
+  startPanelServer,
+} from '../../src/panel/index.js';
 
 const config = { agents: [{ name: 'a' }] } as unknown as PanelConfig;
 
@@ -27,6 +36,30 @@ describe('panel options', () => {
     );
     await expect(startPanelServer({ config, runOptions: { ledger }, hostname: '0.0.0.0' } as never)).rejects.toThrow(
       /^startPanelServer options: unknown key "hostname" \(expected one of: .*host/,
+    );
+  });
+});
+
+describe('panel helpers from code', () => {
+  it('fitPanelContext and buildAgentMessages name a misspelled field with the spelling expected', () => {
+    const input = { system: 's', question: 'q', answers: [], attribution: 'assistant', limitTokens: 2048, reserve_tokens: 256 };
+    expect(() => fitPanelContext(input as never)).toThrow(
+      'fitPanelContext input is invalid:\n  reserveTokens: Invalid input: expected number, received undefined\n  unknown key "reserve_tokens" (did you mean "reserveTokens"?)',
+    );
+    expect(() => buildAgentMessages({ system: 's', question: 'q', context: [] } as never)).toThrow(
+      /^buildAgentMessages input is invalid:\n {2}systemPrompt: .*\n {2}unknown key "system" \(did you mean "systemPrompt"\?\)$/,
+    );
+    expect(
+      fitPanelContext({ system: 's', question: 'q', answers: [], attribution: 'user', limitTokens: 2048, reserveTokens: 256 }).mode,
+    ).toBe('none');
+  });
+
+  it('loadPanelConfig and resolvePanelConfig name an unknown option', async () => {
+    await expect(loadPanelConfig('panel.json', { dir: '/tmp' } as never)).rejects.toThrow(
+      'loadPanelConfig options: unknown key "dir" (expected one of: cwd, env)',
+    );
+    await expect(resolvePanelConfig({ agents: [] }, { path: '/tmp/panel.json' } as never)).rejects.toThrow(
+      /^resolvePanelConfig options is invalid:\n {2}file: .*\n {2}unknown key "path"/,
     );
   });
 });
