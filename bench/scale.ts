@@ -236,7 +236,8 @@ async function inProcess(mode: Exclude<Mode, 'workers'>, setup: Setup): Promise<
   await dropNamespace(ledger, namespace, setup.redis);
   const outputs = concurrency > 1 ? { outputs_on_branch: outputsOnBranch(dir) } : {};
   const cpuResult = batonCpu(cpu, result.agent_runs ?? 0, setup.plan.tasks.length, agentCpu);
-  return { ...result, ...cpuResult, ...outputs, ...steps(events.integrations) };
+  const finish = sites ? { worktrees_removed_at_end_s: round(events.finishMs / 1000) } : {};
+  return { ...result, ...cpuResult, ...outputs, ...finish, ...steps(events.integrations) };
 }
 
 /** The supervisor's events, timed: each task's span, its agent's start, and its integrations. */
@@ -254,6 +255,8 @@ function eventTimes() {
   return {
     onEvent,
     integrations,
+    /** The sites' finish at the run's end, in ms. */
+    finishMs: 0,
     /** Time spent outside the span (worktree set-up and release), added to the task. */
     addExtra: (taskId: string, ms: number) => {
       const span = spans.get(taskId) ?? { start: performance.now(), extra: 0 };
@@ -286,7 +289,12 @@ function timedSites(inner: TaskSites, events: ReturnType<typeof eventTimes>): Ta
         },
       };
     },
-    finish: async () => inner.finish?.(),
+    // The run's end: the pool's worktrees are removed (inside the wall time; slow on a large repository).
+    finish: async () => {
+      const t = performance.now();
+      await inner.finish?.();
+      events.finishMs += performance.now() - t;
+    },
   };
 }
 
