@@ -78,7 +78,11 @@ export default async function run(args: string[]): Promise<void> {
   const only = flag(args, '--only') as Mode | undefined;
   try {
     const results: Record<string, unknown> = {};
-    for (const mode of only ? [only] : MODES) results[mode] = await measured(mode, setup);
+    for (const mode of only ? [only] : MODES) {
+      results[mode] = await measured(mode, setup);
+      // Each mode as it ends: a long run that fails later keeps what it measured.
+      if (!only) console.log(JSON.stringify({ mode, ...(results[mode] as object) }));
+    }
     if (only) {
       console.log(JSON.stringify({ mode: only, ...(results[only] as object) }, null, 2));
       return;
@@ -192,6 +196,8 @@ function makeRepo(dir: string, from?: string): void {
   const git = (...a: string[]) => execFileSync('git', a, { cwd: dir, stdio: 'ignore' });
   if (from) {
     execFileSync('git', ['clone', '-q', '--local', from, dir]);
+    // Not a remote of the run: the workers' mode adds its own `origin`.
+    git('remote', 'remove', 'origin');
   } else {
     execFileSync('mkdir', ['-p', dir]);
     git('init', '-q', '-b', 'main');
