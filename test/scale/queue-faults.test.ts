@@ -98,10 +98,13 @@ await describeWithRedis('faults of a queued run', () => {
   it('stops `baton run` with SIGTERM while a task whose run threw waits for its retry: no further try', async () => {
     const project = makeProject([{ id: 'x' }], { AGENT_SLEEP_MS: '50' });
     cleanups.push(() => rmSync(project.dir, { recursive: true, force: true }));
-    const run = startBaton(
-      ['run', 'plan.json', '--config', 'baton.config.json', '--ledger', 'sqlite:state.db', '--workspace', path.join(project.dir, 'gone')],
-      { cwd: project.dir, env: QUEUE_ENV },
-    );
+    // The task's worktree cannot be made (git's post-checkout hook fails `git worktree add`): its
+    // run throws after the start. (A missing --workspace is refused before the run starts.)
+    writeFileSync(path.join(project.dir, '.git', 'hooks', 'post-checkout'), '#!/bin/sh\nexit 1\n', { mode: 0o755 });
+    const run = startBaton(['run', 'plan.json', '--config', 'baton.config.json', '--ledger', 'sqlite:state.db', '--concurrency', '2'], {
+      cwd: project.dir,
+      env: QUEUE_ENV,
+    });
     await waitForText(run.child.stderr, /task run failed/, 60_000);
     run.child.kill('SIGTERM');
     const done = await run.done;
