@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { providerConfigSchema } from '../providers/index.js';
+import { envOption } from '../util/index.js';
 
 const positiveInt = z.number().int().positive();
 
@@ -43,5 +44,5 @@ export type ConfigFile = z.infer<typeof configFileSchema>;
 export const loadConfigOptionsSchema = z.strictObject({
   cwd: z.string().min(1, 'expected the workspace folder'),
   file: z.string().min(1).optional(),
-  env: z.record(z.string(), z.string().optional()).optional(),
+  env: envOption.optional(),
 });

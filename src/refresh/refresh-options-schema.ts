@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import type { Ledger } from '../ledger/index.js';
 import type { RefreshOptions } from './types.js';
-import { functionOption, objectWithMethods, parseInput } from '../util/index.js';
+import { envOption, functionOption, objectWithMethods, parseInput } from '../util/index.js';
 
 /**
  * refreshContext's options, checked before anything is read: strict, so `{ workspaceDir }` or
@@ -26,7 +26,7 @@ const optionsSchema = z.strictObject({
   gitCache: objectWithMethods(['clear'], 'a GitCache').optional(),
   fresh: z.boolean().optional(),
   now: functionOption<() => number>().optional(),
-  env: z.record(z.string(), z.string().optional()).optional(),
+  env: envOption.optional(),
   audit: z.boolean().optional(),
   since: z.string().optional(),
   saveSnapshot: z.boolean().optional(),

@@ -27,3 +27,16 @@ export function functionOption<T extends (...args: never[]) => unknown>(expected
 export const abortSignalOption: z.ZodType<AbortSignal> = z.custom<AbortSignal>((value) => value instanceof AbortSignal, {
   message: 'expected an AbortSignal (new AbortController().signal)',
 });
+
+/**
+ * An environment: process.env, or a plain object of strings. zod's `record` rejects process.env
+ * (its prototype is not Object.prototype), so every real process failed the check.
+ */
+export const envOption: z.ZodType<NodeJS.ProcessEnv> = z.custom<NodeJS.ProcessEnv>(
+  (value) =>
+    typeof value === 'object' &&
+    value !== null &&
+    !Array.isArray(value) &&
+    Object.values(value).every((entry) => entry === undefined || typeof entry === 'string'),
+  { message: 'expected an environment: an object of strings (process.env)' },
+);

@@ -142,6 +142,14 @@ describe('loadConfig', () => {
     expect(error.details?.file).toBe(file);
   });
 
+  it('takes process.env itself as its environment (a CLI passes it as is)', async () => {
+    await writeConfig({ priority: ['codex'] });
+    const config = await loadConfig({ cwd, env: process.env });
+    expect(config.priority).toEqual(['codex']);
+    const error = await loadError({ cwd, env: { PATH: 1 } as never });
+    expect(error.message).toContain('expected an environment: an object of strings (process.env)');
+  });
+
   it('names an unknown option of loadConfig itself', async () => {
     const error = await loadError({ cwd, configFile: 'x.json' } as never);
     expect(isBatonError(error, 'CONFIG_INVALID')).toBe(true);
