@@ -3,6 +3,7 @@ import { BatonError, errorMessage } from '../errors/index.js';
 import { buildSummaryRequest, SUMMARY_PROMPT_VERSION, SUMMARY_SYSTEM_PROMPT } from './summary-prompt.js';
 import { summaryTargetTokens } from './summary-target.js';
 import type { SummarizeRequest, Summarizer } from './types.js';
+import { checkLlmSummarizerOptions } from './summarizer-options-schema.js';
 
 /** @default 30000: a summary that takes longer is not worth waiting for (the seed aims at < 3 s). */
 export const DEFAULT_SUMMARY_TIMEOUT_MS = 30_000;
@@ -21,11 +22,13 @@ export interface LlmSummarizerOptions {
  * One call per summary, no retries (the caller falls back instead of waiting). Wrap it in
  * `withSummaryCache` so the same text is summarized once.
  *
- * @throws BatonError('PROVIDER_FAILED') when the call fails, times out or returns no text.
+ * @throws BatonError('PROVIDER_FAILED') when the call fails, times out or returns no text;
+ *   'CONFIG_INVALID' at creation for an unknown option (naming the spelling expected) or a missing model.
  * @example
  * const summarizer = withSummaryCache(createLlmSummarizer({ model, modelId: 'openai-compatible:qwen-plus' }), cache);
  */
 export function createLlmSummarizer(options: LlmSummarizerOptions): Summarizer {
+  checkLlmSummarizerOptions(options);
   const timeoutMs = options.timeoutMs ?? DEFAULT_SUMMARY_TIMEOUT_MS;
   const id = `${options.modelId}@summary-prompt/${SUMMARY_PROMPT_VERSION}`;
   return {

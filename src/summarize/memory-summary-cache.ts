@@ -1,4 +1,5 @@
 import type { SummaryCache } from './types.js';
+import { checkMemoryCacheOptions } from './summarizer-options-schema.js';
 
 /** @default 500 summaries (a few hundred KB). */
 export const DEFAULT_SUMMARY_CACHE_ENTRIES = 500;
@@ -13,6 +14,7 @@ export class MemorySummaryCache implements SummaryCache {
   readonly #backing: SummaryCache | undefined;
 
   constructor(options: { maxEntries?: number; backing?: SummaryCache } = {}) {
+    checkMemoryCacheOptions(options);
     this.#maxEntries = Math.max(1, options.maxEntries ?? DEFAULT_SUMMARY_CACHE_ENTRIES);
     this.#backing = options.backing;
   }
