@@ -44,3 +44,28 @@ export const EVERY_REFRESH_OPTION_CHECKED: [Unchecked] extends [never] ? true : 
 export function checkRefreshOptions(options: unknown): void {
   parseInput(optionsSchema, options, { what: 'refreshContext options' });
 }
+
+const snapshotQuerySchema = z.strictObject({
+  taskId: z.string().min(1).optional(),
+  limit: z.number().int().min(1).optional(),
+  cursor: z.string().optional(),
+});
+
+const snapshotInfoSchema = z.strictObject({
+  format: z.enum(['minimal', 'standard', 'detailed', 'narrative']),
+  tokens: z.number().int().min(0),
+  id: z
+    .string()
+    .regex(/^snap-[A-Za-z0-9_-]+$/, 'expected a snapshot id (snap-...)')
+    .optional(),
+});
+
+/** listSnapshots' query. @throws BatonError CONFIG_INVALID naming each problem. */
+export function checkSnapshotQuery(query: unknown): void {
+  parseInput(snapshotQuerySchema, query, { what: 'listSnapshots query' });
+}
+
+/** saveSnapshot's info. @throws BatonError INPUT_INVALID naming each problem. */
+export function checkSnapshotInfo(info: unknown): void {
+  parseInput(snapshotInfoSchema, info, { what: 'saveSnapshot info', code: 'INPUT_INVALID' });
+}

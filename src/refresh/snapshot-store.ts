@@ -3,6 +3,7 @@ import path from 'node:path';
 import { BatonError } from '../errors/index.js';
 import { type Ledger, type LedgerRecord, newId } from '../ledger/index.js';
 import type { ContextSnapshot, RefreshFormat } from './types.js';
+import { checkSnapshotInfo, checkSnapshotQuery } from './refresh-options-schema.js';
 
 /** Where snapshots are written, relative to the workspace. @default '.baton/snapshots' */
 export const SNAPSHOT_DIR = path.join('.baton', 'snapshots');
@@ -29,6 +30,7 @@ export async function saveSnapshot(
   snapshot: ContextSnapshot,
   info: { format: RefreshFormat; tokens: number; id?: string },
 ): Promise<LedgerRecord<SnapshotIndexData>> {
+  checkSnapshotInfo(info);
   const id = info.id ?? newId('snap-');
   const dir = path.join(workspace, SNAPSHOT_DIR);
   await mkdir(dir, { recursive: true });
@@ -47,6 +49,7 @@ export async function listSnapshots(
   ledger: Ledger,
   query: { taskId?: string; limit?: number; cursor?: string } = {},
 ): Promise<{ items: Array<LedgerRecord<SnapshotIndexData>>; nextCursor?: string }> {
+  checkSnapshotQuery(query);
   return ledger.listRecords<SnapshotIndexData>('snapshots', { taskId: query.taskId, limit: query.limit ?? 20, cursor: query.cursor });
 }
 

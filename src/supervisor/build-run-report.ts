@@ -1,6 +1,7 @@
 import type { Dispatch, LedgerCore, TaskStatus } from '../ledger/index.js';
 import { allDispatches } from './attempt-budget.js';
 import { FLAGGED_PREFIX } from './site-completion.js';
+import { checkReportOptions } from './run-plan-schema.js';
 
 /** One provider try in the report (snake_case: the issue's `--json` shape). */
 export interface RunReportAttempt {
@@ -48,6 +49,7 @@ export interface RunReport {
  * With `owner`, it says which tasks this run ran and which other runs ran.
  */
 export async function buildRunReport(ledger: LedgerCore, taskIds: readonly string[], options: { owner?: string } = {}): Promise<RunReport> {
+  checkReportOptions(options);
   const tasks: RunReportTask[] = [];
   const ranHere: string[] = [];
   const ranByOthers: string[] = [];

@@ -76,6 +76,13 @@ const breakerOptionsSchema = z.strictObject({
   now: functionOption<() => number>().optional(),
 });
 
+const reportOptionsSchema = z.strictObject({ owner: z.string().min(1).optional() });
+
+/** buildRunReport's options. @throws BatonError CONFIG_INVALID naming each problem. */
+export function checkReportOptions(options: unknown): void {
+  parseInput(reportOptionsSchema, options, { what: 'buildRunReport options' });
+}
+
 /** CircuitBreaker's options. @throws BatonError CONFIG_INVALID naming each problem. */
 export function checkBreakerOptions(options: unknown): void {
   parseInput(breakerOptionsSchema, options, { what: 'CircuitBreaker options' });

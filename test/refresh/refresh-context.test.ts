@@ -106,6 +106,13 @@ describe('refreshContext degradation (§6.5)', () => {
     );
   });
 
+  it('listSnapshots names an unknown key in its query', async () => {
+    const ledger = new MemoryLedger();
+    await expect(listSnapshots(ledger, { task_id: 't1' } as never)).rejects.toThrow(
+      'listSnapshots query: unknown key "task_id" (did you mean "taskId"?)',
+    );
+  });
+
   it('reports an unknown explicit task as NOT_FOUND', async () => {
     const r = repo();
     await expect(refreshContext({ workspace: r.dir, ledger: new MemoryLedger(), taskId: 'nope' })).rejects.toMatchObject({

@@ -8,7 +8,7 @@ import { describe, expect, it } from 'vitest';
 import { isBatonError } from '../../src/errors/index.js';
 import { MemoryLedger } from '../../src/ledger/index.js';
 import { silentLogger } from '../../src/observability/index.js';
-import { type Plan, type RunPlanOptions, runPlan, workspaceOps } from '../../src/supervisor/index.js';
+import { buildRunReport, type Plan, type RunPlanOptions, runPlan, workspaceOps } from '../../src/supervisor/index.js';
 import { agent, makeWorkspace } from './helpers.js';
 
 function setup() {
@@ -74,5 +74,13 @@ describe('runPlan input checking', () => {
     const { options } = setup();
     const report = await runPlan({ tasks: [{ id: 'a', instructions: 'Write draft.txt.' }] } as unknown as Plan, options);
     expect(report.tasks.map((t) => [t.id, t.status])).toEqual([['a', 'completed']]);
+  });
+});
+
+describe('buildRunReport options', () => {
+  it('names an unknown option', async () => {
+    await expect(buildRunReport(new MemoryLedger(), [], { runOwner: 'me' } as never)).rejects.toThrow(
+      'buildRunReport options: unknown key "runOwner" (did you mean "owner"?)',
+    );
   });
 });
