@@ -69,3 +69,32 @@ export function checkSnapshotQuery(query: unknown): void {
 export function checkSnapshotInfo(info: unknown): void {
   parseInput(snapshotInfoSchema, info, { what: 'saveSnapshot info', code: 'INPUT_INVALID' });
 }
+
+const formatSchema = z.enum(['minimal', 'standard', 'detailed', 'narrative']);
+const counterSchema = objectWithMethods(['count'], 'a TokenCounter ({ count(text): number })');
+
+const renderOptionsSchema = z.strictObject({
+  format: formatSchema,
+  now: z.number({ error: 'expected the time in epoch ms (Date.now())' }),
+  generateContinuationPrompt: z.boolean().optional(),
+  maxTokens: z.number().int().min(1).optional(),
+  metadata: z.looseObject({ generated_at: z.string(), format: formatSchema }),
+  counter: counterSchema.optional(),
+  delta: z.looseObject({}).optional(),
+});
+
+const promptOptionsSchema = z.strictObject({
+  maxTokens: z.number().int().min(1),
+  now: z.number({ error: 'expected the time in epoch ms (Date.now())' }),
+  counter: counterSchema.optional(),
+});
+
+/** renderContext's options. @throws BatonError CONFIG_INVALID naming each problem. */
+export function checkRenderOptions(options: unknown): void {
+  parseInput(renderOptionsSchema, options, { what: 'renderContext options' });
+}
+
+/** buildContinuationPrompt's options. @throws BatonError CONFIG_INVALID naming each problem. */
+export function checkPromptOptions(options: unknown): void {
+  parseInput(promptOptionsSchema, options, { what: 'buildContinuationPrompt options' });
+}
