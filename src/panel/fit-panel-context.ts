@@ -1,4 +1,4 @@
-import { packSections, type Section } from '../budget/index.js';
+import { packSectionsUnchecked, type Section } from '../budget/index.js';
 import { o200kCounter, type TokenCounter } from '../tokens/index.js';
 import { renderContextMessage } from './build-agent-messages.js';
 import type { Attribution, ContextFallbackReason, ContextMode, PriorAnswer } from './types.js';
@@ -96,12 +96,12 @@ export function fitUnchecked(input: FitPanelContextInput): FitPanelContextResult
     overflow: summaryTexts[i] === undefined ? 'drop' : 'summarize',
     summary: summaryTexts[i],
   }));
-  const packed = packSections(sections, { budget: budgetTokens, separator: '', counter });
+  const packed = packSectionsUnchecked(sections, { budget: budgetTokens, separator: '', counter });
   const untouched = packed.dropped.length === 0 && packed.trimmed.length === 0 && packed.summarized.length === 0;
   if (untouched) return { mode: 'full', context: [...input.answers], needsSummaries: false, budgetTokens, contextTokens: packed.tokens };
   if (input.summaries === undefined) return none(undefined, true);
 
-  // packSections reports a summary it then trimmed as 'summarized'; compare texts to catch that.
+  // packSectionsUnchecked reports a summary it then trimmed as 'summarized'; compare texts to catch that.
   const cut = [...packed.dropped, ...packed.trimmed].map(Number);
   for (const section of packed.sections) {
     if (section.action === 'summarized' && section.text !== summaryTexts[Number(section.id)]) cut.push(Number(section.id));

@@ -1,4 +1,4 @@
-import { type PackResult, packSections, type Section } from '../budget/index.js';
+import { type PackResult, packSectionsUnchecked, type Section } from '../budget/index.js';
 import { BatonError, isBatonError } from '../errors/index.js';
 import { o200kCounter } from '../tokens/index.js';
 import { FORMAT_TOKEN_CAPS } from './format-budgets.js';
@@ -77,7 +77,7 @@ export async function refreshTasks(taskIds: readonly string[], options: Omit<Ref
     cap,
     common,
     results,
-    (budget) => packSections([...results.map(taskSection), deps], { budget, separator: '\n', exact: false }),
+    (budget) => packSectionsUnchecked([...results.map(taskSection), deps], { budget, separator: '\n', exact: false }),
     false,
   );
   if (full) return full;
@@ -92,10 +92,10 @@ export async function refreshTasks(taskIds: readonly string[], options: Omit<Ref
     cap,
     common,
     results,
-    (budget) => packSections([...headlines, deps], { budget, separator: '\n', exact: false }),
+    (budget) => packSectionsUnchecked([...headlines, deps], { budget, separator: '\n', exact: false }),
     true,
   );
-  return brief ?? assemble(results, packSections([], { budget: 0 }), { ...common, dependencies: [] }, true);
+  return brief ?? assemble(results, packSectionsUnchecked([], { budget: 0 }), { ...common, dependencies: [] }, true);
 }
 
 type Common = {
