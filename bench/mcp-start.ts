@@ -5,7 +5,7 @@
  * as a dev dependency (node_modules/agent-baton linked to this checkout, node_modules/.bin/baton to
  * its bin, as `npm install --save-dev` lays them out) with a small git repository and ledger, each
  * round spawns, in turn:
- * - `npx --no baton mcp --workspace .` (the form of the docs' Claude Code and Gemini CLI configs);
+ * - `npx agent-baton mcp --workspace .` (the form of the docs' Claude Code, Gemini CLI and Copilot CLI configs);
  * - `node_modules/.bin/baton mcp --workspace .` (the project's own bin, by path);
  * - `baton mcp --workspace .` found on PATH (a global install: npm's bin folder links to bin/baton.js);
  * - `node -e 0`, for scale;
@@ -34,8 +34,8 @@ interface Form {
 
 const FORMS: Record<string, Form> = {
   npx: {
-    command: 'npx --no baton mcp --workspace .',
-    spawn: () => ({ command: 'npx', args: ['--no', 'baton', 'mcp', '--workspace', '.'] }),
+    command: 'npx agent-baton mcp --workspace .',
+    spawn: () => ({ command: 'npx', args: ['agent-baton', 'mcp', '--workspace', '.'] }),
   },
   project_bin: {
     command: 'node_modules/.bin/baton mcp --workspace .',
