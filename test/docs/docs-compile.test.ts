@@ -11,7 +11,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { CONSUMER_COMPILER_OPTIONS, type ConsumerProject, consumerProject, REPO_ROOT } from '../helpers/consumer-project.js';
-import { FRAMEWORK_PACKAGES } from './helpers/framework-packages.js';
+import { FRAMEWORK_PACKAGES } from '../helpers/framework-packages.js';
 import { type CompiledFile, exampleFiles, extractBlocks, filesToCompile, markdownFiles, pointAtOrigin } from './helpers/doc-blocks.js';
 
 const INSTALL_TIMEOUT_MS = 1_200_000;

@@ -12,7 +12,7 @@ import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { type ConsumerProject, consumerProject, REPO_ROOT } from '../helpers/consumer-project.js';
 import { markdownFiles } from './helpers/doc-blocks.js';
-import { FRAMEWORK_PACKAGES } from './helpers/framework-packages.js';
+import { FRAMEWORK_PACKAGES } from '../helpers/framework-packages.js';
 
 const INSTALL_TIMEOUT_MS = 1_200_000;
 const RUN_TIMEOUT_MS = 300_000;

@@ -7,21 +7,13 @@
  */
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { type BuiltPrograms, type ConsumerProject, consumerProject } from '../helpers/consumer-project.js';
+import { FRAMEWORK_PACKAGES } from '../helpers/framework-packages.js';
 import { type ChatServer, type ScriptedReply, startChatServer } from './helpers/chat-server.js';
 
 const INSTALL_TIMEOUT_MS = 1_200_000;
 const PROGRAM_TIMEOUT_MS = 600_000;
 /** The versions this repository tests with (its lockfile), so the install comes from the npm cache. */
-const FRAMEWORKS = [
-  'ai@6.0.326',
-  '@ai-sdk/openai-compatible@2.0.91',
-  'zod@4.6.7',
-  'langchain@1.5.14',
-  '@langchain/core@1.4.0',
-  '@langchain/openai@1.5.8',
-  '@openai/agents@0.14.3',
-  'openai@6.49.0',
-];
+const FRAMEWORKS = FRAMEWORK_PACKAGES;
 
 const read = (n: number): ScriptedReply => ({ toolCalls: [{ id: `call_${n}`, name: 'read_file', args: { path: `src/part_${n}.py` } }] });
 const SCRIPT: ScriptedReply[] = [
