@@ -3,3 +3,4 @@ export { logLater } from './log-later.js';
 export type { LogLevel } from './log-later.js';
 export { counter, gauge, histogram, metricsRegistry, renderMetrics } from './metrics.js';
 export type { Logger } from './logger.js';
+export type { LoggerOptions } from './logger-options.js';

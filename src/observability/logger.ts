@@ -1,6 +1,7 @@
 import { createRequire } from 'node:module';
 import type { Logger } from 'pino';
 import { configuredLogLevel } from './log-level.js';
+import { checkLoggerOptions, type LoggerOptions } from './logger-options.js';
 
 type Pino = typeof import('pino');
 let pinoModule: Pino | undefined;
@@ -20,7 +21,8 @@ export type { Logger } from 'pino';
  * Baton's structured logger. Logs go to stderr (stdout belongs to command output and to MCP
  * stdio). Level from BATON_LOG_LEVEL. @default 'warn' so the CLI stays quiet unless asked.
  */
-export function createLogger(options: { level?: string; name?: string; destination?: number } = {}): Logger {
+export function createLogger(options: LoggerOptions = {}): Logger {
+  checkLoggerOptions(options);
   const { pino, destination } = loadPino();
   return pino(
     { name: options.name ?? 'baton', level: options.level ?? configuredLogLevel() },

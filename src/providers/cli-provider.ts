@@ -7,7 +7,7 @@ import { combineOutput } from './process/combine-output.js';
 import { identifyProcess } from './process/process-identity.js';
 import { runProcess, type RunProcessResult } from './process/run-process.js';
 import type { AgentCliProviderConfig, AgentPermissions, Outcome, Provider, ProviderResult, ProviderRunRequest } from './types.js';
-import { agentCliConfigSchema, checkProviderConfig } from './provider-config-schema.js';
+import { agentCliConfigSchema, checkProcessOptions, checkProviderConfig } from './provider-config-schema.js';
 
 /**
  * Prompts above this many bytes go on stdin where the CLI allows it: Linux refuses a single
@@ -26,6 +26,7 @@ export const DEFAULT_AGENT_PERMISSIONS: AgentPermissions = 'workspace';
  */
 export function createAgentCliProvider(name: string, config: AgentCliProviderConfig, options: ProcessProviderOptions = {}): Provider {
   checkProviderConfig('createAgentCliProvider', name, config, agentCliConfigSchema);
+  checkProcessOptions('createAgentCliProvider', options);
   const spec = AGENT_CLI_SPECS[config.type];
   const binary = config.binary ?? spec.defaultBinary;
   const now = options.now ?? Date.now;

@@ -7,7 +7,7 @@ import { combineOutput } from './process/combine-output.js';
 import { identifyProcess } from './process/process-identity.js';
 import { runProcess } from './process/run-process.js';
 import type { CommandProviderConfig, Provider, ProviderResult, ProviderRunRequest } from './types.js';
-import { commandConfigSchema, checkProviderConfig } from './provider-config-schema.js';
+import { checkProcessOptions, commandConfigSchema, checkProviderConfig } from './provider-config-schema.js';
 
 export interface ProcessProviderOptions {
   /** Bytes kept per stream (head and tail). @default DEFAULT_OUTPUT_CAP_BYTES */
@@ -26,6 +26,7 @@ export interface ProcessProviderOptions {
  */
 export function createCommandProvider(name: string, config: CommandProviderConfig, options: ProcessProviderOptions = {}): Provider {
   checkProviderConfig('createCommandProvider', name, config, commandConfigSchema);
+  checkProcessOptions('createCommandProvider', options);
   const now = options.now ?? Date.now;
   return {
     name,

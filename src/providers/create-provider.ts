@@ -3,13 +3,14 @@ import { createAgentCliProvider } from './cli-provider.js';
 import { createCommandProvider, type ProcessProviderOptions } from './command-provider.js';
 import { createHttpProvider } from './http-provider.js';
 import type { Provider, ProviderConfig } from './types.js';
-import { checkProviderConfig } from './provider-config-schema.js';
+import { checkProcessOptions, checkProviderConfig, checkProvidersConfig } from './provider-config-schema.js';
 
 const BUILT_IN: ReadonlySet<string> = new Set(['gemini', 'copilot', 'cursor', 'codex', 'claude']);
 
 /** Builds the provider a config entry declares. */
 export function createProvider(name: string, config: ProviderConfig, options: ProcessProviderOptions = {}): Provider {
   checkProviderConfig('createProvider', name, config);
+  checkProcessOptions('createProvider', options);
   switch (config.type) {
     case 'command':
       return createCommandProvider(name, config, options);
@@ -37,6 +38,8 @@ export function createProviders(
   config: { providers: Record<string, ProviderConfig>; priority: readonly string[] },
   options: ProcessProviderOptions = {},
 ): Record<string, Provider> {
+  checkProvidersConfig(config);
+  checkProcessOptions('createProviders', options);
   const names = [...new Set([...config.priority, ...Object.keys(config.providers)])];
   const providers: Record<string, Provider> = {};
   for (const name of names) {

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { parseInput } from '../util/index.js';
+import { functionOption, parseInput } from '../util/index.js';
 import type { ProviderConfig } from './types.js';
 
 /**
@@ -81,4 +81,29 @@ const classifyInputSchema = z.strictObject({
 /** classifyOutcome's input from code. @throws BatonError INPUT_INVALID naming each problem. */
 export function checkClassifyInput(input: unknown): void {
   parseInput(classifyInputSchema, input, { what: 'classifyOutcome input', code: 'INPUT_INVALID' });
+}
+
+const processOptionsSchema = z.strictObject({
+  outputCapBytes: positiveInt.optional(),
+  killGraceMs: z.number().int().nonnegative().optional(),
+  now: functionOption<() => number>('a clock: () => epoch ms').optional(),
+});
+
+/**
+ * createProviders' first argument: a whole BatonConfig (as loadConfig returns it) passes, so keys
+ * other than these two are left alone; each declaration is checked by createProvider.
+ */
+const providersConfigSchema = z.looseObject({
+  providers: z.record(z.string(), z.unknown(), { error: 'expected the providers, keyed by name' }),
+  priority: z.array(z.string().min(1), { error: 'expected the provider names in priority order' }),
+});
+
+/** The process options of the provider factories. @throws BatonError CONFIG_INVALID naming the key. */
+export function checkProcessOptions(who: string, options: unknown): void {
+  parseInput(processOptionsSchema, options, { what: `${who} options` });
+}
+
+/** createProviders' config from code. @throws BatonError CONFIG_INVALID naming the field. */
+export function checkProvidersConfig(config: unknown): void {
+  parseInput(providersConfigSchema, config, { what: 'createProviders config' });
 }
