@@ -21,25 +21,40 @@ const KEYS = ['level', 'name', 'destination'];
 export function checkLoggerOptions(options: unknown): LoggerOptions {
   const problem = loggerOptionsProblem(options);
   if (problem === undefined) return options as LoggerOptions;
-  throw new BatonError('CONFIG_INVALID', `createLogger options: ${problem}`, { details: { field: problem.split(':')[0] } });
+  throw new BatonError('CONFIG_INVALID', `createLogger options: ${problem.text}`, { details: { field: problem.field } });
 }
 
-function loggerOptionsProblem(options: unknown): string | undefined {
-  if (typeof options !== 'object' || options === null || Array.isArray(options)) return 'expected an object ({ level, name, destination })';
+interface Problem {
+  /** The option at fault ('' for the options object itself). */
+  field: string;
+  /** What is wrong, as the message says it. */
+  text: string;
+}
+
+function loggerOptionsProblem(options: unknown): Problem | undefined {
+  if (typeof options !== 'object' || options === null || Array.isArray(options)) {
+    return { field: '', text: 'expected an object ({ level, name, destination })' };
+  }
   const record = options as Record<string, unknown>;
   const unknown = Object.keys(record).find((key) => !KEYS.includes(key));
   if (unknown !== undefined) {
-    const near = KEYS.find(
-      (key) => key.toLowerCase() === unknown.toLowerCase().replace(/[-_]/g, '') || unknown.toLowerCase().startsWith(key),
-    );
-    return `unknown key "${unknown}" (${near ? `did you mean "${near}"?` : `expected one of ${KEYS.join(', ')}`})`;
+    const near = KEYS.find((key) => key === unknown.toLowerCase().replace(/[-_]/g, '') || unknown.toLowerCase().startsWith(key));
+    return {
+      field: unknown,
+      text: `unknown key "${unknown}" (${near ? `did you mean "${near}"?` : `expected one of ${KEYS.join(', ')}`})`,
+    };
   }
   const { level, name, destination } = record;
-  if (level !== undefined && (typeof level !== 'string' || !LEVELS.includes(level)))
-    return `level: expected one of ${LEVELS.join(', ')}; got ${JSON.stringify(level)}`;
-  if (name !== undefined && typeof name !== 'string') return `name: expected a string; got ${JSON.stringify(name)}`;
+  if (level !== undefined && (typeof level !== 'string' || !LEVELS.includes(level))) {
+    return { field: 'level', text: `level: expected one of ${LEVELS.join(', ')}; got ${JSON.stringify(level)}` };
+  }
+  if (name !== undefined && typeof name !== 'string')
+    return { field: 'name', text: `name: expected a string; got ${JSON.stringify(name)}` };
   if (destination !== undefined && !(Number.isInteger(destination) && (destination as number) >= 0)) {
-    return `destination: expected a file descriptor (1 for stdout, 2 for stderr); got ${JSON.stringify(destination)}`;
+    return {
+      field: 'destination',
+      text: `destination: expected a file descriptor (1 for stdout, 2 for stderr); got ${JSON.stringify(destination)}`,
+    };
   }
   return undefined;
 }

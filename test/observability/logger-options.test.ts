@@ -14,6 +14,20 @@ describe('createLogger checks its options from code', () => {
     expect(() => createLogger(null as never)).toThrow('createLogger options: expected an object');
   });
 
+  it('names the option at fault in the error details', () => {
+    const fieldOf = (options: unknown) => {
+      try {
+        createLogger(options as never);
+      } catch (error) {
+        return (error as { details?: { field?: string } }).details?.field;
+      }
+      return undefined;
+    };
+    expect(fieldOf({ lvl: 'info' })).toBe('lvl');
+    expect(fieldOf({ level: 'verbose' })).toBe('level');
+    expect(fieldOf({ destination: -1 })).toBe('destination');
+  });
+
   it('makes a logger from good options', () => {
     expect(createLogger({ level: 'silent', name: 'mine', destination: 2 }).level).toBe('silent');
   });
