@@ -152,6 +152,8 @@ export async function runPlan(input: Plan, options: RunPlanOptions): Promise<Run
     claimed,
     logger,
     onEvent,
+    now,
+    sleep,
     ...(options.maxRetries === undefined ? {} : { maxRetries: options.maxRetries }),
     ...(options.signal ? { signal: options.signal } : {}),
   });
