@@ -1,6 +1,7 @@
 // The files, not the module's index: the index also loads the fold and the context renderer,
 // which the per-tool-call hook must not pay for (run-hook.ts loads them when an event needs them).
 import { isAgentClient } from './client-specs.js';
+import { findBatonWorkspace, hookLogFile } from './hook-paths.js';
 import { runHook } from './run-hook.js';
 import { HOOK_EVENTS, type HookEvent } from './types.js';
 
@@ -24,17 +25,28 @@ export async function hookMain(argv: readonly string[]): Promise<void> {
   const client = clientIndex >= 0 ? rest[clientIndex + 1] : undefined;
   const interactive = Boolean(process.stdin.isTTY);
   if (!event || !(HOOK_EVENTS as readonly string[]).includes(event) || !isAgentClient(client)) {
+    const problem = !event
+      ? 'no event given'
+      : !isAgentClient(client)
+        ? `--client must be claude, gemini or codex (got ${client ?? 'none'})`
+        : `unknown event "${event}" (expected one of ${HOOK_EVENTS.join(', ')}): check the command in the client's settings`;
     if (interactive) {
-      process.stderr.write(
-        `baton hook: ${!event ? 'no event given' : !isAgentClient(client) ? `--client must be claude, gemini or codex (got ${client ?? 'none'})` : `unknown event "${event}"`}\n${USAGE}\n`,
-      );
+      process.stderr.write(`baton hook: ${problem}\n${USAGE}\n`);
       process.exitCode = 2;
-    }
+    } else await logBadCall(event ?? '', client ?? '', problem);
     return;
   }
   const stdin = interactive ? '' : await readStdin();
   const answer = await runHook({ client, event: event as HookEvent, stdin, cwd: process.cwd(), env: process.env });
   if (answer.stdout) await new Promise<void>((resolve) => process.stdout.write(answer.stdout, () => resolve()));
+}
+
+/** A client ran `baton hook` with an event or client Baton does not know (a typo in the settings): said in the log `hooks status` shows. */
+async function logBadCall(event: string, client: string, problem: string): Promise<void> {
+  const workspace = findBatonWorkspace(process.cwd());
+  if (!workspace) return;
+  const { logHookProblem } = await import('./hook-log.js');
+  await logHookProblem(hookLogFile(workspace), { event, client, problem }, Date.now());
 }
 
 function readStdin(): Promise<string> {

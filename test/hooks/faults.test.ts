@@ -2,9 +2,23 @@
  * The hooks' faults of issue 34 (items 2, 9, 10, 15, 18), each through the hook's own entry (the
  * in-process runHook, or the real `baton hook` process where the process is what matters).
  */
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { runBaton } from '../helpers/cli.js';
+import { runHookBin } from './helpers/hook-bin.js';
 import { claude } from './helpers/payloads.js';
 import { type HookWorkspace, makeHookWorkspace } from './helpers/hook-workspace.js';
+
+function logLines(ws: HookWorkspace): Array<{ event: string; problem: string; [key: string]: unknown }> {
+  const file = path.join(ws.dir, '.baton/hooks/hooks.log');
+  return existsSync(file)
+    ? readFileSync(file, 'utf8')
+        .trim()
+        .split('\n')
+        .map((line) => JSON.parse(line) as { event: string; problem: string })
+    : [];
+}
 
 describe('the hooks’ faults (issue 34)', () => {
   let ws: HookWorkspace;
@@ -22,5 +36,32 @@ describe('the hooks’ faults (issue 34)', () => {
     await ws.hook('claude', 'stop', claude.stop(underscore));
     expect((await ws.session('claude-a/b'))?.data.failures.map((f) => f.command)).toEqual(['make one']);
     expect((await ws.session('claude-a_b'))?.data.failures.map((f) => f.command)).toEqual(['make two']);
+  });
+
+  it('logs a hook run with an event name it does not know, and hooks status names the command that has it', async () => {
+    ws = makeHookWorkspace();
+    const run = await runHookBin(
+      ['hook', 'SessionStart', '--client', 'claude'],
+      JSON.stringify(claude.sessionStart({ session: 's', cwd: ws.dir })),
+      ws.dir,
+    );
+    expect(run).toMatchObject({ code: 0, stdout: '', stderr: '' });
+    expect(logLines(ws)).toEqual([
+      expect.objectContaining({
+        event: 'SessionStart',
+        client: 'claude',
+        problem: expect.stringContaining('unknown event "SessionStart"'),
+      }),
+    ]);
+
+    mkdirSync(path.join(ws.dir, '.claude'));
+    const command = 'npx baton hook SessionStart --client claude';
+    writeFileSync(
+      path.join(ws.dir, '.claude/settings.json'),
+      JSON.stringify({ hooks: { SessionStart: [{ matcher: '', hooks: [{ type: 'command', command }] }] } }),
+    );
+    const status = await runBaton(['hooks', 'status', '--client', 'claude'], { cwd: ws.dir, env: { HOME: path.join(ws.dir, '.home') } });
+    expect(status.stdout).toContain('SessionStart runs `baton hook SessionStart`: not an event Baton knows');
+    expect(status.stdout).toContain('unknown event \\"SessionStart\\"');
   });
 });
