@@ -2,12 +2,13 @@
  * The hooks' faults of issue 34 (items 2, 9, 10, 15, 18), each through the hook's own entry (the
  * in-process runHook, or the real `baton hook` process where the process is what matters).
  */
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { runBaton } from '../helpers/cli.js';
 import { runHookBin } from './helpers/hook-bin.js';
-import { claude } from './helpers/payloads.js';
+import { claude, codex, gemini } from './helpers/payloads.js';
 import { type HookWorkspace, makeHookWorkspace } from './helpers/hook-workspace.js';
 
 function logLines(ws: HookWorkspace): Array<{ event: string; problem: string; [key: string]: unknown }> {
@@ -63,5 +64,27 @@ describe('the hooks’ faults (issue 34)', () => {
     const status = await runBaton(['hooks', 'status', '--client', 'claude'], { cwd: ws.dir, env: { HOME: path.join(ws.dir, '.home') } });
     expect(status.stdout).toContain('SessionStart runs `baton hook SessionStart`: not an event Baton knows');
     expect(status.stdout).toContain('unknown event \\"SessionStart\\"');
+  });
+
+  it('reads no FIFO as a transcript: Gemini’s pre-compact and Codex’s stop answer, fold the turn and leave no lock', async () => {
+    ws = makeHookWorkspace();
+    const fifo = path.join(ws.dir, '.baton', 'transcript.fifo');
+    execFileSync('mkfifo', [fifo]);
+    const g = { session: 'gemini-fifo', cwd: ws.dir };
+    const preCompress = await runHookBin(
+      ['hook', 'pre-compact', '--client', 'gemini'],
+      JSON.stringify(gemini.preCompress(g, 'auto', fifo)),
+      ws.dir,
+    );
+    expect(preCompress).toMatchObject({ code: 0, stdout: '', stderr: '' });
+
+    const c = { session: 'codex-fifo', cwd: ws.dir };
+    await ws.hook('codex', 'session-start', codex.sessionStart(c, 'startup', fifo));
+    await ws.hook('codex', 'post-tool', codex.bash(c, 'ls /missing', 'ls: cannot access', 'call_1', fifo));
+    const stop = await runHookBin(['hook', 'stop', '--client', 'codex'], JSON.stringify(codex.stop(c, fifo)), ws.dir);
+    expect(stop).toMatchObject({ code: 0, stdout: '', stderr: '' });
+    expect(logLines(ws)).toEqual([]);
+    expect((await ws.session('codex-codex-fifo'))?.data.toolCalls).toBe(1);
+    expect(readdirSync(path.join(ws.dir, '.baton/hooks/sessions')).filter((file) => file.endsWith('.lock'))).toEqual([]);
   });
 });
