@@ -87,4 +87,32 @@ describe('the hooks’ faults (issue 34)', () => {
     expect((await ws.session('codex-codex-fifo'))?.data.toolCalls).toBe(1);
     expect(readdirSync(path.join(ws.dir, '.baton/hooks/sessions')).filter((file) => file.endsWith('.lock'))).toEqual([]);
   });
+
+  it('keeps a tool call whose hook input passes 8 MiB: a 4.5 MB Write (sent twice) and a failure with 9 MB of output', async () => {
+    ws = makeHookWorkspace();
+    const s = { session: 'huge', cwd: ws.dir };
+    await ws.hook('claude', 'session-start', claude.sessionStart(s));
+    const content = 'line of generated data\n'.repeat(200_000);
+    ws.write('big.txt', content);
+    const write = await runHookBin(
+      ['hook', 'post-tool', '--client', 'claude'],
+      JSON.stringify(claude.write(s, path.join(ws.dir, 'big.txt'), content)),
+      ws.dir,
+    );
+    expect(write).toMatchObject({ code: 0, stdout: '', stderr: '' });
+    const output = `${'progress ....\n'.repeat(700_000)}Error: the last line says why`;
+    const failure = await runHookBin(
+      ['hook', 'post-tool', '--client', 'claude'],
+      JSON.stringify(claude.bashFailure(s, 'npm run build', 2, output)),
+      ws.dir,
+    );
+    expect(failure).toMatchObject({ code: 0, stdout: '', stderr: '' });
+    await ws.hook('claude', 'stop', claude.stop(s));
+    const record = await ws.session('claude-huge');
+    expect(record?.data).toMatchObject({ toolCalls: 2, filesCreated: ['big.txt'] });
+    expect(record?.data.failures).toEqual([
+      expect.objectContaining({ command: 'npm run build', exitCode: 2, error: expect.stringMatching(/Error: the last line says why$/) }),
+    ]);
+    expect(logLines(ws)).toEqual([]);
+  });
 });
