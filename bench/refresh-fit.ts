@@ -77,7 +77,7 @@ export default async function run(args: string[]): Promise<void> {
       const client = await connect(registry, repo.dir, name);
       const scenario = `refresh_context as ${name} ${JSON.stringify(args)}`;
       await measure(scenario, async () => {
-        const result = (await client.callTool({ name: 'refresh_context', arguments: args })) as {
+        const result = (await client.callTool({ name: 'refresh_context', arguments: args })) as unknown as {
           structuredContent: { metadata: { token_estimate: number } };
         };
         return result.structuredContent.metadata.token_estimate;
