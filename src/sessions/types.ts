@@ -93,3 +93,9 @@ export interface ParseLimits {
   /** A user or assistant text longer than this keeps its head and tail. @default DEFAULT_MAX_TEXT_CHARS */
   maxTextChars?: number;
 }
+
+/** Options of a reader of one session file. */
+export interface ReadSessionOptions extends ParseLimits {
+  /** Byte offset to start at (an incremental import's last end; JSONL files only). @default 0 */
+  start?: number;
+}

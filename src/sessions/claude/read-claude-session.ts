@@ -1,13 +1,8 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { type ParsedFile, parseJsonlFile } from '../parse-jsonl-file.js';
-import type { ParseLimits } from '../types.js';
+import type { ReadSessionOptions } from '../types.js';
 import { createClaudeParser } from './create-claude-parser.js';
-
-export interface ReadSessionOptions extends ParseLimits {
-  /** Byte offset to start at (an incremental import's last end). @default 0 */
-  start?: number;
-}
 
 /**
  * Reads a Claude Code transcript, streaming. Each linked sub-agent gets its own file's path as
