@@ -71,14 +71,23 @@ const TELLING: readonly (readonly RegExp[])[] = [
  * // "error: 'Expected values to be strictly equal:'"
  */
 export function pickFailureLine(output: string): string | undefined {
+  return findFailureLine(output)?.line;
+}
+
+/**
+ * pickFailureLine with how telling the line is: rank 0 an assertion, 1 an error (an exception with
+ * its message, `error:`, `command not found` ...), 2 `not ok`, 3 `FAIL` or a failed count, 4 a line
+ * naming a failure, 5 the tail's line (nothing named a failure). Pure.
+ */
+export function findFailureLine(output: string): { line: string; rank: number } | undefined {
   const lines = cleanLines(output);
   const candidates = lines.map((line, i) => ({ line, i })).filter((c) => c.line.length > 0 && !isNoise(c.line));
   if (candidates.length === 0) return undefined;
-  for (const rules of TELLING) {
+  for (const [rank, rules] of TELLING.entries()) {
     const hit = candidates.find((c) => rules.some((re) => re.test(c.line)));
-    if (hit) return finish(hit.line);
+    if (hit) return { line: finish(hit.line), rank };
   }
-  return finish(tailLine(lines, candidates));
+  return { line: finish(tailLine(lines, candidates)), rank: TELLING.length };
 }
 
 /** The first telling line after the last blank line of the tail; else the last line. */
