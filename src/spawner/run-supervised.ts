@@ -1,4 +1,4 @@
-import { spawn } from 'node:child_process';
+import { type ChildProcessWithoutNullStreams, spawn } from 'node:child_process';
 import { performance } from 'node:perf_hooks';
 import type { Readable } from 'node:stream';
 import { CappedOutput } from './capped-output.js';
@@ -41,7 +41,10 @@ export interface SupervisedResult {
   aborted: boolean;
   /** The last stdout line that matched `stallLine` when the group was stopped for it. */
   stalled?: string;
-  /** Why the process could not start: ENOENT (no such binary), EACCES, or ENOCWD (no such folder). */
+  /**
+   * Why the process could not start: ENOENT (no such binary), EACCES, E2BIG (its arguments and
+   * environment are longer than the system takes), or ENOCWD (no such folder).
+   */
   spawnError?: { code: string; message: string };
   durationMs: number;
 }
@@ -62,7 +65,14 @@ export interface SuperviseHooks {
 export function runSupervised(request: SuperviseRequest, hooks: SuperviseHooks = {}): Promise<SupervisedResult> {
   const started = performance.now();
   const env = request.inheritEnv === false ? { ...request.env } : { ...process.env, ...request.env };
-  const child = spawn(request.file, [...request.args], { cwd: request.cwd, env, detached: true, stdio: ['pipe', 'pipe', 'pipe'] });
+  let child: ChildProcessWithoutNullStreams;
+  try {
+    child = spawn(request.file, [...request.args], { cwd: request.cwd, env, detached: true, stdio: ['pipe', 'pipe', 'pipe'] });
+  } catch (error) {
+    // Node throws some start failures instead of emitting them (E2BIG from a huge argument):
+    // the process never ran, and says so like any other start failure.
+    return Promise.resolve(notStarted(request, env, error as NodeJS.ErrnoException, performance.now() - started));
+  }
   const group = groupStopper(child.pid, request.killGraceMs, [child.stdout, child.stderr]);
   const watch = stallWatcher(request.stallLine, () => group.stop());
   const stdout = capture(child.stdout, request.outputCapBytes, watch);
@@ -104,6 +114,29 @@ export function runSupervised(request: SuperviseRequest, hooks: SuperviseHooks =
     });
     child.once('close', (code, signal) => finish({ ...(code === null ? {} : { exitCode: code }), ...(signal === null ? {} : { signal }) }));
   });
+}
+
+function notStarted(
+  request: SuperviseRequest,
+  env: Readonly<Record<string, string | undefined>>,
+  error: NodeJS.ErrnoException,
+  durationMs: number,
+): SupervisedResult {
+  const code = error.code ?? 'ESPAWN';
+  const message =
+    code === 'E2BIG'
+      ? `spawn E2BIG: ${commandLineSize(request, env)} bytes of arguments and environment, more than the system takes`
+      : error.message;
+  const output = { stdout: '', stderr: '', stdoutTruncated: false, stderrTruncated: false };
+  return { ...output, timedOut: false, aborted: false, spawnError: { code, message }, durationMs };
+}
+
+/** What execve is handed: every argument and environment entry, each NUL-terminated. */
+function commandLineSize(request: SuperviseRequest, env: Readonly<Record<string, string | undefined>>): number {
+  let bytes = Buffer.byteLength(request.file) + 1;
+  for (const arg of request.args) bytes += Buffer.byteLength(arg) + 1;
+  for (const [key, value] of Object.entries(env)) if (value !== undefined) bytes += Buffer.byteLength(key) + Buffer.byteLength(value) + 2;
+  return bytes;
 }
 
 function capture(stream: Readable | null, capBytes: number, watch?: StallWatcher): CappedOutput {

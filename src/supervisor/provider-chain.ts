@@ -210,7 +210,11 @@ async function runOne(
   return { dispatch, result, breaker };
 }
 
-/** A provider that throws (a bug, not an outcome) counts as agent_error so the run goes on. */
+/**
+ * A provider that throws (a bug, not an outcome) ran no agent: its try is a config_error naming
+ * the error, so the chain moves on and the attempt fails; an attempt whose agent never ran is
+ * never validated, so it can never complete the task.
+ */
 async function runSafely(
   provider: Provider,
   request: ChainRequest,
@@ -232,7 +236,8 @@ async function runSafely(
   } catch (error) {
     const reason = error instanceof Error ? error.message : String(error);
     options.logger.error({ provider: provider.name, err: error }, 'provider threw');
-    return { outcome: { kind: 'agent_error', reason }, output: reason, outputTruncated: false, durationMs: options.now() - started };
+    const outcome = { kind: 'config_error' as const, reason: `${provider.name} could not run: ${reason}` };
+    return { outcome, output: reason, outputTruncated: false, durationMs: options.now() - started };
   }
 }
 

@@ -131,4 +131,11 @@ describe('runSupervised', () => {
     expect(result.spawnError?.code).toBe('ENOENT');
     expect(result.exitCode).toBeUndefined();
   });
+
+  it('reports E2BIG (which Node throws from spawn) as a start failure instead of throwing', async () => {
+    const result = await runSupervised(supervised('true', { file: 'sh', args: ['-c', 'true', 'x'.repeat(300_000)] }));
+    expect(result.spawnError?.code).toBe('E2BIG');
+    expect(result.spawnError?.message).toMatch(/^spawn E2BIG: \d+ bytes of arguments and environment, more than the system takes$/);
+    expect(result.exitCode).toBeUndefined();
+  });
 });
