@@ -1,29 +1,26 @@
-import { isBatonError } from '../errors/index.js';
-import { type AgentSessionData, type AgentSessionFailure, agentSessionId, type Ledger, recordAgentSessionTurn } from '../ledger/index.js';
-import { maskSecretsSync } from '../redact/index.js';
+import { agentSessionId, type Ledger } from '../ledger/index.js';
 import type { WorkspaceDiff } from '../workspace/index.js';
-import { CLIENT_SPECS } from './client-specs.js';
 import { readCodexExitCodes } from './codex-exit-codes.js';
-import { type SessionFiles, sessionFiles } from './hook-paths.js';
-import { readHookState, tryLock, writeHookState } from './hook-state.js';
-import { readJournal } from './journal.js';
+import { acquireFoldLock, type LockHolder } from './fold-lock.js';
+import { type ToolEntry, type TurnFailure, writeBatch } from './fold-turn.js';
+import { logHookProblem } from './hook-log.js';
+import { hookLogFile, type SessionFiles, sessionFiles } from './hook-paths.js';
+import { readHookState, writeHookState } from './hook-state.js';
+import { finishJournalBatch, type JournalBatch, takeJournalBatch } from './journal.js';
 import { diffDirtyStates, type DirtyState, readDirtyState } from './measure-workspace.js';
-import { ensureSessionRecord, mergeNotes, mergeTurn } from './session-record.js';
-import type { HookInput, HookSessionState, JournalEntry } from './types.js';
+import type { HookInput, HookSessionState } from './types.js';
 
 /** What a fold wrote, for the caller (and tests). */
 export interface FoldResult {
-  /** False when another hook of the session held the fold lock. */
+  /** False when another live hook of the session held the fold lock (it folds the same journal). */
   folded: boolean;
-  /** The turn's dispatch id, when the turn did something. */
+  /** The dispatch id of the (last) turn written, when a turn did something. */
   dispatchId?: string;
   diff?: WorkspaceDiff;
-  failures: Array<Omit<AgentSessionFailure, 'turn'>>;
+  failures: TurnFailure[];
   /** The workspace as measured (reused by the caller for the context). */
   dirty?: DirtyState;
 }
-
-type ToolEntry = Extract<JournalEntry, { kind: 'tool' }>;
 
 export interface FoldOptions {
   /**
@@ -33,15 +30,20 @@ export interface FoldOptions {
    * on since: its tool calls and failures count, no files). @default true
    */
   measure?: boolean | 'if-work';
+  /** How long to wait for a live hook of the session that holds the fold lock. @default 0 */
+  waitMs?: number;
 }
 
+/** @default 2: batches one fold takes at most (what a dead fold left, then the journal). */
+const MAX_BATCHES = 2;
+
 /**
- * Folds what a session did since the last fold into the ledger: the journal's new lines (tool
- * calls, failures, prompts, compactions) and the files that changed, measured from the workspace
- * against the last fold's measurement. A turn that used tools or changed files becomes one
- * dispatch (the session's next attempt); the session's record gets the merged lists and a new
- * summary. Idempotent: the dispatch id is the journal offset it starts at, and a fold that finds
- * it already written only moves the offset on. Holds the session's fold lock while it runs.
+ * Folds what a session did since the last fold into the ledger: first what a fold that died
+ * midway left (its folding file), then the journal's new lines (tool calls, failures, prompts,
+ * compactions, the session's end), with the files that changed measured from the workspace
+ * against the last fold's measurement. Each batch is written once (its dispatch id holds its
+ * number) and its file removed after. Holds the session's fold lock while it runs; a lock whose
+ * holder died is taken over (and said in the hooks' log).
  */
 export async function foldSession(
   ledger: Ledger,
@@ -52,12 +54,13 @@ export async function foldSession(
 ): Promise<FoldResult> {
   const id = agentSessionId(input.client, input.sessionId);
   const files = sessionFiles(workspace, id);
-  const release = tryLock(files.lock, now);
-  if (!release) return { folded: false, failures: [] };
+  const lock = await acquireFoldLock(files.lock, Date.now, options.waitMs ?? 0);
+  if (!lock) return { folded: false, failures: [] };
   try {
+    if (lock.tookOverFrom) await logTakeover(workspace, input, lock.tookOverFrom, now);
     return await foldLocked(ledger, workspace, input, files, now, options);
   } finally {
-    release();
+    lock.release();
   }
 }
 
@@ -71,77 +74,68 @@ async function foldLocked(
 ): Promise<FoldResult> {
   const id = agentSessionId(input.client, input.sessionId);
   const state = readHookState(files.state) ?? freshState(input, now);
-  const { entries, endByte } = readJournal(files.journal, state.foldedBytes);
-  const tools = entries.filter((entry): entry is ToolEntry => entry.kind === 'tool');
-  if (input.client === 'codex' && input.transcriptPath && tools.some((tool) => tool.callId)) {
-    const { codes, endByte: transcriptBytes } = await readCodexExitCodes(input.transcriptPath, state.transcriptBytes ?? 0);
-    for (const tool of tools) applyExitCode(tool, codes);
-    state.transcriptBytes = transcriptBytes;
+  const result: FoldResult = { folded: true, failures: [] };
+  let measured = false;
+  const measure = async () => {
+    if (measured) return;
+    measured = true;
+    result.dirty = await readDirtyState(workspace).catch(() => undefined);
+  };
+  if (options.measure === undefined || options.measure === true) await measure();
+  for (let round = 0; round < MAX_BATCHES; round += 1) {
+    const batch = takeJournalBatch(files, state.nextBatch ?? 0, round === 0 ? state.foldedBytes : 0);
+    if (!batch && round > 0) break;
+    const tools = (batch?.entries ?? []).filter((entry): entry is ToolEntry => entry.kind === 'tool');
+    if (options.measure === 'if-work' && tools.length > 0) await measure();
+    await applyCodexExitCodes(input, state, tools);
+    // The files changed since the last fold go with the first batch that measured them.
+    const diff = measured && result.diff === undefined ? await measureTurn(workspace, state, result.dirty, tools) : emptyDiff();
+    if (measured) result.diff ??= diff;
+    const number = batch?.number ?? state.nextBatch ?? 0;
+    const written = await writeBatch(ledger, id, {
+      input,
+      workspace,
+      dispatchId: `${id}.b${number}`,
+      entries: batch?.entries ?? [],
+      diff,
+      state,
+      now,
+    });
+    result.failures.push(...written.failures);
+    if (written.dispatchId) result.dispatchId = written.dispatchId;
+    commitBatch(files, state, batch, number, result.dirty, now);
+    if (!batch) break;
   }
-  const measure = options.measure === 'if-work' ? tools.length > 0 : options.measure !== false;
-  const dirty = measure ? await readDirtyState(workspace).catch(() => undefined) : undefined;
-  const diff = measure ? await measureTurn(workspace, state, dirty, tools) : { created: [], updated: [], deleted: [] };
-  const record = await ensureSessionRecord(ledger, id, input, workspace, state, now);
-  const turnFailures = failuresOf(tools, now);
-  const changed = diff.created.length + diff.updated.length + diff.deleted.length > 0;
-  let dispatchId: string | undefined;
-  if (tools.length > 0 || changed) {
-    dispatchId = `${id}.${state.foldedBytes}`;
-    await writeTurn(ledger, id, dispatchId, { input, entries, tools, diff, failures: turnFailures, record: record.data, state, now });
-  } else if (entries.length > 0 || input.reply) {
-    await ledger.updateRecord<AgentSessionData>('agent_sessions', id, { data: mergeNotes(record.data, entries, input, now) });
-  }
-  state.foldedBytes = endByte;
-  if (dirty) {
-    state.baseline = dirty.files;
-    state.baseHead = dirty.head;
-    state.baselineAt = now;
-  }
+  return result;
+}
+
+/** Records that a batch is in the ledger: the state moves past it (and to the new baseline), its file goes. */
+function commitBatch(
+  files: SessionFiles,
+  state: HookSessionState,
+  batch: JournalBatch | undefined,
+  number: number,
+  dirty: DirtyState | undefined,
+  now: number,
+): void {
+  if (batch) state.nextBatch = Math.max(state.nextBatch ?? 0, number + 1);
+  state.foldedBytes = 0;
+  if (dirty) Object.assign(state, { baseline: dirty.files, baseHead: dirty.head, baselineAt: now });
   writeHookState(files.state, state);
-  return { folded: true, dispatchId, diff, failures: turnFailures, dirty };
+  if (batch) finishJournalBatch(files, batch);
 }
 
-interface Turn {
-  input: HookInput;
-  entries: JournalEntry[];
-  tools: ToolEntry[];
-  diff: WorkspaceDiff;
-  failures: Array<Omit<AgentSessionFailure, 'turn'>>;
-  record: AgentSessionData;
-  state: HookSessionState;
-  now: number;
-}
-
-/** Appends the turn's dispatch and merges it into the session record; a dispatch already written is left. */
-async function writeTurn(ledger: Ledger, id: string, dispatchId: string, turn: Turn): Promise<void> {
-  const spec = CLIENT_SPECS[turn.input.client];
-  const last = turn.failures[turn.failures.length - 1];
-  const started = turn.entries[0]?.at ?? turn.now;
-  try {
-    await recordAgentSessionTurn(
-      ledger,
-      id,
-      {
-        id: dispatchId,
-        provider: spec.provider,
-        model: turn.input.model ?? turn.state.model,
-        mode: 'interactive',
-        status: last ? 'failed' : 'completed',
-        outcome: last ? 'agent_error' : 'ok',
-        ...(last?.exitCode === undefined ? {} : { exitCode: last.exitCode }),
-        filesCreated: turn.diff.created,
-        filesUpdated: turn.diff.updated,
-        filesDeleted: turn.diff.deleted,
-        validationErrors: turn.failures.map(describeFailure),
-        result: turnResult(turn),
-        startedAt: started,
-        finishedAt: turn.now,
-        durationMs: Math.max(0, turn.now - started),
-      },
-      (number) => mergeTurn(turn.record, { ...turn, turn: number }),
-    );
-  } catch (error) {
-    if (!isBatonError(error, 'LEDGER_CONFLICT')) throw error;
+/** Codex's PostToolUse has no exit code: read them from its rollout for the batch's calls. */
+async function applyCodexExitCodes(input: HookInput, state: HookSessionState, tools: ToolEntry[]): Promise<void> {
+  if (input.client !== 'codex' || !input.transcriptPath || !tools.some((tool) => tool.callId)) return;
+  const { codes, endByte } = await readCodexExitCodes(input.transcriptPath, state.transcriptBytes ?? 0);
+  state.transcriptBytes = endByte;
+  for (const tool of tools) {
+    const code = tool.callId === undefined ? undefined : codes.get(tool.callId);
+    if (code === undefined) continue;
+    tool.exitCode = code;
+    if (code !== 0) tool.failed = true;
+    else delete tool.error;
   }
 }
 
@@ -173,39 +167,21 @@ function hintedPaths(workspace: string, tools: ToolEntry[]): string[] {
   return [...out].sort();
 }
 
-function applyExitCode(tool: ToolEntry, codes: Map<string, number>): void {
-  const code = tool.callId === undefined ? undefined : codes.get(tool.callId);
-  if (code === undefined) return;
-  tool.exitCode = code;
-  if (code !== 0) tool.failed = true;
-  else delete tool.error;
+function emptyDiff(): WorkspaceDiff {
+  return { created: [], updated: [], deleted: [] };
 }
 
-function failuresOf(tools: ToolEntry[], now: number): Array<Omit<AgentSessionFailure, 'turn'>> {
-  return tools
-    .filter((tool) => tool.failed)
-    .map((tool) => ({
-      command: maskSecretsSync(tool.command ?? tool.tool).text.slice(0, 500),
-      ...(tool.exitCode === undefined ? {} : { exitCode: tool.exitCode }),
-      ...(tool.error ? { error: maskSecretsSync(tool.error).text } : {}),
-      at: tool.at ?? now,
-    }));
-}
-
-function describeFailure(failure: Omit<AgentSessionFailure, 'turn'>): string {
-  const exit = failure.exitCode === undefined ? 'failed' : `exited ${failure.exitCode}`;
-  const error = failure.error ? `: ${failure.error.split('\n').find((line) => line.trim() !== '') ?? ''}` : '';
-  return `\`${failure.command.split('\n', 1)[0]}\` ${exit}${error}`.slice(0, 600);
-}
-
-function turnResult(turn: Turn): string {
-  const { diff, tools, failures } = turn;
-  const parts = [`${tools.length} tool call${tools.length === 1 ? '' : 's'}`];
-  if (diff.created.length) parts.push(`created ${diff.created.slice(0, 10).join(', ')}`);
-  if (diff.updated.length) parts.push(`changed ${diff.updated.slice(0, 10).join(', ')}`);
-  if (diff.deleted.length) parts.push(`deleted ${diff.deleted.slice(0, 10).join(', ')}`);
-  if (failures.length) parts.push(`${failures.length} failed: ${failures.map(describeFailure).join('; ')}`);
-  return maskSecretsSync(parts.join('; ')).text.slice(0, 2_000);
+async function logTakeover(workspace: string, input: HookInput, holder: LockHolder, now: number): Promise<void> {
+  await logHookProblem(
+    hookLogFile(workspace),
+    {
+      event: input.event,
+      client: input.client,
+      session: input.sessionId,
+      problem: `a fold of this session died midway (pid ${holder.pid}, started ${new Date(holder.at).toISOString()}): its lock was taken over and what it left folded`,
+    },
+    now,
+  );
 }
 
 /** State for a session whose start Baton did not see (hooks installed mid-session, or a failed start). */

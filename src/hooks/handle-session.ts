@@ -1,21 +1,15 @@
 import { statSync } from 'node:fs';
-import {
-  type AgentSessionData,
-  agentSessionId,
-  endAgentSession,
-  getAgentSession,
-  type Ledger,
-  upsertAgentSession,
-} from '../ledger/index.js';
+import { type AgentSessionData, agentSessionId, type Ledger, upsertAgentSession } from '../ledger/index.js';
 import { contextAnswer, type InjectionPoint } from './answer-hook.js';
 import { buildInjection } from './build-injection.js';
 import { closeAbandonedSessions } from './close-abandoned.js';
 import { readRecentCommits } from './gather-hook-context.js';
 import { foldSession, freshState } from './fold-session.js';
 import { geminiCompressionDue } from './gemini-compression.js';
-import { sessionFiles } from './hook-paths.js';
+import { foldLeftovers } from './fold-leftovers.js';
+import { type SessionFiles, sessionFiles } from './hook-paths.js';
 import { readHookState, writeHookState } from './hook-state.js';
-import { appendJournal } from './journal.js';
+import { appendJournal, leftoverBatches } from './journal.js';
 import { readDirtyState } from './measure-workspace.js';
 import { openHookLedger } from './open-hook-ledger.js';
 import { newSessionData } from './session-record.js';
@@ -49,8 +43,7 @@ export async function handleSessionStart(input: HookInput, workspace: string, no
   const id = agentSessionId(input.client, input.sessionId);
   const files = sessionFiles(workspace, id);
   const source: AgentSessionSource = input.source ?? 'startup';
-  const previous = readHookState(files.state);
-  const unfolded = previous !== undefined && (statSync(files.journal, { throwIfNoEntry: false })?.size ?? 0) > previous.foldedBytes;
+  const unfolded = hasUnfolded(files);
   // git runs in its own processes while this one loads and opens the ledger.
   const measuring = unfolded ? undefined : readDirtyState(workspace).catch(() => undefined);
   const commits = readRecentCommits(workspace);
@@ -61,6 +54,7 @@ export async function handleSessionStart(input: HookInput, workspace: string, no
     if (state.baselineAt === undefined && dirty) Object.assign(state, { baseline: dirty.files, baseHead: dirty.head, baselineAt: now });
     if (input.model) state.model = input.model;
     await upsertAgentSession(ledger, id, newSessionData(input, workspace, state, now), (current) => reopened(current, source, input, now));
+    await foldLeftovers(ledger, workspace, files.dir, files.state, now);
     await closeAbandonedSessions(ledger, workspace, id, now);
     const injection = await buildInjection({ ledger, workspace, input, sessionId: id, state, source, dirty, commits, now });
     if (injection) Object.assign(state, { injectedDigest: injection.digest, injectedAt: now, compactPending: false });
@@ -82,9 +76,13 @@ function reopened(current: AgentSessionData, source: AgentSessionSource, input: 
   return next;
 }
 
-/** Stop / AfterAgent: the turn ended; fold it (one dispatch when it did something). */
+/** Stop / AfterAgent: the turn ended; fold it (one dispatch when it did something), then what other sessions left. */
 export async function handleStop(input: HookInput, workspace: string, now: number, env: NodeJS.ProcessEnv): Promise<string> {
-  await withLedger(workspace, env, BUSY_TIMEOUT_MS.fold, (ledger) => foldSession(ledger, workspace, input, now));
+  const files = sessionFiles(workspace, agentSessionId(input.client, input.sessionId));
+  await withLedger(workspace, env, BUSY_TIMEOUT_MS.fold, async (ledger) => {
+    await foldSession(ledger, workspace, input, now);
+    await foldLeftovers(ledger, workspace, files.dir, files.state, now);
+  });
   return '';
 }
 
@@ -108,23 +106,28 @@ export async function handlePreCompact(input: HookInput, workspace: string, now:
   return '';
 }
 
-/** SessionEnd: fold what is left and close the record with its summary (Claude allows 1.5 s). */
+/** @default 700 ms: how long SessionEnd waits for a live fold of its session (a Stop still folding) inside Claude's 1.5 s. */
+const SESSION_END_WAIT_MS = 700;
+
+/**
+ * SessionEnd: the end is written to the journal first, then folded with what is left; the fold
+ * closes the record with its summary. When a live fold of the session keeps its lock past
+ * SESSION_END_WAIT_MS, the journal keeps the end and the next fold of any session in the
+ * workspace closes it (said in the hooks' log).
+ */
 export async function handleSessionEnd(input: HookInput, workspace: string, now: number, env: NodeJS.ProcessEnv): Promise<string> {
-  const id = agentSessionId(input.client, input.sessionId);
-  await withLedger(workspace, env, BUSY_TIMEOUT_MS.end, async (ledger) => {
-    await foldSession(ledger, workspace, input, now, { measure: 'if-work' });
-    const current = await getAgentSession(ledger, id);
-    if (!current) return;
-    const data: AgentSessionData = {
-      ...current.data,
-      lastActivityAt: now,
-      endedAt: now,
-      ...(input.reason ? { endReason: input.reason } : {}),
-    };
-    data.summary = summarizeSession(data, 'ended');
-    await endAgentSession(ledger, id, data);
-  });
+  const files = sessionFiles(workspace, agentSessionId(input.client, input.sessionId));
+  appendJournal(files.journal, files.dir, { kind: 'end', at: now, ...(input.reason ? { reason: input.reason } : {}) });
+  const folded = await withLedger(workspace, env, BUSY_TIMEOUT_MS.end, (ledger) =>
+    foldSession(ledger, workspace, input, now, { measure: 'if-work', waitMs: SESSION_END_WAIT_MS }),
+  );
+  if (!folded.folded) throw new Error('a fold of this session was still running: its end is kept in the journal for the next fold');
   return '';
+}
+
+/** Whether the session's journal holds lines no fold took yet, or a fold left a batch. */
+function hasUnfolded(files: SessionFiles): boolean {
+  return (statSync(files.journal, { throwIfNoEntry: false })?.size ?? 0) > 0 || leftoverBatches(files).length > 0;
 }
 
 /** Gemini's BeforeAgent: note the prompt; inject once when a compression happened since the last injection. */

@@ -27,6 +27,10 @@ export interface SessionFiles {
   dir: string;
   /** Append-only journal of the cheap hooks. */
   journal: string;
+  /** The journal taken by a fold (renamed, numbered by its batch), until that fold has written it to the ledger. */
+  folding: (batch: number) => string;
+  /** The name every folding file of the session starts with. */
+  foldingPrefix: string;
   /** HookSessionState as JSON. */
   state: string;
   /** Held while a fold runs. */
@@ -36,7 +40,14 @@ export interface SessionFiles {
 export function sessionFiles(workspace: string, ledgerSessionId: string): SessionFiles {
   const dir = path.join(workspace, HOOKS_DIR, 'sessions');
   const base = path.join(dir, safeName(ledgerSessionId));
-  return { dir, journal: `${base}.jsonl`, state: `${base}.json`, lock: `${base}.lock` };
+  return {
+    dir,
+    journal: `${base}.jsonl`,
+    folding: (batch) => `${base}.folding.${batch}.jsonl`,
+    foldingPrefix: `${path.basename(base)}.folding.`,
+    state: `${base}.json`,
+    lock: `${base}.lock`,
+  };
 }
 
 /** The hooks' own log: why a hook answered nothing. */

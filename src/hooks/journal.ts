@@ -1,4 +1,5 @@
-import { closeSync, fstatSync, mkdirSync, openSync, readSync, writeSync } from 'node:fs';
+import { closeSync, fstatSync, mkdirSync, openSync, readdirSync, readSync, renameSync, unlinkSync, writeSync } from 'node:fs';
+import type { SessionFiles } from './hook-paths.js';
 import type { JournalEntry } from './types.js';
 
 /** @default 16 KiB: one journal line at most (a line is one write, so concurrent appends never interleave). */
@@ -77,6 +78,66 @@ function shrink(entry: JournalEntry): JournalEntry {
     case 'reply':
       return { ...entry, reply: cut(entry.reply, 4000) ?? '' };
     case 'compact':
+    case 'end':
       return entry;
+  }
+}
+
+/** A journal taken for a fold: its batch number, its entries, and the bytes they were read from. */
+export interface JournalBatch {
+  /** Numbers the batch within the session: the turn's dispatch id ends with it, so a batch is written once. */
+  number: number;
+  file: string;
+  entries: JournalEntry[];
+  /** Bytes of the folding file read (the entries end there). */
+  endByte: number;
+}
+
+/**
+ * Takes the session's journal for a fold: a folding file a dead fold left, if any (it is folded
+ * first: folds are resumable), else the journal renamed to folding file number `next`, so the
+ * cheap hooks start a new journal meanwhile. `fromByte` skips what an earlier fold already wrote
+ * (a state from before folds removed their journals). Undefined when there is nothing to fold.
+ */
+export function takeJournalBatch(files: SessionFiles, next: number, fromByte = 0): JournalBatch | undefined {
+  const left = leftoverBatches(files)[0];
+  if (left !== undefined) return { number: left, file: files.folding(left), ...readJournal(files.folding(left), 0) };
+  const file = files.folding(next);
+  try {
+    renameSync(files.journal, file);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+    throw error;
+  }
+  return { number: next, file, ...readJournal(file, fromByte) };
+}
+
+/** The numbers of the folding files a session has (a fold in progress, or one that died), lowest first. */
+export function leftoverBatches(files: SessionFiles): number[] {
+  let names: string[];
+  try {
+    names = readdirSync(files.dir);
+  } catch {
+    return [];
+  }
+  return names
+    .filter((name) => name.startsWith(files.foldingPrefix) && name.endsWith('.jsonl'))
+    .map((name) => Number(name.slice(files.foldingPrefix.length, -'.jsonl'.length)))
+    .filter((n) => Number.isSafeInteger(n) && n >= 0)
+    .sort((a, b) => a - b);
+}
+
+/**
+ * Ends a fold's batch once the ledger holds it: its folding file is removed. A line a cheap hook
+ * appended to it after it was read (the hook opened the journal just before the rename) is moved
+ * back to the journal for the next fold, never lost.
+ */
+export function finishJournalBatch(files: SessionFiles, batch: JournalBatch): void {
+  const late = readJournal(batch.file, batch.endByte);
+  for (const entry of late.entries) appendJournal(files.journal, files.dir, entry);
+  try {
+    unlinkSync(batch.file);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
   }
 }

@@ -69,13 +69,17 @@ export type JournalEntry =
     }
   | { kind: 'prompt'; at: number; prompt: string }
   | { kind: 'reply'; at: number; reply: string }
-  | { kind: 'compact'; at: number; trigger: 'manual' | 'auto' };
+  | { kind: 'compact'; at: number; trigger: 'manual' | 'auto' }
+  /** The session ended (SessionEnd): the fold that reads it closes the record, whichever hook runs it. */
+  | { kind: 'end'; at: number; reason?: string };
 
 /** Per-session state kept beside the journal (`.baton/hooks/sessions/<id>.json`). */
 export interface HookSessionState {
   client: AgentClient;
   sessionId: string;
-  /** Journal bytes already folded into the ledger. */
+  /** The number of the next journal batch a fold takes (a batch's turn is written once, by its number). */
+  nextBatch?: number;
+  /** Journal bytes already folded, from before folds removed their journals (0 after the first fold). */
   foldedBytes: number;
   /** Bytes of Codex's rollout already read for exit codes. */
   transcriptBytes?: number;

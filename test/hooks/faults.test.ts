@@ -7,7 +7,8 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { runBaton } from '../helpers/cli.js';
-import { runHookBin } from './helpers/hook-bin.js';
+import { runHookBin, startHookBin } from './helpers/hook-bin.js';
+import { openSqliteDatabase } from '../../src/ledger/sqlite/index.js';
 import { claude, codex, gemini } from './helpers/payloads.js';
 import { type HookWorkspace, makeHookWorkspace } from './helpers/hook-workspace.js';
 
@@ -114,5 +115,73 @@ describe('the hooks’ faults (issue 34)', () => {
       expect.objectContaining({ command: 'npm run build', exitCode: 2, error: expect.stringMatching(/Error: the last line says why$/) }),
     ]);
     expect(logLines(ws)).toEqual([]);
+  });
+
+  /** Waits for a condition by looking again every few milliseconds (an event on disk, not a time window). */
+  async function until(condition: () => boolean): Promise<void> {
+    while (!condition()) await new Promise((resolve) => setTimeout(resolve, 5));
+  }
+
+  /**
+   * A Stop hook killed in the middle of its fold (the client's timeout, Ctrl-C), at the worst
+   * moment: it holds the fold lock and has taken the journal, and its ledger write has not
+   * landed. Git's fsmonitor hook (which `git status` calls) tells the test the fold is measuring,
+   * with the ledger open, and holds it there; the test then takes SQLite's write lock, lets git
+   * go on, and kills the hook once its lock and taken journal are on disk (its write waiting).
+   */
+  async function killStopMidFold(session: { session: string; cwd: string }): Promise<void> {
+    const signal = path.join(ws.dir, '.baton/fsmonitor.signal');
+    const release = path.join(ws.dir, '.baton/fsmonitor.release');
+    const script = path.join(ws.dir, '.baton/fsmonitor.sh');
+    writeFileSync(script, `#!/bin/sh\ntouch '${signal}'\nwhile [ ! -f '${release}' ]; do sleep 0.01; done\nexit 1\n`, { mode: 0o755 });
+    execFileSync('git', ['config', 'core.fsmonitor', script], { cwd: ws.dir });
+    const holder = openSqliteDatabase(path.join(ws.dir, '.baton/agent.db'));
+    const stop = startHookBin(['hook', 'stop', '--client', 'claude'], JSON.stringify(claude.stop(session)), ws.dir);
+    let exited = false;
+    void stop.done.then(() => (exited = true));
+    const sessions = path.join(ws.dir, '.baton/hooks/sessions');
+    const has = (part: string) => readdirSync(sessions).some((name) => name.includes(part));
+    try {
+      await until(() => existsSync(signal) || exited);
+      holder.exec('BEGIN IMMEDIATE');
+      writeFileSync(release, '');
+      await until(() => (has('.folding.') && has('.lock')) || exited);
+      expect(exited).toBe(false);
+      stop.child.kill('SIGKILL');
+      await stop.done;
+    } finally {
+      if (holder.inTransaction) holder.exec('ROLLBACK');
+      holder.close();
+      execFileSync('git', ['config', '--unset', 'core.fsmonitor'], { cwd: ws.dir });
+    }
+  }
+
+  it('a fold killed midway is resumed by the session’s end, which closes the record with the turn’s tool calls', async () => {
+    ws = makeHookWorkspace();
+    const s = { session: 'killed-fold', cwd: ws.dir };
+    await ws.hook('claude', 'session-start', claude.sessionStart(s));
+    await ws.hook('claude', 'prompt', claude.prompt(s, 'run the tests'));
+    await ws.hook('claude', 'post-tool', claude.bashFailure(s, 'npm test', 1, 'FAIL test/a.test.js'));
+    await killStopMidFold(s);
+    await ws.hook('claude', 'session-end', claude.sessionEnd(s));
+    const record = await ws.session('claude-killed-fold');
+    expect(record?.status).toBe('ended');
+    expect(record?.data).toMatchObject({ toolCalls: 1, turns: 1, endReason: 'other', lastPrompt: 'run the tests' });
+    expect(record?.data.failures.map((f) => [f.command, f.exitCode])).toEqual([['npm test', 1]]);
+    expect(logLines(ws).map((line) => line.problem)).toEqual([expect.stringContaining('a fold of this session died midway')]);
+    expect(
+      readdirSync(path.join(ws.dir, '.baton/hooks/sessions')).filter((name) => name.endsWith('.lock') || name.includes('.folding.')),
+    ).toEqual([]);
+  });
+
+  it('a fold killed midway is resumed by the next hook of another session in the workspace', async () => {
+    ws = makeHookWorkspace();
+    const s = { session: 'killed-alone', cwd: ws.dir };
+    await ws.hook('claude', 'session-start', claude.sessionStart(s));
+    await ws.hook('claude', 'post-tool', claude.bashFailure(s, 'make deploy', 2, 'no credentials'));
+    await killStopMidFold(s);
+    const context = ws.context(await ws.hook('claude', 'session-start', claude.sessionStart({ session: 'next-one', cwd: ws.dir })));
+    expect((await ws.session('claude-killed-alone'))?.data.toolCalls).toBe(1);
+    expect(context).toContain('`make deploy` exited 2');
   });
 });

@@ -1,4 +1,4 @@
-import { spawn } from 'node:child_process';
+import { type ChildProcess, spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 
 export const BIN = fileURLToPath(new URL('../../../bin/baton.js', import.meta.url));
@@ -16,8 +16,18 @@ export interface HookBinRun {
  * payload on stdin, the test runner's own environment plus `env`.
  */
 export function runHookBin(args: string[], input: string | Buffer, cwd: string, env: NodeJS.ProcessEnv = {}): Promise<HookBinRun> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [BIN, ...args], { cwd, env: { ...process.env, ...env }, stdio: ['pipe', 'pipe', 'pipe'] });
+  return startHookBin(args, input, cwd, env).done;
+}
+
+/** As runHookBin, with the child process at hand (to kill it midway). */
+export function startHookBin(
+  args: string[],
+  input: string | Buffer,
+  cwd: string,
+  env: NodeJS.ProcessEnv = {},
+): { child: ChildProcess; done: Promise<HookBinRun> } {
+  const child = spawn(process.execPath, [BIN, ...args], { cwd, env: { ...process.env, ...env }, stdio: ['pipe', 'pipe', 'pipe'] });
+  const done = new Promise<HookBinRun>((resolve, reject) => {
     let stdout = '';
     let stderr = '';
     let exitedAt = 0;
@@ -30,4 +40,5 @@ export function runHookBin(args: string[], input: string | Buffer, cwd: string, 
     child.stdin.on('error', () => undefined);
     child.stdin.end(input);
   });
+  return { child, done };
 }
