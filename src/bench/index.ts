@@ -6,10 +6,15 @@
 export { buildFull, buildRecency, MASK_KEEP_OUTPUTS, maskOldOutputs, splitHistory } from './replay/baseline-strategies.js';
 export { defaultTrajectoryFiles, expandTrajectoryPaths, parseBudgets, SHARED_TRAJECTORY_DIR } from './replay/default-trajectory-files.js';
 export { extractKeyFacts, FACT_ERROR_LINE, goalFact, scoreFacts } from './replay/key-facts.js';
+export { extractSessionFacts, FACT_HEAD_CHARS, FACT_LAST_ACTIONS, FACT_LINE_CHARS, requestHead } from './facts/extract-session-facts.js';
+export { baseName, linesKept, scoreSessionFacts } from './facts/score-session-facts.js';
+export { FACT_NAMES } from './facts/types.js';
 export { isOpenHandsInstances, readOpenHandsEvents, readOpenHandsInstances } from './replay/read-openhands-events.js';
 export { readSweAgentTrajectory } from './replay/read-swe-agent-trajectory.js';
 export { readTrajectories, readTrajectory } from './replay/read-trajectory.js';
 export { DEFAULT_BENCH_BUDGETS, quantile, runContextBench, STRATEGIES } from './replay/run-context-bench.js';
 export type { KeyFacts } from './replay/key-facts.js';
+export type { FactScores } from './facts/score-session-facts.js';
+export type { FactEvent, FactName, FactToolCall, SessionFacts } from './facts/types.js';
 export type { ContextBenchOptions, ContextBenchReport, StrategyName, StrategyScore } from './replay/run-context-bench.js';
 export type { Trajectory } from './replay/types.js';

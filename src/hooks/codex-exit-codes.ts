@@ -1,4 +1,4 @@
-import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
+import { readTranscript } from './read-transcript.js';
 
 /** @default 8 MiB: rollout read at most per fold (the newest part when more was written). */
 export const MAX_ROLLOUT_READ = 8 * 1024 * 1024;
@@ -10,29 +10,16 @@ export const MAX_ROLLOUT_READ = 8 * 1024 * 1024;
  * offset to start from next time. A rollout that cannot be read gives no codes (the failures then
  * stay unknown, never invented).
  */
-export function readCodexExitCodes(file: string, fromByte: number): { codes: Map<string, number>; endByte: number } {
+export async function readCodexExitCodes(file: string, fromByte: number): Promise<{ codes: Map<string, number>; endByte: number }> {
   const codes = new Map<string, number>();
-  let fd: number;
-  try {
-    fd = openSync(file, 'r');
-  } catch {
-    return { codes, endByte: fromByte };
+  const range = await readTranscript(file, fromByte, MAX_ROLLOUT_READ);
+  if (!range) return { codes, endByte: fromByte };
+  const lastNewline = range.bytes.lastIndexOf(0x0a);
+  if (lastNewline < 0) return { codes, endByte: range.start };
+  for (const line of range.bytes.subarray(0, lastNewline).toString('utf8').split('\n')) {
+    if (line.includes('"exit_code"')) collectExitCode(line, codes);
   }
-  try {
-    const size = fstatSync(fd).size;
-    const start = Math.max(size < fromByte ? 0 : fromByte, size - MAX_ROLLOUT_READ);
-    const buffer = Buffer.alloc(size - start);
-    readSync(fd, buffer, 0, buffer.length, start);
-    const lastNewline = buffer.lastIndexOf(0x0a);
-    if (lastNewline < 0) return { codes, endByte: start };
-    for (const line of buffer.subarray(0, lastNewline).toString('utf8').split('\n')) {
-      if (!line.includes('"exit_code"')) continue;
-      collectExitCode(line, codes);
-    }
-    return { codes, endByte: start + lastNewline + 1 };
-  } finally {
-    closeSync(fd);
-  }
+  return { codes, endByte: range.start + lastNewline + 1 };
 }
 
 function collectExitCode(line: string, codes: Map<string, number>): void {

@@ -74,7 +74,7 @@ async function foldLocked(
   const { entries, endByte } = readJournal(files.journal, state.foldedBytes);
   const tools = entries.filter((entry): entry is ToolEntry => entry.kind === 'tool');
   if (input.client === 'codex' && input.transcriptPath && tools.some((tool) => tool.callId)) {
-    const { codes, endByte: transcriptBytes } = readCodexExitCodes(input.transcriptPath, state.transcriptBytes ?? 0);
+    const { codes, endByte: transcriptBytes } = await readCodexExitCodes(input.transcriptPath, state.transcriptBytes ?? 0);
     for (const tool of tools) applyExitCode(tool, codes);
     state.transcriptBytes = transcriptBytes;
   }

@@ -1,4 +1,4 @@
-import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
+import { readTranscript } from './read-transcript.js';
 
 /** Gemini CLI compresses when the last prompt's tokens reach this share of the model's window (its default). */
 export const GEMINI_COMPRESSION_THRESHOLD = 0.5;
@@ -13,14 +13,14 @@ const TAIL_BYTES = 64 * 1024;
  * runs /compress (trigger `manual`). This reads the transcript's tail for that count. `threshold`
  * is the share of the window (Gemini's `model.compressionThreshold` setting, when the user set one).
  */
-export function geminiCompressionDue(
+export async function geminiCompressionDue(
   transcriptPath: string | undefined,
   trigger: 'manual' | 'auto' | undefined,
   threshold = GEMINI_COMPRESSION_THRESHOLD,
-): boolean {
+): Promise<boolean> {
   if (trigger === 'manual') return true;
   if (!transcriptPath) return false;
-  const tail = readTail(transcriptPath);
+  const tail = (await readTranscript(transcriptPath, 0, TAIL_BYTES))?.bytes.toString('utf8') ?? '';
   let last: RegExpExecArray | null = null;
   const pattern = /"tokens":\{"input":(\d+)/g;
   for (let match = pattern.exec(tail); match; match = pattern.exec(tail)) last = match;
@@ -28,22 +28,4 @@ export function geminiCompressionDue(
   const model = /"model":"([^"]+)"[^\n]*$/.exec(tail)?.[1] ?? '';
   const limit = /gemma-4/i.test(model) ? 256_000 : GEMINI_TOKEN_LIMIT;
   return Number(last[1]) >= threshold * limit;
-}
-
-function readTail(file: string): string {
-  let fd: number;
-  try {
-    fd = openSync(file, 'r');
-  } catch {
-    return '';
-  }
-  try {
-    const size = fstatSync(fd).size;
-    const start = Math.max(0, size - TAIL_BYTES);
-    const buffer = Buffer.alloc(size - start);
-    readSync(fd, buffer, 0, buffer.length, start);
-    return buffer.toString('utf8');
-  } finally {
-    closeSync(fd);
-  }
 }

@@ -96,7 +96,7 @@ export async function handleStop(input: HookInput, workspace: string, now: numbe
  * Prints nothing: Claude rejects output from PreCompact, and the error would reach the model.
  */
 export async function handlePreCompact(input: HookInput, workspace: string, now: number, env: NodeJS.ProcessEnv): Promise<string> {
-  if (input.client === 'gemini' && !geminiCompressionDue(input.transcriptPath, input.trigger)) return '';
+  if (input.client === 'gemini' && !(await geminiCompressionDue(input.transcriptPath, input.trigger))) return '';
   const id = agentSessionId(input.client, input.sessionId);
   const files = sessionFiles(workspace, id);
   appendJournal(files.journal, files.dir, { kind: 'compact', at: now, trigger: input.trigger ?? 'auto' });

@@ -1,11 +1,12 @@
+import { StringDecoder } from 'node:string_decoder';
 // The files, not the module's index: the index also loads the fold and the context renderer,
 // which the per-tool-call hook must not pay for (run-hook.ts loads them when an event needs them).
 import { isAgentClient } from './client-specs.js';
+import { findBatonWorkspace, hookLogFile } from './hook-paths.js';
+import { JsonStringCutter } from './json-string-cutter.js';
 import { runHook } from './run-hook.js';
 import { HOOK_EVENTS, type HookEvent } from './types.js';
 
-/** @default 8 MiB: stdin read at most (a tool result can be large; nothing Baton needs is). */
-const MAX_STDIN_BYTES = 8 * 1024 * 1024;
 /** @default 3000: how long to wait for the client to finish writing stdin. */
 const STDIN_WAIT_MS = 3_000;
 
@@ -24,12 +25,15 @@ export async function hookMain(argv: readonly string[]): Promise<void> {
   const client = clientIndex >= 0 ? rest[clientIndex + 1] : undefined;
   const interactive = Boolean(process.stdin.isTTY);
   if (!event || !(HOOK_EVENTS as readonly string[]).includes(event) || !isAgentClient(client)) {
+    const problem = !event
+      ? 'no event given'
+      : !isAgentClient(client)
+        ? `--client must be claude, gemini or codex (got ${client ?? 'none'})`
+        : `unknown event "${event}" (expected one of ${HOOK_EVENTS.join(', ')}): check the command in the client's settings`;
     if (interactive) {
-      process.stderr.write(
-        `baton hook: ${!event ? 'no event given' : !isAgentClient(client) ? `--client must be claude, gemini or codex (got ${client ?? 'none'})` : `unknown event "${event}"`}\n${USAGE}\n`,
-      );
+      process.stderr.write(`baton hook: ${problem}\n${USAGE}\n`);
       process.exitCode = 2;
-    }
+    } else await logBadCall(event ?? '', client ?? '', problem);
     return;
   }
   const stdin = interactive ? '' : await readStdin();
@@ -37,20 +41,30 @@ export async function hookMain(argv: readonly string[]): Promise<void> {
   if (answer.stdout) await new Promise<void>((resolve) => process.stdout.write(answer.stdout, () => resolve()));
 }
 
+/** A client ran `baton hook` with an event or client Baton does not know (a typo in the settings): said in the log `hooks status` shows. */
+async function logBadCall(event: string, client: string, problem: string): Promise<void> {
+  const workspace = findBatonWorkspace(process.cwd());
+  if (!workspace) return;
+  const { logHookProblem } = await import('./hook-log.js');
+  await logHookProblem(hookLogFile(workspace), { event, client, problem }, Date.now());
+}
+
+/**
+ * The client's JSON, its long strings cut as it streams in (JsonStringCutter): an input of any
+ * size is read without holding it, and its small fields still parse.
+ */
 function readStdin(): Promise<string> {
   return new Promise((resolve) => {
-    const chunks: Buffer[] = [];
-    let size = 0;
+    const decoder = new StringDecoder('utf8');
+    const cutter = new JsonStringCutter();
     const finish = () => {
       clearTimeout(timer);
       process.stdin.pause();
-      resolve(Buffer.concat(chunks).toString('utf8'));
+      cutter.push(decoder.end());
+      resolve(cutter.text());
     };
     const timer = setTimeout(finish, STDIN_WAIT_MS);
-    process.stdin.on('data', (chunk: Buffer) => {
-      size += chunk.length;
-      if (size <= MAX_STDIN_BYTES) chunks.push(chunk);
-    });
+    process.stdin.on('data', (chunk: Buffer) => cutter.push(decoder.write(chunk)));
     process.stdin.on('end', finish);
     process.stdin.on('error', finish);
   });

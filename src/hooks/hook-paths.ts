@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { statSync } from 'node:fs';
 import path from 'node:path';
 
@@ -43,9 +44,16 @@ export function hookLogFile(workspace: string): string {
   return path.join(workspace, HOOKS_DIR, 'hooks.log');
 }
 
-/** A session id made safe as a file name (ids are UUIDs; anything else is reduced to [A-Za-z0-9._-]). */
-function safeName(id: string): string {
-  return id.replace(/[^A-Za-z0-9._-]/g, '_').slice(0, 200);
+/**
+ * A session id as a file name. Ids are UUIDs (letters, digits, dashes after the client's prefix),
+ * kept as they are; any other id is reduced to [A-Za-z0-9-] and gets a hash of the whole id, so
+ * two ids that reduce alike (`a/b` and `a_b`) never share a journal. A reduced name always holds
+ * an underscore, which a kept one never does.
+ */
+export function safeName(id: string): string {
+  if (/^[A-Za-z0-9-]{1,120}$/.test(id)) return id;
+  const digest = createHash('sha256').update(id).digest('hex').slice(0, 16);
+  return `${id.replace(/[^A-Za-z0-9-]/g, '-').slice(0, 80)}_${digest}`;
 }
 
 function isDirectory(file: string): boolean {

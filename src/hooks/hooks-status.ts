@@ -4,7 +4,7 @@ import { CLIENT_SPECS } from './client-specs.js';
 import { codexHooksFeatureOn } from './codex-features.js';
 import { HOOK_SCOPES, type HookScope, hookTarget } from './hook-targets.js';
 import { hookLogFile } from './hook-paths.js';
-import { batonHooksIn } from './merge-hook-config.js';
+import { batonHooksIn, unknownBatonEvents } from './merge-hook-config.js';
 import type { AgentClient } from './types.js';
 
 /** What `baton hooks status` reports for one client and scope. */
@@ -21,6 +21,8 @@ export interface HookScopeStatus {
   unreadable?: string;
   /** Codex: `[features] hooks = true` in config.toml. */
   featureOn?: boolean;
+  /** `baton hook` commands whose event Baton does not know (a typo: they do nothing). */
+  unknownEvents: Array<{ clientEvent: string; event: string }>;
 }
 
 export interface HooksStatus {
@@ -49,6 +51,7 @@ function scopeStatus(client: AgentClient, scope: HookScope, workspace: string, e
     settingsFile: target.settingsFile,
     installed: [],
     missing: wanted,
+    unknownEvents: [],
   };
   if (target.featureFile) status.featureOn = codexHooksFeatureOn(readOr(target.featureFile, ''));
   const text = readOr(target.settingsFile, '');
@@ -60,8 +63,14 @@ function scopeStatus(client: AgentClient, scope: HookScope, workspace: string, e
     return { ...status, unreadable: (error as Error).message };
   }
   if (typeof json !== 'object' || json === null) return status;
-  const found = new Set(batonHooksIn(json as Record<string, unknown>, client).map((hook) => hook.clientEvent));
-  return { ...status, installed: wanted.filter((event) => found.has(event)), missing: wanted.filter((event) => !found.has(event)) };
+  const settings = json as Record<string, unknown>;
+  const found = new Set(batonHooksIn(settings, client).map((hook) => hook.clientEvent));
+  return {
+    ...status,
+    installed: wanted.filter((event) => found.has(event)),
+    missing: wanted.filter((event) => !found.has(event)),
+    unknownEvents: unknownBatonEvents(settings),
+  };
 }
 
 function lastProblems(file: string, count: number): string[] {

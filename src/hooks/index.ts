@@ -6,6 +6,7 @@ export { foldSession } from './fold-session.js';
 export { findBatonWorkspace, HOOKS_DIR, sessionFiles } from './hook-paths.js';
 export { hookMain } from './hook-main.js';
 export { appendJournal, readJournal } from './journal.js';
+export { JsonStringCutter } from './json-string-cutter.js';
 export { hooksStatus } from './hooks-status.js';
 export { clientEvents, HOOK_SCOPES, hookCommand, hookTarget, isBatonHookCommand } from './hook-targets.js';
 export { installHooks, uninstallHooks } from './install-hooks.js';

@@ -1,6 +1,6 @@
 import { CLIENT_SPECS } from './client-specs.js';
 import { isBatonHookCommand } from './hook-targets.js';
-import type { AgentClient, HookEvent } from './types.js';
+import { type AgentClient, HOOK_EVENTS, type HookEvent } from './types.js';
 
 type Json = Record<string, unknown>;
 
@@ -69,6 +69,27 @@ export function batonHooksIn(settings: Json, client: AgentClient): Array<{ clien
   }
   return found;
 }
+
+/**
+ * The `baton hook` commands in the settings whose event Baton does not know (a hand-edited
+ * `baton hook SessionStart`): such a hook does nothing, so `hooks status` names it.
+ */
+export function unknownBatonEvents(settings: Json): Array<{ clientEvent: string; event: string }> {
+  if (!isRecord(settings.hooks)) return [];
+  const found: Array<{ clientEvent: string; event: string }> = [];
+  for (const [clientEvent, value] of Object.entries(settings.hooks)) {
+    for (const group of groupsOf(value)) {
+      for (const hook of Array.isArray(group.hooks) ? group.hooks : []) {
+        const event = isRecord(hook) && typeof hook.command === 'string' ? BATON_HOOK_EVENT.exec(hook.command)?.[1] : undefined;
+        if (event !== undefined && !(HOOK_EVENTS as readonly string[]).includes(event)) found.push({ clientEvent, event });
+      }
+    }
+  }
+  return found;
+}
+
+/** The event of a `baton hook EVENT` command, in any of the forms Baton writes or a person types. */
+const BATON_HOOK_EVENT = /(?:^|[/\s"'])baton(?:\.js)?["']?\s+hook\s+([^\s"';&|]+)/;
 
 function groupsOf(value: unknown): HookGroup[] {
   return Array.isArray(value) ? value.filter(isRecord) : [];

@@ -2,7 +2,7 @@ import { Queue } from 'bullmq';
 import type { Redis } from 'ioredis';
 import type { LedgerCore } from '../ledger/index.js';
 import { safeRefPart } from '../isolation/index.js';
-import type { Plan } from '../supervisor/index.js';
+import { type Plan, toNewTask } from '../supervisor/index.js';
 import { QUEUE_NAME } from './defaults.js';
 import type { TaskJobData } from './job-data.js';
 
@@ -33,17 +33,7 @@ export async function enqueuePlan(options: EnqueuePlanOptions): Promise<string[]
     const queued: string[] = [];
     const jobs = [];
     for (const task of plan.tasks) {
-      const existing = await ledger.upsertTask({
-        id: task.id,
-        title: task.title,
-        instructions: task.instructions,
-        intent: task.intent,
-        acceptanceCriteria: task.acceptanceCriteria,
-        dependsOn: task.dependsOn,
-        options: task.options,
-        priority: task.priority,
-        ...(task.agentMode === undefined ? {} : { mode: task.agentMode }),
-      });
+      const existing = await ledger.upsertTask(toNewTask(task));
       if (existing.status === 'completed' || existing.status === 'blocked' || existing.status === 'archived') continue;
       queued.push(task.id);
       jobs.push({

@@ -25,6 +25,7 @@ export { DEFAULT_CHECK_OUTPUT_CAP_BYTES, runCheck } from './run-check.js';
 export { runPlan } from './run-plan.js';
 export { FLAGGED_PREFIX, MAX_CONFLICT_RERUNS } from './site-completion.js';
 export { TASK_RUN_RETRIES, TASK_RUN_RETRY_MS } from './task-scheduler.js';
+export { toNewTask } from './to-new-task.js';
 export { workspaceOps } from './workspace-ops.js';
 export type { RunReport, RunReportAttempt, RunReportTask } from './build-run-report.js';
 export type { BreakerDecision, CircuitBreakerOptions } from './circuit-breaker.js';

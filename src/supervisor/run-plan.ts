@@ -11,11 +11,12 @@ import { checkWorkspaceInput } from './check-run-plan-input.js';
 import { type CheckedRunPlanOption, checkRunPlanArgs } from './run-plan-schema.js';
 import { CircuitBreaker } from './circuit-breaker.js';
 import { DEFAULT_AGENT_TIMEOUT_MS, DEFAULT_CHECK_TIMEOUT_MS, DEFAULT_MAX_WAIT_MS, DEFAULT_TASK_LEASE_MS } from './defaults.js';
-import type { Plan, PlanTask } from './plan-types.js';
+import type { Plan } from './plan-types.js';
 import type { ProviderChainOptions } from './provider-chain.js';
 import type { RunClaimedOptions } from './run-claimed-task.js';
 import type { TaskSites } from './task-site.js';
 import { TaskScheduler } from './task-scheduler.js';
+import { toNewTask } from './to-new-task.js';
 import type { BreakerSettings, EventSink, WorkspaceOps } from './types.js';
 import { workspaceOps } from './workspace-ops.js';
 
@@ -151,6 +152,8 @@ export async function runPlan(input: Plan, options: RunPlanOptions): Promise<Run
     claimed,
     logger,
     onEvent,
+    now,
+    sleep,
     ...(options.maxRetries === undefined ? {} : { maxRetries: options.maxRetries }),
     ...(options.signal ? { signal: options.signal } : {}),
   });
@@ -162,18 +165,4 @@ export async function runPlan(input: Plan, options: RunPlanOptions): Promise<Run
   }
   // Tasks that only exist in the plan keep their plan order in the report.
   return buildRunReport(ledger, ids, { owner });
-}
-
-function toNewTask(t: PlanTask) {
-  return {
-    id: t.id,
-    title: t.title,
-    instructions: t.instructions,
-    intent: t.intent,
-    acceptanceCriteria: t.acceptanceCriteria,
-    dependsOn: t.dependsOn,
-    options: t.options,
-    priority: t.priority,
-    ...(t.agentMode === undefined ? {} : { mode: t.agentMode }),
-  };
 }

@@ -26,6 +26,10 @@ export interface SchedulerOptions {
   claimed: Omit<RunClaimedOptions, 'maxAttempts'>;
   logger: Logger;
   onEvent: EventSink;
+  /** The clock of retry backoffs (runPlan's `now`). */
+  now: () => number;
+  /** Waits out a retry's backoff while nothing runs here (runPlan's `sleep`: tests pass a fake clock's). */
+  sleep: (ms: number, signal?: AbortSignal) => Promise<void>;
   signal?: AbortSignal;
 }
 
@@ -58,12 +62,36 @@ export class TaskScheduler {
       // Only the first pass, right after the upserts, may take a task's state from them.
       this.upserted.clear();
       if (open === 0 && this.running.size === 0) break;
-      // Wait for one of ours to finish, or look again shortly for work other runs left.
-      // A real timer, not options.sleep: an injected sleep may return at once (tests' fake clocks).
-      const tick = delay(this.options.pollMs, undefined, signal ? { signal } : {}).catch(() => undefined);
-      await Promise.race([...this.running.values(), tick]);
+      await this.waitForChange();
     }
     await Promise.allSettled([...this.running.values()]);
+  }
+
+  /**
+   * Waits for one of ours to finish, or looks again shortly for work other runs left. While
+   * nothing runs here and a task waits out a retry's backoff, the wait is the injected clock's
+   * (a fake clock's sleep returns at once, having moved the clock); otherwise a real timer: an
+   * injected sleep that returns at once would spin the loop while an agent runs.
+   */
+  private async waitForChange(): Promise<void> {
+    const { signal, pollMs } = this.options;
+    const dueIn = this.nextRetryInMs();
+    if (this.running.size === 0 && dueIn !== undefined) {
+      await this.options.sleep(Math.min(dueIn, pollMs), signal).catch(() => undefined);
+      return;
+    }
+    const tick = delay(pollMs, undefined, signal ? { signal } : {}).catch(() => undefined);
+    await Promise.race([...this.running.values(), tick]);
+  }
+
+  /** How long until the earliest retry of a task whose run threw is due, if one waits. */
+  private nextRetryInMs(): number | undefined {
+    let earliest: number | undefined;
+    for (const [id, failing] of this.thrown) {
+      if (this.final.has(id) || failing.count > TASK_RUN_RETRIES) continue;
+      earliest = Math.min(earliest ?? failing.notBefore, failing.notBefore);
+    }
+    return earliest === undefined ? undefined : Math.max(0, earliest - this.options.now());
   }
 
   /** One look at every task that is not final; how many are not. */
@@ -75,7 +103,7 @@ export class TaskScheduler {
       open += 1;
       if (this.running.has(planTask.id) || this.running.size >= this.options.concurrency) continue;
       const failing = this.thrown.get(planTask.id);
-      if (failing && Date.now() < failing.notBefore) continue;
+      if (failing && this.options.now() < failing.notBefore) continue;
       const task = await this.ready(planTask);
       if (!task) continue;
       if (failing && failing.count > TASK_RUN_RETRIES) await this.blockThrown(task, failing);
@@ -154,7 +182,7 @@ export class TaskScheduler {
       `task run failed${retry ? `; trying again in ${Math.round(backoffMs)} ms` : ''}`,
     );
     // Out of retries: blocked on the next pass.
-    this.thrown.set(taskId, { count, notBefore: retry ? Date.now() + backoffMs : 0, message });
+    this.thrown.set(taskId, { count, notBefore: retry ? this.options.now() + backoffMs : 0, message });
   }
 
   /** Out of retries: the error becomes a failed attempt of the task, and the task is blocked with it. */
@@ -165,7 +193,7 @@ export class TaskScheduler {
     const reason = `Could not run the task (${failing.count} tries): ${failing.message}`.slice(0, 500);
     // An attempt the throw cut short is not left `running`.
     await ledger.markInterrupted({ taskId: task.id });
-    const now = Date.now();
+    const now = this.options.now();
     await ledger.appendNextAttempt({
       taskId: task.id,
       provider: NO_PROVIDER,

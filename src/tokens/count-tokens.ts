@@ -1,4 +1,5 @@
-import { countO200k, encodeO200k } from './encode-o200k.js';
+import { checkKeep, checkMaxTokens, checkText } from './check-token-arguments.js';
+import { countO200k, encodeO200k, LONGEST_TOKEN_CHARS } from './encode-o200k.js';
 import { headOfTokens, tailOfTokens } from './token-ids.js';
 
 /** Counts tokens in a text. Passed into packers so tests and callers can choose the tokenizer. */
@@ -13,23 +14,64 @@ export const o200kCounter: TokenCounter = {
   count: (text) => (text.length === 0 ? 0 : countO200k(text)),
 };
 
-/** Counts tokens with o200k_base. */
+/**
+ * Counts tokens with o200k_base. Linear in the text's length, one long piece included (a separator
+ * line or a progress bar of a megabyte counts in milliseconds).
+ *
+ * @throws BatonError('INPUT_INVALID') when `text` is not a string.
+ * @example
+ * countTokens('hello world') // 2
+ */
 export function countTokens(text: string): number {
+  checkText('countTokens', text);
   return o200kCounter.count(text);
 }
 
 /**
- * Cuts text to at most `maxTokens` tokens, keeping the head (`from: 'head'`) or the tail.
- * Exact: the result re-counts to <= maxTokens.
+ * Cuts text to at most `maxTokens` tokens, keeping the head (`keep: 'head'`, the default) or the
+ * tail. Exact: the result re-counts to <= maxTokens. A fraction counts as the whole tokens in it;
+ * Infinity keeps the whole text.
+ *
+ * @throws BatonError('INPUT_INVALID') when `text` is not a string, `maxTokens` is not a number
+ *   from 0 up (NaN and negatives included), or `keep` is neither 'head' nor 'tail'.
+ * @example
+ * truncateToTokens('hello brave new world', 2) // 'hello brave'
  */
 export function truncateToTokens(text: string, maxTokens: number, keep: 'head' | 'tail' = 'head'): string {
-  if (maxTokens <= 0) return '';
-  const ids = encodeO200k(text);
-  if (ids.length <= maxTokens) return text;
-  let out = keep === 'head' ? headOfTokens(text, ids, maxTokens) : tailOfTokens(text, ids, maxTokens);
-  // Re-tokenizing a cut can merge differently; shave until the count holds.
-  while (out.length > 0 && countTokens(out) > maxTokens) {
-    out = keep === 'head' ? out.slice(0, -1) : out.slice(1);
+  checkText('truncateToTokens', text);
+  checkMaxTokens('truncateToTokens', maxTokens);
+  checkKeep('truncateToTokens', keep);
+  const limit = Math.floor(maxTokens);
+  if (limit <= 0) return '';
+  // No token is longer than LONGEST_TOKEN_CHARS, so `limit` tokens never reach past this window:
+  // a cut of 4,000 tokens from 20 MB encodes half a megabyte, not all of it.
+  const window = limit * LONGEST_TOKEN_CHARS;
+  const part =
+    text.length <= window ? text : keep === 'head' ? withoutTail(text, text.length - window) : withoutHead(text, text.length - window);
+  const ids = encodeO200k(part);
+  if (part === text && ids.length <= limit) return text;
+  let out = keep === 'head' ? headOfTokens(part, ids, limit) : tailOfTokens(part, ids, limit);
+  // Re-tokenizing a cut can merge differently: shave until the count holds, in proportion to the
+  // excess (one character at a time re-counted a long cut once per character).
+  for (let count = countO200k(out); count > limit; count = countO200k(out)) {
+    const cut = Math.max(1, Math.floor((out.length * (count - limit)) / count));
+    out = keep === 'head' ? withoutTail(out, cut) : withoutHead(out, cut);
   }
   return out;
+}
+
+/** `text` less its last `cut` characters, and the high half of a surrogate pair left at its end. */
+function withoutTail(text: string, cut: number): string {
+  let end = text.length - cut;
+  const code = text.charCodeAt(end - 1);
+  if (end > 0 && code >= 0xd800 && code <= 0xdbff) end -= 1;
+  return text.slice(0, end);
+}
+
+/** `text` less its first `cut` characters, and the low half of a surrogate pair left at its start. */
+function withoutHead(text: string, cut: number): string {
+  let start = cut;
+  const code = text.charCodeAt(start);
+  if (start < text.length && code >= 0xdc00 && code <= 0xdfff) start += 1;
+  return text.slice(start);
 }

@@ -6,6 +6,21 @@ import { o200kTable } from './o200k-vocabulary.js';
 /** @default 10000: merged pieces remembered (identifiers and paths recur); the cache is emptied when full. */
 const MERGE_CACHE_SIZE = 10_000;
 const merged = new Map<string, readonly number[]>();
+/** @default 256: longer pieces are not cached by text (10,000 of them could hold megabytes). */
+const CACHED_PIECE_CHARS = 256;
+/** The last long piece merged, and its parts. */
+let lastLong: { piece: string; parts: readonly number[] } = { piece: '', parts: [] };
+/**
+ * @default 16384: a piece is merged whole (exactly as tiktoken does) up to this many characters,
+ * and in chunks of it beyond (a chunk boundary may then cost a token more than the whole piece
+ * would). Real text has no piece this long; runs of one character are split on a multiple of
+ * their tokens' length, and count the same.
+ */
+export const MAX_MERGE_CHARS = 16_384;
+/** The longest o200k_base token, in bytes (128 spaces): a longer piece is never one token. */
+const LONGEST_TOKEN_BYTES = 128;
+/** No token spans more characters than it has bytes. */
+export const LONGEST_TOKEN_CHARS = LONGEST_TOKEN_BYTES;
 const utf8 = new TextEncoder();
 const text8 = new TextDecoder();
 // Loaded with the module, as the render worker expects (it loads this beside start-up), and so
@@ -71,23 +86,55 @@ function tokenize(text: string, ids: number[] | undefined): number {
   return count;
 }
 
-/** Encodes the piece `text[start, end)`: its id when it is one token, else its byte-pair merge (remembered by its text). */
+/**
+ * Encodes the piece `text[start, end)`. A piece longer than MAX_MERGE_CHARS is merged in chunks
+ * of that many characters: one chunk's merge stays small however long the piece (a separator line
+ * or a progress bar of a megabyte is one piece), and the chunks of a run of one character are the
+ * same text, merged once.
+ */
 function encodePiece(text: string, start: number, end: number, ids: number[] | undefined): number {
+  let count = 0;
+  while (end - start > MAX_MERGE_CHARS) {
+    let cut = start + MAX_MERGE_CHARS;
+    // Never between the two halves of a surrogate pair.
+    if (isHighSurrogate(text.charCodeAt(cut - 1))) cut -= 1;
+    count += encodeChunk(text, start, cut, ids);
+    start = cut;
+  }
+  return count + encodeChunk(text, start, end, ids);
+}
+
+/** Encodes `text[start, end)`: its id when it is one token, else its byte-pair merge (remembered by its text). */
+function encodeChunk(text: string, start: number, end: number, ids: number[] | undefined): number {
   const length = writeUtf8(text, start, end);
-  const rank = table.rankOf(scratch, 0, length);
+  const rank = length <= LONGEST_TOKEN_BYTES ? table.rankOf(scratch, 0, length) : undefined;
   if (rank !== undefined) {
     ids?.push(rank);
     return 1;
   }
-  const piece = text.slice(start, end);
-  let parts = merged.get(piece);
-  if (parts === undefined) {
-    parts = bytePairMerge(scratch, length, (bytes, from, to) => table.rankOf(bytes, from, to));
-    if (merged.size >= MERGE_CACHE_SIZE) merged.clear();
-    merged.set(piece, parts);
-  }
+  const parts = mergedParts(text.slice(start, end), length);
   if (ids) for (let k = 0; k < parts.length; k++) ids.push(parts[k] as number);
   return parts.length;
+}
+
+/** The merge of `piece` (its UTF-8 bytes in `scratch`), from the cache when it was merged before. */
+function mergedParts(piece: string, length: number): readonly number[] {
+  if (piece === lastLong.piece) return lastLong.parts;
+  let parts = merged.get(piece);
+  if (parts !== undefined) return parts;
+  parts = bytePairMerge(scratch, length, (bytes, from, to) => table.rankOf(bytes, from, to));
+  // Long chunks (a run of one character) recur back to back: only the last one is kept.
+  if (piece.length > CACHED_PIECE_CHARS) {
+    lastLong = { piece, parts };
+    return parts;
+  }
+  if (merged.size >= MERGE_CACHE_SIZE) merged.clear();
+  merged.set(piece, parts);
+  return parts;
+}
+
+function isHighSurrogate(code: number): boolean {
+  return code >= 0xd800 && code <= 0xdbff;
 }
 
 /**

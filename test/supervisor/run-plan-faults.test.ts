@@ -55,14 +55,25 @@ function claimCompletesFirst(ledger: Ledger, taskId: string): Ledger {
   });
 }
 
-/** Sites in `dir` whose open throws `error` each time, recording when. */
-function throwingSites(error: Error): { sites: TaskSites; opens: number[] } {
+/** A fake clock: its sleep moves it and returns at once, so a backoff is decided, not waited for. */
+function fakeClock() {
+  let clock = Date.now();
+  return {
+    now: () => clock,
+    sleep: async (ms: number) => {
+      clock += ms;
+    },
+  };
+}
+
+/** Sites in `dir` whose open throws `error` each time, recording when (on `now`). */
+function throwingSites(error: Error, now: () => number = () => performance.now()): { sites: TaskSites; opens: number[] } {
   const opens: number[] = [];
   return {
     opens,
     sites: {
       open: async () => {
-        opens.push(performance.now());
+        opens.push(now());
         throw error;
       },
     },
@@ -96,7 +107,8 @@ describe('runPlan when things go wrong', () => {
 
   it('retries a task whose run throws after a growing backoff, never at once, then blocks it with the error as a failed attempt', async () => {
     const { dir, ledger, provider } = setup();
-    const { sites, opens } = throwingSites(new Error('git fetch origin failed: the remote is gone'));
+    const clock = fakeClock();
+    const { sites, opens } = throwingSites(new Error('git fetch origin failed: the remote is gone'), clock.now);
     const report = await runPlan(onePlan('unlucky'), {
       ledger,
       providers: [provider],
@@ -105,17 +117,18 @@ describe('runPlan when things go wrong', () => {
       sites,
       pollMs: 20,
       logger: silentLogger,
+      ...clock,
     });
     expect(opens).toHaveLength(TASK_RUN_RETRIES + 1);
     const gaps = opens.slice(1).map((at, i) => at - (opens[i] as number));
-    // 1, 2, 4 s (±20 %): doubling, and never at once.
+    // 1, 2, 4 s (±20 %) on the run's clock: doubling, and never at once.
     gaps.forEach((gap, i) => expect(gap).toBeGreaterThanOrEqual(TASK_RUN_RETRY_MS * 2 ** i * 0.8 - 5));
     const [task] = report.tasks;
     expect(task?.status).toBe('blocked');
     expect(task?.attempts).toMatchObject([{ attempt: 1, provider: 'none', outcome: 'failed' }]);
     const blocked = await ledger.getTask('unlucky');
     expect(blocked?.blockReason).toBe('Could not run the task (4 tries): git fetch origin failed: the remote is gone');
-  }, 30_000);
+  });
 
   it('blocks a task whose workspace is gone (after the start: a missing workspaceDir is refused at once) with the error that names the folder', async () => {
     const { dir, ledger, provider } = setup();
@@ -127,10 +140,11 @@ describe('runPlan when things go wrong', () => {
       workspaceDir: dir,
       pollMs: 20,
       logger: silentLogger,
+      ...fakeClock(),
     });
     expect(report.tasks[0]?.status).toBe('blocked');
     expect((await ledger.getTask('lost'))?.blockReason).toBe(`Could not run the task (4 tries): Workspace ${gone} is not a folder`);
-  }, 30_000);
+  });
 
   it('ends at once when aborted while a thrown task waits for its retry, without trying it again', async () => {
     const { dir, ledger, provider } = setup();

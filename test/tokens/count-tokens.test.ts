@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { isBatonError } from '../../src/errors/index.js';
 import { contextLimitFor, countTokens, DEFAULT_CONTEXT_LIMIT, truncateToTokens } from '../../src/tokens/index.js';
 
 describe('countTokens', () => {
@@ -49,6 +50,66 @@ describe('truncateToTokens', () => {
 
   it('returns the text unchanged when it fits', () => {
     expect(truncateToTokens('short', 10)).toBe('short');
+  });
+});
+
+/** The error `fn` throws, asserted to be a BatonError('INPUT_INVALID'). */
+function inputError(fn: () => unknown): Error {
+  try {
+    fn();
+  } catch (error) {
+    expect(isBatonError(error, 'INPUT_INVALID'), String(error)).toBe(true);
+    return error as Error;
+  }
+  throw new Error('expected a BatonError, got a result');
+}
+
+describe('the arguments of countTokens and truncateToTokens (public entry points)', () => {
+  it.each([
+    [null, 'null'],
+    [undefined, 'undefined'],
+    [42, 'a number'],
+    [['a'], 'an array'],
+    [{ text: 'a' }, 'an object'],
+  ])('refuse a text of %j, naming the argument, the type expected and the type received', (text, received) => {
+    for (const [fn, call] of [
+      ['countTokens', () => countTokens(text as unknown as string)],
+      ['truncateToTokens', () => truncateToTokens(text as unknown as string, 5)],
+    ] as const) {
+      const error = inputError(call);
+      expect(error.message).toBe(`${fn}: text must be a string; got ${received}`);
+      expect((error as { details?: unknown }).details).toMatchObject({ field: 'text' });
+    }
+  });
+
+  it.each([
+    [Number.NaN, 'NaN'],
+    [-1, '-1'],
+    [-Infinity, '-Infinity'],
+    ['10', 'a string'],
+    [null, 'null'],
+  ])('refuse maxTokens %j instead of returning an empty text', (maxTokens, received) => {
+    const error = inputError(() => truncateToTokens('some text', maxTokens as number));
+    expect(error.message).toBe(`truncateToTokens: maxTokens must be a number of tokens, 0 or more; got ${received}`);
+  });
+
+  it.each(['middle', 'HEAD', 1, null])('refuse keep %j (only "head" and "tail" exist)', (keep) => {
+    const error = inputError(() => truncateToTokens('some text', 1, keep as 'head'));
+    expect(error.message).toMatch(/^truncateToTokens: keep must be "head" or "tail"; got /);
+  });
+
+  it('never echo the text refused (it may hold a secret)', () => {
+    const secret = 'ghp_0123456789abcdefghijklmnopqrstuvwxyzAB';
+    const error = inputError(() => truncateToTokens(secret, Number.NaN));
+    expect(error.message).not.toContain(secret);
+    expect(JSON.stringify((error as { details?: unknown }).details)).not.toContain(secret);
+  });
+
+  it('take 0, a fraction and Infinity as counts of tokens', () => {
+    expect(truncateToTokens('hello brave new world', 0)).toBe('');
+    expect(truncateToTokens('hello brave new world', 2.9)).toBe('hello brave');
+    expect(truncateToTokens('hello brave new world', Infinity)).toBe('hello brave new world');
+    expect(truncateToTokens('hello brave new world', 2, 'tail')).toBe(' new world');
   });
 });
 

@@ -5,6 +5,7 @@ import { BatonError } from '../../../errors/index.js';
 import {
   type AgentClient,
   CLIENT_SPECS,
+  HOOK_EVENTS,
   HOOK_SCOPES,
   type HookInstallResult,
   type HookScope,
@@ -103,6 +104,10 @@ function renderStatus(status: HooksStatus): string {
     if (scope.unreadable) lines.push(`${where}: settings are not valid JSON (${scope.unreadable})`);
     else if (scope.installed.length === 0) lines.push(`${where}: not installed`);
     else lines.push(`${where}: ${scope.missing.length === 0 ? 'installed' : `incomplete, missing ${scope.missing.join(', ')}`}`);
+    for (const unknown of scope.unknownEvents)
+      lines.push(
+        `  ${unknown.clientEvent} runs \`baton hook ${unknown.event}\`: not an event Baton knows (${HOOK_EVENTS.join(', ')}); it does nothing. \`baton hooks install --client ${scope.client}\` writes the right ones.`,
+      );
     if (scope.featureOn === false && scope.installed.length > 0)
       lines.push('  [features] hooks = true is missing from config.toml: Codex will not run them');
     if (scope.client === 'codex' && scope.installed.length > 0)

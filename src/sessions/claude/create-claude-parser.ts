@@ -1,0 +1,161 @@
+import { classifyEnding } from '../classify-ending.js';
+import { isRecord, stringField } from '../is-record.js';
+import { parseTime } from '../parse-time.js';
+import { SessionBuilder } from '../session-builder.js';
+import type { ParseLimits, SessionParser } from '../types.js';
+import { blockText, claudePromptText, INTERRUPT_MARKER } from './claude-prompt-text.js';
+
+/** Record types Claude Code writes that carry nothing a session needs (not counted as skipped). */
+const IGNORED = new Set([
+  'file-history-snapshot',
+  'queue-operation',
+  'permission-mode',
+  'attachment',
+  'last-prompt',
+  'agent-name',
+  'pr-link',
+  'tag',
+]);
+
+/**
+ * The parser of a Claude Code transcript (~/.claude/projects/<project>/<session>.jsonl, versions
+ * 1.0 to 2.1): user prompts (IDE context and reminders removed), replies, tool calls with their
+ * results (`is_error` kept; `Exit code N` read), compaction summaries, the title, an API error or
+ * usage limit that ended it, and sub-agents linked: a 2.x sub-agent's own file
+ * (`<session>/subagents/agent-<id>.jsonl`) through its agent id, a 1.0 inline sidechain through its
+ * first line. Sidechain lines inside a main transcript belong to the sub-agent, not to the session;
+ * a sub-agent's own file parses as that sub-agent's session (`parentId` set).
+ */
+export function createClaudeParser(source: string, limits: ParseLimits = {}): SessionParser {
+  const b = new SessionBuilder('claude', source, limits);
+  let subagentFile: boolean | undefined;
+  let openTaskCall: string | undefined;
+
+  const meta = (o: Record<string, unknown>) => {
+    b.meta.id ??= stringField(o, 'sessionId');
+    b.meta.cwd ??= stringField(o, 'cwd');
+    const version = stringField(o, 'version');
+    if (version) b.meta.clientVersion = version;
+  };
+
+  const sidechain = (o: Record<string, unknown>): boolean => {
+    if (o.isSidechain !== true || subagentFile === true) return false;
+    // A 1.0 inline sidechain: its first line starts a sub-agent, started by the open Task call.
+    const uuid = stringField(o, 'uuid');
+    if (o.parentUuid === null && uuid)
+      b.link({ id: `${stringField(o, 'sessionId') ?? ''}/${uuid}`, source, ...(openTaskCall ? { parentCallId: openTaskCall } : {}) });
+    return true;
+  };
+
+  return {
+    push(record) {
+      if (!isRecord(record) || typeof record.type !== 'string') return b.skip();
+      const o = record;
+      const type = record.type;
+      if (o.type === 'user' || o.type === 'assistant') {
+        subagentFile ??= o.isSidechain === true && typeof o.agentId === 'string';
+        if (subagentFile && typeof o.agentId === 'string') {
+          b.meta.id = o.agentId;
+          b.meta.parentId ??= stringField(o, 'sessionId');
+        }
+      }
+      if (sidechain(o)) return;
+      meta(o);
+      const at = parseTime(o.timestamp);
+      b.seen(at);
+      switch (type) {
+        case 'user':
+          return onUser(o, at);
+        case 'assistant':
+          return onAssistant(o, at);
+        case 'summary':
+        case 'ai-title':
+        case 'custom-title':
+          b.meta.title = stringField(o, 'customTitle') ?? stringField(o, 'aiTitle') ?? stringField(o, 'summary') ?? b.meta.title;
+          return;
+        case 'progress':
+          return onProgress(o);
+        case 'system':
+          return onSystem(o);
+        default:
+          if (!IGNORED.has(type)) b.skip();
+      }
+    },
+    finish() {
+      if (b.ending === 'normal' && b.lastEvent()?.type === 'user') b.ending = 'unknown';
+      return b.finish(source);
+    },
+  };
+
+  function onUser(o: Record<string, unknown>, at: number | undefined): void {
+    const message = isRecord(o.message) ? o.message : undefined;
+    if (!message) return b.skip();
+    if (o.isCompactSummary === true) return b.compaction(blockText(message.content), at);
+    if (o.isMeta === true) return;
+    const content = message.content;
+    if (typeof content === 'string') return prompt(content, at);
+    if (!Array.isArray(content)) return b.skip();
+    for (const block of content as unknown[]) {
+      if (!isRecord(block)) continue;
+      if (block.type === 'tool_result' && typeof block.tool_use_id === 'string') result(block, o.toolUseResult, at);
+      else if (block.type === 'text' && typeof block.text === 'string') prompt(block.text, at);
+    }
+  }
+
+  function prompt(text: string, at: number | undefined): void {
+    if (INTERRUPT_MARKER.test(text.trim())) {
+      b.ending = 'interrupted';
+      return;
+    }
+    const clean = claudePromptText(text);
+    if (clean.length === 0) return;
+    b.user(clean, at);
+    b.ending = 'normal';
+  }
+
+  function result(block: Record<string, unknown>, structured: unknown, at: number | undefined): void {
+    const id = block.tool_use_id as string;
+    b.result(id, { output: blockText(block.content), failed: block.is_error === true }, at);
+    if (id === openTaskCall) openTaskCall = undefined;
+    if (isRecord(structured) && typeof structured.agentId === 'string') b.link({ id: structured.agentId, parentCallId: id });
+  }
+
+  function onAssistant(o: Record<string, unknown>, at: number | undefined): void {
+    const message = isRecord(o.message) ? o.message : undefined;
+    if (!message) return b.skip();
+    const model = stringField(message, 'model');
+    if (model && model !== '<synthetic>') b.meta.model = model;
+    if (o.isApiErrorMessage === true || typeof o.error === 'string') {
+      const text = blockText(message.content);
+      b.ending = classifyEnding(text, stringField(o, 'error'));
+      b.endingMessage = text.trim() || stringField(o, 'error');
+      return;
+    }
+    const content = Array.isArray(message.content) ? (message.content as unknown[]) : [];
+    for (const block of content) {
+      if (!isRecord(block)) continue;
+      if (block.type === 'text' && typeof block.text === 'string') b.assistant(block.text, at);
+      else if (block.type === 'tool_use' && typeof block.id === 'string' && typeof block.name === 'string') {
+        b.call(block.id, block.name, block.input ?? {}, at);
+        if (block.name === 'Task' || block.name === 'Agent') openTaskCall = block.id;
+      }
+    }
+    b.ending = 'normal';
+  }
+
+  function onProgress(o: Record<string, unknown>): void {
+    const data = isRecord(o.data) ? o.data : undefined;
+    const parent = stringField(o, 'parentToolUseID');
+    if (data?.type === 'agent_progress' && typeof data.agentId === 'string') {
+      b.link({ id: data.agentId, ...(parent ? { parentCallId: parent } : {}) });
+    }
+  }
+
+  function onSystem(o: Record<string, unknown>): void {
+    if (o.subtype === 'api_error' || o.level === 'error') {
+      const text = stringField(o, 'content') ?? (isRecord(o.error) ? JSON.stringify(o.error) : 'API error');
+      b.ending = classifyEnding(text);
+      b.endingMessage = text;
+    }
+  }
+}

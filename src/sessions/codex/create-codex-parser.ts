@@ -1,0 +1,162 @@
+import { classifyEnding } from '../classify-ending.js';
+import { isRecord, stringField } from '../is-record.js';
+import { parseTime } from '../parse-time.js';
+import { SessionBuilder } from '../session-builder.js';
+import type { ParseLimits, SessionParser } from '../types.js';
+import { readCodexOutput } from './read-codex-output.js';
+
+/** What Codex puts in a user message that the user did not type. */
+const INJECTED_USER =
+  /^\s*(?:# AGENTS\.md instructions|<(?:environment_context|user_instructions|permissions instructions|user_action|turn_aborted|user_shell_command)\b)/;
+/** Record types with nothing a session needs (not counted as skipped). */
+const IGNORED = new Set(['reasoning', 'ghost_snapshot', 'web_search_call']);
+const IGNORED_EVENTS = new Set([
+  'token_count',
+  'agent_reasoning',
+  'agent_message',
+  'agent_reasoning_raw_content',
+  'entered_review_mode',
+  'exited_review_mode',
+  'task_started',
+  'task_complete',
+  'turn_diff',
+  'exec_command_begin',
+  'exec_command_end',
+  'patch_apply_begin',
+  'patch_apply_end',
+  'mcp_tool_call_begin',
+  'mcp_tool_call_end',
+  'context_compacted',
+  'item_completed',
+  'undo_completed',
+  'thread_rolled_back',
+]);
+
+/**
+ * The parser of a Codex CLI rollout (~/.codex/sessions/YYYY/MM/DD/rollout-*.jsonl, 0.3x to 0.17x):
+ * the session's id, cwd, version and git root from `session_meta`, the model from `turn_context`,
+ * the prompts the user typed (`user_message` events, or user messages without Codex's injected
+ * context; never both), replies, every call of the three shell generations (`shell` argv arrays,
+ * `shell_command`, `exec_command`/`write_stdin`), `apply_patch` (custom tool or through shell),
+ * `local_shell_call` and any function tool, each with its result and exit code, compactions, and
+ * an error, usage limit or abort that ended it.
+ */
+export function createCodexParser(source: string, limits: ParseLimits = {}): SessionParser {
+  const b = new SessionBuilder('codex', source, limits);
+  // Codex records each prompt twice (a user message item and a user_message event): the second
+  // copy is dropped when nothing came between them; the same words typed again later are kept.
+  let lastUser: { from: 'item' | 'event'; event: unknown } | undefined;
+
+  const user = (text: string, at: number | undefined, from: 'item' | 'event') => {
+    const clean = text.trim();
+    if (clean.length === 0 || INJECTED_USER.test(clean)) return;
+    const last = b.lastEvent();
+    if (lastUser && lastUser.from !== from && last === lastUser.event && last?.type === 'user' && last.text === clean) return;
+    b.user(clean, at);
+    lastUser = { from, event: b.lastEvent() };
+    b.ending = 'normal';
+  };
+
+  return {
+    push(record) {
+      if (!isRecord(record) || typeof record.type !== 'string' || !isRecord(record.payload)) return b.skip();
+      const p = record.payload;
+      const at = parseTime(record.timestamp);
+      b.seen(at);
+      switch (record.type) {
+        case 'session_meta':
+          return onMeta(p);
+        case 'turn_context':
+          b.meta.model = stringField(p, 'model') ?? b.meta.model;
+          b.meta.cwd ??= stringField(p, 'cwd');
+          return;
+        case 'response_item':
+          return onItem(p, at);
+        case 'event_msg':
+          return onEvent(p, at);
+        case 'compacted':
+          b.compaction(stringField(p, 'message') ?? '', at);
+          return;
+        default:
+          b.skip();
+      }
+    },
+    finish() {
+      return b.finish(source);
+    },
+  };
+
+  function onMeta(p: Record<string, unknown>): void {
+    b.meta.id ??= stringField(p, 'id');
+    b.meta.cwd ??= stringField(p, 'cwd');
+    const version = stringField(p, 'cli_version');
+    if (version) b.meta.clientVersion = version;
+    const started = parseTime(p.timestamp);
+    if (started !== undefined) b.seen(started);
+    const origin = isRecord(p.source) && isRecord(p.source.subagent) ? p.source.subagent : undefined;
+    const parent = origin && isRecord(origin.thread_spawn) ? stringField(origin.thread_spawn, 'parent_thread_id') : undefined;
+    if (parent) b.meta.parentId = parent;
+  }
+
+  function onItem(p: Record<string, unknown>, at: number | undefined): void {
+    const callId = stringField(p, 'call_id') ?? stringField(p, 'id');
+    switch (p.type) {
+      case 'message':
+        if (p.role === 'user') return user(contentText(p.content), at, 'item');
+        if (p.role === 'assistant') {
+          b.assistant(contentText(p.content), at);
+          b.ending = 'normal';
+        }
+        return;
+      case 'function_call':
+        b.call(callId, stringField(p, 'name') ?? 'unknown', parseArguments(p.arguments), at);
+        return;
+      case 'custom_tool_call':
+        b.call(callId, stringField(p, 'name') ?? 'unknown', p.input ?? '', at);
+        return;
+      case 'local_shell_call':
+        b.call(callId, 'local_shell', p.action ?? {}, at);
+        return;
+      case 'function_call_output':
+      case 'custom_tool_call_output':
+        if (callId) b.result(callId, readCodexOutput(p.output), at);
+        return;
+      default:
+        if (typeof p.type !== 'string' || !IGNORED.has(p.type)) b.skip();
+    }
+  }
+
+  function onEvent(p: Record<string, unknown>, at: number | undefined): void {
+    const type = stringField(p, 'type') ?? '';
+    if (type === 'user_message') return user(stringField(p, 'message') ?? '', at, 'event');
+    if (type === 'turn_aborted') {
+      b.ending = 'interrupted';
+      return;
+    }
+    if (type === 'error' || type === 'stream_error') {
+      const message = stringField(p, 'message') ?? type;
+      b.ending = classifyEnding(message, stringField(p, 'codex_error_info'));
+      b.endingMessage = message;
+      return;
+    }
+    if (!IGNORED_EVENTS.has(type)) b.skip();
+  }
+}
+
+function parseArguments(args: unknown): unknown {
+  if (typeof args !== 'string') return args ?? {};
+  try {
+    return JSON.parse(args) as unknown;
+  } catch {
+    return args;
+  }
+}
+
+function contentText(content: unknown): string {
+  if (typeof content === 'string') return content;
+  if (!Array.isArray(content)) return '';
+  return (content as unknown[])
+    .map((part) => (isRecord(part) && typeof part.text === 'string' ? part.text : ''))
+    .filter((text) => text.length > 0)
+    .join('\n');
+}

@@ -1,0 +1,137 @@
+import path from 'node:path';
+import { classifyEnding } from '../classify-ending.js';
+import { isRecord, stringField } from '../is-record.js';
+import { parseTime } from '../parse-time.js';
+import { SessionBuilder } from '../session-builder.js';
+import type { ParseLimits, SessionParser } from '../types.js';
+import { readGeminiResponse } from './read-gemini-response.js';
+
+/** The set-up message Gemini CLI sends first, which the user did not type. */
+const SETUP = /^\s*(?:<session_context>|This is the Gemini CLI\. We are setting up the context)/;
+/** Gemini CLI appends the files an `@path` named after this line; the prompt is what comes before. */
+const REFERENCED = /\n?--- Content from referenced files ---[\s\S]*$/;
+
+/**
+ * The parser of a Gemini CLI session, whatever its layout: the chat recording's messages (`user`,
+ * `gemini` with `toolCalls`, `info`, `error`; one JSON document before 0.5x, JSONL with `$set`
+ * updates and rewritten messages since), its header (id, start, title), and a `/chat save`
+ * checkpoint's `Content[]` (`functionCall` / `functionResponse` parts, matched by id, else by name).
+ * A message written again under the same id adds only what it did not have.
+ */
+export function createGeminiParser(source: string, limits: ParseLimits = {}): SessionParser {
+  const b = new SessionBuilder('gemini', source, limits);
+  const texts = new Set<string>();
+  const open = new Map<string, string[]>();
+  let generated = 0;
+
+  const push = (record: unknown): void => {
+    if (!isRecord(record)) return b.skip();
+    if (isRecord(record.$set)) return applySet(record.$set);
+    if (Array.isArray(record.parts) && typeof record.role === 'string') return onContent(record);
+    if (typeof record.type === 'string' && record.type !== 'main' && record.type !== 'subagent') return onMessage(record);
+    if (['sessionId', 'startTime', 'lastUpdated', 'projectHash', 'summary'].some((key) => key in record)) return onHeader(record);
+    b.skip();
+  };
+
+  return {
+    push,
+    finish: () => b.finish(path.basename(source).replace(/\.jsonl?$/, '')),
+  };
+
+  function applySet(set: Record<string, unknown>): void {
+    onHeader(set);
+    if (Array.isArray(set.messages)) for (const message of set.messages as unknown[]) push(message);
+  }
+
+  function onHeader(h: Record<string, unknown>): void {
+    b.meta.id ??= stringField(h, 'sessionId');
+    b.seen(parseTime(h.startTime));
+    b.seen(parseTime(h.lastUpdated));
+    const summary = stringField(h, 'summary');
+    if (summary) b.meta.title = summary;
+  }
+
+  function onMessage(m: Record<string, unknown>): void {
+    const at = parseTime(m.timestamp);
+    const id = stringField(m, 'id');
+    const model = stringField(m, 'model');
+    if (model) b.meta.model = model;
+    const text = partsText(m.content);
+    const fresh = text.length > 0 && !texts.has(`${id ?? ''}:${text}`);
+    if (fresh) texts.add(`${id ?? ''}:${text}`);
+    switch (m.type) {
+      case 'user':
+        if (fresh && !SETUP.test(text)) userPrompt(text, at);
+        return;
+      case 'gemini':
+        if (fresh) b.assistant(text, at);
+        for (const call of Array.isArray(m.toolCalls) ? (m.toolCalls as unknown[]) : []) if (isRecord(call)) onToolCall(call, at);
+        b.ending = 'normal';
+        return;
+      case 'info':
+        if (/cancel/i.test(text)) b.ending = 'interrupted';
+        return;
+      case 'error':
+        b.ending = classifyEnding(text);
+        b.endingMessage = text;
+        return;
+      default:
+        return; // warning and newer kinds: nothing a session needs
+    }
+  }
+
+  function userPrompt(text: string, at: number | undefined): void {
+    b.user(text.replace(REFERENCED, ''), at);
+    b.ending = 'normal';
+  }
+
+  function onToolCall(call: Record<string, unknown>, at: number | undefined): void {
+    const id = stringField(call, 'id') ?? `${stringField(call, 'name') ?? 'tool'}#${(generated += 1)}`;
+    b.call(id, stringField(call, 'name') ?? 'unknown', call.args ?? {}, parseTime(call.timestamp) ?? at);
+    // A message written while its call still ran has no result yet: its later copy brings it.
+    const failed = call.status === 'error' || call.status === 'cancelled';
+    if (call.result !== undefined || failed) b.result(id, readGeminiResponse(call.result, failed), parseTime(call.timestamp));
+  }
+
+  function onContent(c: Record<string, unknown>): void {
+    const text = partsText(c.parts);
+    if (c.role === 'user' && text.length > 0 && !SETUP.test(text)) userPrompt(text, undefined);
+    else if (c.role === 'model' && text.length > 0) b.assistant(text);
+    for (const part of c.parts as unknown[]) {
+      if (!isRecord(part)) continue;
+      if (isRecord(part.functionCall)) checkpointCall(part.functionCall);
+      else if (isRecord(part.functionResponse)) checkpointResult(part.functionResponse);
+    }
+  }
+
+  function checkpointCall(call: Record<string, unknown>): void {
+    const name = stringField(call, 'name') ?? 'unknown';
+    const id = stringField(call, 'id') ?? `${name}#${(generated += 1)}`;
+    open.set(name, [...(open.get(name) ?? []), id]);
+    b.call(id, name, call.args ?? {});
+    b.ending = 'normal';
+  }
+
+  function checkpointResult(response: Record<string, unknown>): void {
+    const name = stringField(response, 'name') ?? 'unknown';
+    const queue = open.get(name) ?? [];
+    const given = stringField(response, 'id');
+    const id = given !== undefined && b.callById(given) ? given : queue[0];
+    open.set(
+      name,
+      queue.filter((q) => q !== id),
+    );
+    if (id !== undefined) b.result(id, readGeminiResponse([{ functionResponse: response }], false));
+    else b.skip();
+  }
+}
+
+/** The text of a message's content: a string, or its parts' texts (function responses and thoughts left out). */
+function partsText(content: unknown): string {
+  if (typeof content === 'string') return content;
+  if (!Array.isArray(content)) return '';
+  return (content as unknown[])
+    .map((part) => (isRecord(part) && typeof part.text === 'string' && part.thought !== true ? part.text : ''))
+    .filter((text) => text.length > 0)
+    .join('\n');
+}

@@ -1,0 +1,31 @@
+export { createClaudeParser } from './claude/create-claude-parser.js';
+export { readClaudeSession } from './claude/read-claude-session.js';
+export { createCodexParser } from './codex/create-codex-parser.js';
+export { readCodexSession } from './codex/read-codex-session.js';
+export { createCopilotParser } from './copilot/create-copilot-parser.js';
+export { readCopilotSession } from './copilot/read-copilot-session.js';
+export { createGeminiParser } from './gemini/create-gemini-parser.js';
+export { readGeminiSession } from './gemini/read-gemini-session.js';
+export { DEFAULT_MAX_ITEM_CHARS, streamJsonDocument } from './stream-json-document.js';
+export { clipText, DEFAULT_MAX_OUTPUT_CHARS, DEFAULT_MAX_TEXT_CHARS } from './clip-text.js';
+export { clientOfHead, detectSessionClient } from './detect-session-client.js';
+export { readSessionFile } from './read-session-file.js';
+export { DEFAULT_MAX_LINE_BYTES, readJsonLines } from './read-json-lines.js';
+export { SESSION_CLIENTS } from './types.js';
+export type { ParsedFile } from './parse-jsonl-file.js';
+export type { DocumentPiece, StreamJsonDocumentOptions } from './stream-json-document.js';
+export type { ReadSessionFileOptions } from './read-session-file.js';
+export type { JsonLine, ReadJsonLinesOptions } from './read-json-lines.js';
+export type {
+  AgentSession,
+  ParseLimits,
+  ReadSessionOptions,
+  PlanItem,
+  SessionClient,
+  SessionEnding,
+  SessionEvent,
+  SessionParser,
+  SessionToolCall,
+  SubagentLink,
+  ToolKind,
+} from './types.js';

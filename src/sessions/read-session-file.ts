@@ -1,0 +1,42 @@
+import { BatonError } from '../errors/index.js';
+import { readClaudeSession } from './claude/read-claude-session.js';
+import { readCodexSession } from './codex/read-codex-session.js';
+import { readCopilotSession } from './copilot/read-copilot-session.js';
+import { detectSessionClient } from './detect-session-client.js';
+import { readGeminiSession } from './gemini/read-gemini-session.js';
+import type { ParsedFile } from './parse-jsonl-file.js';
+import type { ReadSessionOptions, SessionClient } from './types.js';
+
+export interface ReadSessionFileOptions extends ReadSessionOptions {
+  /** The client that wrote it; detected from its place or its first record when not given. */
+  client?: SessionClient;
+}
+
+const READERS: Partial<Record<SessionClient, (file: string, options: ReadSessionOptions) => Promise<ParsedFile>>> = {
+  claude: readClaudeSession,
+  codex: readCodexSession,
+  gemini: readGeminiSession,
+  copilot: readCopilotSession,
+};
+
+/**
+ * Reads any agent CLI's session file into the one session shape, streaming. Throws
+ * `INPUT_INVALID` when the client cannot be told or has no reader.
+ *
+ * @example
+ * const { session } = await readSessionFile('~/.codex/sessions/2026/11/28/rollout-….jsonl');
+ */
+export async function readSessionFile(file: string, options: ReadSessionFileOptions = {}): Promise<ParsedFile> {
+  const client = options.client ?? (await detectSessionClient(file));
+  const reader = client === undefined ? undefined : READERS[client];
+  if (!reader) {
+    throw new BatonError(
+      'INPUT_INVALID',
+      `not a session file Baton can read (Claude Code, Codex CLI, Gemini CLI or Copilot CLI): ${file}`,
+      {
+        details: { field: 'file', client: client ?? 'unknown' },
+      },
+    );
+  }
+  return reader(file, options);
+}

@@ -1,0 +1,165 @@
+import { clipText, DEFAULT_MAX_OUTPUT_CHARS, DEFAULT_MAX_TEXT_CHARS } from './clip-text.js';
+import { maskText, maskValue } from './mask-value.js';
+import type { AgentSession, ParseLimits, SessionClient, SessionEvent, SessionToolCall, SubagentLink } from './types.js';
+import { describeToolCall, exitCodeOf, pickFailureLine } from './vocabulary-bridge.js';
+
+/** A tool result as a client recorded it, before the builder bounds, masks and reads it. */
+export interface RawToolResult {
+  output: string;
+  /** The client said the call failed (is_error, status error, success false). */
+  failed?: boolean;
+  exitCode?: number;
+  /** Result metadata that may carry an exit code (Codex `metadata.exit_code`). */
+  metadata?: unknown;
+}
+
+type Meta = Omit<AgentSession, 'events' | 'subagents' | 'skipped' | 'client' | 'source' | 'ending'>;
+
+/**
+ * The shared half of every client's parser: events in order, tool results attached to their calls
+ * by id, every text masked (the one redactor's synchronous rules) and bounded as it arrives, each
+ * call described by the vocabulary. The client parsers only translate their records into calls on it.
+ */
+export class SessionBuilder {
+  readonly meta: Partial<Meta> = {};
+  ending: AgentSession['ending'] = 'unknown';
+  endingMessage: string | undefined;
+  private readonly events: SessionEvent[] = [];
+  private readonly calls = new Map<string, SessionToolCall>();
+  private readonly links = new Map<string, SubagentLink>();
+  // Results that arrived before their call (Claude Code sometimes writes a result's line first).
+  private readonly early = new Map<string, { raw: RawToolResult; at: number | undefined }>();
+  private skipped = 0;
+  private readonly maxOutput: number;
+  private readonly maxText: number;
+
+  constructor(
+    private readonly client: SessionClient,
+    private readonly source: string,
+    limits: ParseLimits = {},
+  ) {
+    this.maxOutput = limits.maxOutputChars ?? DEFAULT_MAX_OUTPUT_CHARS;
+    this.maxText = limits.maxTextChars ?? DEFAULT_MAX_TEXT_CHARS;
+  }
+
+  /** Counts a record that could not be read. */
+  skip(): void {
+    this.skipped += 1;
+  }
+
+  /** Widens the session's time span to include `at`. */
+  seen(at: number | undefined): void {
+    if (at === undefined) return;
+    if (this.meta.startedAt === undefined || at < this.meta.startedAt) this.meta.startedAt = at;
+    if (this.meta.endedAt === undefined || at > this.meta.endedAt) this.meta.endedAt = at;
+  }
+
+  user(text: string, at?: number): void {
+    const clean = text.trim();
+    if (clean.length === 0) return;
+    this.push({ type: 'user', text: this.bound(clean), ...stamp(at) });
+  }
+
+  assistant(text: string, at?: number): void {
+    const clean = text.trim();
+    if (clean.length === 0) return;
+    this.push({ type: 'assistant', text: this.bound(clean), ...stamp(at) });
+  }
+
+  compaction(summary: string, at?: number): void {
+    const clean = summary.trim();
+    if (clean.length === 0) return;
+    this.push({ type: 'compaction', summary: this.bound(clean), ...stamp(at) });
+  }
+
+  /** Records a call; a second call with the same id is ignored (clients repeat lines). */
+  call(id: string | undefined, name: string, args: unknown, at?: number): SessionToolCall | undefined {
+    if (id !== undefined && this.calls.has(id)) return undefined;
+    const masked = maskValue(args);
+    const described = describeToolCall(name, masked);
+    const call: SessionToolCall = {
+      ...(id === undefined ? {} : { id }),
+      name,
+      args: masked,
+      kind: described.kind,
+      paths: described.paths,
+      failed: false,
+      ...(described.key === undefined ? {} : { key: described.key }),
+      ...(described.command === undefined ? {} : { command: described.command }),
+      ...(described.plan === undefined ? {} : { plan: described.plan }),
+    };
+    this.push({ type: 'tool', call, ...stamp(at) });
+    if (id !== undefined) {
+      this.calls.set(id, call);
+      const early = this.early.get(id);
+      this.early.delete(id);
+      if (early) this.result(id, early.raw, early.at);
+    }
+    return call;
+  }
+
+  /** Attaches a result to its call; a result whose call never comes is counted as skipped. */
+  result(id: string, raw: RawToolResult, at?: number): void {
+    const call = this.calls.get(id);
+    if (!call) {
+      if (!this.early.has(id)) this.early.set(id, { raw, at });
+      return;
+    }
+    if (call.output !== undefined) return;
+    this.seen(at);
+    const masked = maskText(raw.output);
+    const clipped = clipText(masked, this.maxOutput);
+    call.output = clipped.text;
+    if (clipped.truncated) call.outputTruncated = true;
+    const exitCode = raw.exitCode ?? exitCodeOf(masked, raw.metadata);
+    if (exitCode !== undefined) call.exitCode = exitCode;
+    call.failed = raw.failed === true || (exitCode !== undefined && exitCode !== 0);
+    if (call.failed) {
+      const line = pickFailureLine(masked);
+      if (line !== undefined) call.failureLine = line;
+    }
+  }
+
+  /** Links a sub-agent session (once per id; a later link fills what the first lacked). */
+  link(link: SubagentLink): void {
+    this.links.set(link.id, { ...this.links.get(link.id), ...link });
+  }
+
+  /** The calls recorded so far, by id (parsers look up a call's name for its result). */
+  callById(id: string): SessionToolCall | undefined {
+    return this.calls.get(id);
+  }
+
+  /** The newest event, for parsers that read a session's ending from it. */
+  lastEvent(): SessionEvent | undefined {
+    return this.events.at(-1);
+  }
+
+  finish(fallbackId: string): AgentSession {
+    const meta = this.meta;
+    return {
+      ...meta,
+      client: this.client,
+      id: meta.id ?? fallbackId,
+      source: this.source,
+      ending: this.ending,
+      ...(this.endingMessage === undefined ? {} : { endingMessage: maskText(this.endingMessage) }),
+      events: this.events,
+      subagents: [...this.links.values()],
+      skipped: this.skipped + this.early.size,
+    };
+  }
+
+  private push(event: SessionEvent): void {
+    this.seen(event.at);
+    this.events.push(event);
+  }
+
+  private bound(text: string): string {
+    return clipText(maskText(text), this.maxText).text;
+  }
+}
+
+function stamp(at: number | undefined): { at?: number } {
+  return at === undefined ? {} : { at };
+}

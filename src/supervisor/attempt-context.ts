@@ -1,0 +1,47 @@
+import type { Dispatch, Task } from '../ledger/index.js';
+import { isPreContextEnabled, retryContextFromLedger } from '../precontext/index.js';
+import { contextInjections } from './metrics.js';
+import type { ProviderChainOptions } from './provider-chain.js';
+import type { CompletionGate } from './run-task.js';
+
+/** Dispatches read back to build a retry context. */
+const RETRY_HISTORY = 30;
+
+/** The pre-context that leads an attempt's prompt ('' for none), and its seam. */
+export interface AttemptContext {
+  context: string;
+  contextType: Dispatch['contextType'];
+}
+
+/**
+ * The block an attempt's prompt starts with: what a refused completion carried (a MERGE
+ * CONFLICT CONTEXT explains itself better than the retry context), else from attempt 2 on the
+ * RETRY CONTEXT read from the task's dispatches; either only when the `retry` seam is enabled.
+ * Counts and reports what it injects.
+ */
+export async function attemptContext(
+  task: Task,
+  attempt: number,
+  carried: Extract<CompletionGate, { ok: false }> | undefined,
+  chain: ProviderChainOptions,
+): Promise<AttemptContext> {
+  const enabled = isPreContextEnabled(chain.preContext, 'retry', task.options);
+  if (carried?.context) {
+    const made = { context: enabled ? carried.context : '', contextType: carried.contextType };
+    if (made.context) announce(task.id, attempt, made, chain, 'merge conflict context injected');
+    return made;
+  }
+  if (attempt <= 1 || !enabled) return { context: '', contextType: 'retry' };
+  const history = await chain.ledger.lastDispatches(task.id, RETRY_HISTORY);
+  const context = retryContextFromLedger({ attempt, dispatches: history, limits: chain.preContext.limits, logger: chain.logger });
+  const made: AttemptContext = { context, contextType: 'retry' };
+  if (context) announce(task.id, attempt, made, chain, 'retry context injected');
+  return made;
+}
+
+function announce(taskId: string, attempt: number, made: AttemptContext, chain: ProviderChainOptions, message: string): void {
+  const type = made.contextType ?? 'retry';
+  contextInjections().inc({ type });
+  chain.onEvent({ type: 'context', taskId, attempt, kind: type, text: made.context });
+  chain.logger.info({ event: 'prompt.contextual', taskId, attempt, type, context: made.context }, message);
+}
