@@ -1,11 +1,17 @@
 import { BatonError } from '../errors/index.js';
-import type { Breaker, BreakerWrite, Dispatch, LedgerRecord, NewDispatch, NewTask, Task, TaskStatus } from './types.js';
+import type { Breaker, BreakerWrite, Dispatch, DispatchPatch, LedgerRecord, NewDispatch, NewTask, Task, TaskStatus } from './types.js';
 import { TASK_STATUSES } from './types.js';
 import { newId } from './ids.js';
+import { redactForLedger } from './redact-for-ledger.js';
 
-/** Fills a new task's defaults. Shared by every backend so they agree field for field. */
+/*
+ * Every record a backend writes is built here, and every builder masks secrets on the way in
+ * (redactForLedger): one place, so no backend and no caller can write a secret.
+ */
+
+/** Fills a new task's defaults, secrets masked. Shared by every backend so they agree field for field. */
 export function materializeTask(input: NewTask, now: number): Task {
-  return {
+  return redactForLedger({
     instructions: '',
     intent: '',
     acceptanceCriteria: [],
@@ -17,12 +23,12 @@ export function materializeTask(input: NewTask, now: number): Task {
     ...stripUndefined(input),
     createdAt: now,
     updatedAt: now,
-  };
+  });
 }
 
-/** Fills a new dispatch's defaults; `seq` is the backend's to assign. */
+/** Fills a new dispatch's defaults, secrets masked; `seq` is the backend's to assign. */
 export function materializeDispatch(input: NewDispatch, seq: number, now: number): Dispatch {
-  return {
+  return redactForLedger({
     id: input.id ?? newId('d'),
     status: 'running',
     filesCreated: [],
@@ -32,11 +38,22 @@ export function materializeDispatch(input: NewDispatch, seq: number, now: number
     startedAt: now,
     ...stripUndefined(input),
     seq,
-  };
+  });
 }
 
+/** A dispatch after a patch, secrets masked; its id, seq and task never change. */
+export function applyDispatchPatch(current: Dispatch, patch: DispatchPatch): Dispatch {
+  return { ...current, ...redactForLedger(stripUndefined(patch)), id: current.id, seq: current.seq, taskId: current.taskId };
+}
+
+/** A breaker's next state (its reason may quote a provider's error: secrets masked). */
 export function materializeBreaker(provider: string, generation: number, next: BreakerWrite, now: number): Breaker {
-  return { ...stripUndefined(next), provider, generation, updatedAt: now };
+  return { ...redactForLedger(stripUndefined(next)), provider, generation, updatedAt: now };
+}
+
+/** A new plain record, secrets masked. */
+export function materializeRecord<T>(input: NewRecord<T>, id: string, now: number): LedgerRecord<T> {
+  return redactForLedger(stripUndefined({ ...input, id, createdAt: now, updatedAt: now }));
 }
 
 export function emptyStatusCounts(): Record<TaskStatus, number> {
@@ -50,14 +67,17 @@ export function stripUndefined<T extends object>(value: T): T {
   return out as T;
 }
 
-/** Applies a task status change's side fields (completedAt on completion). */
+/** Applies a task patch (secrets masked) and its status change's side fields (completedAt on completion). */
 export function applyTaskPatch(task: Task, patch: Partial<Task>, now: number): Task {
-  const next = { ...task, ...stripUndefined(patch), id: task.id, createdAt: task.createdAt, updatedAt: now };
+  const next = { ...task, ...redactForLedger(stripUndefined(patch)), id: task.id, createdAt: task.createdAt, updatedAt: now };
   if (patch.status === 'completed' && task.status !== 'completed' && patch.completedAt === undefined) {
     next.completedAt = now;
   }
   return next;
 }
+
+/** A new plain record as a caller gives it. */
+export type NewRecord<T> = Omit<LedgerRecord<T>, 'id' | 'createdAt' | 'updatedAt'> & { id?: string };
 
 /** A record patch: status and taskId replace, `data` is shallow-merged. */
 export interface RecordPatch<T = Record<string, unknown>> {
@@ -71,8 +91,8 @@ export function applyRecordPatch(current: LedgerRecord, patch: RecordPatch, now:
   return {
     ...current,
     ...stripUndefined({ status: patch.status, taskId: patch.taskId }),
-    // Cloned so a caller reusing its patch cannot reach into the stored record.
-    data: { ...current.data, ...structuredClone(patch.data ?? {}) },
+    // Cloned (by the masking) so a caller reusing its patch cannot reach into the stored record.
+    data: { ...current.data, ...redactForLedger(structuredClone(patch.data ?? {})) },
     updatedAt: now,
   };
 }

@@ -1,5 +1,6 @@
 import { createRequire } from 'node:module';
 import type { Logger } from 'pino';
+import { maskSecretsSync } from '../redact/index.js';
 import { configuredLogLevel } from './log-level.js';
 import { checkLoggerOptions, type LoggerOptions } from './logger-options.js';
 
@@ -19,13 +20,19 @@ export type { Logger } from 'pino';
 
 /**
  * Baton's structured logger. Logs go to stderr (stdout belongs to command output and to MCP
- * stdio). Level from BATON_LOG_LEVEL. @default 'warn' so the CLI stays quiet unless asked.
+ * stdio), every line with its secrets masked. Level from BATON_LOG_LEVEL. @default 'warn' so the
+ * CLI stays quiet unless asked.
  */
 export function createLogger(options: LoggerOptions = {}): Logger {
   checkLoggerOptions(options);
   const { pino, destination } = loadPino();
   return pino(
-    { name: options.name ?? 'baton', level: options.level ?? configuredLogLevel() },
+    {
+      name: options.name ?? 'baton',
+      level: options.level ?? configuredLogLevel(),
+      // Every line, whoever logs what, passes Baton's one redactor on its way out.
+      hooks: { streamWrite: (line) => maskSecretsSync(line).text },
+    },
     destination({ fd: options.destination ?? 2, sync: true }),
   );
 }

@@ -1,4 +1,7 @@
+export { findSecrets } from './find-secrets.js';
 export { maskSecretsSync } from './mask-secrets-sync.js';
-export { DEFAULT_BATCH_CHARS, redactSecrets, redactSecretsMany, redactValue } from './redact-secrets.js';
+export { redactSecrets, redactSecretsMany, redactValue } from './redact-secrets.js';
+export { redactValueSync } from './redact-value-sync.js';
+export { isSecretName } from './secret-name.js';
 export { redactionMarker, SECRET_PATTERNS } from './secret-patterns.js';
-export type { RedactManyResult, RedactResult, RedactValueResult, SecretPattern } from './types.js';
+export type { RedactManyResult, RedactResult, RedactValueResult, SecretPattern, SecretRange } from './types.js';

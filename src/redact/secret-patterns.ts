@@ -1,47 +1,129 @@
+import { isSecretName, isSecretValue } from './secret-name.js';
 import type { SecretPattern } from './types.js';
 
+// A token's prefix must not be glued to a letter or digit before it (`task-proj-…` is no OpenAI
+// key); an underscore or punctuation before it is fine (`GITHUB_TOKEN=ghp_…`).
+const S = String.raw`(?<![A-Za-z0-9])`;
+// An optional quote around a key or a value, JSON-escaped or not (`"k": "v"`, `\"k\":\"v\"`).
+const Q = String.raw`\\?["']?`;
+
+const acceptValue = (groups: Record<string, string | undefined>): boolean => isSecretValue(groups.secret ?? groups.secret2 ?? '');
+
 /**
- * Common secret shapes, most specific first: a later, broader pattern (an assignment) must not
- * re-mask what an earlier one already replaced, so markers are skipped by `maskSecretsSync`.
+ * Baton's one set of secret rules: every kind of secretlint's recommended preset (aws, gcp,
+ * privatekey, npm, basicauth, slack, sendgrid, shopify, github, gitlab, grafana, openai,
+ * anthropic, groq, huggingface, linear, notion, 1password, database-connection-string,
+ * hashicorp-vault, vercel, databricks, docker, figma), each at least as wide as the preset's own
+ * rule, plus Baton's (Google API keys, Stripe, JWTs, Bearer and Authorization headers, `curl -u`,
+ * credentials in any URL, values under a secret-like name). Synchronous regexes only, so the same
+ * rules run in a per-tool hook, a log line and the web view.
+ *
+ * Most specific first: where two rules find overlapping text (a GitLab token under
+ * `GITLAB_TOKEN=`, a GitHub token as a URL's password) the text is masked once, under the kind of
+ * the earlier rule. A rule masks its named group `secret` (or `secret2`) when it has one, else
+ * its whole match; `accept` drops a match that is a placeholder (`$TOKEN`, `<password>`).
  */
 export const SECRET_PATTERNS: readonly SecretPattern[] = [
   {
     kind: 'private-key',
-    regex: /-----BEGIN [A-Z0-9 ]*PRIVATE KEY(?: BLOCK)?-----[\s\S]*?-----END [A-Z0-9 ]*PRIVATE KEY(?: BLOCK)?-----/g,
+    // Up to its END line, or, when the text was cut before it, to the end of the key's base64 body.
+    regex:
+      /-----BEGIN[A-Z0-9 ]{0,40}PRIVATE KEY(?: BLOCK)?-----(?:[\s\S]*?-----END[A-Z0-9 ]{0,40}PRIVATE KEY(?: BLOCK)?-----|[A-Za-z0-9+/=\s\\:,-]*)/g,
   },
-  { kind: 'anthropic', regex: /\bsk-ant-[A-Za-z0-9_-]{20,}/g },
-  { kind: 'openai', regex: /\bsk-(?:proj-|svcacct-|admin-)?[A-Za-z0-9_-]{20,}/g },
-  { kind: 'github', regex: /\b(?:gh[pousr]_[A-Za-z0-9]{30,}|github_pat_[A-Za-z0-9_]{22,})/g },
-  { kind: 'aws', regex: /\b(?:AKIA|ASIA|AGPA|AIDA|AROA|ANPA|ANVA|AIPA)[0-9A-Z]{16}\b/g },
-  { kind: 'slack', regex: /\bxox[abposre]-[A-Za-z0-9-]{10,}/g },
-  { kind: 'slack-webhook', regex: /https:\/\/hooks\.slack\.com\/services\/[A-Za-z0-9/_-]{20,}/g },
-  { kind: 'google', regex: /\bAIza[0-9A-Za-z_-]{35}/g },
-  { kind: 'jwt', regex: /\beyJ[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}/g },
-  { kind: 'bearer', regex: /\b(Bearer\s+)[A-Za-z0-9._~+/=-]{12,}/gi, keepGroup: 1 },
+  {
+    kind: 'aws',
+    regex: new RegExp(
+      String.raw`${S}(?:aws[_-]?)?secret[_-]?access[_-]?key${Q}\s*(?::|=>|=)\s*${Q}(?<secret>[A-Za-z0-9/+=]{40})(?![A-Za-z0-9/+=])`,
+      'gid',
+    ),
+  },
+  { kind: 'aws', regex: /\b(?:A3T[A-Z0-9]|AKIA|ASIA|ABIA|ACCA|AGPA|AIDA|AIPA|ANPA|ANVA|APKA|AROA)[A-Z0-9]{16}\b/g },
+  { kind: 'anthropic', regex: new RegExp(String.raw`${S}sk-ant-[A-Za-z0-9_-]{20,}`, 'g') },
+  { kind: 'openai', regex: new RegExp(String.raw`${S}sk-(?:proj-|svcacct-|admin-)?[A-Za-z0-9_-]{20,}`, 'g') },
+  { kind: 'github', regex: new RegExp(String.raw`${S}(?:gh[pousr]_[A-Za-z0-9_]{30,}|github_pat_[A-Za-z0-9_]{22,})`, 'g') },
+  { kind: 'gitlab', regex: new RegExp(String.raw`${S}gl(?:pat|dt|rt|ptt|cbt|oas|soat|ffct|imt|ft|agent)-[A-Za-z0-9_-]{20,}`, 'g') },
+  { kind: 'grafana', regex: new RegExp(String.raw`${S}(?:glc_[A-Za-z0-9+/]{32,}={0,2}|glsa_[A-Za-z0-9]{32}_[A-Fa-f0-9]{8})`, 'g') },
+  { kind: 'slack', regex: new RegExp(String.raw`${S}(?:xox[abposre]|xapp)-[A-Za-z0-9-]{10,}`, 'g') },
+  { kind: 'slack-webhook', regex: /https:\/\/hooks\.slack\.com\/(?:services|workflows|triggers)\/[A-Za-z0-9/_-]{20,}/gi },
+  { kind: 'npm', regex: new RegExp(String.raw`${S}npm_[A-Za-z0-9]{36,}`, 'g') },
+  { kind: 'sendgrid', regex: new RegExp(String.raw`${S}SG\.[A-Za-z0-9_-]{16,}\.[A-Za-z0-9_-]{16,}`, 'g') },
+  { kind: 'shopify', regex: new RegExp(String.raw`${S}shp(?:pa|ca|at|ss)_[A-Za-z0-9]{32,}`, 'g') },
+  { kind: 'groq', regex: new RegExp(String.raw`${S}gsk_[A-Za-z0-9]{40,}`, 'g') },
+  { kind: 'huggingface', regex: new RegExp(String.raw`${S}hf_[A-Za-z0-9]{30,}`, 'g') },
+  { kind: 'linear', regex: new RegExp(String.raw`${S}lin_(?:api|oauth)_[A-Za-z0-9_]{32,}`, 'g') },
+  { kind: 'notion', regex: new RegExp(String.raw`${S}(?:ntn_[0-9]{11}[A-Za-z0-9]{35,}|secret_[A-Za-z0-9]{43}(?![A-Za-z0-9]))`, 'g') },
+  { kind: '1password', regex: new RegExp(String.raw`${S}ops_ey[A-Za-z0-9+/=_-]{50,}`, 'g') },
+  { kind: 'hashicorp-vault', regex: new RegExp(String.raw`${S}hv[sbr]\.[A-Za-z0-9_-]{24,}`, 'g') },
+  { kind: 'vercel', regex: new RegExp(String.raw`${S}v(?:cp|ci|ca|cr|ck)_[A-Za-z0-9]{20,}`, 'g') },
+  { kind: 'databricks', regex: new RegExp(String.raw`${S}dapi[a-fA-F0-9]{32}(?:-[0-9])?(?![A-Za-z0-9])`, 'g') },
+  { kind: 'docker', regex: new RegExp(String.raw`${S}dckr_pat_[A-Za-z0-9_-]{20,}`, 'g') },
+  { kind: 'figma', regex: new RegExp(String.raw`${S}figd_[A-Za-z0-9_-]{40,}`, 'g') },
+  { kind: 'stripe', regex: new RegExp(String.raw`${S}(?:sk|rk)_(?:live|test)_[A-Za-z0-9]{16,}`, 'g') },
+  { kind: 'google', regex: new RegExp(String.raw`${S}AIza[0-9A-Za-z_-]{35}`, 'g') },
+  { kind: 'jwt', regex: new RegExp(String.raw`${S}eyJ[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}`, 'g') },
+  {
+    kind: 'bearer',
+    // A real token has a digit; "Bearer authentication" in prose has none.
+    regex: /\bBearer\s+(?<secret>(?=[A-Za-z._~+/=-]*[0-9])[A-Za-z0-9._~+/=-]{12,})/dgi,
+  },
+  {
+    kind: 'authorization',
+    regex: new RegExp(
+      String.raw`(?<![A-Za-z0-9-])(?:proxy-)?authorization${Q}\s*[:=]\s*${Q}(?:(?:bearer|basic|token|bot|digest|apikey)\s+)?(?<secret>[A-Za-z0-9._~+/=:-]{8,})`,
+      'gid',
+    ),
+    accept: acceptValue,
+  },
+  {
+    kind: 'basic-auth',
+    // `curl -u user:password`
+    regex: /(?<![A-Za-z0-9_-])(?:-u|--user)\s+\\?["']?[^\s:"'\\/]{1,100}:(?<secret>[^\s"'\\/][^\s"'\\]{2,})/dg,
+    accept: acceptValue,
+  },
   {
     kind: 'url-credentials',
-    regex: /\b([a-z][a-z0-9+.-]*:\/\/[^\s:/@]+:)[^\s@/]{3,}(@)/gi,
-    keepGroup: 1,
-    keepSuffixGroup: 2,
+    // A GitHub token as the user of an `x-oauth-basic` URL (npm's package.json dependencies).
+    regex: /(?<![A-Za-z0-9+.-])[a-z][a-z0-9+.-]{0,30}:\/\/(?<secret>[^\s:/@"'\\]{1,256}):x-oauth-basic@/dgi,
+    accept: acceptValue,
+  },
+  {
+    kind: 'url-credentials',
+    // Any scheme (https, ftp, postgres, mysql, mongodb+srv, redis, amqp…): the password goes, the
+    // user and host stay.
+    regex: /(?<![A-Za-z0-9+.-])[a-z][a-z0-9+.-]{0,30}:\/\/[^\s:/@"'\\]{0,256}:(?<secret>[^\s@/"'\\]{1,256})@/dgi,
+    accept: (groups) => groups.secret !== 'x-oauth-basic' && acceptValue(groups),
   },
   {
     kind: 'assignment',
-    // The key is kept so the reader still knows a password was there; only the value goes.
+    // NAME=VALUE, export NAME=VALUE, --name=VALUE, "name": "value", name: value, NAME => 'v';
+    // the name says whether the value is a secret (secret-name.ts).
+    regex: new RegExp(
+      String.raw`(?<![A-Za-z0-9_.$-])(?<name>-{0,2}[A-Za-z_][A-Za-z0-9_.-]{0,99})${Q}\s*(?::=|=>|[:=])\s*(?:(?<q>\\?["'])(?<secret>[^\s"'\\]{6,})|(?<secret2>[^\s"'\\,;&|<>(){}[\]\x60]{6,}))`,
+      'gd',
+    ),
+    accept: (groups) => isSecretName(groups.name ?? '') && acceptValue(groups),
+  },
+  {
+    kind: 'assignment',
+    // --password VALUE (a flag and its value apart); a value starting with `-` is the next flag.
     regex:
-      /\b((?:[A-Za-z0-9]+_)*(?:password|passwd|pwd|secret|api[_-]?key|apikey|access[_-]?token|auth[_-]?token|refresh[_-]?token|client[_-]?secret|private[_-]?key|token)["']?\s*[:=]\s*["']?)(?!\[REDACTED)([^\s"',;}{)]{6,})/gi,
-    keepGroup: 1,
+      /(?<![A-Za-z0-9_-])(?<name>--[A-Za-z][A-Za-z0-9-]{1,60})\s+(?:(?<q>["'])(?<secret>[^\s"'\\]{6,})|(?<secret2>[^\s"'\\-][^\s"'\\;&|<>()]{5,}))/dg,
+    accept: (groups) => isSecretName(groups.name ?? '') && acceptValue(groups),
   },
 ];
 
 /**
  * Text no pattern above can match fails this one test, so most text is checked in one pass instead
- * of twelve. Every pattern contains one of these literals (case-insensitive here); a new pattern
- * must add its own.
+ * of thirty. Every pattern needs one of these literals (case-insensitive here); a new pattern must
+ * add its own (test/redact checks each kind's samples pass it).
  */
 export const SECRET_PREFILTER =
-  /-----BEGIN|sk-|gh[pousr]_|github_pat_|A(?:KIA|SIA|GPA|IDA|ROA|NPA|NVA|IPA)|xox[abposre]-|hooks\.slack|AIza|eyJ|bearer|:\/\/|passw|pwd|secret|api[_-]?key|token|private[_-]?key/i;
+  /-----BEGIN|secret|pass|pwd|token|key|auth|credential|A(?:3T|KIA|SIA|BIA|CCA|GPA|IDA|IPA|NPA|NVA|PKA|ROA)|sk-|gh[pousr]_|github_pat_|gl[a-z]{1,5}[-_]|xox|xapp-|hooks\.slack|npm_|SG\.|shp|gsk_|hf_|lin_|ntn_|ops_|hv[sbr]\.|vc[picrk]_|dapi|dckr_|figd_|[rs]k_(?:live|test)_|AIza|eyJ|bearer|(?:^|\s)-u\s|--user|:\/\//i;
 
 /** Wraps a secret kind in the marker that replaces it. */
 export function redactionMarker(kind: string): string {
   return `[REDACTED:${kind}]`;
 }
+
+/** Markers already in a text: a later pass never masks inside or across one (idempotence). */
+export const REDACTION_MARKER = /\[REDACTED:[a-z0-9-]+\]/g;

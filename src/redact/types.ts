@@ -21,10 +21,20 @@ export interface RedactValueResult<T> {
 export interface SecretPattern {
   /** Shows up in the marker: `[REDACTED:<kind>]`. */
   kind: string;
-  /** Global regex. When `keepGroup` is set, that capture group is kept before the marker. */
+  /**
+   * Global regex. With the `d` flag and a named group `secret` (or `secret2`), only that group is
+   * masked (the key of `password=…`, the user and host of a URL stay); otherwise the whole match.
+   */
   regex: RegExp;
-  /** Capture group holding a harmless prefix (`Bearer `, `password=`) kept in the output. */
-  keepGroup?: number;
-  /** Capture group holding a harmless suffix (`@` of a URL) kept in the output. */
-  keepSuffixGroup?: number;
+  /** Keeps a match only when this returns true (a secret-like name, a value that is no placeholder). */
+  accept?: (groups: Record<string, string | undefined>) => boolean;
+}
+
+/** Where a secret sits in a text, and its kind. */
+export interface SecretRange {
+  /** First character of the secret (UTF-16 index). */
+  from: number;
+  /** One past its last character. */
+  to: number;
+  kind: string;
 }

@@ -16,6 +16,7 @@ import { renderSessionsView, renderSessionView } from './views/sessions-view.js'
 import { renderTasksView } from './views/tasks-view.js';
 import { renderTaskView } from './views/task-view.js';
 import type { LedgerWatcher } from './watch-ledger.js';
+import { maskSecretsSync } from '../redact/index.js';
 
 const HEARTBEAT_MS = 15_000;
 
@@ -104,7 +105,7 @@ async function buildView(state: UiState, url: URL): Promise<ViewResult | undefin
       nav: 'tasks',
       status,
       body: html`<h1>This view could not be built</h1>
-        <p class="notice">${errorMessage(error)}</p>
+        <p class="notice">${maskSecretsSync(errorMessage(error)).text}</p>
         <p><a href="/">Tasks</a></p>`,
     };
   }

@@ -117,10 +117,11 @@ describe.skipIf(!batonCommand().built)('what each command loads at start-up', ()
     const modules = loaded('mcp');
     expect(modules.some((url) => /refresh-context/.test(url))).toBe(true);
     // The render thread loads the tokenizer and the secret rules; the server's own thread, busy
-    // with the MCP SDK and the client, never loads the tokenizer for a one-task refresh (its
-    // secret scanner loads last, after the warm-up's renders, for the other tools).
+    // with the MCP SDK and the client, never loads the tokenizer for a one-task refresh. The
+    // secret rules are Baton's own (redact/): secretlint, a test oracle only, loads nowhere.
     expect(loaded('mcp', 'worker').some((url) => /\/tokens\/encode-o200k/.test(url))).toBe(true);
-    expect(loaded('mcp', 'worker').some((url) => /@secretlint\/core/.test(url))).toBe(true);
+    expect(loaded('mcp', 'worker').some((url) => /\/redact\/find-secrets/.test(url))).toBe(true);
+    expect(loaded('mcp').filter((url) => /@secretlint/.test(url))).toEqual([]);
     expect(loaded('mcp', 'main').filter((url) => /\/tokens\/encode-o200k/.test(url))).toEqual([]);
     // Baton encodes with its own table beside the bundle (src/tokens/o200k-table.ts): gpt-tokenizer
     // (its 2.2 MB vocabulary module, its encoder) loads on neither thread.

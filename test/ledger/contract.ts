@@ -12,6 +12,7 @@ import { describeClaimAndBreakerContract } from './fixtures/contract-claims.js';
 import { describeDispatchContract } from './fixtures/contract-dispatches.js';
 import { describeExportContract } from './fixtures/contract-export.js';
 import { describeRecordContract } from './fixtures/contract-records.js';
+import { describeRedactionContract } from './fixtures/contract-redaction.js';
 import { type LedgerFactory, useLedgerContext } from './fixtures/ledger-context.js';
 import { describeTaskContract } from './fixtures/contract-tasks.js';
 
@@ -37,5 +38,6 @@ export function describeLedgerContract(name: string, factory: LedgerFactory): vo
     describeRecordContract(ctx);
     describeExportContract(ctx);
     describeAgentSessionContract(ctx);
+    describeRedactionContract(ctx);
   });
 }

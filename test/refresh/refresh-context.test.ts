@@ -190,7 +190,9 @@ describe('secret redaction of everything that leaves', () => {
       const result = await refreshContext({ workspace: r.dir, ledger, format, includeTaskArtifacts: true, gitCache: new GitCache() });
       for (const secret of [FAKE.githubPat, FAKE.openai, FAKE.bearerToken, FAKE.aws]) expect(result.text).not.toContain(secret);
       expect(result.text).toContain('[REDACTED:');
-      expect(result.metadata.redactions).toBeGreaterThanOrEqual(format === 'detailed' ? 4 : 2);
+      // The dispatch and the debt reached the ledger masked (every write is); the diff and the
+      // README are masked here.
+      expect(result.metadata.redactions).toBeGreaterThanOrEqual(format === 'detailed' ? 2 : 1);
     }
   });
 });

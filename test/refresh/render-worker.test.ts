@@ -8,7 +8,7 @@ import { gatherSnapshot, GitCache, type RenderWorker } from '../../src/refresh/i
 import { type RenderJob, redactAndRender } from '../../src/refresh/redact-and-render.js';
 import { batonCommand, ROOT } from '../mcp/helpers/launch.js';
 import { FAKE } from '../redact/fake-secrets.js';
-import { makeRepo } from './helpers.js';
+import { makeRepo, writeFiles } from './helpers.js';
 
 // The worker runs compiled code (dist/refresh/render-worker-main.js): from source there is no
 // worker file, and RenderWorker renders in-thread (tested through every other refresh test).
@@ -23,6 +23,8 @@ describe.skipIf(!existsSync(built) || !batonCommand().built)('RenderWorker (off 
     try {
       const ledger = new MemoryLedger();
       await ledger.createTask({ id: 't1', title: 'Rotate keys', status: 'in_progress', instructions: `use password=${FAKE.password}` });
+      // The ledger stored the task masked; the working tree's diff brings a secret to mask here.
+      writeFiles(repo.dir, { 'src/app.ts': `export const password = '${FAKE.password}';\n` });
       const gather = () => gatherSnapshot({ ...gatherOptions(), ledger, includeGitDiff: true });
       const job: RenderJob = {
         format: 'detailed',

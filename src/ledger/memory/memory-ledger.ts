@@ -1,4 +1,5 @@
 import {
+  applyDispatchPatch,
   applyRecordPatch,
   applyTaskPatch,
   decodeCursor,
@@ -6,12 +7,13 @@ import {
   encodeCursor,
   materializeBreaker,
   materializeDispatch,
+  materializeRecord,
   materializeTask,
   pageSize,
-  stripUndefined,
 } from '../defaults.js';
 import { newId } from '../ids.js';
 import { checkCollection, conflict, notFound } from '../ledger-errors.js';
+import { redactLedgerLine } from '../redact-for-ledger.js';
 import type { Ledger } from '../ledger.js';
 // The contract's vocabulary (every method's argument and result types), shared by the three backends.
 import type * as L from '../types.js';
@@ -110,7 +112,8 @@ export class MemoryLedger implements Ledger {
   async updateDispatch(id: string, patch: L.DispatchPatch): Promise<L.Dispatch> {
     const dispatch = this.dispatchIndex.get(id);
     if (!dispatch) throw notFound('dispatch', id);
-    Object.assign(dispatch, stripUndefined(structuredClone(patch)));
+    const next = applyDispatchPatch(dispatch, structuredClone(patch));
+    Object.assign(dispatch, next);
     return structuredClone(dispatch);
   }
 
@@ -199,7 +202,7 @@ export class MemoryLedger implements Ledger {
     const id = input.id ?? newId(collection.slice(0, 2));
     if (store.has(id)) throw conflict(collection, id);
     const now = this.now();
-    const record = stripUndefined({ ...input, id, createdAt: now, updatedAt: now }) as L.LedgerRecord<T>;
+    const record = materializeRecord(structuredClone(input), id, now);
     store.set(id, structuredClone(record) as L.LedgerRecord);
     return structuredClone(record);
   }
@@ -246,7 +249,7 @@ export class MemoryLedger implements Ledger {
   }
 
   async importLines(lines: readonly L.LedgerLine[]): Promise<number> {
-    for (const line of lines) {
+    for (const line of lines.map(redactLedgerLine)) {
       switch (line.kind) {
         case 'task':
           this.tasks.set(line.record.id, structuredClone(line.record));

@@ -1,5 +1,5 @@
 import { isBatonError } from '../../errors/index.js';
-import { materializeDispatch, stripUndefined } from '../defaults.js';
+import { applyDispatchPatch, materializeDispatch } from '../defaults.js';
 import { newId } from '../ids.js';
 import { conflict, notFound } from '../ledger-errors.js';
 import type { Dispatch, DispatchPatch, DispatchQuery, DispatchStatus, NewAttemptDispatch, NewDispatch, Page } from '../types.js';
@@ -137,7 +137,7 @@ async function changeDispatch(
 }
 
 export async function updateDispatch(ctx: RedisContext, id: string, patch: DispatchPatch): Promise<Dispatch> {
-  const next = await changeDispatch(ctx, id, (d) => ({ ...d, ...stripUndefined(patch), id: d.id, seq: d.seq, taskId: d.taskId }));
+  const next = await changeDispatch(ctx, id, (d) => applyDispatchPatch(d, patch));
   return next as Dispatch;
 }
 

@@ -1,4 +1,4 @@
-import { applyRecordPatch, type RecordPatch, stripUndefined } from '../defaults.js';
+import { applyRecordPatch, materializeRecord, type RecordPatch, stripUndefined } from '../defaults.js';
 import { newId } from '../ids.js';
 import { checkCollection, conflict, notFound } from '../ledger-errors.js';
 import type { LedgerRecord, Page, RecordCollection, RecordQuery } from '../types.js';
@@ -41,7 +41,7 @@ export async function createRecord<T>(ctx: RedisContext, collection: RecordColle
   checkCollection(collection);
   const id = input.id ?? newId(collection.slice(0, 2));
   const now = ctx.now();
-  const record = stripUndefined({ ...input, id, createdAt: now, updatedAt: now }) as LedgerRecord<T>;
+  const record = materializeRecord(input, id, now);
   const written = await ctx.redis.batonWrite(...recordWrite(ctx, collection, record as LedgerRecord, 'create'));
   if (written !== 1) throw conflict(collection, id);
   return record;

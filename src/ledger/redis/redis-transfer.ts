@@ -1,4 +1,5 @@
 import { BatonError } from '../../errors/index.js';
+import { redactLedgerLine } from '../redact-for-ledger.js';
 import type { Dispatch, DispatchStatus, LedgerLine, TaskStatus } from '../types.js';
 import { RECORD_COLLECTIONS, TASK_STATUSES } from '../types.js';
 import { listBreakers, loadClaims } from './redis-claims.js';
@@ -71,7 +72,7 @@ export async function* exportLines(ctx: RedisContext): AsyncGenerator<LedgerLine
 export async function importLines(ctx: RedisContext, lines: readonly LedgerLine[]): Promise<number> {
   lines.forEach(checkLine);
   try {
-    return await importChecked(ctx, lines);
+    return await importChecked(ctx, lines.map(redactLedgerLine));
   } catch (error) {
     if (!isOutOfMemory(error)) throw error;
     const { max, used } = await memoryFigures(ctx);

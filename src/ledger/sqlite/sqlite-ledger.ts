@@ -1,12 +1,12 @@
 import type Database from 'better-sqlite3';
 import {
+  applyDispatchPatch,
   applyTaskPatch,
   decodeCursor,
   emptyStatusCounts,
   materializeBreaker,
   materializeDispatch,
   materializeTask,
-  stripUndefined,
 } from '../defaults.js';
 import { conflict, notFound } from '../ledger-errors.js';
 import type { Ledger } from '../ledger.js';
@@ -170,7 +170,7 @@ export class SqliteLedger implements Ledger {
         const row = this.sql.get('SELECT * FROM dispatches WHERE id = ?').get(id) as Row | undefined;
         if (!row) throw notFound('dispatch', id);
         const current = dispatchFromRow(row);
-        const next = { ...current, ...stripUndefined(structuredClone(patch)), id, seq: current.seq, taskId: current.taskId };
+        const next = applyDispatchPatch(current, structuredClone(patch));
         this.sql.get(REPLACE_DISPATCH).run(dispatchToRow(next));
         return next;
       })

@@ -1,4 +1,4 @@
-import { applyRecordPatch, decodeCursor, stripUndefined } from '../defaults.js';
+import { applyRecordPatch, decodeCursor, materializeRecord, stripUndefined } from '../defaults.js';
 import { newId } from '../ids.js';
 import { checkCollection, conflict, notFound } from '../ledger-errors.js';
 import type { LedgerRecord, Page, RecordCollection, RecordQuery } from '../types.js';
@@ -21,7 +21,7 @@ export function createSqliteRecord<T>(
 ): LedgerRecord<T> {
   checkCollection(collection);
   const id = input.id ?? newId(collection.slice(0, 2));
-  const record = stripUndefined({ ...structuredClone(input), id, createdAt: now, updatedAt: now }) as LedgerRecord<T>;
+  const record = materializeRecord(structuredClone(input), id, now);
   try {
     sql.get(INSERT_RECORD).run(recordToRow(collection, record as LedgerRecord));
   } catch (error) {

@@ -1,5 +1,6 @@
 import type Database from 'better-sqlite3';
 import { BatonError, errorMessage } from '../../errors/index.js';
+import { redactLedgerLine } from '../redact-for-ledger.js';
 import type { LedgerLine } from '../types.js';
 import { RECORD_COLLECTIONS } from '../types.js';
 import {
@@ -98,7 +99,7 @@ export function importSqliteLines(db: Database.Database, sql: StatementCache, li
     }
   };
   db.transaction(() => {
-    lines.forEach((line, index) => {
+    lines.map(redactLedgerLine).forEach((line, index) => {
       try {
         write(line);
       } catch (error) {

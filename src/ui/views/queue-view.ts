@@ -2,6 +2,7 @@ import { errorMessage } from '../../errors/index.js';
 import { formatAgo, formatDuration } from '../format.js';
 import { html } from '../html.js';
 import type { ViewContext, ViewResult } from '../types.js';
+import { maskSecretsSync } from '../../redact/index.js';
 
 /**
  * The Queue view: job counts by state and live workers of the BullMQ queue (`baton worker`), and a
@@ -30,7 +31,7 @@ export async function renderQueueView(ctx: ViewContext): Promise<ViewResult> {
   try {
     summary = await queue.summary?.();
   } catch (error) {
-    failure = errorMessage(error);
+    failure = maskSecretsSync(errorMessage(error)).text;
   }
   return {
     title: 'Queue',

@@ -1,5 +1,5 @@
 import { errorMessage, isBatonError } from '../../errors/index.js';
-import { redactValue } from '../../redact/index.js';
+import { maskSecretsSync, redactValue } from '../../redact/index.js';
 import {
   compareSnapshots,
   type ContextDelta,
@@ -35,7 +35,11 @@ export async function renderRecoveryView(ctx: ViewContext): Promise<ViewResult> 
   const [recovered, snapshots, suggestions] = await Promise.all([
     recover(ctx, taskId).then(
       (r) => ({ ok: true as const, r }),
-      (error: unknown) => ({ ok: false as const, message: errorMessage(error), notFound: isBatonError(error, 'NOT_FOUND') }),
+      (error: unknown) => ({
+        ok: false as const,
+        message: maskSecretsSync(errorMessage(error)).text,
+        notFound: isBatonError(error, 'NOT_FOUND'),
+      }),
     ),
     listSnapshots(ctx.ledger, { taskId, limit: SNAPSHOT_LIST }),
     ctx.ledger.recentDispatches(SUGGESTIONS).then((ds) => [...new Set(ds.map((d) => d.taskId).filter((id) => !id.startsWith('panel:')))]),
@@ -180,7 +184,7 @@ async function compare(ctx: ViewContext, items: Array<LedgerRecord<SnapshotIndex
     const { value: delta } = await redactValue(compareSnapshots(before, after, a, a));
     return renderDelta(delta, b);
   } catch (error) {
-    return html`<p class="notice">Could not compare ${a} and ${b}: ${errorMessage(error)}</p>`;
+    return html`<p class="notice">Could not compare ${a} and ${b}: ${maskSecretsSync(errorMessage(error)).text}</p>`;
   }
 }
 
