@@ -3,7 +3,14 @@
  * `agent-baton/bench` subpath rather than from the library root: it measures Baton, it is not part of
  * what a user builds with.
  */
-export { buildFull, buildRecency, MASK_KEEP_OUTPUTS, maskOldOutputs, splitHistory } from './replay/baseline-strategies.js';
+export { appendHistory, buildFull, buildRecency, MASK_KEEP_OUTPUTS, maskOldOutputs, splitHistory } from './replay/baseline-strategies.js';
+export { readSessionReplays, SHARED_SESSIONS_DIR } from './sessions/read-session-replays.js';
+export { DEFAULT_FACT_BUDGETS, FACT_STRATEGIES, runFactBench } from './sessions/run-fact-bench.js';
+export { toAnthropicSession, toModelMessagesSession, toOpenAISession } from './sessions/session-messages.js';
+export { sessionReplay } from './sessions/session-replay.js';
+export { sessionTurns } from './sessions/session-turns.js';
+export { STAND_IN_SYSTEM_PROMPT } from './sessions/stand-in-system-prompt.js';
+export { factEventsOfLoop, trajectoryReplay } from './sessions/trajectory-replay.js';
 export { defaultTrajectoryFiles, expandTrajectoryPaths, parseBudgets, SHARED_TRAJECTORY_DIR } from './replay/default-trajectory-files.js';
 export { extractKeyFacts, FACT_ERROR_LINE, goalFact, scoreFacts } from './replay/key-facts.js';
 export { extractSessionFacts, FACT_HEAD_CHARS, FACT_LAST_ACTIONS, FACT_LINE_CHARS, requestHead } from './facts/extract-session-facts.js';
@@ -18,3 +25,6 @@ export type { FactScores } from './facts/score-session-facts.js';
 export type { FactEvent, FactName, FactToolCall, SessionFacts } from './facts/types.js';
 export type { ContextBenchOptions, ContextBenchReport, StrategyName, StrategyScore } from './replay/run-context-bench.js';
 export type { Trajectory } from './replay/types.js';
+export type { Replay } from './sessions/replay.js';
+export type { FactBenchOptions, FactBenchReport, FactStrategy, FactStrategyScore } from './sessions/run-fact-bench.js';
+export type { SessionTurn } from './sessions/session-turns.js';

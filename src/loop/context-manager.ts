@@ -1,4 +1,5 @@
 import { definedFields, parseInput } from '../util/index.js';
+import { exitCodeOf } from '../vocabulary/index.js';
 import { assembleContext, type ManagerView, type PlanState } from './assemble-context.js';
 import { classifyTool, type ToolIntent } from './classify-tool.js';
 import { observeAssembly } from './loop-metrics.js';
@@ -164,6 +165,7 @@ export class ContextManager {
       }).summary;
     this.state.recordErrors(turn.index, findErrorLines(event.text).slice(-2));
     let summary: string | undefined;
+    const exitCode = event.exitCode ?? exitCodeOf(event.text);
     const result: ToolResultRecord = {
       callId: event.callId,
       name: call.name,
@@ -171,6 +173,7 @@ export class ContextManager {
       intent,
       raw: event.text,
       rawId,
+      ...(event.isError === true || (exitCode !== undefined && exitCode !== 0) ? { isError: true } : {}),
       get summary() {
         summary ??= summarize();
         return summary;

@@ -63,6 +63,7 @@ export const loopEventSchema = z.discriminatedUnion('kind', [
     name: z.string(),
     text: z.string(),
     exitCode: z.number().int().optional(),
+    isError: z.boolean().optional(),
     openFile: z.string().optional(),
   }),
 ]);

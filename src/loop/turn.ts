@@ -13,6 +13,8 @@ export interface ToolResultRecord {
   raw: string;
   rawId: string;
   summary: string;
+  /** The result failed by the framework's flag or a non-zero exit code (sent as failed: `is_error`, `error-text`). */
+  isError?: boolean;
   /** A background LLM summary, used instead of `summary` once it has arrived. */
   llmSummary?: string;
 }
@@ -86,7 +88,9 @@ function turnMessages(turn: Turn, content: (r: ToolResultRecord) => string): Con
   const messages: ContextMessage[] = [
     { role: 'assistant', content: turn.text, ...(turn.toolCalls.length ? { toolCalls: turn.toolCalls } : {}) },
   ];
-  for (const r of turn.results) messages.push({ role: 'tool', callId: r.callId, name: r.name, content: content(r) });
+  for (const r of turn.results) {
+    messages.push({ role: 'tool', callId: r.callId, name: r.name, content: content(r), ...(r.isError ? { isError: true } : {}) });
+  }
   return messages;
 }
 

@@ -21,6 +21,12 @@ export type LoopEvent =
       text: string;
       /** Process exit code, when the tool ran a command and reported one. */
       exitCode?: number;
+      /**
+       * The framework's error flag for the result (Anthropic `is_error`, LangChain `status: "error"`,
+       * an AI SDK `error-text` output). Unset when the framework says nothing; a non-zero exit code
+       * stated in the text counts as a failure either way.
+       */
+      isError?: boolean;
       /** The file open in the agent's editor after the call (SWE-agent `state.open_file`). */
       openFile?: string;
     };
@@ -33,7 +39,7 @@ export type ContextMessage =
   | { role: 'system'; content: string }
   | { role: 'user'; content: string }
   | { role: 'assistant'; content: string; toolCalls?: ToolCall[] }
-  | { role: 'tool'; callId: string; name: string; content: string };
+  | { role: 'tool'; callId: string; name: string; content: string; isError?: boolean };
 
 /** How a past turn is shown. */
 export type TurnLevel = 'verbatim' | 'summary' | 'masked';

@@ -74,3 +74,31 @@ describe('baton bench context', () => {
     expect(err.join('')).toContain('--budget must be a comma-separated list');
   });
 });
+
+describe('baton bench context --sessions', () => {
+  it('replays agent CLI sessions and prints Baton and recency on the six facts per client and budget', async () => {
+    const { io: cli, out } = io();
+    const code = await main(['node', 'baton', 'bench', 'context', '--sessions', 'sessions', '--budget', '2048', '--json'], cli);
+    expect(code).toBe(0);
+    const report = JSON.parse(out.join(''));
+    expect(Object.keys(report.clients)).toEqual(['claude']);
+    expect(report.clients.claude).toMatchObject({ replays: 1, builds: 5 });
+    const scores = report.clients.claude.budgets['2048'];
+    expect(Object.keys(scores)).toEqual(['baton', 'recency']);
+    expect(scores.baton).toMatchObject({
+      over_budget_rate: 0,
+      facts: { task: 1, files_edited: expect.any(Number), newest_error: expect.any(Number), open_plan: expect.any(Number) },
+      system_lines_kept: 1,
+      task_lines_kept: 1,
+      assembly_ms: { p50: expect.any(Number), p95: expect.any(Number) },
+    });
+  });
+
+  it('prints a table without --json', async () => {
+    const { io: cli, out } = io();
+    const code = await main(['node', 'baton', 'bench', 'context', '--sessions', 'sessions/claude-cart.jsonl', '--budget', '4096'], cli);
+    expect(code).toBe(0);
+    expect(out.join('')).toMatch(/claude\s+4096\s+baton\s+1\.000/);
+    expect(out.join('')).toContain('claude: 1 runs, 5 model calls');
+  });
+});

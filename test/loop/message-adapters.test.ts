@@ -1,10 +1,15 @@
 import { describe, expect, it } from 'vitest';
 import {
   type ContextMessage,
+  createContextManager,
   fromAnthropicMessages,
+  fromLangChainMessages,
+  fromLanguageModelPrompt,
   fromModelMessages,
   fromOpenAIMessages,
   toAnthropicMessages,
+  toLangChainMessages,
+  toLanguageModelPrompt,
   toModelMessages,
   toOpenAIMessages,
 } from '../../src/loop/index.js';
@@ -75,5 +80,80 @@ describe('message adapters', () => {
       ],
     });
     expect(back[3]).toEqual({ kind: 'tool', callId: 't1', name: 'read_file', text: 'A' });
+  });
+});
+
+describe('error flags', () => {
+  const failed: ContextMessage[] = [
+    { role: 'user', content: 'Run the tests.' },
+    { role: 'assistant', content: '', toolCalls: [{ id: 'b1', name: 'Bash', args: { command: 'npm test' } }] },
+    { role: 'tool', callId: 'b1', name: 'Bash', content: 'Exit code 1\nnot ok 1 - adds', isError: true },
+  ];
+
+  it("keeps Anthropic's is_error both ways, and leaves a result without one unflagged", () => {
+    const { messages: out } = toAnthropicMessages(failed);
+    expect(out[2]?.content).toEqual([{ type: 'tool_result', tool_use_id: 'b1', content: 'Exit code 1\nnot ok 1 - adds', is_error: true }]);
+    expect(fromAnthropicMessages({ messages: out }).at(-1)).toEqual({
+      kind: 'tool',
+      callId: 'b1',
+      name: 'Bash',
+      text: 'Exit code 1\nnot ok 1 - adds',
+      isError: true,
+    });
+    const ok = fromAnthropicMessages({
+      messages: [
+        { role: 'assistant', content: [{ type: 'tool_use', id: 'r', name: 'Read', input: { file_path: 'a' } }] },
+        { role: 'user', content: [{ type: 'tool_result', tool_use_id: 'r', content: 'x', is_error: false }] },
+        { role: 'user', content: [{ type: 'tool_result', tool_use_id: 'r', content: 'y' }] },
+      ],
+    });
+    expect(ok.filter((e) => e.kind === 'tool').map((e) => (e.kind === 'tool' ? e.isError : null))).toEqual([false, undefined]);
+  });
+
+  it("reads the AI SDK's error-text, error-json and denied outputs as failed results, and writes a failed one as error-text", () => {
+    const model = toModelMessages(failed);
+    expect(model[2]).toMatchObject({ role: 'tool', content: [{ output: { type: 'error-text', value: 'Exit code 1\nnot ok 1 - adds' } }] });
+    expect(fromModelMessages(model).at(-1)).toMatchObject({ kind: 'tool', isError: true });
+    const denied = fromModelMessages([
+      {
+        role: 'tool',
+        content: [{ type: 'tool-result', toolCallId: 'x', toolName: 'Bash', output: { type: 'execution-denied', reason: 'no' } }],
+      },
+      { role: 'tool', content: [{ type: 'tool-result', toolCallId: 'y', toolName: 'Bash', output: { type: 'text', value: 'fine' } }] },
+    ]);
+    expect(denied.map((e) => (e.kind === 'tool' ? e.isError : null))).toEqual([true, undefined]);
+  });
+
+  it("reads LangChain's status: 'error' as a failed result and writes it back as the ToolMessage's status", () => {
+    const events = fromLangChainMessages([
+      { type: 'ai', text: '', tool_calls: [{ id: 'c', name: 'bash', args: { command: 'make' } }] },
+      { type: 'tool', text: 'boom', tool_call_id: 'c', status: 'error' },
+      { type: 'tool', text: 'ok', tool_call_id: 'c', status: 'success' },
+    ]);
+    expect(events.slice(1)).toEqual([
+      { kind: 'tool', callId: 'c', name: 'bash', text: 'Error: boom', isError: true },
+      { kind: 'tool', callId: 'c', name: 'bash', text: 'ok' },
+    ]);
+    const made: unknown[] = [];
+    class Recorder {
+      constructor(fields: unknown) {
+        made.push(fields);
+      }
+    }
+    toLangChainMessages(failed.slice(2), { SystemMessage: Recorder, HumanMessage: Recorder, AIMessage: Recorder, ToolMessage: Recorder });
+    expect(made).toEqual([{ content: 'Exit code 1\nnot ok 1 - adds', tool_call_id: 'b1', name: 'Bash', status: 'error' }]);
+  });
+
+  it("keeps the AI SDK provider prompt's error outputs both ways", () => {
+    const prompt = toLanguageModelPrompt(failed);
+    expect(prompt.at(-1)).toMatchObject({ role: 'tool', content: [{ output: { type: 'error-text' } }] });
+    expect(fromLanguageModelPrompt(prompt).at(-1)).toMatchObject({ kind: 'tool', isError: true });
+  });
+
+  it('sends a failed result as failed in the assembled context', async () => {
+    const manager = await createContextManager({ limitTokens: 8192 });
+    manager.recordAll(fromAnthropicMessages({ messages: toAnthropicMessages(failed).messages }));
+    const tool = manager.assemble().messages.find((m) => m.role === 'tool');
+    expect(tool).toMatchObject({ role: 'tool', callId: 'b1', isError: true });
   });
 });

@@ -22,7 +22,11 @@ export interface SplitHistory {
 
 /** Splits events into pinned parts and units; each unit's blocks are rendered messages. Pure. */
 export function splitHistory(events: readonly LoopEvent[]): SplitHistory {
-  const out: SplitHistory = { references: [], units: [] };
+  return appendHistory({ references: [], units: [] }, events);
+}
+
+/** Adds events to a split history in place (the same split as splitHistory, made step by step); returns it. */
+export function appendHistory(out: SplitHistory, events: Iterable<LoopEvent>): SplitHistory {
   for (const e of events) {
     if (e.kind === 'system') out.system ??= renderMessage({ role: 'system', content: e.text });
     else if (e.kind === 'user' && e.reference) out.references.push(renderMessage({ role: 'user', content: e.text }));

@@ -6,7 +6,7 @@ import type { ContextMessage, LoopEvent } from '../types.js';
 import { contextMiddleware } from './ai-sdk-middleware.js';
 import { type ContextAdapterOptions, checkAdapterArgs } from './check-adapter-args.js';
 
-/** Converts AI SDK model messages to loop events. Pure. */
+/** Converts AI SDK model messages to loop events; an `error-text`, `error-json` or denied result is a failed one. Pure. */
 export function fromModelMessages(messages: readonly ModelMessage[]): LoopEvent[] {
   const events: LoopEvent[] = [];
   for (const m of messages) {
@@ -24,7 +24,8 @@ export function fromModelMessages(messages: readonly ModelMessage[]): LoopEvent[
     } else {
       for (const p of m.content) {
         if (p.type !== 'tool-result') continue;
-        events.push({ kind: 'tool', callId: p.toolCallId, name: p.toolName, text: outputText(p.output) });
+        const flag = isErrorOutput(p.output) ? { isError: true } : {};
+        events.push({ kind: 'tool', callId: p.toolCallId, name: p.toolName, text: outputText(p.output), ...flag });
       }
     }
   }
@@ -38,7 +39,14 @@ export function toModelMessages(messages: readonly ContextMessage[]): ModelMessa
     if (m.role === 'tool') {
       return {
         role: 'tool',
-        content: [{ type: 'tool-result', toolCallId: m.callId, toolName: m.name, output: { type: 'text', value: m.content } }],
+        content: [
+          {
+            type: 'tool-result',
+            toolCallId: m.callId,
+            toolName: m.name,
+            output: { type: m.isError ? 'error-text' : 'text', value: m.content },
+          },
+        ],
       };
     }
     return {
@@ -86,6 +94,12 @@ export function batonPrepareStep<TOOLS extends ToolSet = ToolSet>(
 
 function asArgs(input: unknown): Record<string, unknown> {
   return input && typeof input === 'object' && !Array.isArray(input) ? (input as Record<string, unknown>) : { input };
+}
+
+/** An output the SDK marks as failed: `error-text`, `error-json`, or a denied execution. */
+function isErrorOutput(output: unknown): boolean {
+  const type = (output as { type?: unknown } | undefined)?.type;
+  return type === 'error-text' || type === 'error-json' || type === 'execution-denied';
 }
 
 function outputText(output: unknown): string {

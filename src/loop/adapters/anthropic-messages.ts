@@ -15,7 +15,7 @@ export interface AnthropicMessage {
 /**
  * Converts assembled messages to Anthropic's shape: the system text apart, tool results as
  * `tool_result` blocks in the user turn right after the `tool_use`, and consecutive same-role
- * messages merged so roles alternate. Pure.
+ * messages merged so roles alternate; a failed result carries `is_error: true`. Pure.
  */
 export function toAnthropicMessages(messages: readonly ContextMessage[]): { system: string; messages: AnthropicMessage[] } {
   const system: string[] = [];
@@ -28,7 +28,8 @@ export function toAnthropicMessages(messages: readonly ContextMessage[]): { syst
   for (const m of messages) {
     if (m.role === 'system') system.push(m.content);
     else if (m.role === 'user') push('user', [{ type: 'text', text: m.content }]);
-    else if (m.role === 'tool') push('user', [{ type: 'tool_result', tool_use_id: m.callId, content: m.content }]);
+    else if (m.role === 'tool')
+      push('user', [{ type: 'tool_result', tool_use_id: m.callId, content: m.content, ...(m.isError ? { is_error: true } : {}) }]);
     else {
       const blocks: AnthropicBlock[] = m.content ? [{ type: 'text', text: m.content }] : [];
       for (const c of m.toolCalls ?? []) blocks.push({ type: 'tool_use', id: c.id, name: c.name, input: c.args });
@@ -38,7 +39,7 @@ export function toAnthropicMessages(messages: readonly ContextMessage[]): { syst
   return { system: system.join('\n\n'), messages: out };
 }
 
-/** Reads an Anthropic request's system and messages as loop events. Pure. */
+/** Reads an Anthropic request's system and messages as loop events; a `tool_result`'s `is_error` is kept. Pure. */
 export function fromAnthropicMessages(input: { system?: string; messages: readonly AnthropicMessage[] }): LoopEvent[] {
   const events: LoopEvent[] = input.system ? [{ kind: 'system', text: input.system }] : [];
   const names = new Map<string, string>();
@@ -54,7 +55,8 @@ export function fromAnthropicMessages(input: { system?: string; messages: readon
     for (const b of blocks) {
       if (b.type === 'tool_result') {
         const text = typeof b.content === 'string' ? b.content : b.content.map((c) => c.text).join('\n');
-        events.push({ kind: 'tool', callId: b.tool_use_id, name: names.get(b.tool_use_id) ?? 'tool', text });
+        const flag = typeof b.is_error === 'boolean' ? { isError: b.is_error } : {};
+        events.push({ kind: 'tool', callId: b.tool_use_id, name: names.get(b.tool_use_id) ?? 'tool', text, ...flag });
       } else if (b.type === 'text') events.push({ kind: 'user', text: b.text });
     }
   }

@@ -22,7 +22,7 @@ export interface LangChainMessageClasses {
     content: string;
     tool_calls: { id: string; name: string; args: Record<string, unknown>; type: 'tool_call' }[];
   }) => object;
-  ToolMessage: new (fields: { content: string; tool_call_id: string; name: string }) => object;
+  ToolMessage: new (fields: { content: string; tool_call_id: string; name: string; status?: 'success' | 'error' }) => object;
 }
 
 /**
@@ -44,7 +44,8 @@ export function fromLangChainMessages(messages: readonly LangChainMessageLike[],
     } else if (m.type === 'tool') {
       const callId = m.tool_call_id ?? '';
       const text = m.status === 'error' ? `Error: ${m.text}` : m.text;
-      events.push({ kind: 'tool', callId, name: m.name ?? names.get(callId) ?? 'tool', text });
+      const flag = m.status === 'error' ? { isError: true } : {};
+      events.push({ kind: 'tool', callId, name: m.name ?? names.get(callId) ?? 'tool', text, ...flag });
     } else events.push({ kind: 'user', text: m.text });
   }
   return events;
@@ -55,7 +56,13 @@ export function toLangChainMessages(messages: readonly ContextMessage[], classes
   return messages.map((m) => {
     if (m.role === 'system') return new classes.SystemMessage(m.content);
     if (m.role === 'user') return new classes.HumanMessage(m.content);
-    if (m.role === 'tool') return new classes.ToolMessage({ content: m.content, tool_call_id: m.callId, name: m.name });
+    if (m.role === 'tool')
+      return new classes.ToolMessage({
+        content: m.content,
+        tool_call_id: m.callId,
+        name: m.name,
+        ...(m.isError ? { status: 'error' as const } : {}),
+      });
     const calls = (m.toolCalls ?? []).map((c) => ({ id: c.id, name: c.name, args: c.args, type: 'tool_call' as const }));
     return new classes.AIMessage({ content: m.content, tool_calls: calls });
   });

@@ -60,7 +60,7 @@ export function toLanguageModelPrompt(messages: readonly ContextMessage[]): Lang
         type: 'tool-result',
         toolCallId: m.callId,
         toolName: m.name,
-        output: { type: 'text', value: m.content },
+        output: { type: m.isError ? 'error-text' : 'text', value: m.content },
       };
       const last = prompt.at(-1);
       if (last?.role === 'tool') last.content.push(part);
@@ -71,7 +71,9 @@ export function toLanguageModelPrompt(messages: readonly ContextMessage[]): Lang
 }
 
 function toolEvent(p: ToolResultPart): LoopEvent {
-  return { kind: 'tool', callId: p.toolCallId, name: p.toolName, text: outputText(p.output) };
+  const type = p.output.type;
+  const flag = type === 'error-text' || type === 'error-json' || type === 'execution-denied' ? { isError: true } : {};
+  return { kind: 'tool', callId: p.toolCallId, name: p.toolName, text: outputText(p.output), ...flag };
 }
 
 function outputText(output: ToolResultPart['output']): string {
