@@ -2,7 +2,7 @@ import type { Dispatch, Task } from '../ledger/index.js';
 import { isPreContextEnabled, retryContextFromLedger } from '../precontext/index.js';
 import { contextInjections } from './metrics.js';
 import type { ProviderChainOptions } from './provider-chain.js';
-import type { CompletionGate } from './run-task.js';
+import type { CompletionGate } from './completion-gate.js';
 
 /** Dispatches read back to build a retry context. */
 const RETRY_HISTORY = 30;

@@ -36,5 +36,5 @@ export type { ChainRequest, ChainResult, ProviderChainOptions } from './provider
 export type { RunCheckOptions } from './run-check.js';
 export type { RunPlanOptions } from './run-plan.js';
 export type { SiteOutcome, TaskSite, TaskSites } from './task-site.js';
-export type { CompletionGate } from './run-task.js';
+export type { CompletionGate } from './completion-gate.js';
 export type { BreakerSettings, CheckRun, EventSink, FileChanges, SupervisorEvent, WorkspaceOps } from './types.js';

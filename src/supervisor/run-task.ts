@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import type { Dispatch, Task } from '../ledger/index.js';
 import { buildTaskPrompt, loadPromptState } from '../prompt/index.js';
 import { maskSecretsSync } from '../redact/index.js';
+import type { CompletionGate } from './completion-gate.js';
 import { attemptContext } from './attempt-context.js';
 import { blockAfterAttempts, blockWithoutAgent } from './block-task.js';
 import { describeTaskFailure, type ProviderFailure } from './describe-failures.js';
@@ -26,19 +27,6 @@ export interface TaskRunOptions {
    */
   beforeComplete?: (attempt: number, dispatch: Dispatch) => Promise<CompletionGate>;
 }
-
-export type CompletionGate =
-  | { ok: true }
-  | {
-      ok: false;
-      error: string;
-      /** '' to use the retry context. */
-      context: string;
-      contextType: 'merge_conflict';
-      extraAttempt: boolean;
-      /** No attempt can help (only the user can resolve it): the task is blocked now. */
-      final?: boolean;
-    };
 
 /** Where a task's attempts stand, carried from one attempt to the next. */
 interface AttemptLoop {

@@ -1,7 +1,7 @@
 import type { Dispatch, Task } from '../ledger/index.js';
 import { buildMergeConflictContext } from '../precontext/index.js';
 import type { ProviderChainOptions } from './provider-chain.js';
-import type { CompletionGate } from './run-task.js';
+import type { CompletionGate } from './completion-gate.js';
 import type { SiteOutcome, TaskSite } from './task-site.js';
 import type { WorkspaceOps } from './types.js';
 import { runCriterionChecks } from './validate-attempt.js';

@@ -205,8 +205,8 @@ describe('LanguageModelV3 prompt conversion', () => {
         ],
       },
       { kind: 'tool', callId: 't2', name: 'search', text: '{"hits":2}' },
-      { kind: 'tool', callId: 't1', name: 'grep', text: 'Error: no such dir' },
-      { kind: 'tool', callId: 't3', name: 'rm', text: '[execution denied: unsafe]' },
+      { kind: 'tool', callId: 't1', name: 'grep', text: 'Error: no such dir', isError: true },
+      { kind: 'tool', callId: 't3', name: 'rm', text: '[execution denied: unsafe]', isError: true },
     ]);
     const prompt = toLanguageModelPrompt([
       { role: 'system', content: 'sys' },
