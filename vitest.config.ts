@@ -1,11 +1,19 @@
 import { defineConfig } from 'vitest/config';
 
+/**
+ * Test files run in parallel forks. Vitest's default (cpus - 1) is one fork on a 2-core machine,
+ * though most of this suite waits on child processes (agent CLIs, git, npm) rather than computing;
+ * `BATON_TEST_WORKERS` overrides the count.
+ */
+const workers = Number(process.env.BATON_TEST_WORKERS ?? 3);
+
 export default defineConfig({
   test: {
     include: ['test/**/*.test.ts'],
     testTimeout: 30_000,
     hookTimeout: 30_000,
     pool: 'forks',
+    maxWorkers: Number.isInteger(workers) && workers > 0 ? workers : 3,
     reporters: process.env.CI ? ['default', ['json', { outputFile: '.ci/vitest-results.json' }]] : ['default'],
   },
 });

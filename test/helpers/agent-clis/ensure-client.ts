@@ -1,6 +1,7 @@
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { withFileLock } from '../consumer-project-lock.js';
 import { runProcess } from './run-process.js';
 import { AGENT_CLI_PACKAGES, type ClientName } from './versions.js';
 
@@ -26,14 +27,16 @@ const installs = new Map<ClientName, Promise<EnsuredClient>>();
 
 /**
  * Installs a pinned client into the cache once (`npm install` in its own folder) and returns its
- * bin, or the reason it could not be installed. Concurrent calls in one process share one install.
+ * bin, or the reason it could not be installed. Concurrent calls share one install: in one process
+ * through a shared promise, across test forks through a file lock.
  */
 export function ensureClient(name: ClientName): Promise<EnsuredClient> {
   const bin = clientBin(name);
   if (existsSync(bin)) return Promise.resolve({ bin });
   let install = installs.get(name);
   if (!install) {
-    install = installClient(name);
+    // Test files run in parallel forks: one process installs, the others wait for it and find the bin.
+    install = withFileLock(`${clientDir(name)}.lock`, () => (existsSync(bin) ? Promise.resolve({ bin }) : installClient(name)));
     installs.set(name, install);
   }
   return install;
