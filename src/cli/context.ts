@@ -105,3 +105,14 @@ export function parsePositiveInt(value: string, flag: string): number {
   }
   return n;
 }
+
+/** Throws INPUT_INVALID for a flag value that is not a port number (0 lets the system pick). */
+export function parsePort(value: string, flag: string): number {
+  const port = Number(value);
+  if (value.trim() === '' || !Number.isInteger(port) || port < 0 || port > 65_535) {
+    throw new BatonError('INPUT_INVALID', `${flag} must be a port number from 0 to 65535, got "${value}"`, {
+      details: { field: flag, value },
+    });
+  }
+  return port;
+}

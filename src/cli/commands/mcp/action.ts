@@ -1,12 +1,11 @@
 import path from 'node:path';
-import { BatonError } from '../../../errors/index.js';
 // A leaf file (no SDK): bad input is reported before anything starts.
 import { parseForwardingOverride } from '../../../mcp/client-forwarding.js';
 // Light files only until the render worker is started: the ledger and the MCP SDK load after it.
 import { GitCache } from '../../../refresh/git-cache.js';
 import { RenderWorker } from '../../../refresh/render-worker.js';
 import { BATON_VERSION as VERSION } from '../../../version/index.js';
-import { type CliIO, EXIT_OK, parsePositiveInt } from '../../context.js';
+import { EXIT_OK, parsePort, parsePositiveInt, type CliIO } from '../../context.js';
 import type { McpCliOptions } from './options.js';
 
 export async function runMcp(io: CliIO, options: McpCliOptions): Promise<number> {
@@ -37,12 +36,7 @@ export async function runMcp(io: CliIO, options: McpCliOptions): Promise<number>
       await serveStdio(common);
       return EXIT_OK;
     }
-    const port = Number(options.port ?? '8765');
-    if (!Number.isInteger(port) || port < 0 || port > 65_535) {
-      throw new BatonError('INPUT_INVALID', `--port must be 0-65535, got "${options.port}"`, {
-        details: { field: '--port', value: options.port },
-      });
-    }
+    const port = parsePort(options.port ?? '8765', '--port');
     const { DEFAULT_HTTP_HOST, isLoopbackHost, serveHttp } = await import('../../../mcp/serve-http.js');
     const server = await serveHttp({
       ...common,

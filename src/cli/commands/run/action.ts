@@ -5,7 +5,7 @@ import { createWorktreeSites } from '../../../isolation/index.js';
 import { openLedger } from '../../../ledger/index.js';
 import { createProviders, type Provider } from '../../../providers/index.js';
 import { DEFAULT_TASK_LEASE_MS, loadPlan, type RunReport, runPlan, workspaceOps } from '../../../supervisor/index.js';
-import { type CliIO, type CommonOptions, EXIT_FAILURE, EXIT_OK, parsePositiveInt, printResult } from '../../context.js';
+import { EXIT_FAILURE, EXIT_OK, parsePort, parsePositiveInt, printResult, type CliIO, type CommonOptions } from '../../context.js';
 import { startMetricsServer } from './metrics-server.js';
 import { createProgress } from './progress.js';
 import { runQueued } from './run-queued.js';
@@ -26,7 +26,7 @@ export interface RunOptions extends CommonOptions {
 /** Runs a plan; exit 0 when every task completed, 1 when any did not, 2 on bad input. */
 export async function runRun(io: CliIO, planFile: string, options: RunOptions): Promise<number> {
   const maxRetries = options.maxRetries === undefined ? undefined : parsePositiveInt(options.maxRetries, '--max-retries');
-  const metricsPort = options.metricsPort === undefined ? undefined : parsePort(options.metricsPort);
+  const metricsPort = options.metricsPort === undefined ? undefined : parsePort(options.metricsPort, '--metrics-port');
   const maxWaitMs = options.maxWait === undefined ? 0 : parseNonNegative(options.maxWait, '--max-wait');
   const concurrency = options.concurrency === undefined ? 1 : parsePositiveInt(options.concurrency, '--concurrency');
   const config = await loadConfig({ cwd: io.cwd, ...(options.config ? { file: options.config } : {}), env: io.env });
@@ -131,16 +131,6 @@ export function selectProviders(config: BatonConfig, list: string | undefined): 
   }
   const providers = priority.map((name) => created[name] as Provider);
   return { providers, helperProviders: config.helper ? [created[config.helper] as Provider] : providers };
-}
-
-function parsePort(value: string): number {
-  const port = Number(value);
-  if (!Number.isInteger(port) || port < 0 || port > 65_535) {
-    throw new BatonError('INPUT_INVALID', `--metrics-port must be a port number (0-65535), got "${value}"`, {
-      details: { field: '--metrics-port', value },
-    });
-  }
-  return port;
 }
 
 function parseNonNegative(value: string, flag: string): number {

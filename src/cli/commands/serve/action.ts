@@ -2,7 +2,7 @@ import path from 'node:path';
 import { BatonError } from '../../../errors/index.js';
 import { loadPanelConfig, startPanelServer } from '../../../panel/index.js';
 import { DEFAULT_SUMMARY_CACHE_DIR, DiskSummaryCache, MemorySummaryCache } from '../../../summarize/index.js';
-import { type CliIO, type CommonOptions, EXIT_OK, openCliLedger, printResult } from '../../context.js';
+import { EXIT_OK, openCliLedger, parsePort, printResult, type CliIO, type CommonOptions } from '../../context.js';
 import { loadPanelProviders } from '../panel/load-panel-providers.js';
 
 export interface ServeCommandOptions extends CommonOptions {
@@ -19,12 +19,7 @@ export async function runServeCommand(io: CliIO, options: ServeCommandOptions, s
   if (!options.config) {
     throw new BatonError('INPUT_INVALID', 'baton serve needs the panel file: --config panel.json', { details: { field: '--config' } });
   }
-  const port = Number(options.port ?? '8787');
-  if (!Number.isInteger(port) || port < 0 || port > 65_535) {
-    throw new BatonError('INPUT_INVALID', `--port must be an integer from 0 to 65535, got "${options.port}"`, {
-      details: { field: '--port', value: options.port },
-    });
-  }
+  const port = parsePort(options.port ?? '8787', '--port');
   const config = await loadPanelConfig(options.config, { cwd: io.cwd, env: io.env });
   const providers = await loadPanelProviders(config, { cwd: io.cwd, env: io.env, file: options.providersConfig });
   // Here --config names the panel file; the Baton config (for its `ledger`) is --providers-config.

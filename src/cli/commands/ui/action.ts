@@ -1,8 +1,7 @@
 import path from 'node:path';
-import { BatonError } from '../../../errors/index.js';
 import { openLedger } from '../../../ledger/index.js';
 import { startUiServer } from '../../../ui/index.js';
-import { type CliIO, EXIT_OK, resolveLedgerSpec } from '../../context.js';
+import { EXIT_OK, parsePort, resolveLedgerSpec, type CliIO } from '../../context.js';
 import type { UiCliOptions } from './options.js';
 import { openQueuePanel } from './queue-panel.js';
 
@@ -11,12 +10,7 @@ import { openQueuePanel } from './queue-panel.js';
  * page until SIGINT/SIGTERM, and prints its address (one JSON line with --json).
  */
 export async function runUi(io: CliIO, options: UiCliOptions, stop: Promise<unknown> = signalled()): Promise<number> {
-  const port = Number(options.port ?? '8766');
-  if (!Number.isInteger(port) || port < 0 || port > 65_535) {
-    throw new BatonError('INPUT_INVALID', `--port must be 0-65535, got "${options.port}"`, {
-      details: { field: '--port', value: options.port },
-    });
-  }
+  const port = parsePort(options.port ?? '8766', '--port');
   const token = options.token ?? io.env.BATON_UI_TOKEN;
   const spec = await resolveLedgerSpec(io, options);
   const namespace = io.env.BATON_NAMESPACE ?? process.env.BATON_NAMESPACE;

@@ -11,7 +11,7 @@ import {
 } from '../../../queue/index.js';
 import { startMetricsServer } from '../run/metrics-server.js';
 import { DEFAULT_TASK_LEASE_MS } from '../../../supervisor/index.js';
-import { type CliIO, type CommonOptions, EXIT_OK, parsePositiveInt } from '../../context.js';
+import { type CliIO, type CommonOptions, EXIT_OK, parsePort, parsePositiveInt } from '../../context.js';
 import { selectProviders } from '../run/action.js';
 import { createProgress } from '../run/progress.js';
 import { toPreContextSettings } from '../run/to-pre-context-settings.js';
@@ -24,18 +24,9 @@ export interface WorkerOptions extends CommonOptions {
 }
 
 /** Runs until SIGTERM or SIGINT, then stops taking jobs and finishes the running ones (exit 0). */
-function parsePort(value: string): number {
-  const port = Number(value);
-  if (!Number.isInteger(port) || port < 0 || port > 65_535) {
-    throw new BatonError('INPUT_INVALID', `--metrics-port must be a port number (0-65535), got "${value}"`, {
-      details: { field: '--metrics-port', value },
-    });
-  }
-  return port;
-}
-
 export async function runWorker(io: CliIO, options: WorkerOptions): Promise<number> {
   const concurrency = options.concurrency === undefined ? 1 : parsePositiveInt(options.concurrency, '--concurrency');
+  const metricsPort = options.metricsPort === undefined ? undefined : parsePort(options.metricsPort, '--metrics-port');
   const config = await loadConfig({ cwd: io.cwd, ...(options.config ? { file: options.config } : {}), env: io.env });
   const spec = options.ledger ?? io.env.BATON_LEDGER ?? config.ledger;
   if (!spec || !/^rediss?:\/\//.test(spec)) {
@@ -79,9 +70,9 @@ export async function runWorker(io: CliIO, options: WorkerOptions): Promise<numb
       },
     });
     const metrics =
-      options.metricsPort === undefined
+      metricsPort === undefined
         ? undefined
-        : await startMetricsServer(parsePort(options.metricsPort), () => readQueueStatus(connection, queuePrefix(namespace)));
+        : await startMetricsServer(metricsPort, () => readQueueStatus(connection, queuePrefix(namespace)));
     io.stdout(`baton worker ${worker.owner} ready (concurrency ${concurrency}${metrics ? `, metrics on :${metrics.port}/metrics` : ''})\n`);
     const signal = await stopped;
     await metrics?.close();
