@@ -4,25 +4,7 @@ import { BatonError, errorMessage } from '../errors/index.js';
 import { parseInput } from '../util/index.js';
 import type { AgentCliType, ProviderConfig } from '../providers/index.js';
 import { type ConfigFile, configFileSchema, loadConfigOptionsSchema } from './config-schema.js';
-import {
-  DEFAULT_AGENT_TIMEOUT_MS,
-  DEFAULT_AUTH_COOL_DOWN_MS,
-  DEFAULT_CHECK_TIMEOUT_MS,
-  DEFAULT_COMMIT_MAX_FILE_BYTES,
-  DEFAULT_COMMIT_ON_VIOLATION,
-  DEFAULT_CONFIG_PATH,
-  DEFAULT_COOL_DOWN_MS,
-  DEFAULT_FAILURE_THRESHOLD,
-  DEFAULT_HELPER_MAX_ATTEMPTS,
-  DEFAULT_PRE_CONTEXT_ENABLED,
-  DEFAULT_PRE_CONTEXT_MAX_FILES,
-  DEFAULT_PRE_CONTEXT_MAX_LINES,
-  DEFAULT_PRE_CONTEXT_TYPES,
-  DEFAULT_PRIORITY,
-  DEFAULT_PROBE_LEASE_MS,
-  DEFAULT_QUOTA_COOL_DOWN_MS,
-  DEFAULT_RECENT_HISTORY_WINDOW,
-} from './defaults.js';
+import * as defaults from './defaults.js';
 import { applyPreContextEnv } from './pre-context-env.js';
 import type { BatonConfig } from './types.js';
 
@@ -50,7 +32,7 @@ export interface LoadConfigOptions {
 export async function loadConfig(options: LoadConfigOptions): Promise<BatonConfig> {
   parseInput(loadConfigOptionsSchema, options, { what: 'loadConfig options' });
   const explicit = options.file !== undefined;
-  const file = path.resolve(options.cwd, options.file ?? DEFAULT_CONFIG_PATH);
+  const file = path.resolve(options.cwd, options.file ?? defaults.DEFAULT_CONFIG_PATH);
   const raw = await readConfigText(file, explicit);
   const parsed = raw === undefined ? {} : parseConfigText(raw, file);
   return resolveConfig(parsed, {
@@ -115,7 +97,7 @@ function resolveConfig(parsed: ConfigFile, ctx: ResolveContext): BatonConfig {
     }
     providers[name] = resolveProvider(declared, ctx.baseDir);
   }
-  const priority = parsed.priority ?? [...DEFAULT_PRIORITY];
+  const priority = parsed.priority ?? [...defaults.DEFAULT_PRIORITY];
   const needed = parsed.helper === undefined ? priority : [...priority, parsed.helper];
   for (const [index, name] of needed.entries()) {
     if (providers[name] !== undefined) continue;
@@ -132,11 +114,11 @@ function resolveConfig(parsed: ConfigFile, ctx: ResolveContext): BatonConfig {
   }
   const preContext = applyPreContextEnv(
     {
-      enabled: parsed.preContext?.enabled ?? DEFAULT_PRE_CONTEXT_ENABLED,
-      maxLines: parsed.preContext?.maxLines ?? DEFAULT_PRE_CONTEXT_MAX_LINES,
-      types: parsed.preContext?.types ?? [...DEFAULT_PRE_CONTEXT_TYPES],
-      maxFiles: parsed.preContext?.maxFiles ?? DEFAULT_PRE_CONTEXT_MAX_FILES,
-      helperMaxAttempts: parsed.preContext?.helperMaxAttempts ?? DEFAULT_HELPER_MAX_ATTEMPTS,
+      enabled: parsed.preContext?.enabled ?? defaults.DEFAULT_PRE_CONTEXT_ENABLED,
+      maxLines: parsed.preContext?.maxLines ?? defaults.DEFAULT_PRE_CONTEXT_MAX_LINES,
+      types: parsed.preContext?.types ?? [...defaults.DEFAULT_PRE_CONTEXT_TYPES],
+      maxFiles: parsed.preContext?.maxFiles ?? defaults.DEFAULT_PRE_CONTEXT_MAX_FILES,
+      helperMaxAttempts: parsed.preContext?.helperMaxAttempts ?? defaults.DEFAULT_HELPER_MAX_ATTEMPTS,
     },
     ctx.env,
   );
@@ -144,21 +126,21 @@ function resolveConfig(parsed: ConfigFile, ctx: ResolveContext): BatonConfig {
     providers,
     priority,
     preContext,
-    recentHistoryWindow: parsed.recentHistoryWindow ?? DEFAULT_RECENT_HISTORY_WINDOW,
+    recentHistoryWindow: parsed.recentHistoryWindow ?? defaults.DEFAULT_RECENT_HISTORY_WINDOW,
     breaker: {
-      coolDownMs: parsed.breaker?.coolDownMs ?? DEFAULT_COOL_DOWN_MS,
-      quotaCoolDownMs: parsed.breaker?.quotaCoolDownMs ?? DEFAULT_QUOTA_COOL_DOWN_MS,
-      authCoolDownMs: parsed.breaker?.authCoolDownMs ?? DEFAULT_AUTH_COOL_DOWN_MS,
-      failureThreshold: parsed.breaker?.failureThreshold ?? DEFAULT_FAILURE_THRESHOLD,
-      probeLeaseMs: parsed.breaker?.probeLeaseMs ?? DEFAULT_PROBE_LEASE_MS,
+      coolDownMs: parsed.breaker?.coolDownMs ?? defaults.DEFAULT_COOL_DOWN_MS,
+      quotaCoolDownMs: parsed.breaker?.quotaCoolDownMs ?? defaults.DEFAULT_QUOTA_COOL_DOWN_MS,
+      authCoolDownMs: parsed.breaker?.authCoolDownMs ?? defaults.DEFAULT_AUTH_COOL_DOWN_MS,
+      failureThreshold: parsed.breaker?.failureThreshold ?? defaults.DEFAULT_FAILURE_THRESHOLD,
+      probeLeaseMs: parsed.breaker?.probeLeaseMs ?? defaults.DEFAULT_PROBE_LEASE_MS,
     },
     timeouts: {
-      agentMs: parsed.timeouts?.agentMs ?? DEFAULT_AGENT_TIMEOUT_MS,
-      checkMs: parsed.timeouts?.checkMs ?? DEFAULT_CHECK_TIMEOUT_MS,
+      agentMs: parsed.timeouts?.agentMs ?? defaults.DEFAULT_AGENT_TIMEOUT_MS,
+      checkMs: parsed.timeouts?.checkMs ?? defaults.DEFAULT_CHECK_TIMEOUT_MS,
     },
     commitPolicy: {
-      maxFileBytes: parsed.commitPolicy?.maxFileBytes ?? DEFAULT_COMMIT_MAX_FILE_BYTES,
-      onViolation: parsed.commitPolicy?.onViolation ?? DEFAULT_COMMIT_ON_VIOLATION,
+      maxFileBytes: parsed.commitPolicy?.maxFileBytes ?? defaults.DEFAULT_COMMIT_MAX_FILE_BYTES,
+      onViolation: parsed.commitPolicy?.onViolation ?? defaults.DEFAULT_COMMIT_ON_VIOLATION,
     },
   };
   if (ctx.file !== undefined) config.file = ctx.file;
