@@ -5,5 +5,5 @@ export { inputError, parseInput } from './parse-input.js';
 export { suggestKey } from './suggest-key.js';
 export type { DescribePath, InputProblem } from './input-problems.js';
 export type { ParseInputOptions } from './parse-input.js';
-export { abortSignalOption, envOption, functionOption, objectWithMethods } from './option-schemas.js';
+export { abortSignalOption, envOption, functionOption, objectWithMethods, stringMapOption } from './option-schemas.js';
 export { toSnakeCase, toWireCase } from './wire-case.js';
