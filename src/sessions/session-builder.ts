@@ -1,7 +1,7 @@
 import { clipText, DEFAULT_MAX_OUTPUT_CHARS, DEFAULT_MAX_TEXT_CHARS } from './clip-text.js';
 import { maskText, maskValue } from './mask-value.js';
 import type { AgentSession, ParseLimits, SessionClient, SessionEvent, SessionToolCall, SubagentLink } from './types.js';
-import { describeToolCall, exitCodeOf, pickFailureLine } from './vocabulary-bridge.js';
+import { describeToolCall, exitCodeOf, pickFailureLine } from '../vocabulary/index.js';
 
 /** A tool result as a client recorded it, before the builder bounds, masks and reads it. */
 export interface RawToolResult {

@@ -1,4 +1,4 @@
-import type { PlanItem, ToolKind } from './vocabulary-bridge.js';
+import type { PlanItem, ToolKind } from '../vocabulary/index.js';
 
 /*
  * The one session shape every agent CLI's own record is read into (the contract shared with the
