@@ -6,6 +6,7 @@ import { hookCommand, type HookScope, hookTarget } from './hook-targets.js';
 import { lineDiff } from './line-diff.js';
 import { withBatonHooks, withoutBatonHooks } from './merge-hook-config.js';
 import type { AgentClient } from './types.js';
+import { describeJsonError } from '../util/index.js';
 
 export interface InstallHooksOptions {
   client: AgentClient;
@@ -160,9 +161,13 @@ async function readSettings(file: string): Promise<{ text?: string; json: Record
   try {
     json = JSON.parse(text);
   } catch (error) {
-    throw new BatonError('INPUT_INVALID', `${file} is not valid JSON (${(error as Error).message}); fix it first: nothing was changed.`, {
-      details: { file },
-    });
+    throw new BatonError(
+      'INPUT_INVALID',
+      `${file} is not valid JSON (${describeJsonError(text, error)}); fix it first: nothing was changed.`,
+      {
+        details: { file },
+      },
+    );
   }
   if (typeof json !== 'object' || json === null || Array.isArray(json)) {
     throw new BatonError('INPUT_INVALID', `${file} does not hold a JSON object; fix it first: nothing was changed.`, { details: { file } });
