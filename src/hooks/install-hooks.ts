@@ -9,6 +9,7 @@ import { backUp, type InstalledFile, type InstalledRecord, readInstalled, sha256
 import { batonHooksIn, withBatonHooks, withoutBatonHooks } from './merge-hook-config.js';
 import { assertWritable, removeCreated, writeSettingsFile } from './settings-file.js';
 import type { AgentClient } from './types.js';
+import { describeJsonError } from '../util/index.js';
 
 export interface InstallHooksOptions {
   client: AgentClient;
@@ -242,9 +243,13 @@ async function readSettings(file: string): Promise<Settings> {
   try {
     json = JSON.parse(text);
   } catch (error) {
-    throw new BatonError('INPUT_INVALID', `${file} is not valid JSON (${(error as Error).message}); fix it first: nothing was changed.`, {
-      details: { file },
-    });
+    throw new BatonError(
+      'INPUT_INVALID',
+      `${file} is not valid JSON (${describeJsonError(text, error)}); fix it first: nothing was changed.`,
+      {
+        details: { file },
+      },
+    );
   }
   if (typeof json !== 'object' || json === null || Array.isArray(json)) {
     throw new BatonError('INPUT_INVALID', `${file} does not hold a JSON object; fix it first: nothing was changed.`, { details: { file } });

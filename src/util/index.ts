@@ -1,6 +1,8 @@
 export { definedFields } from './defined-fields.js';
+export { describeJsonError } from './json-syntax-error.js';
 export { importOptional, isModuleNotFound, missingDependency } from './import-optional.js';
 export { formatPath, inputProblems } from './input-problems.js';
+export { isSecretPath, safeValue } from './safe-value.js';
 export { inputError, parseInput } from './parse-input.js';
 export { suggestKey } from './suggest-key.js';
 export type { DescribePath, InputProblem } from './input-problems.js';

@@ -153,7 +153,12 @@ describe('provider configs from code', () => {
       'x-team' = 'core';
     }
     expect(() =>
-      createHttpProvider('h', { type: 'http', model: 'm', baseURL: 'http://127.0.0.1:1/v1', headers: new Headers() }),
+      createHttpProvider('h', {
+        type: 'http',
+        model: 'm',
+        baseURL: 'http://127.0.0.1:1/v1',
+        headers: new Headers() as unknown as Record<string, string>,
+      }),
     ).not.toThrow();
     expect(() => createCommandProvider('e', { type: 'command', command: ['node'], env: { PATH: 1 } } as never)).toThrow(
       'createCommandProvider("e") config: env: expected an environment: an object of strings (process.env)',
