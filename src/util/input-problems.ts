@@ -75,6 +75,8 @@ function toProblems(schema: AnySchema, input: unknown, issue: Issue, describe: D
 function preview(value: unknown): string {
   let text: string;
   try {
+    // A number as written: JSON would show NaN and Infinity as null.
+    if (typeof value === 'number') return String(value);
     text = typeof value === 'function' ? 'a function' : (JSON.stringify(value) ?? String(value));
   } catch {
     text = String(value);
