@@ -83,6 +83,8 @@ const WHOLE_MARKER = /^\[REDACTED:[a-z0-9-]+\]$/;
 function preview(value: unknown): string {
   let text: string;
   try {
+    // A number as written: JSON would show NaN and Infinity as null.
+    if (typeof value === 'number') return String(value);
     text = typeof value === 'function' ? 'a function' : (JSON.stringify(value) ?? String(value));
   } catch {
     text = String(value);
