@@ -13,6 +13,7 @@ export {
   agentSessionId,
   endAgentSession,
   getAgentSession,
+  isEmptyAgentSession,
   listAgentSessions,
   recordAgentSessionTurn,
   upsertAgentSession,
