@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { isEmptyAgentSession } from '../ledger/index.js';
 import { maskSecretsSync } from '../redact/index.js';
 import { CLIENT_SPECS } from './client-specs.js';
 import type { HookContextData } from './gather-hook-context.js';
@@ -81,7 +82,7 @@ function section(title: string, lines: string[]): string {
 
 function sessionLines(data: HookContextData, level: Level): string[] {
   return data.sessions
-    .filter((record) => !isEmpty(record))
+    .filter((record) => !isEmptyAgentSession(record))
     .slice(0, level.sessions)
     .flatMap((record) => {
       const current = record.id === data.sessionId ? 'this session; ' : '';
@@ -95,11 +96,6 @@ function sessionLines(data: HookContextData, level: Level): string[] {
     });
 }
 
-/** A session that has done nothing yet (the one starting now, or one that ended without a turn): nothing to tell. */
-function isEmpty(record: HookContextData['sessions'][number]): boolean {
-  return record.data.turns === 0 && record.data.toolCalls === 0 && record.data.lastPrompt === undefined;
-}
-
 /**
  * The sessions worth telling this one about. On a startup or a resume the session's own history
  * holds what it did, so it is left out (and its new prompts do not make an unchanged context look
@@ -107,7 +103,7 @@ function isEmpty(record: HookContextData['sessions'][number]): boolean {
  */
 export function sessionsToTell(data: HookContextData): HookContextData['sessions'] {
   const ownHistoryKept = data.source === 'startup' || data.source === 'resume';
-  return data.sessions.filter((record) => !isEmpty(record) && !(ownHistoryKept && record.id === data.sessionId));
+  return data.sessions.filter((record) => !isEmptyAgentSession(record) && !(ownHistoryKept && record.id === data.sessionId));
 }
 
 function runLines(data: HookContextData, level: Level): string[] {

@@ -133,13 +133,42 @@ export interface AgentSessionQuery {
   limit?: number;
   /** Records read at most to find them (a shared Redis ledger holds other workspaces' too). @default 200 */
   scan?: number;
+  /** Also list sessions that did nothing (no prompt, no turn, no tool call). @default false */
+  includeEmpty?: boolean;
 }
 
-/** The most recently active sessions, newest first, optionally of one workspace. */
+/** A session with no prompt, no turn and no tool call (`claude mcp list` fires SessionStart and SessionEnd): nothing to tell. */
+export function isEmptyAgentSession(record: AgentSessionRecord): boolean {
+  return record.data.turns === 0 && record.data.toolCalls === 0 && record.data.lastPrompt === undefined;
+}
+
+function didWork(record: AgentSessionRecord): boolean {
+  const data = record.data;
+  return data.failures.length + data.filesCreated.length + data.filesUpdated.length + data.filesDeleted.length > 0;
+}
+
+/**
+ * The most recently active sessions, newest first, optionally of one workspace. Sessions that did
+ * nothing are skipped before the newest `limit` are taken, and when none of those changed a file
+ * or failed, the newest one that did takes the last place, however old (within `scan`).
+ */
 export async function listAgentSessions(ledger: LedgerRecords, query: AgentSessionQuery = {}): Promise<AgentSessionRecord[]> {
   const limit = query.limit ?? 10;
-  const scan = query.scan ?? 200;
+  if (limit <= 0) return [];
   const out: AgentSessionRecord[] = [];
+  for await (const record of scanAgentSessions(ledger, query)) {
+    if (out.length < limit) out.push(record);
+    else if (out.some(didWork)) break;
+    else if (didWork(record)) {
+      out[limit - 1] = record;
+      break;
+    }
+  }
+  return out;
+}
+
+async function* scanAgentSessions(ledger: LedgerRecords, query: AgentSessionQuery): AsyncGenerator<AgentSessionRecord> {
+  const scan = query.scan ?? 200;
   let cursor: string | undefined;
   let read = 0;
   do {
@@ -150,10 +179,9 @@ export async function listAgentSessions(ledger: LedgerRecords, query: AgentSessi
     });
     read += page.items.length;
     for (const record of page.items) {
-      if (query.workspace === undefined || record.data.workspace === query.workspace) out.push(record);
-      if (out.length >= limit) return out;
+      if (query.workspace !== undefined && record.data.workspace !== query.workspace) continue;
+      if (query.includeEmpty || !isEmptyAgentSession(record)) yield record;
     }
     cursor = page.nextCursor;
   } while (cursor !== undefined && read < scan);
-  return out;
 }

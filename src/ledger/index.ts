@@ -20,6 +20,7 @@ export {
   agentSessionId,
   endAgentSession,
   getAgentSession,
+  isEmptyAgentSession,
   listAgentSessions,
   recordAgentSessionTurn,
   upsertAgentSession,
