@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { isEmptyAgentSession } from '../ledger/index.js';
 import { maskSecretsSync } from '../redact/index.js';
-import { CLIENT_SPECS } from './client-specs.js';
+import { CLIENT_SPECS, isAgentClient } from './client-specs.js';
 import type { HookContextData } from './gather-hook-context.js';
 import { nextStep } from './next-step.js';
 import { oneLine } from './session-summary.js';
@@ -137,7 +137,7 @@ function failureLines(data: HookContextData, level: Level): string[] {
   const failures = data.sessions.flatMap((record) =>
     record.data.failures.map((failure) => ({
       failure,
-      label: CLIENT_SPECS[record.data.client]?.label ?? record.data.client,
+      label: isAgentClient(record.data.client) ? CLIENT_SPECS[record.data.client].label : record.data.client,
       session: record.data.clientSessionId,
     })),
   );

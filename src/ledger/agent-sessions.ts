@@ -13,6 +13,8 @@ import type { Dispatch, LedgerRecord, NewAttemptDispatch } from './types.js';
 /** Which agent CLI ran a session. */
 export type AgentClient = 'claude' | 'gemini' | 'codex';
 export const AGENT_CLIENTS: readonly AgentClient[] = ['claude', 'gemini', 'codex'];
+/** A client an agent_sessions record may name: the hook clients, and those only imported (Copilot CLI). */
+export type AgentSessionClient = AgentClient | 'copilot';
 
 /** How a client (re)entered a session: its SessionStart source. */
 export type AgentSessionSource = 'startup' | 'resume' | 'clear' | 'compact';
@@ -35,7 +37,7 @@ export interface AgentSessionFailure {
 
 /** The `data` of an agent_sessions record. Lists are capped by the writer; timestamps are epoch ms. */
 export interface AgentSessionData {
-  client: AgentClient;
+  client: AgentSessionClient;
   /** The client's own id: Claude's session_id, Gemini's session id, Codex's thread id. */
   clientSessionId: string;
   /** Absolute workspace folder (the one holding `.baton/`). */
@@ -63,13 +65,35 @@ export interface AgentSessionData {
   lastReply?: string;
   /** A deterministic one-paragraph summary, rewritten at every turn and at the end. */
   summary: string;
+  /** Who wrote the record first: the hooks (absent: records before imports existed) or an import. */
+  origin?: 'hooks' | 'import';
+  /** What an import read from the client's own session file (src/sessions). */
+  transcript?: AgentSessionTranscript;
+}
+
+/** What an import read from a client's own session file. */
+export interface AgentSessionTranscript {
+  /** The session file (absolute). */
+  file: string;
+  /** How the session ended as its record tells (normal, error, usage_limit, interrupted, unknown). */
+  ending: string;
+  /** The client's own words for an error or usage-limit ending (redacted). */
+  endingMessage?: string;
+  prompts: number;
+  /** Lines or records that could not be read (malformed, unknown), counted. */
+  skipped: number;
+  /** The session's first request, redacted and cut. */
+  task?: string;
+  /** Open items of the session's newest plan. */
+  openPlan: string[];
+  importedAt: number;
 }
 
 export type AgentSessionRecord = LedgerRecord<AgentSessionData>;
 type SessionLedger = LedgerCore & LedgerRecords;
 
 /** The ledger id of a client's session: `claude-<session_id>`. */
-export function agentSessionId(client: AgentClient, clientSessionId: string): string {
+export function agentSessionId(client: AgentSessionClient, clientSessionId: string): string {
   return `${client}-${clientSessionId}`;
 }
 

@@ -27,8 +27,10 @@ export {
 } from './agent-sessions.js';
 export type {
   AgentClient,
+  AgentSessionClient,
   AgentSessionData,
   AgentSessionFailure,
+  AgentSessionTranscript,
   AgentSessionQuery,
   AgentSessionRecord,
   AgentSessionSource,

@@ -87,6 +87,7 @@ export class SessionBuilder {
       ...(described.key === undefined ? {} : { key: described.key }),
       ...(described.command === undefined ? {} : { command: described.command }),
       ...(described.plan === undefined ? {} : { plan: described.plan }),
+      ...(described.planMode === undefined ? {} : { planMode: described.planMode }),
     };
     this.push({ type: 'tool', call, ...stamp(at) });
     if (id !== undefined) {
