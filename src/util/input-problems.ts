@@ -1,4 +1,4 @@
-import type { z } from 'zod';
+import type * as z from 'zod';
 import { suggestKey } from './suggest-key.js';
 
 /** One thing wrong with an input, as a person fixing it needs it. */
