@@ -15,6 +15,7 @@ export type { Ledger, LedgerBreakers, LedgerClaims, LedgerCore, LedgerRecords, L
 export type { LedgerSpec, OpenLedgerOptions } from './open-ledger.js';
 export type * from './types.js';
 export { formatLedgerLine, parseLedgerLines } from './ledger-lines.js';
+export { openSqliteDataVersion } from './sqlite-data-version.js';
 export {
   AGENT_CLIENTS,
   agentSessionId,

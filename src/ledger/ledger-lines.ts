@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { BatonError } from '../errors/index.js';
 import type { LedgerLine } from './types.js';
 import { DISPATCH_STATUSES, RECORD_COLLECTIONS, TASK_STATUSES } from './types.js';

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { functionOption, parseInput } from '../util/index.js';
 import { MAX_TIMEOUT_MS } from './open-ledger.js';
 

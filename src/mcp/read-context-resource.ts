@@ -1,7 +1,5 @@
-import { FORMAT_TOKEN_CAPS } from '../refresh/format-budgets.js';
-import type { RefreshFormat } from '../refresh/index.js';
+import { FORMAT_TOKEN_CAPS, loadRefresh, type RefreshFormat } from '../refresh/light.js';
 import type { ClientProfile } from './client-forwarding.js';
-import { loadRefresh } from './load-refresh.js';
 import type { WorkspaceState } from './workspace-state.js';
 
 /**

@@ -7,7 +7,7 @@ import { BatonError, errorMessage } from '../errors/index.js';
 // logger.js, not the index: the index also loads prom-client, which start-up does not need.
 import { getLogger } from '../observability/index.js';
 import { type BatonMcpServerOptions, createMcpServer } from './create-mcp-server.js';
-import { RenderWorker } from '../refresh/render-worker.js';
+import { RenderWorker } from '../refresh/light.js';
 import { authorized, busy, header, readJson, sendJson } from './http-io.js';
 import { checkServeHttpOptions } from './mcp-options-schema.js';
 import { TurnBudget } from './turn-budget.js';

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { abortSignalOption, envOption, functionOption, objectWithMethods, parseInput } from '../util/index.js';
 
 /**

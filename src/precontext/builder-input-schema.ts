@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import type { Logger } from '../observability/index.js';
 import { objectWithMethods, parseInput } from '../util/index.js';
 

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { envOption, functionOption, parseInput, stringMapOption } from '../util/index.js';
 import type { ProviderConfig } from './types.js';
 

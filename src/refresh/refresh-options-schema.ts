@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import type { Ledger } from '../ledger/index.js';
 import type { RefreshOptions } from './types.js';
 import { envOption, functionOption, objectWithMethods, parseInput } from '../util/index.js';

@@ -1,4 +1,4 @@
-import type { z } from 'zod';
+import type * as z from 'zod';
 import { receivedType, safeValue } from './safe-value.js';
 import { suggestKey } from './suggest-key.js';
 

@@ -1,10 +1,8 @@
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
-import { z } from 'zod';
+import * as z from 'zod';
 import { BatonError } from '../../errors/index.js';
-import { FORMAT_TOKEN_CAPS } from '../../refresh/format-budgets.js';
-import { MAX_TASKS_PER_REFRESH, REFRESH_FORMATS } from '../../refresh/types.js';
+import { FORMAT_TOKEN_CAPS, loadRefresh, loadRefreshTasks, MAX_TASKS_PER_REFRESH, REFRESH_FORMATS } from '../../refresh/light.js';
 import { type ClientProfile, resultBudget, textBlockFor } from '../client-forwarding.js';
-import { loadRefresh, loadRefreshTasks } from '../load-refresh.js';
 import { registerCheckedTool } from '../register-checked-tool.js';
 import { guarded, okResult } from '../tool-result.js';
 import { recordSchema } from './shared-schemas.js';
