@@ -68,7 +68,7 @@ export function taskJobProcessor(
         ...(job.data.maxRetries ? { maxRetries: job.data.maxRetries } : {}),
         ledger,
         owner,
-        sites: await context.sites.forBranch(job.data.remote, job.data.runBranch),
+        sites: await context.sites.forBranch(job.data.remote, job.data.runBranch, job.data.startTip),
         concurrency: 1,
         // The job's result needs only the task's status.
         report: false,
