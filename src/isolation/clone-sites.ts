@@ -10,10 +10,13 @@ import { integrateCommit } from './integrate-commit.js';
 import type { IntegrationTarget } from './integration-target.js';
 import type { Clone } from './open-clone.js';
 import { taskBranch, taskCommitMessage } from './task-branch.js';
+import type { TipWatch } from './tip-watch.js';
 
 export interface CloneSitesOptions {
   clone: Clone;
   target: IntegrationTarget;
+  /** The target's history as this run saw it (a force-push or reset under the run stops integration). */
+  watch: TipWatch;
   lock: BranchLock;
   policy: CommitPolicy;
   logger: Logger;
@@ -29,11 +32,12 @@ export function cloneSites(options: CloneSitesOptions): TaskSites {
   const { clone, target } = options;
   return {
     async open(task: Task): Promise<TaskSite> {
-      const dir = await clone.pool.take(await target.fetchTip(), task.id);
+      const base = await target.fetchTip();
+      const dir = await clone.pool.take(base, task.id);
       return {
         dir,
         workspace: workspaceOps(dir, { gitTop: true }),
-        complete: (attempt, { recheck, signal }) => completeIn(dir, task, attempt, { recheck, signal }, options),
+        complete: (attempt, { recheck, signal }) => completeIn(dir, task, attempt, { base, recheck, signal }, options),
         release: async () => clone.pool.give(dir),
       };
     },
@@ -44,7 +48,7 @@ async function completeIn(
   dir: string,
   task: Task,
   attempt: number,
-  run: { recheck: () => Promise<string[]>; signal: AbortSignal | undefined },
+  run: { base: string; recheck: () => Promise<string[]>; signal: AbortSignal | undefined },
   options: CloneSitesOptions,
 ): Promise<SiteOutcome> {
   const { clone, target } = options;
@@ -58,6 +62,8 @@ async function completeIn(
     taskId: task.id,
     taskBranch: branch,
     target,
+    watch: options.watch,
+    base: run.base,
     lock: options.lock,
     identity: clone.identity,
     recheck: run.recheck,

@@ -34,6 +34,12 @@ export interface QueueWorkerOptions {
 export interface QueueWorker {
   /** `worker:<host>:<pid>:<id>`: recorded as claimed_by on every dispatch it makes. */
   readonly owner: string;
+  /**
+   * Resolves, saying why, when this worker took itself out of the rotation: its clone failed a
+   * job (the job's remote missing or unreachable from it, a worktree that could not be made). The
+   * job went back to the queue for another worker; this one takes no more. Never rejects.
+   */
+  readonly outOfRotation: Promise<string>;
   /** Graceful: stops taking jobs and lets the running ones finish. */
   close(): Promise<void>;
 }
@@ -63,7 +69,31 @@ export async function startQueueWorker(options: QueueWorkerOptions): Promise<Que
   });
   // The queue's own rate limit pauses every worker when no provider can run.
   const queue = new Queue(QUEUE_NAME, { connection, prefix });
-  const processor = taskJobProcessor({ ledger: options.ledger, queue, sites, repoDir: options.repoDir, owner, run: options.run, logger });
+  let leave: (why: string) => void = () => {};
+  const outOfRotation = new Promise<string>((resolve) => {
+    leave = resolve;
+  });
+  let left = false;
+  const onCloneFault = (why: string) => {
+    if (left) return;
+    left = true;
+    logger.error(
+      { owner, repoDir: options.repoDir },
+      `this worker's clone failed a job, which goes back to the queue; the worker takes no more jobs: ${why}`,
+    );
+    // Not awaited: close waits for the running jobs, this one among them.
+    void worker.close().finally(() => leave(why));
+  };
+  const processor = taskJobProcessor({
+    ledger: options.ledger,
+    queue,
+    sites,
+    repoDir: options.repoDir,
+    owner,
+    run: options.run,
+    logger,
+    onCloneFault,
+  });
   const worker = new Worker<TaskJobData, TaskJobResult>(QUEUE_NAME, processor, {
     connection,
     prefix,
@@ -85,6 +115,7 @@ export async function startQueueWorker(options: QueueWorkerOptions): Promise<Que
   logger.info({ owner, concurrency: options.concurrency ?? 1 }, 'baton worker ready');
   return {
     owner,
+    outOfRotation,
     close: async () => {
       await worker.close();
       await queue.close();

@@ -320,4 +320,36 @@ describe('remote task sites (baton worker)', () => {
       await daemon.stop();
     }
   });
+
+  it('stops integrating after a force-push removed results from the branch, saying so, and pushes nothing', async () => {
+    const { remote, clones } = remoteWithClones(3);
+    const start = git(remote, 'rev-parse', 'main');
+    const one = await sitesOf(clones[0]!);
+    const a = await one.branch.open(task('a'));
+    writeFileSync(path.join(a.dir, 'a.txt'), 'a\n');
+    expect((await completer(a).complete()).kind).toBe('integrated');
+    const b = await one.branch.open(task('b'));
+    writeFileSync(path.join(b.dir, 'b.txt'), 'b\n');
+    // Another worker, started from the run's first tip (the job's startTip), never saw a's result.
+    const two = await createRemoteSites({ repoDir: clones[1]!, lock: inProcessLock(), logger: silentLogger });
+    const late = await (await two.forBranch('origin', 'main', start)).open(task('late'));
+    writeFileSync(path.join(late.dir, 'late.txt'), 'late\n');
+    // Someone force-pushes the branch back to an unrelated commit.
+    const outsider = clones[2]!;
+    git(outsider, 'checkout', '-q', '--orphan', 'fresh');
+    git(outsider, 'commit', '-q', '--allow-empty', '-m', 'history rewritten');
+    git(outsider, 'push', '-q', '--force', 'origin', 'fresh:main');
+    const forced = git(remote, 'rev-parse', 'main');
+    for (const site of [b, late]) {
+      const outcome = await completer(site).complete();
+      expect(outcome).toMatchObject({ kind: 'refused', final: true });
+      expect(outcome.kind === 'refused' ? outcome.error : '').toContain(
+        'origin/main was rewritten during this run (a force-push or git reset)',
+      );
+      await site.release();
+    }
+    expect(git(remote, 'rev-parse', 'main')).toBe(forced);
+    await one.sites.close();
+    await two.close();
+  });
 });
