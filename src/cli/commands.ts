@@ -12,6 +12,7 @@ import { registerRefresh } from './commands/refresh/index.js';
 import { registerRun } from './commands/run/index.js';
 import { registerPanel } from './commands/panel/index.js';
 import { registerServe } from './commands/serve/index.js';
+import { registerSessions } from './commands/sessions/index.js';
 import { registerStatus } from './commands/status/index.js';
 import { registerTask } from './commands/task/index.js';
 import { registerUi } from './commands/ui/index.js';
@@ -45,6 +46,7 @@ const COMMANDS: RegisterCommand[] = [
   registerWorker,
   registerHooks,
   registerHook,
+  registerSessions,
 ];
 
 export function registerCommands(program: Command, io: CliIO, state: CliState): void {

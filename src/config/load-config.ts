@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { BatonError, errorMessage } from '../errors/index.js';
-import { parseInput } from '../util/index.js';
+import { describeJsonError, parseInput } from '../util/index.js';
 import type { AgentCliType, ProviderConfig } from '../providers/index.js';
 import { type ConfigFile, configFileSchema, loadConfigOptionsSchema } from './config-schema.js';
 import * as defaults from './defaults.js';
@@ -60,8 +60,7 @@ function parseConfigText(text: string, file: string): ConfigFile {
   try {
     json = JSON.parse(text);
   } catch (error) {
-    throw new BatonError('CONFIG_INVALID', `Config file ${file} is not valid JSON: ${errorMessage(error)}`, {
-      cause: error,
+    throw new BatonError('CONFIG_INVALID', `Config file ${file} is not valid JSON: ${describeJsonError(text, error)}`, {
       details: { file },
     });
   }

@@ -38,7 +38,12 @@ export async function writeBatch(ledger: Ledger, id: string, turn: Turn): Promis
   const tools = turn.entries.filter((entry): entry is ToolEntry => entry.kind === 'tool');
   const failures = failuresOf(tools, turn.now);
   const changed = turn.diff.created.length + turn.diff.updated.length + turn.diff.deleted.length > 0;
-  const record = await ensureSessionRecord(ledger, id, turn.input, turn.workspace, turn.state, turn.now);
+  // A batch of nothing but the session's end (a session without a prompt or a tool call) creates no record.
+  const something = tools.length > 0 || changed || turn.entries.some((entry) => entry.kind !== 'end') || Boolean(turn.input.reply);
+  const record = something
+    ? await ensureSessionRecord(ledger, id, turn.input, turn.workspace, turn.state, turn.now)
+    : await getAgentSession(ledger, id);
+  if (!record) return { failures };
   let dispatchId: string | undefined;
   if (tools.length > 0 || changed) {
     dispatchId = turn.dispatchId;

@@ -6,6 +6,7 @@ import { HOOK_SCOPES, type HookScope, hookTarget } from './hook-targets.js';
 import { hookLogFile } from './hook-paths.js';
 import { batonHooksIn, unknownBatonEvents } from './merge-hook-config.js';
 import type { AgentClient } from './types.js';
+import { describeJsonError } from '../util/index.js';
 
 /** What `baton hooks status` reports for one client and scope. */
 export interface HookScopeStatus {
@@ -60,7 +61,7 @@ function scopeStatus(client: AgentClient, scope: HookScope, workspace: string, e
   try {
     json = JSON.parse(text);
   } catch (error) {
-    return { ...status, unreadable: (error as Error).message };
+    return { ...status, unreadable: describeJsonError(text, error) };
   }
   if (typeof json !== 'object' || json === null) return status;
   const settings = json as Record<string, unknown>;

@@ -33,7 +33,7 @@ export function cloneSites(options: CloneSitesOptions): TaskSites {
       return {
         dir,
         workspace: workspaceOps(dir, { gitTop: true }),
-        complete: (attempt, { recheck }) => completeIn(dir, task, attempt, recheck, options),
+        complete: (attempt, { recheck, signal }) => completeIn(dir, task, attempt, { recheck, signal }, options),
         release: async () => clone.pool.give(dir),
       };
     },
@@ -44,7 +44,7 @@ async function completeIn(
   dir: string,
   task: Task,
   attempt: number,
-  recheck: () => Promise<string[]>,
+  run: { recheck: () => Promise<string[]>; signal: AbortSignal | undefined },
   options: CloneSitesOptions,
 ): Promise<SiteOutcome> {
   const { clone, target } = options;
@@ -60,8 +60,9 @@ async function completeIn(
     target,
     lock: options.lock,
     identity: clone.identity,
-    recheck,
+    recheck: run.recheck,
     logger: options.logger,
+    ...(run.signal ? { signal: run.signal } : {}),
   });
   if (outcome.kind === 'integrated') {
     options.logger.info({ taskId: task.id, attempt, into: outcome.into, ms: { commit: commitMs, ...outcome.timings } }, 'task integrated');

@@ -21,6 +21,8 @@ export interface IntegrateInput {
   /** The task's checks, run again when the tip brought others' work; their failures. */
   recheck: () => Promise<string[]>;
   logger: Logger;
+  /** The run's: stops the wait for the branch's lock (the integration then throws the abort reason). */
+  signal?: AbortSignal;
 }
 
 type Timings = Record<'lockWait' | 'fetch' | 'merge' | 'recheck' | 'push' | 'races', number>;
@@ -41,7 +43,7 @@ export async function integrateCommit(input: IntegrateInput): Promise<SiteOutcom
       timings[step] += performance.now() - started;
     }
   };
-  const release = await timed('lockWait', () => input.lock.acquire(input.target.name));
+  const release = await timed('lockWait', () => input.lock.acquire(input.target.name, input.signal));
   try {
     return await integrateHeld(input, timed, timings);
   } finally {

@@ -2,6 +2,7 @@ import * as z from 'zod';
 import { BatonError } from '../errors/index.js';
 import type { LedgerLine } from './types.js';
 import { DISPATCH_STATUSES, RECORD_COLLECTIONS, TASK_STATUSES } from './types.js';
+import { describeJsonError } from '../util/index.js';
 
 const ms = z.number().int().nonnegative();
 const strings = z.array(z.string());
@@ -88,7 +89,7 @@ export function parseLedgerLines(text: string, source = 'input'): LedgerLine[] {
     try {
       json = JSON.parse(row);
     } catch (error) {
-      throw invalid(source, lineNo, '(line)', `not valid JSON (${(error as Error).message})`);
+      throw invalid(source, lineNo, '(line)', `not valid JSON (${describeJsonError(row, error)})`);
     }
     const parsed = lineSchema.safeParse(json);
     if (!parsed.success) {

@@ -1,10 +1,9 @@
 import { definedFields, parseInput } from '../util/index.js';
-import { exitCodeOf } from '../vocabulary/index.js';
+import { exitCodeOf, failureOf } from '../vocabulary/index.js';
 import { assembleContext, type ManagerView, type PlanState } from './assemble-context.js';
 import { classifyTool, type ToolIntent } from './classify-tool.js';
 import { observeAssembly } from './loop-metrics.js';
 import { diffPaths } from './processors/edit-file.js';
-import { findErrorLines } from './processors/error-lines.js';
 import { processToolOutput } from './processors/process-tool-output.js';
 import { resolveManagerOptions } from './resolve-manager-options.js';
 import { assembleOptionsSchema, loopEventSchema } from './loop-option-schemas.js';
@@ -13,6 +12,7 @@ import type { SnippetEntry } from './snippets/rank-snippets.js';
 import type { SnippetExtractor } from './snippets/snippet-extractor.js';
 import { extractDecisions } from './tracker/extract-decisions.js';
 import { LoopState } from './tracker/loop-state.js';
+import { PinnedFacts } from './tracker/pinned-facts.js';
 import type { ToolResultRecord, Turn } from './turn.js';
 import type { AssembledContext, AssembleOptions, ContextManagerOptions, LoopEvent, ResolvedManagerOptions, ToolCall } from './types.js';
 
@@ -39,6 +39,8 @@ const CODE_TERM = /`([A-Za-z_][\w.]*)`|\b([A-Za-z]+_[\w]+|[a-z]+[A-Z]\w*|[A-Z][a
 export class ContextManager {
   readonly options: ResolvedManagerOptions;
   readonly state = new LoopState();
+  /** The newest request, open plan items and newest failure (failureOf), pinned beside the goal. */
+  readonly pinned = new PinnedFacts();
   private system: string | undefined;
   private goal: string | undefined;
   private readonly references: string[] = [];
@@ -112,6 +114,7 @@ export class ContextManager {
       turns: this.turns,
       snippets: () => this.currentSnippets(),
       state: this.state,
+      pinned: this.pinned,
       mentions: (name) => this.mentions.get(name) ?? 0,
       memo: this.memo,
     };
@@ -120,7 +123,10 @@ export class ContextManager {
   private recordUser(text: string, reference: boolean): void {
     if (reference) this.references.push(text);
     else if (this.goal === undefined) this.goal = text;
-    else this.turns.push({ index: this.turns.length, kind: 'user', text, toolCalls: [], results: [], cache: {} });
+    else {
+      this.turns.push({ index: this.turns.length, kind: 'user', text, toolCalls: [], results: [], cache: {} });
+      this.pinned.recordRequest(text);
+    }
     this.countMentions(text);
   }
 
@@ -163,9 +169,16 @@ export class ContextManager {
         relevantTerms: new Set(this.mentionOrder.slice(0, knownMentions)),
         ...definedFields({ exitCode: event.exitCode, outline: extractor?.outline }),
       }).summary;
-    this.state.recordErrors(turn.index, findErrorLines(event.text).slice(-2));
     let summary: string | undefined;
     const exitCode = event.exitCode ?? exitCodeOf(event.text);
+    const failure = failureOf({
+      name: call.name,
+      args: call.args,
+      output: event.text,
+      ...definedFields({ isError: event.isError, exitCode }),
+    });
+    this.state.recordErrors(turn.index, failure.failed && failure.line ? [failure.line] : []);
+    this.pinned.recordResult({ name: call.name, args: call.args, output: event.text, failure });
     const result: ToolResultRecord = {
       callId: event.callId,
       name: call.name,

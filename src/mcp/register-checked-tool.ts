@@ -2,7 +2,7 @@ import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { CallToolResult, ToolAnnotations } from '@modelcontextprotocol/sdk/types.js';
 import * as z from 'zod';
 import { BatonError } from '../errors/index.js';
-import { toSnakeCase } from '../util/index.js';
+import { safeValue, toSnakeCase } from '../util/index.js';
 import { guarded } from './tool-result.js';
 
 export interface CheckedToolConfig<Shape extends z.ZodRawShape> {
@@ -97,7 +97,7 @@ function inputError(tool: string, args: unknown, error: z.ZodError): BatonError 
   const value =
     field !== undefined && args && typeof args === 'object' ? (args as Record<string, unknown>)[String(first?.path[0])] : undefined;
   return new BatonError('INPUT_INVALID', `Invalid arguments for ${tool}: ${problems.join('; ')}`, {
-    details: field !== undefined ? { field, ...(value !== undefined ? { value } : {}) } : {},
+    details: field !== undefined ? { field, ...(value !== undefined ? { value: safeValue(value, [String(first?.path[0])]) } : {}) } : {},
   });
 }
 

@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { BatonError, errorMessage } from '../errors/index.js';
-import { parseInput } from '../util/index.js';
+import { describeJsonError, parseInput } from '../util/index.js';
 import { type HttpModelSpecInput, type ModelSpecInput, type PanelFile, panelFileSchema } from './panel-schema.js';
 import { parsePromptFile } from './parse-prompt-file.js';
 import type { PanelConfig, PanelHttpModelSpec, PanelModelSpec } from './types.js';
@@ -39,7 +39,7 @@ export async function loadPanelConfig(file: string, options: LoadPanelConfigOpti
   try {
     json = JSON.parse(raw);
   } catch (error) {
-    throw new BatonError('CONFIG_INVALID', `Panel file ${absolute} is not valid JSON: ${errorMessage(error)}`, {
+    throw new BatonError('CONFIG_INVALID', `Panel file ${absolute} is not valid JSON: ${describeJsonError(raw, error)}`, {
       details: { file: absolute },
     });
   }

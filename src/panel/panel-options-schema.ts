@@ -1,5 +1,5 @@
 import * as z from 'zod';
-import { abortSignalOption, functionOption, objectWithMethods, parseInput } from '../util/index.js';
+import { abortSignalOption, envOption, functionOption, objectWithMethods, parseInput } from '../util/index.js';
 
 /**
  * runPanel's and the panel server's options from code, checked before the first agent runs or
@@ -93,12 +93,12 @@ const messagesInputSchema = z.strictObject({
 
 const loadOptionsSchema = z.strictObject({
   cwd: z.string().min(1).optional(),
-  env: z.record(z.string(), z.string().optional()).optional(),
+  env: envOption.optional(),
 });
 
 const resolveOptionsSchema = z.strictObject({
   file: z.string().min(1, 'expected the panel file path prompts resolve against'),
-  env: z.record(z.string(), z.string().optional()).optional(),
+  env: envOption.optional(),
 });
 
 /** @throws BatonError INPUT_INVALID naming each problem. */

@@ -1,4 +1,5 @@
 import * as z from 'zod';
+import { stringMapOption } from '../util/index.js';
 
 /** The edge schema of a panel file (JSON). Inside the module only the plain types are used. */
 
@@ -9,7 +10,7 @@ const apiKeySchema = z
 const httpFields = {
   model: z.string({ error: 'must name a model' }).trim().min(1, 'must name a model'),
   apiKey: apiKeySchema.optional(),
-  headers: z.record(z.string(), z.string()).optional(),
+  headers: stringMapOption('the HTTP headers: an object of strings').optional(),
 };
 
 const openAiCompatibleSchema = z

@@ -37,7 +37,7 @@ export function createCommandProvider(name: string, config: CommandProviderConfi
       try {
         await writeFile(promptFile, request.prompt, 'utf8');
         const model = request.model ?? config.model;
-        const env: Record<string, string> = { ...config.env, ...request.env, BATON_PROMPT_FILE: promptFile };
+        const env: NodeJS.ProcessEnv = { ...config.env, ...request.env, BATON_PROMPT_FILE: promptFile };
         if (request.taskId !== undefined) env.BATON_TASK_ID = request.taskId;
         if (request.attempt !== undefined) env.BATON_ATTEMPT = String(request.attempt);
         if (model !== undefined) env.BATON_MODEL = model;

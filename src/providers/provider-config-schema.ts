@@ -1,5 +1,5 @@
 import * as z from 'zod';
-import { functionOption, parseInput } from '../util/index.js';
+import { envOption, functionOption, parseInput, stringMapOption } from '../util/index.js';
 import type { ProviderConfig } from './types.js';
 
 /**
@@ -9,11 +9,10 @@ import type { ProviderConfig } from './types.js';
  */
 
 const positiveInt = z.number().int().positive();
-const stringMap = z.record(z.string(), z.string());
 
 const base = {
   model: z.string().min(1).optional().describe('Model to request'),
-  env: stringMap.optional().describe('Extra environment for the agent process'),
+  env: envOption.optional().describe('Extra environment for the agent process'),
   timeoutMs: positiveInt.optional().describe('Per-provider wall-clock limit in ms'),
 };
 
@@ -40,7 +39,7 @@ export const httpConfigSchema = z.strictObject({
   ...base,
   model: z.string().min(1).describe('Model id (required: an HTTP API has no default)'),
   apiKey: secretRef.optional(),
-  headers: stringMap.optional(),
+  headers: stringMapOption('the HTTP headers: an object of strings').optional(),
   maxOutputTokens: positiveInt.optional(),
 });
 

@@ -79,7 +79,7 @@ export interface BaseProviderConfig {
   /** Model to request; the model that actually ran is reported in the result. */
   model?: string;
   /** Extra environment for the agent process (CLI and command providers). */
-  env?: Record<string, string>;
+  env?: NodeJS.ProcessEnv;
   /** Per-provider wall-clock limit, overriding the run's timeout when smaller. */
   timeoutMs?: number;
 }

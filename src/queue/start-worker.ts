@@ -50,12 +50,16 @@ export async function startQueueWorker(options: QueueWorkerOptions): Promise<Que
   const logger = options.logger ?? getLogger();
   const owner = `worker:${hostname()}:${process.pid}:${newId('w').slice(-6)}`;
   const { connection, prefix } = options;
+  const lock = redisBranchLock({ connection, prefix, logger });
   const sites = await createRemoteSites({
     repoDir: options.repoDir,
     keepWorktrees: Boolean(options.keepWorktrees),
     ...(options.commitPolicy ? { commitPolicy: options.commitPolicy } : {}),
-    lock: redisBranchLock({ connection, prefix, logger }),
+    lock,
     logger,
+  }).catch((error: unknown) => {
+    lock.close();
+    throw error;
   });
   // The queue's own rate limit pauses every worker when no provider can run.
   const queue = new Queue(QUEUE_NAME, { connection, prefix });
@@ -85,6 +89,7 @@ export async function startQueueWorker(options: QueueWorkerOptions): Promise<Que
       await worker.close();
       await queue.close();
       await sites.close();
+      lock.close();
     },
   };
 }

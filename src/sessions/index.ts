@@ -29,3 +29,12 @@ export type {
   SubagentLink,
   ToolKind,
 } from './types.js';
+export { isUnderRoots, workspaceRoots } from './discover-roots.js';
+export { discoverSessionFiles } from './discover-session-files.js';
+export { importSessions } from './import-sessions.js';
+export { readHeadCwd } from './read-head-cwd.js';
+export { mergeSessionData, sessionRecordData } from './session-record-data.js';
+export { claudeProjectSlug, geminiProjectNames, sessionStores } from './session-stores.js';
+export type { SessionFileEntry } from './discover-session-files.js';
+export type { ImportSessionsOptions, ImportSessionsResult, SessionImportState } from './import-sessions.js';
+export type { SessionStores } from './session-stores.js';

@@ -2,7 +2,7 @@ import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { parse as parseYaml } from 'yaml';
 import { BatonError, errorMessage } from '../errors/index.js';
-import { parseInput } from '../util/index.js';
+import { describeJsonError, parseInput } from '../util/index.js';
 import { orderTasks } from './order-tasks.js';
 import { describePlanPath } from './describe-plan-path.js';
 import { loadPlanArgsSchema, type PlanFile, planSchema } from './plan-schema.js';
@@ -53,10 +53,13 @@ function parseText(text: string, file: string): unknown {
         // fall through to the JSON error, which names the file's declared format
       }
     }
-    throw new BatonError('INPUT_INVALID', `Plan file ${file} is not valid ${yaml ? 'YAML' : 'JSON'}: ${errorMessage(error)}`, {
-      cause: error,
-      details: { file },
-    });
+    throw new BatonError(
+      'INPUT_INVALID',
+      `Plan file ${file} is not valid ${yaml ? 'YAML' : 'JSON'}: ${yaml ? errorMessage(error) : describeJsonError(text, error)}`,
+      {
+        details: { file },
+      },
+    );
   }
 }
 

@@ -9,9 +9,10 @@ export interface TaskSite {
   workspace: WorkspaceOps;
   /**
    * Commits a passing attempt and integrates it into the run's branch. `recheck` runs the task's
-   * checks again (their failures, one line each) when others' work came in under it.
+   * checks again (their failures, one line each) when others' work came in under it; `signal`
+   * (the run's) stops a wait for the branch's lock.
    */
-  complete?: (attempt: number, options: { recheck: () => Promise<string[]> }) => Promise<SiteOutcome>;
+  complete?: (attempt: number, options: { recheck: () => Promise<string[]>; signal?: AbortSignal }) => Promise<SiteOutcome>;
   /** Called when the task's run ends, whatever the outcome. */
   release(): Promise<void>;
 }

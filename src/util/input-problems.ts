@@ -1,4 +1,5 @@
 import type * as z from 'zod';
+import { receivedType, safeValue } from './safe-value.js';
 import { suggestKey } from './suggest-key.js';
 
 /** One thing wrong with an input, as a person fixing it needs it. */
@@ -66,15 +67,24 @@ function toProblems(schema: AnySchema, input: unknown, issue: Issue, describe: D
       return problem;
     });
   }
-  const value = valueAt(input, issue.path);
-  const message = `${issue.message}${value === undefined ? '' : `; got ${preview(value)}`}`;
-  return [{ field, message, text: `${field}: ${message}`, ...(value === undefined ? {} : { value }) }];
+  const found = valueAt(input, issue.path);
+  if (found === undefined) return [{ field, message: issue.message, text: `${field}: ${issue.message}` }];
+  // What may be shown: a value that can hold a secret becomes a marker, and the message its type.
+  const value = safeValue(found, issue.path);
+  const masked = typeof value === 'string' && value !== found && WHOLE_MARKER.test(value);
+  const got = masked ? (/\breceived\b/.test(issue.message) ? '' : `; got ${receivedType(found)}`) : `; got ${preview(value)}`;
+  const message = `${issue.message}${got}`;
+  return [{ field, message, text: `${field}: ${message}`, value }];
 }
+
+const WHOLE_MARKER = /^\[REDACTED:[a-z0-9-]+\]$/;
 
 /** A short JSON rendering of a bad value for a message. */
 function preview(value: unknown): string {
   let text: string;
   try {
+    // A number as written: JSON would show NaN and Infinity as null.
+    if (typeof value === 'number') return String(value);
     text = typeof value === 'function' ? 'a function' : (JSON.stringify(value) ?? String(value));
   } catch {
     text = String(value);

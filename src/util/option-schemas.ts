@@ -28,15 +28,28 @@ export const abortSignalOption: z.ZodType<AbortSignal> = z.custom<AbortSignal>((
   message: 'expected an AbortSignal (new AbortController().signal)',
 });
 
+/** Any object that is not an array, whatever its prototype (process.env, a class instance). */
+function isObjectLike(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
 /**
  * An environment: process.env, or a plain object of strings. zod's `record` rejects process.env
- * (its prototype is not Object.prototype), so every real process failed the check.
+ * (its prototype is not Object.prototype), so every real process failed the check. Every option
+ * and config field that takes an environment uses this one schema.
  */
 export const envOption: z.ZodType<NodeJS.ProcessEnv> = z.custom<NodeJS.ProcessEnv>(
-  (value) =>
-    typeof value === 'object' &&
-    value !== null &&
-    !Array.isArray(value) &&
-    Object.values(value).every((entry) => entry === undefined || typeof entry === 'string'),
+  (value) => isObjectLike(value) && Object.values(value).every((entry) => entry === undefined || typeof entry === 'string'),
   { message: 'expected an environment: an object of strings (process.env)' },
 );
+
+/**
+ * An object of strings (HTTP headers) whatever its prototype: zod's `record` refuses any object
+ * whose prototype is not Object.prototype, so a headers object built by a class failed.
+ */
+export function stringMapOption(expected = 'an object of strings'): z.ZodType<Record<string, string>> {
+  return z.custom<Record<string, string>>(
+    (value) => isObjectLike(value) && Object.values(value).every((entry) => typeof entry === 'string'),
+    { message: `expected ${expected}` },
+  );
+}

@@ -1,6 +1,7 @@
 import type * as z from 'zod';
 import { BatonError, type BatonErrorCode } from '../errors/index.js';
 import { type DescribePath, formatPath, type InputProblem, inputProblems } from './input-problems.js';
+import { safeValue } from './safe-value.js';
 
 export interface ParseInputOptions {
   /** What the input is, for the message: `createContextManager options`, `Config file /x/baton.config.json`. */
@@ -39,6 +40,7 @@ export function inputError(
   problems: ReadonlyArray<Omit<InputProblem, 'text'> & { text?: string }>,
   options: ParseInputOptions,
 ): BatonError {
+  problems = problems.map(safeProblem);
   const lines = problems.map((p) => p.text ?? `${p.field}: ${p.message}`);
   const message = lines.length === 1 ? `${options.what}: ${lines[0]}` : `${options.what} is invalid:\n  ${lines.join('\n  ')}`;
   const first = problems[0];
@@ -51,4 +53,12 @@ export function inputError(
       ...(first?.suggestion !== undefined ? { suggestion: first.suggestion } : {}),
     },
   });
+}
+
+/**
+ * A problem as an error may print it: a value that can hold a secret (under `env`, `headers`, a
+ * secret-like key, or flagged by the redactor) is masked. Messages are Baton's own words.
+ */
+function safeProblem<P extends Omit<InputProblem, 'text'> & { text?: string }>(problem: P): P {
+  return 'value' in problem ? { ...problem, value: safeValue(problem.value, problem.field.split(/[.[\]]+/)) } : problem;
 }

@@ -48,7 +48,7 @@ const TELLING: readonly (readonly RegExp[])[] = [
     /:\s*(?:error|fatal error)\s*(?:[A-Z]+\d+)?\s*:\s*\S/i,
     /\b(command not found|No such file or directory|Permission denied|Operation not permitted|cannot access|Cannot find module|is not recognized as|does not exist|not found|Segmentation fault|unterminated|Killed|refused|timed out|denied|not allowed|unexpected|unrecognized)\b/i,
   ],
-  [/^not ok \d+/, /^\s*[✗✖×✘]\s+\S/],
+  [/^not ok \d+/, /^\s*[✗✖×✘✕]\s+\S/],
   [/^(FAIL|FAILED)\b/, /\b\d+ (failed|failing|errors?)\b/, /^Tests?:.*\bfailed\b/, /\btests? failed\b/i, /\bnon-zero exit\b/i],
   [
     /\b(error|errors|failed|failure|fail|exception|traceback|fatal|panic|denied|invalid|unable|cannot|can't|could not|couldn't)\b/i,

@@ -61,7 +61,7 @@ describe('baton panel', () => {
       },
       stderr: () => {},
       cwd: dir,
-      env: {},
+      env: process.env,
       isTTY: true,
     });
     expect(code).toBe(0);
@@ -143,7 +143,7 @@ describe('baton serve', () => {
       },
       stderr: () => {},
       cwd: dir,
-      env: {},
+      env: process.env,
       isTTY: false,
     };
     const serving = runServeCommand(io, { config: file, ledger: 'memory', port: '0', json: true }, stopped);

@@ -5,6 +5,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { CONFIG_TEMPLATE } from '../../src/cli/commands/init/config-template.js';
 import { DEFAULT_PRIORITY, loadConfig } from '../../src/config/index.js';
 import { isBatonError } from '../../src/errors/index.js';
+import { FAKE } from '../redact/fake-secrets.js';
 
 let cwd: string;
 beforeEach(async () => {
@@ -148,6 +149,31 @@ describe('loadConfig', () => {
     expect(config.priority).toEqual(['codex']);
     const error = await loadError({ cwd, env: { PATH: 1 } as never });
     expect(error.message).toContain('expected an environment: an object of strings (process.env)');
+  });
+
+  it('never echoes a secret: a provider env given as a string, headers, an apiKey of the wrong type', async () => {
+    const env = `OPENAI_API_KEY=${FAKE.openai}`;
+    await writeConfig({
+      providers: {
+        a: { type: 'command', command: ['node'], env },
+        h: { type: 'http', model: 'm', baseURL: 'http://127.0.0.1:1/v1', headers: `Authorization: Bearer ${FAKE.bearerToken}` },
+        k: { type: 'http', model: 'm', baseURL: 'http://127.0.0.1:1/v1', apiKey: { env: 1, value: FAKE.githubPat } },
+      },
+    });
+    const error = await loadError({ cwd, env: process.env });
+    const shown = JSON.stringify([error.message, error.details]);
+    for (const secret of [FAKE.openai, FAKE.bearerToken, FAKE.githubPat]) expect(shown).not.toContain(secret);
+    // Each problem still names the field, the type expected and the type found.
+    expect(error.message).toContain('providers.a.env: expected an environment: an object of strings (process.env); got a string');
+    expect(error.message).toContain('providers.h.headers: expected the HTTP headers: an object of strings; got a string');
+    expect(error.details?.value).toBe('[REDACTED:env]');
+  });
+
+  it('says where a config file is not valid JSON without quoting it', async () => {
+    const file = await writeConfig(`{\n  "ledger": "memory",\n  OPENAI_API_KEY=${FAKE.openai}\n}`);
+    const error = await loadError({ cwd, env: process.env });
+    expect(error.message).toBe(`Config file ${file} is not valid JSON: Expected double-quoted property name at line 3, column 3`);
+    expect(JSON.stringify(error.details)).not.toContain('OPENAI');
   });
 
   it('names an unknown option of loadConfig itself', async () => {

@@ -10,7 +10,7 @@
  * and its model requests are the same as without hooks.
  */
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { type AddressInfo, createServer, type Socket } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
@@ -18,7 +18,7 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CONTEXT_TITLE } from '../../src/hooks/index.js';
 import { type AgentSessionData, type LedgerRecord, openLedger } from '../../src/ledger/index.js';
-import { type AgentCli, type AgentCliName, ensureClients, prepareAgentCli } from '../helpers/agent-clis/index.js';
+import { type AgentCli, type AgentCliName, ensureClients, prepareAgentCli, runProcess } from '../helpers/agent-clis/index.js';
 import { runBaton } from '../helpers/cli.js';
 import {
   clientTools,
@@ -259,4 +259,31 @@ describe('a hook that hangs or fails leaves the client’s run and its model req
       TEST_TIMEOUT_MS,
     );
   }
+});
+
+describe('sessions that did nothing are neither recorded nor counted', () => {
+  it(
+    'Claude Code: six `claude mcp list` runs (each fires SessionStart and SessionEnd) leave no record, and the next session still gets the failure',
+    async (ctx) => {
+      if (!available.claude) return ctx.skip();
+      const h = await harness('claude');
+      const first = await h.session(workingSession, 'Make hello.txt, then list the missing folder.');
+      const firstId = sessionIdOf('claude', first.stdout);
+      const states = () => readdirSync(path.join(h.repo, '.baton/hooks/sessions')).filter((name) => name.endsWith('.json'));
+      const before = states().length;
+      for (let i = 0; i < 6; i += 1) {
+        const run = await runProcess(h.cli.bin, ['mcp', 'list'], { cwd: h.repo, env: h.cli.env, timeoutMs: 120_000 });
+        expect(run.code, run.stderr).toBe(0);
+      }
+      // The hooks did fire: each run's SessionStart left its session's state file.
+      expect(states().length).toBeGreaterThan(before);
+      const ledger = await openLedger({ spec: 'sqlite:.baton/agent.db', cwd: h.repo });
+      const ids = await ledger.listRecords('agent_sessions', { limit: 50 }).finally(() => ledger.close());
+      expect(ids.items.map((record) => record.id)).toEqual([`claude-${firstId}`]);
+
+      const next = await h.session(() => say('Noted.'), 'What is left to do here?');
+      expect(next.server.turns[0]?.text).toContain(FAILURE);
+    },
+    TEST_TIMEOUT_MS,
+  );
 });

@@ -109,7 +109,7 @@ describe('context assembly', () => {
     expect(masked.length).toBeGreaterThan(0);
     const first = masked.find((m) => m.role === 'tool' && m.name === 'read_file') as Extract<ContextMessage, { role: 'tool' }>;
     expect(first.content.split('\n')).toHaveLength(1);
-    expect(first.content).toMatch(/output of read_file \{"path":"src\/config\.py"\} masked: \d+ lines; fetch_raw\("r\d+"\)/);
+    expect(first.content).toMatch(/output of read_file src\/config\.py masked: \d+ lines; fetch_raw\("r\d+"\)/);
     const rawId = /fetch_raw\("(r\d+)"\)/.exec(first.content)?.[1] as string;
     expect(manager.fetchRaw(rawId)).toContain('[File: src/config.py (400 lines total)]');
     // The newest outputs are still verbatim.

@@ -1,4 +1,5 @@
 /** runPanel and the panel server from code: an unknown option or a value of the wrong type is named before any agent runs or the server listens. */
+import { readFile } from 'node:fs/promises';
 import { describe, expect, it } from 'vitest';
 import { MemoryLedger } from '../../src/ledger/index.js';
 import {
@@ -11,6 +12,7 @@ import {
   runPanel,
   startPanelServer,
 } from '../../src/panel/index.js';
+import { writePanel } from './panel-fixture.js';
 
 const config = { agents: [{ name: 'a' }] } as unknown as PanelConfig;
 
@@ -60,6 +62,17 @@ describe('panel helpers from code', () => {
     );
     await expect(resolvePanelConfig({ agents: [] }, { path: '/tmp/panel.json' } as never)).rejects.toThrow(
       /^resolvePanelConfig options is invalid:\n {2}file: .*\n {2}unknown key "path"/,
+    );
+  });
+
+  it('loadPanelConfig and resolvePanelConfig take process.env itself (what baton panel and serve pass)', async () => {
+    const file = await writePanel('http://127.0.0.1:1/v1', { agents: ['technique'] });
+    const loaded = await loadPanelConfig(file, { env: process.env });
+    expect(loaded.agents.map((a) => a.name)).toEqual(['technique']);
+    const resolved = await resolvePanelConfig(JSON.parse(await readFile(file, 'utf8')), { file, env: process.env });
+    expect(resolved.agents.map((a) => a.name)).toEqual(['technique']);
+    await expect(loadPanelConfig(file, { env: { PATH: 1 } } as never)).rejects.toThrow(
+      'loadPanelConfig options: env: expected an environment: an object of strings (process.env)',
     );
   });
 });

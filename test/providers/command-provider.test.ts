@@ -141,4 +141,27 @@ describe('provider configs from code', () => {
       /^createProvider\("b"\) config: type: .*'claude'.*; got "claud"$/,
     );
   });
+
+  it('takes process.env itself as a provider env, and headers whose prototype is not Object.prototype', async () => {
+    const provider = createCommandProvider('e', {
+      type: 'command',
+      command: ['node', '-e', 'process.stdout.write("ok")'],
+      env: process.env,
+    });
+    expect((await provider.run({ prompt: 'x', cwd, timeoutMs: 60_000 })).outcome.kind).toBe('ok');
+    class Headers {
+      'x-team' = 'core';
+    }
+    expect(() =>
+      createHttpProvider('h', {
+        type: 'http',
+        model: 'm',
+        baseURL: 'http://127.0.0.1:1/v1',
+        headers: new Headers() as unknown as Record<string, string>,
+      }),
+    ).not.toThrow();
+    expect(() => createCommandProvider('e', { type: 'command', command: ['node'], env: { PATH: 1 } } as never)).toThrow(
+      'createCommandProvider("e") config: env: expected an environment: an object of strings (process.env)',
+    );
+  });
 });

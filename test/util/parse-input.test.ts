@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { isBatonError } from '../../src/errors/index.js';
-import { parseInput, suggestKey } from '../../src/util/index.js';
+import { envOption, parseInput, suggestKey } from '../../src/util/index.js';
+import { FAKE } from '../redact/fake-secrets.js';
 
 const schema = z.strictObject({
   limitTokens: z.number().int().positive().optional(),
@@ -71,6 +72,52 @@ describe('parseInput', () => {
     expect(() => parseInput(schema, { x: 1 }, { what: 'request', code: 'INPUT_INVALID' })).toThrow(
       expect.objectContaining({ code: 'INPUT_INVALID' }),
     );
+  });
+});
+
+describe('parseInput never echoes a secret', () => {
+  const withSecrets = z.strictObject({
+    env: envOption.optional(),
+    headers: z.record(z.string(), z.string()).optional(),
+    apiKey: z.number().optional(),
+    model: z.number().optional(),
+    limit: z.number().max(10).optional(),
+    nested: z.strictObject({ id: z.number() }).optional(),
+  });
+  const everything = (error: { message: string; details: Record<string, unknown> }) => JSON.stringify([error.message, error.details]);
+  const fail = (input: unknown) => {
+    try {
+      parseInput(withSecrets, input, { what: 'options' });
+    } catch (error) {
+      if (isBatonError(error)) return error;
+    }
+    throw new Error('expected parseInput to throw');
+  };
+
+  it('masks an env, headers, a value under a secret-like key, a string the redactor flags and a secret inside an object', () => {
+    const env = { ...process.env, OPENAI_API_KEY: FAKE.openai, AWS_SECRET_ACCESS_KEY: FAKE.bearerToken, PATH: 1 };
+    const error = fail({
+      env,
+      headers: { authorization: 7 },
+      apiKey: `Bearer ${FAKE.bearerToken}`,
+      model: FAKE.githubPat,
+      nested: { id: { token: FAKE.password } },
+    });
+    const text = everything(error);
+    for (const secret of [FAKE.openai, FAKE.bearerToken, FAKE.githubPat, FAKE.password]) expect(text).not.toContain(secret);
+    const lines = error.message.split('\n');
+    expect(lines).toContain('  env: expected an environment: an object of strings (process.env); got an object');
+    expect(lines).toContainEqual(expect.stringMatching(/^ {2}apiKey: Invalid input: expected number, received string$/));
+    expect(lines).toContain('  model: Invalid input: expected number, received string');
+    expect(lines).toContainEqual(expect.stringMatching(/^ {2}nested\.id: .*expected number.*; got \{"token":"\[REDACTED:secret\]"\}$/));
+    expect(error.details.field).toBe('env');
+    expect(error.details.value).toBe('[REDACTED:env]');
+  });
+
+  it('keeps a harmless value that helps: a number out of range, a misspelled key', () => {
+    const error = fail({ limit: 11, envv: {} });
+    expect(error.message).toMatch(/limit: Too big: .*; got 11/);
+    expect(error.message).toContain('unknown key "envv" (did you mean "env"?)');
   });
 });
 

@@ -74,6 +74,11 @@ describe('pickFailureLine', () => {
     );
   });
 
+  it("picks jest's failed test (`✕`) over the suite's FAIL line", () => {
+    const jest = 'FAIL src/sum.test.js\n  sum\n    ✓ adds (2 ms)\n    ✕ subtracts (3 ms)\n\nTests:       1 failed, 1 passed, 2 total';
+    expect(pickFailureLine(jest)).toBe('✕ subtracts (3 ms)');
+  });
+
   it("reads through the clients' wrappers: Codex headers and JSON, Gemini's block, Claude's tool_use_error, Codex's sandbox", () => {
     expect(
       pickFailureLine(

@@ -4,6 +4,7 @@ import { BatonError } from '../../errors/index.js';
 import { isOpenHandsInstances, readOpenHandsEvents, readOpenHandsInstances } from './read-openhands-events.js';
 import { readSweAgentTrajectory } from './read-swe-agent-trajectory.js';
 import type { Trajectory } from './types.js';
+import { describeJsonError } from '../../util/index.js';
 
 /**
  * Reads every trajectory in a file: one for a `.traj` or an event stream, one per instance for
@@ -32,7 +33,7 @@ export async function readTrajectory(file: string): Promise<Trajectory> {
   try {
     json = JSON.parse(text);
   } catch (cause) {
-    throw new BatonError('INPUT_INVALID', `${file}: not valid JSON (${(cause as Error).message})`, { cause, details: { file } });
+    throw new BatonError('INPUT_INVALID', `${file}: not valid JSON (${describeJsonError(text, cause)})`, { details: { file } });
   }
   if (Array.isArray(json)) return readOpenHandsEvents(text, id);
   return readSweAgentTrajectory(json, id);

@@ -3,11 +3,12 @@ import { openLedger } from '../../../ledger/index.js';
 import { type BatonMcpServerOptions, parseForwardingOverride, serveStdio, WorkspaceRegistry } from '../../../mcp/light.js';
 import { GitCache, RenderWorker } from '../../../refresh/light.js';
 import { BATON_VERSION as VERSION } from '../../../version/index.js';
-import { EXIT_OK, type CliIO } from '../../context.js';
+import { EXIT_OK, parsePort, parsePositiveInt, resolveLedgerSpec, type CliIO } from '../../context.js';
 import type { McpCliOptions } from './options.js';
 
 export async function runMcp(io: CliIO, options: McpCliOptions): Promise<number> {
-  const spec = options.ledger ?? io.env.BATON_LEDGER;
+  // --config is checked before anything starts (a bad file exits 2 as in every command); its ledger is used.
+  const spec = options.config === undefined ? (options.ledger ?? io.env.BATON_LEDGER) : await resolveLedgerSpec(io, options);
   const forwards = parseForwardingOverride(io.env.BATON_MCP_FORWARDS);
   const ttl = Number(io.env.BATON_GIT_CACHE_TTL_MS);
   const gitCache = new GitCache(Number.isFinite(ttl) && ttl >= 0 && io.env.BATON_GIT_CACHE_TTL_MS ? { ttlMs: ttl } : {});
