@@ -8,6 +8,7 @@ import {
   recordAgentSessionTurn,
 } from '../ledger/index.js';
 import { maskSecretsSync } from '../redact/index.js';
+import { pickFailureLine } from '../vocabulary/index.js';
 import type { WorkspaceDiff } from '../workspace/index.js';
 import { CLIENT_SPECS } from './client-specs.js';
 import { ensureSessionRecord, mergeNotes, mergeTurn } from './session-record.js';
@@ -120,7 +121,9 @@ function failuresOf(tools: ToolEntry[], now: number): TurnFailure[] {
 
 function describeFailure(failure: TurnFailure): string {
   const exit = failure.exitCode === undefined ? 'failed' : `exited ${failure.exitCode}`;
-  const error = failure.error ? `: ${failure.error.split('\n').find((line) => line.trim() !== '') ?? ''}` : '';
+  // The telling line (the vocabulary's one picker: the assertion, the error, `not ok`, `FAIL`), not the tail's first line.
+  const line = failure.error ? (pickFailureLine(failure.error) ?? failure.error.split('\n').find((l) => l.trim() !== '')) : undefined;
+  const error = line ? `: ${line}` : '';
   return `\`${failure.command.split('\n', 1)[0]}\` ${exit}${error}`.slice(0, 600);
 }
 

@@ -1,9 +1,10 @@
 import { definedFields, parseInput } from '../util/index.js';
-import { exitCodeOf, failureOf } from '../vocabulary/index.js';
+import { describeToolCall, exitCodeOf, failureOf } from '../vocabulary/index.js';
 import { assembleContext, type ManagerView, type PlanState } from './assemble-context.js';
 import { classifyTool, type ToolIntent } from './classify-tool.js';
 import { observeAssembly } from './loop-metrics.js';
 import { diffPaths } from './processors/edit-file.js';
+import { findErrorLines } from './processors/error-lines.js';
 import { processToolOutput } from './processors/process-tool-output.js';
 import { resolveManagerOptions } from './resolve-manager-options.js';
 import { assembleOptionsSchema, loopEventSchema } from './loop-option-schemas.js';
@@ -153,7 +154,6 @@ export class ContextManager {
     if (!intent.path && event.openFile && event.openFile !== 'n/a' && (intent.kind === 'edit_file' || intent.kind === 'read_file')) {
       intent.path = event.openFile;
     }
-    this.trackFiles(turn, intent, event.text);
     const rawId = `r${this.raw.size + 1}`;
     this.raw.set(rawId, event.text);
     const extractor = this.extractor;
@@ -177,7 +177,12 @@ export class ContextManager {
       output: event.text,
       ...definedFields({ isError: event.isError, exitCode }),
     });
-    this.state.recordErrors(turn.index, failure.failed && failure.line ? [failure.line] : []);
+    this.trackFiles(turn, intent, event.text);
+    if (!failure.failed) this.trackVocabularyEdits(turn, call);
+    // Error lines of what ran (never of reads and searches, whose code holds such words), the failure's own line last.
+    const ran = intent.kind === 'terminal' || intent.kind === 'edit_file' || intent.kind === 'other';
+    const errorLines = ran ? findErrorLines(event.text).slice(-2) : [];
+    this.state.recordErrors(turn.index, failure.failed && failure.line ? [...errorLines, failure.line] : errorLines);
     this.pinned.recordResult({ name: call.name, args: call.args, output: event.text, failure });
     const result: ToolResultRecord = {
       callId: event.callId,
@@ -215,6 +220,16 @@ export class ContextManager {
       }
     }
     for (const path of diffPaths(output)) this.state.files.recordEdit(path, turn.index);
+  }
+
+  /**
+   * Files an edit or write changed as the vocabulary reads the call (Codex apply_patch paths from
+   * the patch, Gemini absolute_path, MultiEdit, NotebookEdit ...), beyond the loop's own classifier.
+   */
+  private trackVocabularyEdits(turn: Turn, call: ToolCall): void {
+    const d = describeToolCall(call.name, call.args);
+    if (d.kind !== 'edit' && d.kind !== 'write') return;
+    for (const path of d.paths) if (!this.state.files.isModified(path)) this.state.files.recordEdit(path, turn.index);
   }
 
   /** Asks the optional summarizer in the background; a failure leaves the processor summary. */

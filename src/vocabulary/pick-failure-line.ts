@@ -45,6 +45,9 @@ const TELLING: readonly (readonly RegExp[])[] = [
     /^(?:error|fatal|panic|FATAL|ERROR)(\[[\w-]+\])?:\s*\S/i,
     /^\*\* \([\w.]+\)\s*\S/,
     /^npm (ERR!|error)\s+\S/,
+    /^[\w.-]+(?: [\w-]+)? failed:\s*\S/, // `apply_patch verification failed: …`
+    /^Invalid (inputs?|arguments?|parameters?|params)\b/i, // a tool refusing its arguments (Copilot `Invalid inputs: …`)
+    /\balready exists\b/i, // a create over an existing path (Copilot `Path already exists`)
     /:\s*(?:error|fatal error)\s*(?:[A-Z]+\d+)?\s*:\s*\S/i,
     /\b(command not found|No such file or directory|Permission denied|Operation not permitted|cannot access|Cannot find module|is not recognized as|does not exist|not found|Segmentation fault|unterminated|Killed|refused|timed out|denied|not allowed|unexpected|unrecognized)\b/i,
   ],

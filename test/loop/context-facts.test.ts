@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { actionAges, compactArgs, ContextManager, type LoopEvent, PinnedFacts, planTurns } from '../../src/loop/index.js';
+import { actionAges, compactArgs, ContextManager, FileTracker, type LoopEvent, PinnedFacts, planTurns } from '../../src/loop/index.js';
 import { failureOf } from '../../src/vocabulary/index.js';
 
 const COST = { verbatim: 100, compact: 60, summary: 30, masked: 5 } as const;
@@ -133,5 +133,45 @@ describe('pinned facts', () => {
       { name: 'TaskUpdate', args: { taskId: '1', status: 'completed' }, output: 'Updated task #1' },
     ]);
     expect(pinned.openPlan().map((i) => i.text)).toEqual(['Document it']);
+  });
+});
+
+describe('edited files', () => {
+  it('lists them compactly, one line per directory, newest first', () => {
+    const files = new FileTracker();
+    files.recordEdit('src/loop/turn.ts', 1);
+    files.recordEdit('README.md', 2);
+    files.recordEdit('src/loop/plan-turns.ts', 3);
+    files.recordEdit('src/loop/plan-turns.ts', 4);
+    files.recordEdit('C:\\work\\app.py', 5);
+    expect(files.render()).toBe('- C:\\work\\: app.py\n- src/loop/: plan-turns.ts (2 edits), turn.ts\n- README.md');
+  });
+
+  it('reads the paths of a Codex apply_patch from the patch, and skips a failed edit', () => {
+    const patch = '*** Begin Patch\n*** Update File: src/app.py\n@@\n-a\n+b\n*** Add File: docs/notes.md\n+hello\n*** End Patch';
+    const manager = new ContextManager({});
+    manager.recordAll([
+      { kind: 'user', text: 'Fix the app.' },
+      { kind: 'assistant', text: '', toolCalls: [{ id: 'p', name: 'apply_patch', args: { input: patch } }] },
+      { kind: 'tool', callId: 'p', name: 'apply_patch', text: 'Success. Updated the following files:\nM src/app.py\nA docs/notes.md' },
+      {
+        kind: 'assistant',
+        text: '',
+        toolCalls: [{ id: 'q', name: 'apply_patch', args: { input: patch.replace(/src\/app/g, 'src/other') } }],
+      },
+      {
+        kind: 'tool',
+        callId: 'q',
+        name: 'apply_patch',
+        isError: true,
+        text: 'apply_patch verification failed: Failed to find expected lines in src/other.py',
+      },
+    ]);
+    expect(
+      manager.state.files
+        .modifiedFiles()
+        .map((f) => f.path)
+        .sort(),
+    ).toEqual(['docs/notes.md', 'src/app.py']);
   });
 });

@@ -7,8 +7,8 @@ export const DEFAULT_MAX_DECISIONS = 5;
 const MAX_ERROR_CHARS = 300;
 
 /**
- * The concise, continuously updated state of the loop: where it is, the recent errors, the key
- * decisions and the modified files. Rendered as the always-included state section.
+ * The concise, continuously updated state of the loop: where it is, the modified files (compactly,
+ * by directory), the recent failures and the key decisions. Rendered as the always-included state section.
  */
 export class LoopState {
   readonly files = new FileTracker();
@@ -37,12 +37,12 @@ export class LoopState {
   /** The state section's body (without header). */
   render(): string {
     const lines = [`turns so far: ${this.turns}${this.lastAction ? `; last action: ${this.lastAction}` : ''}`];
+    const files = this.files.render();
+    if (files) lines.push('modified files:', files);
     if (this.errors.length > 0) {
       lines.push('recent errors (newest last):');
       for (const e of this.errors) lines.push(`- turn ${e.turn + 1}: ${e.line}`);
     }
-    const files = this.files.render();
-    if (files) lines.push('modified files:', files);
     if (this.decisions.length > 0) lines.push('key decisions:', ...this.decisions.map((d) => `- ${d}`));
     return lines.join('\n');
   }
