@@ -7,7 +7,7 @@ import type { CliIO } from '../../src/cli/index.js';
 
 function io() {
   const out: string[] = [];
-  const value: CliIO = { stdout: (t) => out.push(t), stderr: () => {}, cwd: process.cwd(), env: {}, isTTY: false };
+  const value: CliIO = { stdout: (t) => out.push(t), stderr: () => {}, cwd: process.cwd(), env: process.env, isTTY: false };
   return { io: value, out: () => out.join('') };
 }
 

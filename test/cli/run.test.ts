@@ -102,7 +102,7 @@ describe('baton run', () => {
   it('redraws one status line on a TTY and prints a line per finished task', async () => {
     const dir = project(PLAN, { fixer: 'fixer.mjs' });
     const out: string[] = [];
-    const tty: CliIO = { stdout: (t) => out.push(t), stderr: () => {}, cwd: dir, env: {}, isTTY: true };
+    const tty: CliIO = { stdout: (t) => out.push(t), stderr: () => {}, cwd: dir, env: process.env, isTTY: true };
     expect(await runCli(['node', 'baton', 'run', 'plan.yaml', '--config', 'baton.config.json', '--ledger', 'memory'], tty)).toBe(0);
     const text = out.join('');
     expect(text).toContain('\r\x1b[2Kdocs: attempt 2 · fixer · running');

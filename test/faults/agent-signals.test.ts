@@ -24,7 +24,7 @@ function project(agentScript: string) {
 async function run(dir: string) {
   const out: string[] = [];
   const err: string[] = [];
-  const io: CliIO = { stdout: (t) => out.push(t), stderr: (t) => err.push(t), cwd: dir, env: {}, isTTY: false };
+  const io: CliIO = { stdout: (t) => out.push(t), stderr: (t) => err.push(t), cwd: dir, env: process.env, isTTY: false };
   const code = await runCli(
     ['node', 'baton', 'run', 'plan.yaml', '--config', 'baton.config.json', '--ledger', 'sqlite:state.db', '--json'],
     io,

@@ -11,7 +11,10 @@ export interface CliRun {
   json<T = unknown>(): T;
 }
 
-/** Runs the CLI in-process against a working directory, capturing its output. */
+/**
+ * Runs the CLI in-process against a working directory, capturing its output. Its environment is
+ * the test runner's real process.env (what a user's shell hands `baton`), unless `env` is given.
+ */
 export async function runBaton(args: string[], options: { cwd: string; env?: NodeJS.ProcessEnv }): Promise<CliRun> {
   let stdout = '';
   let stderr = '';
@@ -23,7 +26,7 @@ export async function runBaton(args: string[], options: { cwd: string; env?: Nod
       stderr += s;
     },
     cwd: options.cwd,
-    env: { ...options.env },
+    env: options.env ?? process.env,
     isTTY: false,
   });
   return { code, stdout, stderr, json: <T>() => JSON.parse(stdout) as T };

@@ -9,7 +9,7 @@ function io() {
   const out: string[] = [];
   const err: string[] = [];
   return {
-    io: { stdout: (t: string) => out.push(t), stderr: (t: string) => err.push(t), cwd: fixtures, env: {}, isTTY: false },
+    io: { stdout: (t: string) => out.push(t), stderr: (t: string) => err.push(t), cwd: fixtures, env: process.env, isTTY: false },
     out,
     err,
   };

@@ -32,6 +32,17 @@ describe('baton refresh', () => {
     expect(run.stdout).toContain('- [ ] docs build');
   });
 
+  it('prints text unless --json, as its --help says: the narrative by default', async () => {
+    const repo = await workspace();
+    const run = await runBaton(['refresh', 'docs'], { cwd: repo.dir });
+    expect(run.code).toBe(0);
+    expect(run.stdout).toMatch(/^# Session Context Summary/);
+    expect(() => JSON.parse(run.stdout) as unknown).toThrow();
+    const help = await runBaton(['refresh', '--help'], { cwd: repo.dir });
+    expect(help.stdout).toContain('--json');
+    expect(help.stdout).toMatch(/print machine-readable JSON instead of\s+text/);
+  });
+
   it('prints JSON with metadata under --json, saves a snapshot with --save, and returns a delta with --since', async () => {
     const repo = await workspace();
     const saved = await runBaton(['refresh', '--json', '--save'], { cwd: repo.dir });

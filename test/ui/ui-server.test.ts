@@ -168,7 +168,7 @@ describe('baton ui command', () => {
       },
       stderr: () => undefined,
       cwd: dir,
-      env: {},
+      env: process.env,
       isTTY: false,
     };
     const serving = runUi(io, { ledger: 'sqlite:agent.db', port: '0', json: true }, stopped);

@@ -6,7 +6,8 @@ import { type CliIO, EXIT_OK, openCliLedger, parsePositiveInt, printResult } fro
 import type { RefreshCliOptions } from './options.js';
 
 export async function runRefresh(io: CliIO, taskId: string | undefined, options: RefreshCliOptions): Promise<number> {
-  const format = options.format ?? 'standard';
+  // Text unless --json, as --help says: a person reads the markdown narrative, a program the JSON.
+  const format = options.format ?? (options.json ? 'standard' : 'narrative');
   if (!(REFRESH_FORMATS as readonly string[]).includes(format)) {
     throw new BatonError('INPUT_INVALID', `--format must be one of ${REFRESH_FORMATS.join(', ')}; got "${format}"`, {
       details: { field: '--format', value: format },

@@ -6,7 +6,7 @@ import type { RefreshCliOptions } from './options.js';
 export const registerRefresh: RegisterCommand = (program, io, state) => {
   withCommonOptions(program.command('refresh [task]'))
     .description('summarize where work stands and print a continuation prompt (session recovery)')
-    .option('--format <format>', 'minimal | standard | detailed | narrative', 'standard')
+    .option('--format <format>', 'minimal | standard | detailed (JSON) | narrative (markdown); default: narrative, standard with --json')
     .option('--since <when>', 'only what changed since an ISO time, epoch ms or snapshot id (snap-…)')
     .option('--save', 'save the snapshot under .baton/snapshots/')
     .option('--session <id>', 'session whose last refresh is compared for staleness', 'cli')
