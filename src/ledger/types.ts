@@ -242,6 +242,8 @@ export interface TaskQuery {
   status?: TaskStatus | TaskStatus[];
   limit?: number;
   cursor?: string;
+  /** By creation time: 'oldest' first or 'newest' first (a cursor continues in its query's order). @default 'oldest' */
+  order?: 'oldest' | 'newest';
 }
 
 export interface DispatchQuery {
