@@ -1,4 +1,5 @@
 import { closeSync, fstatSync, mkdirSync, openSync, readdirSync, readSync, renameSync, unlinkSync, writeSync } from 'node:fs';
+import { maskSecretsSync } from '../redact/index.js';
 import type { SessionFiles } from './hook-paths.js';
 import type { JournalEntry } from './types.js';
 
@@ -8,8 +9,10 @@ export const MAX_JOURNAL_LINE = 16 * 1024;
 /**
  * Appends one entry to a session's journal: one `write` on a file opened with O_APPEND, so hooks
  * the client runs at once (parallel tool calls) add whole lines. Creates the folder on first use.
+ * Its texts are redacted first (the ledger's rules): no secret reaches the disk in clear.
  */
-export function appendJournal(file: string, dir: string, entry: JournalEntry): void {
+export function appendJournal(file: string, dir: string, raw: JournalEntry): void {
+  const entry = redacted(raw);
   let line = `${JSON.stringify(entry)}\n`;
   if (Buffer.byteLength(line) > MAX_JOURNAL_LINE) line = `${JSON.stringify(shrink(entry))}\n`;
   let fd: number;
@@ -64,6 +67,25 @@ function parseLine(line: string): JournalEntry | undefined {
     return typeof value === 'object' && value !== null && typeof value.kind === 'string' ? value : undefined;
   } catch {
     return undefined;
+  }
+}
+
+/** The entry with its texts (command, error, prompt, reply) masked. */
+function redacted(entry: JournalEntry): JournalEntry {
+  const mask = (text: string) => maskSecretsSync(text).text;
+  switch (entry.kind) {
+    case 'tool':
+      return {
+        ...entry,
+        ...(entry.command === undefined ? {} : { command: mask(entry.command) }),
+        ...(entry.error === undefined ? {} : { error: mask(entry.error) }),
+      };
+    case 'prompt':
+      return { ...entry, prompt: mask(entry.prompt) };
+    case 'reply':
+      return { ...entry, reply: mask(entry.reply) };
+    default:
+      return entry;
   }
 }
 
