@@ -12,7 +12,7 @@ import { pickFailureLine } from '../vocabulary/index.js';
 import type { WorkspaceDiff } from '../workspace/index.js';
 import { CLIENT_SPECS } from './client-specs.js';
 import { ensureSessionRecord, mergeNotes, mergeTurn } from './session-record.js';
-import { summarizeSession } from './session-summary.js';
+import { cutOffEndReason, summarizeSession } from './session-summary.js';
 import type { HookInput, HookSessionState, JournalEntry } from './types.js';
 
 export type ToolEntry = Extract<JournalEntry, { kind: 'tool' }>;
@@ -63,7 +63,9 @@ export async function writeBatch(ledger: Ledger, id: string, turn: Turn): Promis
 async function closeSession(ledger: Ledger, id: string, at: number, reason: string | undefined): Promise<void> {
   const current = await getAgentSession(ledger, id);
   if (!current) return;
-  const data: AgentSessionData = { ...current.data, lastActivityAt: at, endedAt: at, ...(reason ? { endReason: reason } : {}) };
+  // A session whose last turn was cut off (a usage limit) ended because of it, whatever SessionEnd says.
+  const why = current.data.cutOff ? cutOffEndReason(current.data.cutOff.error) : reason;
+  const data: AgentSessionData = { ...current.data, lastActivityAt: at, endedAt: at, ...(why ? { endReason: why } : {}) };
   data.summary = summarizeSession(data, 'ended');
   await endAgentSession(ledger, id, data);
 }

@@ -81,9 +81,10 @@ function reopened(current: AgentSessionData, source: AgentSessionSource, input: 
   return next;
 }
 
-/** Stop / AfterAgent: the turn ended; fold it (one dispatch when it did something), then what other sessions left. */
+/** Stop / AfterAgent / StopFailure (a cut-off turn, noted first): the turn ended; fold it (one dispatch when it did something), then what other sessions left. */
 export async function handleStop(input: HookInput, workspace: string, now: number, env: NodeJS.ProcessEnv): Promise<string> {
   const files = sessionFiles(workspace, agentSessionId(input.client, input.sessionId));
+  if (input.stopError) appendJournal(files.journal, files.dir, { kind: 'cut-off', at: now, error: input.stopError });
   await withLedger(workspace, env, BUSY_TIMEOUT_MS.fold, async (ledger) => {
     await foldSession(ledger, workspace, input, now);
     await foldLeftovers(ledger, workspace, files.dir, files.state, now);

@@ -81,6 +81,8 @@ function shrink(entry: JournalEntry): JournalEntry {
       return { ...entry, prompt: cut(entry.prompt, 4000) ?? '' };
     case 'reply':
       return { ...entry, reply: cut(entry.reply, 4000) ?? '' };
+    case 'cut-off':
+      return { ...entry, error: cut(entry.error, 200) ?? '' };
     case 'compact':
     case 'end':
       return entry;

@@ -6,7 +6,7 @@ import { o200kCounter, truncateToTokens } from '../tokens/index.js';
 import { CLIENT_SPECS, isAgentClient } from './client-specs.js';
 import type { HookContextData } from './gather-hook-context.js';
 import { nextStep } from './next-step.js';
-import { oneLine } from './session-summary.js';
+import { cutOffCause, oneLine } from './session-summary.js';
 
 /** The first line of every injected context: how a model (and a test) tells Baton's copies apart. */
 export const CONTEXT_TITLE = '# Baton context for this workspace';
@@ -79,6 +79,7 @@ export function renderHookContext(data: HookContextData, limits: HookContextLimi
 
 function renderBody(data: HookContextData, level: Level): string {
   const sections = [
+    cutOffLine(data),
     section('Sessions in this workspace', sessionLines(data, level)),
     section('Runs (baton run)', runLines(data, level)),
     section(changesTitle(data), fileLines(data, level)),
@@ -134,6 +135,15 @@ function sessionLines(data: HookContextData, level: Level): string[] {
 export function sessionsToTell(data: HookContextData): HookContextData['sessions'] {
   const ownHistoryKept = data.source === 'startup' || data.source === 'resume';
   return data.sessions.filter((record) => !isEmptyAgentSession(record) && !(ownHistoryKept && record.id === data.sessionId));
+}
+
+/** Said first: the newest session's last turn was cut off (a usage limit), so its work may be half done. */
+function cutOffLine(data: HookContextData): string {
+  const newest = data.sessions[0];
+  const cutOff = newest?.data.cutOff;
+  if (!newest || !cutOff) return '';
+  const label = CLIENT_SPECS[newest.data.client]?.label ?? newest.data.client;
+  return `**The last turn was cut off by ${cutOffCause(cutOff.error)}** (${label} session ${newest.data.clientSessionId.slice(0, 8)}, ${stamp(cutOff.at)}): what it was doing may be half done.`;
 }
 
 function runLines(data: HookContextData, level: Level): string[] {

@@ -37,6 +37,16 @@ function fileList(files: readonly string[]): string {
   return files.length > SUMMARY_FILES ? `${shown} (+${files.length - SUMMARY_FILES} more)` : shown;
 }
 
+/** What cut a turn off, in words: `rate_limit` is a usage limit. */
+export function cutOffCause(error: string): string {
+  return error === 'rate_limit' ? 'a usage limit' : `an API error (${error})`;
+}
+
+/** A session's end reason when its last turn was cut off: `usage limit`, else `api error (…)`. */
+export function cutOffEndReason(error: string): string {
+  return error === 'rate_limit' ? 'usage limit' : `api error (${error})`;
+}
+
 /** First line of a text, cut to `max` characters. */
 export function oneLine(text: string, max: number): string {
   const line = text.split('\n', 1)[0]?.trim() ?? '';

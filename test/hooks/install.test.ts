@@ -42,6 +42,7 @@ describe('baton hooks install / uninstall / status', () => {
       'SessionEnd',
       'SessionStart',
       'Stop',
+      'StopFailure',
       'UserPromptSubmit',
     ]);
     const baton = written.hooks.SessionStart?.[0]?.hooks[0];

@@ -22,6 +22,7 @@ import { type AgentCli, type AgentCliName, ensureClients, prepareAgentCli, runPr
 import { runBaton } from '../helpers/cli.js';
 import {
   clientTools,
+  fail,
   type ModelRequestView,
   type ModelServer,
   type Respond,
@@ -108,6 +109,8 @@ interface Harness {
     extraArgs?: string[],
     env?: Record<string, string>,
   ): Promise<{ server: ModelServer; stdout: string }>;
+  /** The same run, its exit code not checked (a run the model's API cuts off). */
+  attempt(respond: Respond, prompt: string, env?: Record<string, string>): Promise<{ code: number | null; stdout: string }>;
 }
 
 async function harness(name: AgentCliName, options: { codexToml?: string; hooks?: boolean } = {}): Promise<Harness> {
@@ -129,6 +132,11 @@ async function harness(name: AgentCliName, options: { codexToml?: string; hooks?
       expect(server.problems).toEqual([]);
       const turns = server.turns.slice(before);
       return { server: { ...server, turns }, stdout: run.stdout };
+    },
+    attempt: async (script, prompt, env = {}) => {
+      respond = script;
+      const run = await cli.run(prompt, { extraArgs: hookArgs(name), env });
+      return { code: run.code, stdout: run.stdout };
     },
   };
 }
@@ -283,6 +291,33 @@ describe('sessions that did nothing are neither recorded nor counted', () => {
 
       const next = await h.session(() => say('Noted.'), 'What is left to do here?');
       expect(next.server.turns[0]?.text).toContain(FAILURE);
+    },
+    TEST_TIMEOUT_MS,
+  );
+});
+
+describe('a turn cut off by a usage limit', () => {
+  it(
+    'Claude Code: a 429 it gives up on fires StopFailure ("rate_limit"); the session ends as a usage limit, and the next session hears it first',
+    async (ctx) => {
+      if (!available.claude) return ctx.skip();
+      const h = await harness('claude');
+      const limited = await h.attempt(
+        (view) => (view.toolResults.length === 0 ? clientTools(view.client).writeFile('hello.txt', 'hi\n') : fail(429, { retryAfter: 1 })),
+        'Make hello.txt, then tell me about it.',
+        { CLAUDE_CODE_MAX_RETRIES: '0' },
+      );
+      expect(limited.code).not.toBe(0);
+      const ledger = await openLedger({ spec: 'sqlite:.baton/agent.db', cwd: h.repo });
+      const records = await ledger.listRecords<AgentSessionData>('agent_sessions', { limit: 5 }).finally(() => ledger.close());
+      expect(records.items[0]?.data).toMatchObject({ endReason: 'usage limit', cutOff: { error: 'rate_limit' } });
+      expect(records.items[0]?.data.filesCreated).toContain('hello.txt');
+
+      const next = await h.session(() => say('Noted.'), 'Carry on.');
+      const body = (next.server.turns[0]?.text ?? '').split(CONTEXT_TITLE)[1] ?? '';
+      expect(body).toContain('The last turn was cut off by a usage limit');
+      expect(body.indexOf('cut off by a usage limit')).toBeLessThan(body.indexOf('## Sessions in this workspace'));
+      expect(body).toContain('ended (usage limit)');
     },
     TEST_TIMEOUT_MS,
   );
