@@ -142,7 +142,7 @@ function cutOffLine(data: HookContextData): string {
   const newest = data.sessions[0];
   const cutOff = newest?.data.cutOff;
   if (!newest || !cutOff) return '';
-  const label = CLIENT_SPECS[newest.data.client]?.label ?? newest.data.client;
+  const label = isAgentClient(newest.data.client) ? CLIENT_SPECS[newest.data.client].label : newest.data.client;
   return `**The last turn was cut off by ${cutOffCause(cutOff.error)}** (${label} session ${newest.data.clientSessionId.slice(0, 8)}, ${stamp(cutOff.at)}): what it was doing may be half done.`;
 }
 
