@@ -1,4 +1,4 @@
-import { packSectionsUnchecked, type Section } from '../budget/index.js';
+import { packSections, type Section } from '../budget/index.js';
 import { BatonError, isBatonError } from '../errors/index.js';
 import { definedFields } from '../util/index.js';
 import { DEFAULT_SAFETY_TOKENS } from './defaults.js';
@@ -119,14 +119,10 @@ export function assembleContext(
   };
 }
 
-/** packSectionsUnchecked, with a too-small budget explained in the loop's terms. */
-function packOrExplain(
-  sections: Section[],
-  options: Parameters<typeof packSectionsUnchecked>[1],
-  budget: number,
-): ReturnType<typeof packSectionsUnchecked> {
+/** packSections, with a too-small budget explained in the loop's terms. */
+function packOrExplain(sections: Section[], options: Parameters<typeof packSections>[1], budget: number): ReturnType<typeof packSections> {
   try {
-    return packSectionsUnchecked(sections, options);
+    return packSections(sections, options);
   } catch (error) {
     if (!isBatonError(error, 'BUDGET_TOO_SMALL')) throw error;
     const needed = Number(error.details.needed);

@@ -60,28 +60,6 @@ export function checkProviderConfig<T extends ProviderConfig>(
   return config;
 }
 
-const classifyInputSchema = z.strictObject({
-  provider: z.string().min(1),
-  exitCode: z.number().int().optional(),
-  signal: z.string().optional(),
-  stdout: z.string(),
-  stderr: z.string(),
-  parsed: z.looseObject({}).optional(),
-  timedOut: z.boolean(),
-  aborted: z.boolean().optional(),
-  spawnError: z.looseObject({ code: z.string(), message: z.string() }).optional(),
-  binary: z.string().optional(),
-  programField: z.enum(['binary', 'command']).optional(),
-  exitCodes: z.record(z.string(), z.string()).optional(),
-  now: z.number({ error: 'expected the time in epoch ms (Date.now())' }),
-  prompt: z.string().optional(),
-});
-
-/** classifyOutcome's input from code. @throws BatonError INPUT_INVALID naming each problem. */
-export function checkClassifyInput(input: unknown): void {
-  parseInput(classifyInputSchema, input, { what: 'classifyOutcome input', code: 'INPUT_INVALID' });
-}
-
 const processOptionsSchema = z.strictObject({
   outputCapBytes: positiveInt.optional(),
   killGraceMs: z.number().int().nonnegative().optional(),

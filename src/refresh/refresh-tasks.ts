@@ -1,4 +1,4 @@
-import { fit, type PackResult, packSectionsUnchecked, type Section } from '../budget/index.js';
+import { fit, type PackResult, packSections, type Section } from '../budget/index.js';
 import { BatonError, isBatonError } from '../errors/index.js';
 import { o200kCounter } from '../tokens/index.js';
 import { FORMAT_TOKEN_CAPS } from './format-budgets.js';
@@ -75,7 +75,7 @@ export async function refreshTasks(taskIds: readonly string[], options: Omit<Ref
   const full = fitTasks(
     common,
     results,
-    (budget) => packSectionsUnchecked([...results.map(taskSection), deps], { budget, separator: '\n', exact: false }),
+    (budget) => packSections([...results.map(taskSection), deps], { budget, separator: '\n', exact: false }),
     false,
   );
   if (full) return full;
@@ -86,13 +86,8 @@ export async function refreshTasks(taskIds: readonly string[], options: Omit<Ref
     priority: 100 - i * 0.01,
     overflow: 'drop',
   }));
-  const brief = fitTasks(
-    common,
-    results,
-    (budget) => packSectionsUnchecked([...headlines, deps], { budget, separator: '\n', exact: false }),
-    true,
-  );
-  return brief ?? assemble(results, packSectionsUnchecked([], { budget: 0 }), { ...common, dependencies: [] }, true);
+  const brief = fitTasks(common, results, (budget) => packSections([...headlines, deps], { budget, separator: '\n', exact: false }), true);
+  return brief ?? assemble(results, packSections([], { budget: 0 }), { ...common, dependencies: [] }, true);
 }
 
 type Common = {

@@ -1,4 +1,4 @@
-import { fit, type PackResult, packSectionsUnchecked, type Section } from '../budget/index.js';
+import { fit, type PackResult, packSections, type Section } from '../budget/index.js';
 import { isBatonError } from '../errors/index.js';
 import { o200kCounter, type TokenCounter } from '../tokens/index.js';
 import { buildContinuationPrompt } from './build-continuation-prompt.js';
@@ -93,7 +93,7 @@ function jsonStage(
   if (options.delta) fields.push(...deltaFields(options.delta));
   const sections = fields.map((field) => toSection(field, counter));
   return (budget) => {
-    const packed = packSectionsUnchecked(sections, { budget, counter, separator: '\n', exact: false });
+    const packed = packSections(sections, { budget, counter, separator: '\n', exact: false });
     const context = nestDelta(assemble(fields, packed));
     return {
       packed,
@@ -120,7 +120,7 @@ function narrativeStage(snapshot: ContextSnapshot, options: RenderOptions, promp
   if (options.delta) sections.push(deltaSection(options.delta));
   for (const section of sections) section.tokens = counter.count(section.text);
   return (budget) => {
-    const packed = packSectionsUnchecked(sections, { budget, counter });
+    const packed = packSections(sections, { budget, counter });
     const keptPrompt = packed.sections.find((s) => s.id === 'continuation_prompt')?.text;
     return {
       packed,
@@ -234,13 +234,10 @@ function headlineAttempt(snapshot: ContextSnapshot, options: RenderOptions, coun
   const task = snapshot.task;
   const line = task ? `${task.id} [${task.status}] ${task.title}` : `no active task in ${snapshot.workspace}`;
   const room = Math.max(8, (options.maxTokens ?? FORMAT_TOKEN_CAPS[options.format]) - METADATA_RESERVE_TOKENS);
-  const packed = packSectionsUnchecked(
-    [{ id: 'headline', text: line, priority: 100, required: true, minTokens: 4, overflow: 'trim-tail' }],
-    {
-      budget: room,
-      counter,
-    },
-  );
+  const packed = packSections([{ id: 'headline', text: line, priority: 100, required: true, minTokens: 4, overflow: 'trim-tail' }], {
+    budget: room,
+    counter,
+  });
   const context = options.format === 'narrative' ? { markdown: `- ${packed.text}` } : { headline: packed.text };
   return {
     packed,
