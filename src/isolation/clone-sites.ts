@@ -7,6 +7,7 @@ import type { BranchLock } from './branch-lock.js';
 import { commitAttempt } from './commit-attempt.js';
 import type { CommitPolicy } from './commit-policy.js';
 import { integrateCommit } from './integrate-commit.js';
+import { findLandedResult } from './landed-result.js';
 import type { IntegrationTarget } from './integration-target.js';
 import type { Clone } from './open-clone.js';
 import { taskBranch, taskCommitMessage } from './task-branch.js';
@@ -31,6 +32,7 @@ export interface CloneSitesOptions {
 export function cloneSites(options: CloneSitesOptions): TaskSites {
   const { clone, target } = options;
   return {
+    landed: (task) => findLandedResult(clone.repo, target, task.id),
     async open(task: Task): Promise<TaskSite> {
       const base = await target.fetchTip();
       const dir = await clone.pool.take(base, task.id);

@@ -18,6 +18,8 @@ export interface IntegrationTarget {
    * compare-and-swap), and to the task's branch, both or neither (`git push --atomic`).
    */
   push(dir: string, taskBranch: string): Promise<PushResult>;
+  /** The commit `taskBranch` holds on the target's side (a remote's: fetched), if it exists. */
+  readTaskBranch(taskBranch: string): Promise<string | undefined>;
 }
 
 /** Runs `work` after every earlier call has settled. */
@@ -40,6 +42,13 @@ export function remoteTarget(repo: string, remote: string, branch: string, seria
         return gitOk(['rev-parse', '--verify', `${tracking}^{commit}`], repo);
       }),
     push: (dir, taskBranch) => serialize(() => pushTo(dir, remote, branch, taskBranch, [])),
+    readTaskBranch: (taskBranch) =>
+      serialize(async () => {
+        const ref = `refs/remotes/${remote}/${taskBranch}`;
+        const args = ['fetch', '--quiet', '--no-tags', '--no-write-fetch-head', remote, `+refs/heads/${taskBranch}:${ref}`];
+        if ((await git(args, repo, { timeoutMs: REMOTE_GIT_TIMEOUT_MS })).code !== 0) return undefined;
+        return gitOk(['rev-parse', '--verify', `${ref}^{commit}`], repo);
+      }),
   };
 }
 
@@ -56,6 +65,10 @@ export function localTarget(repo: string, branch: string): IntegrationTarget {
     name: branch,
     branch,
     fetchTip: () => gitOk(['rev-parse', '--verify', `refs/heads/${branch}^{commit}`], repo),
+    readTaskBranch: async (taskBranch) => {
+      const read = await git(['rev-parse', '--verify', '--quiet', `refs/heads/${taskBranch}^{commit}`], repo);
+      return read.code === 0 ? read.stdout.trim() : undefined;
+    },
     async push(dir, taskBranch) {
       const pushed = await pushTo(dir, repo, branch, taskBranch, [`--receive-pack=${receivePack}`]);
       if (pushed.ok || pushed.race) return pushed;

@@ -1,6 +1,7 @@
 import type { Task } from '../ledger/index.js';
 import type { Provider } from '../providers/index.js';
 import { type AttemptBudget, allDispatches, attemptBudget, attemptBudgetOf } from './attempt-budget.js';
+import { adoptLanded } from './adopt-landed.js';
 import { endStaleAgentGroups } from './end-stale-agents.js';
 import type { ProviderChainOptions } from './provider-chain.js';
 import { runTask } from './run-task.js';
@@ -28,6 +29,8 @@ export async function runClaimedTask(task: Task, options: RunClaimedOptions): Pr
   try {
     // One read of the task's dispatches; a dead run's unfinished ones (rare) take a few more.
     const history = await allDispatches(ledger, task.id);
+    const adopted = await adoptLanded(task, history, options.sites, options.chain);
+    if (adopted) return adopted;
     const budget = history.some((d) => d.status === 'running')
       ? await resume(task.id, options)
       : attemptBudgetOf(history, options.maxAttempts);

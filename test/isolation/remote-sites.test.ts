@@ -16,7 +16,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { type CommitPolicy, createRemoteSites, inProcessLock } from '../../src/isolation/index.js';
 import { materializeTask, MemoryLedger } from '../../src/ledger/index.js';
 import { silentLogger } from '../../src/observability/index.js';
-import { parsePlan, runPlan, type SiteOutcome, type TaskSite } from '../../src/supervisor/index.js';
+import { parsePlan, runPlan, type SiteOutcome, type TaskSite, toNewTask } from '../../src/supervisor/index.js';
 import { makeRepo } from '../refresh/helpers.js';
 import { agent, readAgentLog } from '../supervisor/helpers.js';
 
@@ -351,5 +351,47 @@ describe('remote task sites (baton worker)', () => {
     expect(git(remote, 'rev-parse', 'main')).toBe(forced);
     await one.sites.close();
     await two.close();
+  });
+
+  it('adopts the result a worker pushed before it died (baton/<task> on the branch) instead of running the agent again', async () => {
+    const { remote, clones } = remoteWithClones(2);
+    const ledger = new MemoryLedger();
+    const plan = parsePlan(
+      'tasks:\n  - id: landed\n    instructions: Write a draft.\n    acceptance_criteria:\n      - description: draft\n        check: test -f draft.txt\n',
+      'plan.yaml',
+    );
+    // The worker that died: its attempt 1 is still `running` in the ledger, its push landed.
+    await ledger.upsertTask(toNewTask(plan.tasks[0]!));
+    await ledger.appendNextAttempt({
+      taskId: 'landed',
+      provider: 'fixer',
+      status: 'running',
+      claimedBy: 'worker:dead',
+      startedAt: Date.now(),
+    });
+    const dead = await sitesOf(clones[0]!);
+    const site = await dead.branch.open(task('landed'));
+    writeFileSync(path.join(site.dir, 'draft.txt'), 'the dead worker wrote this\n');
+    expect((await completer(site).complete(1)).kind).toBe('integrated');
+    await site.release();
+    await dead.sites.close();
+    const pushed = git(remote, 'rev-parse', 'baton/landed');
+    const next = await sitesOf(clones[1]!);
+    const log = path.join(base, `landed-${Date.now()}.jsonl`);
+    const report = await runPlan(plan, {
+      ledger,
+      providers: [agent('fixer', 'fixer.mjs', { AGENT_LOG: log })],
+      workspaceDir: clones[1]!,
+      sites: next.branch,
+      logger: silentLogger,
+    });
+    await next.sites.close();
+    expect(readAgentLog(log)).toEqual([]);
+    expect(report.tasks[0]?.status).toBe('completed');
+    expect((await ledger.getTask('landed'))?.resultSummary).toBe(
+      `Integrated into origin/main (commit ${pushed.slice(0, 12)}) by attempt 1, whose run stopped before recording it; adopted without running the agent again`,
+    );
+    expect(report.tasks[0]?.attempts).toMatchObject([{ attempt: 1, outcome: 'completed' }]);
+    expect(git(remote, 'rev-parse', 'main')).toBe(pushed);
   });
 });
