@@ -3,7 +3,7 @@ import { openLedger } from '../../../ledger/index.js';
 import { type BatonMcpServerOptions, parseForwardingOverride, serveStdio, WorkspaceRegistry } from '../../../mcp/light.js';
 import { GitCache, RenderWorker } from '../../../refresh/light.js';
 import { BATON_VERSION as VERSION } from '../../../version/index.js';
-import { EXIT_OK, parsePort, parsePositiveInt, resolveLedgerSpec, type CliIO } from '../../context.js';
+import { EXIT_OK, resolveLedgerSpec, type CliIO } from '../../context.js';
 import type { McpCliOptions } from './options.js';
 
 export async function runMcp(io: CliIO, options: McpCliOptions): Promise<number> {
