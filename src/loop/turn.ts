@@ -82,10 +82,23 @@ export function renderTurnClipped(turn: Turn, maxTokens: number, counter: TokenC
 function contentAt(result: ToolResultRecord, level: TurnLevel): string {
   if (level === 'verbatim' || level === 'compact') return result.raw;
   if (level === 'masked') return maskedPlaceholder(result);
-  return `${result.llmSummary ?? result.summary}\n[summary; fetch_raw("${result.rawId}") returns the full output]`;
+  return `${withEnds(result.llmSummary ?? result.summary, result.raw)}\n[summary; fetch_raw("${result.rawId}") returns the full output]`;
 }
 
 /** The turn's messages; `compact` shrinks the calls' long arguments (compactArgs). */
+/** Characters of an output's first or last line a summary shows when it lacks them. @default 160 */
+const END_LINE_CHARS = 160;
+
+/** A summary that also shows the output's first and last line (what the output began and ended with). */
+function withEnds(summary: string, raw: string): string {
+  const lines = raw.split('\n').filter((l) => l.trim().length > 0);
+  const first = lines[0]?.trim().slice(0, END_LINE_CHARS);
+  const last = lines.length > 1 ? lines.at(-1)?.trim().slice(0, END_LINE_CHARS) : undefined;
+  const head = first && !summary.includes(first) ? `${first}\n` : '';
+  const tail = last && !summary.includes(last) ? `\n…\n${last}` : '';
+  return `${head}${summary}${tail}`;
+}
+
 function turnMessages(turn: Turn, content: (r: ToolResultRecord) => string, compact = false): ContextMessage[] {
   if (turn.kind === 'user') return [{ role: 'user', content: turn.text }];
   const calls = compact ? compactCalls(turn.toolCalls) : turn.toolCalls;

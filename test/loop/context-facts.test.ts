@@ -1,5 +1,14 @@
 import { describe, expect, it } from 'vitest';
-import { actionAges, compactArgs, ContextManager, FileTracker, type LoopEvent, PinnedFacts, planTurns } from '../../src/loop/index.js';
+import {
+  actionAges,
+  compactArgs,
+  ContextManager,
+  FileTracker,
+  type LoopEvent,
+  PinnedFacts,
+  planTurns,
+  renderToolCall,
+} from '../../src/loop/index.js';
 import { failureOf } from '../../src/vocabulary/index.js';
 
 const COST = { verbatim: 100, compact: 60, summary: 30, masked: 5 } as const;
@@ -173,5 +182,34 @@ describe('edited files', () => {
         .map((f) => f.path)
         .sort(),
     ).toEqual(['docs/notes.md', 'src/app.py']);
+  });
+});
+
+describe('display forms of calls', () => {
+  it('names the key argument when the arguments do not show it (a Codex patch, a heredoc), and only then', () => {
+    const patch = '*** Begin Patch\n*** Update File: opk/cli.py\n@@\n-a\n+b\n*** End Patch';
+    expect(renderToolCall({ name: 'shell', args: { command: ['apply_patch', patch] } })).toMatch(
+      /^shell apply_patch opk\/cli\.py \{"command"/,
+    );
+    expect(renderToolCall({ name: 'Read', args: { file_path: 'src/a.py' } })).toBe('Read {"file_path":"src/a.py"}');
+  });
+
+  it("keeps an output's first and last line when it shows only its summary", () => {
+    const out = [
+      'collected 40 items',
+      ...Array.from({ length: 300 }, (_, i) => `tests/test_${i}.py::test_ok PASSED`),
+      '=== 300 passed in 2.1s ===',
+    ];
+    const manager = new ContextManager({});
+    manager.recordAll([{ kind: 'user', text: 'Run the tests.' }, ...call('t0', 'Bash', { command: 'pytest -v' })]);
+    manager.recordAll([
+      { kind: 'assistant', text: '', toolCalls: [{ id: 't1', name: 'Bash', args: { command: 'pytest -v tests' } }] },
+      { kind: 'tool', callId: 't1', name: 'Bash', text: out.join('\n') },
+    ]);
+    for (let i = 2; i < 5; i += 1) manager.recordAll(call(`t${i}`, 'Bash', { command: `echo ${i}` }));
+    const { text } = manager.assemble({ budget: 700, recentTurns: 1 });
+    expect(text).toContain('[summary; fetch_raw(');
+    expect(text).toContain('collected 40 items');
+    expect(text).toContain('=== 300 passed in 2.1s ===');
   });
 });
