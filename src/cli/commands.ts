@@ -4,6 +4,7 @@ import { registerDebt } from './commands/debt/index.js';
 import { registerDemo } from './commands/demo/index.js';
 import { registerExport } from './commands/export/index.js';
 import { registerImport } from './commands/import/index.js';
+import { registerHandoff } from './commands/handoff/index.js';
 import { registerHook } from './commands/hook/index.js';
 import { registerHooks } from './commands/hooks/index.js';
 import { registerInit } from './commands/init/index.js';
@@ -47,6 +48,7 @@ const COMMANDS: RegisterCommand[] = [
   registerHooks,
   registerHook,
   registerSessions,
+  registerHandoff,
 ];
 
 export function registerCommands(program: Command, io: CliIO, state: CliState): void {

@@ -38,3 +38,10 @@ export { claudeProjectSlug, geminiProjectNames, sessionStores } from './session-
 export type { SessionFileEntry } from './discover-session-files.js';
 export type { ImportSessionsOptions, ImportSessionsResult, SessionImportState } from './import-sessions.js';
 export type { SessionStores } from './session-stores.js';
+export { buildHandoff, DEFAULT_HANDOFF_BUDGET, HANDOFF_TARGETS } from './handoff/build-handoff.js';
+export { sessionFactsBlock } from './handoff/session-facts-block.js';
+export { sessionLoopEvents } from './handoff/session-loop-events.js';
+export { sessionOpenPlan } from './session-open-plan.js';
+export type { BuildHandoffOptions, Handoff, HandoffTarget } from './handoff/build-handoff.js';
+export { handoffArgv } from './handoff/handoff-argv.js';
+export { workspaceState } from './handoff/workspace-state.js';

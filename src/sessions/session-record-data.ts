@@ -1,8 +1,8 @@
 import path from 'node:path';
 import type { AgentSessionClient, AgentSessionData, AgentSessionFailure } from '../ledger/index.js';
 import { summarizeSession } from '../hooks/index.js';
-import { applyPlan, createdPlanItemId, openPlanItems, type PlanItem } from '../vocabulary/index.js';
-import type { AgentSession, SessionToolCall } from './types.js';
+import { sessionOpenPlan } from './session-open-plan.js';
+import type { AgentSession } from './types.js';
 
 /** Caps of an imported record's lists (the hooks' records keep the same sizes). */
 const MAX_FILES = 50;
@@ -47,7 +47,7 @@ export function sessionRecordData(session: AgentSession, workspace: string, now:
       prompts: prompts.length,
       skipped: session.skipped,
       ...(prompts[0] === undefined ? {} : { task: cut(prompts[0]) }),
-      openPlan: openPlanOf(calls).map((i) => i.text),
+      openPlan: sessionOpenPlan(calls).map((i) => i.text),
       importedAt: now,
     },
   };
@@ -93,15 +93,6 @@ function failuresOf(session: AgentSession): AgentSessionFailure[] {
     });
   }
   return out.slice(-MAX_FAILURES);
-}
-
-function openPlanOf(calls: readonly SessionToolCall[]): PlanItem[] {
-  let plan: PlanItem[] = [];
-  for (const call of calls) {
-    if (!call.plan || !call.planMode) continue;
-    plan = applyPlan(plan, { plan: call.plan, planMode: call.planMode }, createdPlanItemId(call.output ?? ''));
-  }
-  return openPlanItems(plan);
 }
 
 function relativeTo(workspace: string, cwd: string | undefined, file: string): string {
