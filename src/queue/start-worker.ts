@@ -8,6 +8,7 @@ import type { RunPlanOptions } from '../supervisor/index.js';
 import { DEFAULT_QUEUE_LOCK_MS, DEFAULT_STALLED_INTERVAL_MS, QUEUE_NAME, stalledCounterKey } from './defaults.js';
 import type { TaskJobData, TaskJobResult } from './job-data.js';
 import { taskJobProcessor } from './process-task-job.js';
+import { outageLog } from './outage-log.js';
 import { queueMetrics } from './queue-metrics.js';
 import { redisBranchLock } from './redis-branch-lock.js';
 
@@ -94,23 +95,28 @@ export async function startQueueWorker(options: QueueWorkerOptions): Promise<Que
     logger,
     onCloneFault,
   });
+  const lockMs = options.lockMs ?? DEFAULT_QUEUE_LOCK_MS;
+  const stalledMs = options.stalledIntervalMs ?? DEFAULT_STALLED_INTERVAL_MS;
   const worker = new Worker<TaskJobData, TaskJobResult>(QUEUE_NAME, processor, {
     connection,
     prefix,
     concurrency: Math.max(1, options.concurrency ?? 1),
-    lockDuration: options.lockMs ?? DEFAULT_QUEUE_LOCK_MS,
-    stalledInterval: options.stalledIntervalMs ?? DEFAULT_STALLED_INTERVAL_MS,
+    lockDuration: lockMs,
+    stalledInterval: stalledMs,
     // A stalled job is given to another worker many times rather than failed: the ledger keeps it exactly once.
     maxStalledCount: 100,
     name: owner,
   });
+  const outage = outageLog(connection, logger);
   worker.on('stalled', (jobId) => {
     queueMetrics().stalled.inc();
     connection.incr(stalledCounterKey(prefix)).catch(() => undefined);
-    logger.warn({ jobId }, 'job stalled (its worker died or hung); it goes to another worker');
+    // A job lock that lapsed while Redis was away is not a dead worker.
+    const why = outage.recent(2 * (lockMs + stalledMs)) ? 'its lock lapsed while Redis was unreachable' : 'its worker died or hung';
+    logger.warn({ jobId }, `job stalled (${why}); it goes to another worker`);
   });
   worker.on('failed', (job, error) => logger.error({ jobId: job?.id, err: error }, 'task job failed'));
-  worker.on('error', (error) => logger.error({ err: error }, 'queue worker error'));
+  worker.on('error', (error) => outage.error(error));
   await worker.waitUntilReady();
   logger.info({ owner, concurrency: options.concurrency ?? 1 }, 'baton worker ready');
   return {
