@@ -1,6 +1,6 @@
 import * as z from 'zod';
 import { functionOption, parseInput } from '../util/index.js';
-import { MAX_TIMEOUT_MS } from './open-ledger.js';
+import { MAX_TIMEOUT_MS } from './max-timeout.js';
 
 /**
  * openLedger's options as a zod schema, loaded only when the quick check in open-ledger.ts finds

@@ -9,11 +9,9 @@ export const DEFAULT_SQLITE_PATH = path.join('.baton', 'agent.db');
 export const DEFAULT_CONNECT_TIMEOUT_MS = 2_000;
 /** @default 'default' */
 export const DEFAULT_REDIS_NAMESPACE = 'default';
-/**
- * The longest timeout a Node timer or socket holds (2^31 - 1 ms, about 24.8 days): a longer Redis
- * timeout (Infinity included) waits this long; a longer SQLite busy timeout is refused.
- */
-export const MAX_TIMEOUT_MS = 2_147_483_647;
+import { MAX_TIMEOUT_MS } from './max-timeout.js';
+
+export { MAX_TIMEOUT_MS };
 
 export interface OpenLedgerOptions {
   /**

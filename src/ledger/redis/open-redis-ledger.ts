@@ -2,7 +2,7 @@ import { Redis } from 'ioredis';
 import { BatonError } from '../../errors/index.js';
 import { getLogger } from '../../observability/index.js';
 import type { Ledger } from '../ledger.js';
-import { MAX_TIMEOUT_MS } from '../open-ledger.js';
+import { MAX_TIMEOUT_MS } from '../max-timeout.js';
 import { redactRedisUrl } from './redact-redis-url.js';
 import { createRedisKeys } from './redis-keys.js';
 import { RedisLedger } from './redis-ledger.js';
