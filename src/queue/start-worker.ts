@@ -70,21 +70,7 @@ export async function startQueueWorker(options: QueueWorkerOptions): Promise<Que
   });
   // The queue's own rate limit pauses every worker when no provider can run.
   const queue = new Queue(QUEUE_NAME, { connection, prefix });
-  let leave: (why: string) => void = () => {};
-  const outOfRotation = new Promise<string>((resolve) => {
-    leave = resolve;
-  });
-  let left = false;
-  const onCloneFault = (why: string) => {
-    if (left) return;
-    left = true;
-    logger.error(
-      { owner, repoDir: options.repoDir },
-      `this worker's clone failed a job, which goes back to the queue; the worker takes no more jobs: ${why}`,
-    );
-    // Not awaited: close waits for the running jobs, this one among them.
-    void worker.close().finally(() => leave(why));
-  };
+  const rotation = leaveRotation(logger, owner, options.repoDir, () => worker.close());
   const processor = taskJobProcessor({
     ledger: options.ledger,
     queue,
@@ -93,7 +79,7 @@ export async function startQueueWorker(options: QueueWorkerOptions): Promise<Que
     owner,
     run: options.run,
     logger,
-    onCloneFault,
+    onCloneFault: rotation.leave,
   });
   const lockMs = options.lockMs ?? DEFAULT_QUEUE_LOCK_MS;
   const stalledMs = options.stalledIntervalMs ?? DEFAULT_STALLED_INTERVAL_MS;
@@ -107,21 +93,12 @@ export async function startQueueWorker(options: QueueWorkerOptions): Promise<Que
     maxStalledCount: 100,
     name: owner,
   });
-  const outage = outageLog(connection, logger);
-  worker.on('stalled', (jobId) => {
-    queueMetrics().stalled.inc();
-    connection.incr(stalledCounterKey(prefix)).catch(() => undefined);
-    // A job lock that lapsed while Redis was away is not a dead worker.
-    const why = outage.recent(2 * (lockMs + stalledMs)) ? 'its lock lapsed while Redis was unreachable' : 'its worker died or hung';
-    logger.warn({ jobId }, `job stalled (${why}); it goes to another worker`);
-  });
-  worker.on('failed', (job, error) => logger.error({ jobId: job?.id, err: error }, 'task job failed'));
-  worker.on('error', (error) => outage.error(error));
+  logWorkerEvents(worker, { connection, prefix, logger, lockMs, stalledMs });
   await worker.waitUntilReady();
   logger.info({ owner, concurrency: options.concurrency ?? 1 }, 'baton worker ready');
   return {
     owner,
-    outOfRotation,
+    outOfRotation: rotation.left,
     close: async () => {
       await worker.close();
       await queue.close();
@@ -129,4 +106,52 @@ export async function startQueueWorker(options: QueueWorkerOptions): Promise<Que
       lock.close();
     },
   };
+}
+
+/** How a worker leaves the rotation once (its clone failed a job): logged, closed, `left` resolved with why. */
+function leaveRotation(
+  logger: Logger,
+  owner: string,
+  repoDir: string,
+  close: () => Promise<void>,
+): { leave: (why: string) => void; left: Promise<string> } {
+  let resolve: (why: string) => void = () => {};
+  const left = new Promise<string>((r) => {
+    resolve = r;
+  });
+  let gone = false;
+  return {
+    left,
+    leave(why) {
+      if (gone) return;
+      gone = true;
+      logger.error(
+        { owner, repoDir },
+        `this worker's clone failed a job, which goes back to the queue; the worker takes no more jobs: ${why}`,
+      );
+      // Not awaited: close waits for the running jobs, the failing one among them.
+      void close().finally(() => resolve(why));
+    },
+  };
+}
+
+/** The worker's stalled jobs, failed jobs and errors, logged (a Redis outage as one line, see outageLog). */
+function logWorkerEvents(
+  worker: Worker<TaskJobData, TaskJobResult>,
+  context: { connection: Redis; prefix: string; logger: Logger; lockMs: number; stalledMs: number },
+): void {
+  const { connection, prefix, logger } = context;
+  const outage = outageLog(connection, logger);
+  worker.on('stalled', (jobId) => {
+    queueMetrics().stalled.inc();
+    connection.incr(stalledCounterKey(prefix)).catch(() => undefined);
+    // A job lock that lapsed while Redis was away is not a dead worker.
+    const lapsed = outage.recent(2 * (context.lockMs + context.stalledMs));
+    logger.warn(
+      { jobId },
+      `job stalled (${lapsed ? 'its lock lapsed while Redis was unreachable' : 'its worker died or hung'}); it goes to another worker`,
+    );
+  });
+  worker.on('failed', (job, error) => logger.error({ jobId: job?.id, err: error }, 'task job failed'));
+  worker.on('error', (error) => outage.error(error));
 }
