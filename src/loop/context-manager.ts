@@ -182,7 +182,8 @@ export class ContextManager {
     // Error lines of what ran (never of reads and searches, whose code holds such words), the failure's own line last.
     const ran = intent.kind === 'terminal' || intent.kind === 'edit_file' || intent.kind === 'other';
     const errorLines = ran ? findErrorLines(event.text).slice(-2) : [];
-    this.state.recordErrors(turn.index, failure.failed && failure.line ? [...errorLines, failure.line] : errorLines);
+    this.state.recordErrorLines(turn.index, errorLines);
+    if (failure.failed && failure.line) this.state.recordErrors(turn.index, [failure.line]);
     this.pinned.recordResult({ name: call.name, args: call.args, output: event.text, failure });
     const result: ToolResultRecord = {
       callId: event.callId,

@@ -26,6 +26,8 @@ const NOISE: readonly RegExp[] = [
   /^npm (ERR!|error)\s+(\/|[A-Z]:\\).*\.log$/,
   /^\[\.\.\. ?[\d,]+ (tokens|lines|chars|characters) omitted ?\.\.\.\]$/,
   /^(real|user|sys)\s+\d+m[\d.]+s$/,
+  /^<waiting for command with sessionId: .* timed out after \d+ seconds\./, // Copilot's async shell, still running
+  /^warning:\s/i, // a warning never says why something failed
   /^Done in [\d.]+m?s\.?$/,
 ];
 
