@@ -1,11 +1,11 @@
-import { appendFile, mkdir } from 'node:fs/promises';
+import { appendFile, mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { type AgentSessionData, getAgentSession, openLedger } from '../../src/ledger/index.js';
-import { importSessions } from '../../src/sessions/index.js';
+import { claudeProjectSlug, importSessions } from '../../src/sessions/index.js';
 import { git } from '../../src/workspace/index.js';
 import { tempDir } from '../helpers/cli.js';
-import { layOutStores, runBin, storeEnv } from './session-stores-helper.js';
+import { CLAUDE_FIXTURE, layOutStores, runBin, storeEnv } from './session-stores-helper.js';
 
 interface ImportJson {
   found: number;
@@ -112,6 +112,29 @@ describe('session discovery and import (real stores laid out in a temp HOME, the
     } finally {
       await ledger.close();
     }
+  });
+
+  it("finds a session started in one of the repository's worktrees, and not one of a sibling folder", async () => {
+    const env = storeEnv(home);
+    await writeFile(path.join(workspace, 'a.txt'), 'a\n');
+    await git(['add', 'a.txt'], workspace);
+    await git(['-c', 'user.email=t@t', '-c', 'user.name=t', 'commit', '-qm', 'a'], workspace);
+    const worktree = `${workspace}-wt`;
+    await git(['worktree', 'add', '-q', worktree], workspace);
+    const transcript = await readFile(CLAUDE_FIXTURE);
+    for (const dir of [worktree, `${workspace}-other`]) {
+      const file = path.join(
+        env.CLAUDE_CONFIG_DIR as string,
+        'projects',
+        claudeProjectSlug(dir),
+        '42d26d1b-3995-4735-bd1f-db7687b0bb86.jsonl',
+      );
+      await mkdir(path.dirname(file), { recursive: true });
+      await writeFile(file, transcript);
+    }
+    const run = JSON.parse((await runBin(['sessions', 'import', '--json'], workspace, env)).stdout) as ImportJson;
+    expect(run).toMatchObject({ found: 1, imported: 1 });
+    await rm(worktree, { recursive: true, force: true });
   });
 
   it('names the field and the value for an unknown --client', async () => {

@@ -51,3 +51,17 @@ function checkClient(client: string | undefined): void {
     details: { field: '--client', value: client },
   });
 }
+
+/**
+ * Imports what is new in the agent CLIs' stores before a command reads the ledger's sessions
+ * (`baton status`, `baton refresh`), so a session whose hooks never ran (a Codex session whose hooks
+ * were not trusted, a Copilot CLI session) is read like a hook-recorded one. Best effort: a
+ * read-only ledger or an unreadable store leaves the command as it was.
+ */
+export async function importBeforeReading(io: CliIO, ledger: Ledger): Promise<void> {
+  try {
+    await importSessions(ledger, { cwd: io.cwd, workspace: await sessionWorkspace(io.cwd), env: io.env });
+  } catch {
+    // The command reads what the ledger already holds.
+  }
+}
