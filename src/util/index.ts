@@ -2,6 +2,7 @@ export { definedFields } from './defined-fields.js';
 export { importOptional, isModuleNotFound, missingDependency } from './import-optional.js';
 export { formatPath, inputProblems } from './input-problems.js';
 export { inputError, parseInput } from './parse-input.js';
+export { refuseProtoKey } from './refuse-proto-key.js';
 export { suggestKey } from './suggest-key.js';
 export type { DescribePath, InputProblem } from './input-problems.js';
 export type { ParseInputOptions } from './parse-input.js';
