@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { BatonError, errorMessage } from '../errors/index.js';
-import { describeJsonError, parseInput } from '../util/index.js';
+import { describeJsonError, parseInput, refuseProtoKey } from '../util/index.js';
 import type { AgentCliType, ProviderConfig } from '../providers/index.js';
 import { type ConfigFile, configFileSchema, loadConfigOptionsSchema } from './config-schema.js';
 import * as defaults from './defaults.js';
@@ -64,18 +64,20 @@ function parseConfigText(text: string, file: string): ConfigFile {
       details: { file },
     });
   }
-  return parseInput(configFileSchema, stripComments(json), { what: `Config file ${file}`, details: { file } });
+  const stripped = stripComments(json);
+  if (typeof stripped === 'object' && stripped !== null) {
+    refuseProtoKey((stripped as { providers?: unknown }).providers, 'providers', `Config file ${file}`, { file });
+  }
+  return parseInput(configFileSchema, stripped, { what: `Config file ${file}`, details: { file } });
 }
 
 /** Drops "//" keys at every depth, so comments may sit next to any setting. */
 function stripComments(value: unknown): unknown {
   if (Array.isArray(value)) return value.map(stripComments);
   if (typeof value !== 'object' || value === null) return value;
-  const out: Record<string, unknown> = {};
-  for (const [key, v] of Object.entries(value)) {
-    if (!key.startsWith('//')) out[key] = stripComments(v);
-  }
-  return out;
+  // Object.fromEntries defines own keys: a "__proto__" key stays a key (the schema refuses it) and
+  // never becomes the copy's prototype, whose fields would read as config.
+  return Object.fromEntries(Object.entries(value).flatMap(([key, v]) => (key.startsWith('//') ? [] : [[key, stripComments(v)]])));
 }
 
 interface ResolveContext {
@@ -99,7 +101,7 @@ function resolveConfig(parsed: ConfigFile, ctx: ResolveContext): BatonConfig {
   const priority = parsed.priority ?? [...defaults.DEFAULT_PRIORITY];
   const needed = parsed.helper === undefined ? priority : [...priority, parsed.helper];
   for (const [index, name] of needed.entries()) {
-    if (providers[name] !== undefined) continue;
+    if (Object.hasOwn(providers, name)) continue;
     if (BUILT_IN.has(name)) {
       providers[name] = { type: name as AgentCliType };
       continue;

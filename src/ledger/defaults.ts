@@ -1,7 +1,7 @@
 import { BatonError } from '../errors/index.js';
 import type { Breaker, BreakerWrite, Dispatch, DispatchPatch, LedgerRecord, NewDispatch, NewTask, Task, TaskStatus } from './types.js';
 import { TASK_STATUSES } from './types.js';
-import { newId } from './ids.js';
+import { checkTaskId, newId } from './ids.js';
 import { redactForLedger } from './redact-for-ledger.js';
 
 /*
@@ -11,6 +11,7 @@ import { redactForLedger } from './redact-for-ledger.js';
 
 /** Fills a new task's defaults, secrets masked. Shared by every backend so they agree field for field. */
 export function materializeTask(input: NewTask, now: number): Task {
+  checkTaskId(input.id);
   return redactForLedger({
     instructions: '',
     intent: '',

@@ -1,5 +1,5 @@
 export { materializeDispatch, materializeTask } from './defaults.js';
-export { newId } from './ids.js';
+export { checkTaskId, MAX_TASK_ID_LENGTH, newId } from './ids.js';
 export { MemoryLedger } from './memory/index.js';
 export {
   DEFAULT_CONNECT_TIMEOUT_MS,

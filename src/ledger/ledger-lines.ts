@@ -1,5 +1,6 @@
 import * as z from 'zod';
 import { BatonError } from '../errors/index.js';
+import { MAX_TASK_ID_LENGTH } from './ids.js';
 import type { LedgerLine } from './types.js';
 import { DISPATCH_STATUSES, RECORD_COLLECTIONS, TASK_STATUSES } from './types.js';
 import { describeJsonError } from '../util/index.js';
@@ -8,7 +9,7 @@ const ms = z.number().int().nonnegative();
 const strings = z.array(z.string());
 
 const taskSchema = z.object({
-  id: z.string().min(1),
+  id: z.string().min(1).max(MAX_TASK_ID_LENGTH, `at most ${MAX_TASK_ID_LENGTH} characters`),
   title: z.string(),
   instructions: z.string(),
   intent: z.string(),

@@ -64,7 +64,8 @@ export const UNKNOWN_CLIENT_WRAPPER_TOKENS = 32;
  * forwards, keeping a known client's wrapper.
  */
 export function clientProfile(clientName: string | undefined, override?: ForwardingOverride): ClientProfile {
-  const known = clientName === undefined ? undefined : KNOWN_CLIENTS[clientName];
+  // Own keys only: a client named `constructor` or `toString` must not find Object's members.
+  const known = clientName !== undefined && Object.hasOwn(KNOWN_CLIENTS, clientName) ? KNOWN_CLIENTS[clientName] : undefined;
   const wrapperTokens = known?.wrapperTokens ?? UNKNOWN_CLIENT_WRAPPER_TOKENS;
   const resources = known?.resources ?? 'json';
   if (override) return { ...known, forwards: override, wrapperTokens, resources };

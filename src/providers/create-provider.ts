@@ -43,7 +43,8 @@ export function createProviders(
   const names = [...new Set([...config.priority, ...Object.keys(config.providers)])];
   const providers: Record<string, Provider> = {};
   for (const name of names) {
-    const declared = config.providers[name] ?? (BUILT_IN.has(name) ? ({ type: name } as ProviderConfig) : undefined);
+    const own = Object.hasOwn(config.providers, name) ? config.providers[name] : undefined;
+    const declared = own ?? (BUILT_IN.has(name) ? ({ type: name } as ProviderConfig) : undefined);
     if (declared === undefined) {
       throw new BatonError('CONFIG_INVALID', `priority names provider "${name}", which is not declared`, {
         details: { provider: name },

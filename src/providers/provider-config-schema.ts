@@ -1,5 +1,5 @@
 import * as z from 'zod';
-import { envOption, functionOption, parseInput, stringMapOption } from '../util/index.js';
+import { envOption, functionOption, parseInput, refuseProtoKey, stringMapOption } from '../util/index.js';
 import type { ProviderConfig } from './types.js';
 
 /**
@@ -82,5 +82,7 @@ export function checkProcessOptions(who: string, options: unknown): void {
 
 /** createProviders' config from code. @throws BatonError CONFIG_INVALID naming the field. */
 export function checkProvidersConfig(config: unknown): void {
+  if (typeof config === 'object' && config !== null)
+    refuseProtoKey((config as { providers?: unknown }).providers, 'providers', 'createProviders config');
   parseInput(providersConfigSchema, config, { what: 'createProviders config' });
 }

@@ -1,4 +1,5 @@
 import * as z from 'zod';
+import { MAX_TASK_ID_LENGTH } from '../ledger/index.js';
 
 const criterionSchema = z.union([
   z.string().min(1).describe('What must hold when the task is done'),
@@ -8,10 +9,12 @@ const criterionSchema = z.union([
   }),
 ]);
 
+const taskId = z.string().min(1).max(MAX_TASK_ID_LENGTH, `a task id of at most ${MAX_TASK_ID_LENGTH} characters`);
+
 const taskSchema = z
   .strictObject({
-    id: z.string().min(1).optional().describe('Unique task id'),
-    task_id: z.string().min(1).optional().describe('Unique task id (seed 000 spelling)'),
+    id: taskId.optional().describe('Unique task id'),
+    task_id: taskId.optional().describe('Unique task id (seed 000 spelling)'),
     title: z.string().optional(),
     instructions: z.string().min(1).describe('What the agent must do'),
     intent: z.string().optional().describe('Why the task exists'),

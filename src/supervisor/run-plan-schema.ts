@@ -1,5 +1,5 @@
 import * as z from 'zod';
-import type { Ledger } from '../ledger/index.js';
+import { type Ledger, MAX_TASK_ID_LENGTH } from '../ledger/index.js';
 import type { Logger } from '../observability/index.js';
 import type { Provider } from '../providers/index.js';
 import { abortSignalOption, functionOption, objectWithMethods, parseInput } from '../util/index.js';
@@ -22,7 +22,7 @@ const criterionSchema = z.strictObject({
 
 /** A task as runPlan takes it. Fields a plan file may leave out get the same defaults as there. */
 const planTaskSchema = z.strictObject({
-  id: z.string().min(1),
+  id: z.string().min(1).max(MAX_TASK_ID_LENGTH, `a task id of at most ${MAX_TASK_ID_LENGTH} characters`),
   title: z.string().optional(),
   instructions: z.string().min(1),
   intent: z.string().default(''),

@@ -4,6 +4,7 @@ export { importOptional, isModuleNotFound, missingDependency } from './import-op
 export { formatPath, inputProblems } from './input-problems.js';
 export { isSecretPath, safeValue } from './safe-value.js';
 export { inputError, parseInput } from './parse-input.js';
+export { refuseProtoKey } from './refuse-proto-key.js';
 export { suggestKey } from './suggest-key.js';
 export type { DescribePath, InputProblem } from './input-problems.js';
 export type { ParseInputOptions } from './parse-input.js';

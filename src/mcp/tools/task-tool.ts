@@ -1,7 +1,7 @@
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import * as z from 'zod';
 import { BatonError } from '../../errors/index.js';
-import { newId, TASK_STATUSES, type TaskPatch } from '../../ledger/index.js';
+import { checkTaskId, newId, TASK_STATUSES, type TaskPatch } from '../../ledger/index.js';
 import { registerCheckedTool } from '../register-checked-tool.js';
 import { guarded, okResult } from '../tool-result.js';
 import type { WorkspaceState } from '../workspace-state.js';
@@ -59,6 +59,7 @@ export function registerTaskTool(server: McpServer, state: WorkspaceState): void
             return okResult({ task: { ...task } });
           }
           case 'create': {
+            if (input.task_id !== undefined) checkTaskId(input.task_id, 'task_id');
             const task = await ledger.createTask({
               id: input.task_id ?? newId('t'),
               title: required(input.title, 'title', 'create'),

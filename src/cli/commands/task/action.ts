@@ -1,9 +1,10 @@
 import { BatonError } from '../../../errors/index.js';
-import { TASK_STATUSES, type AcceptanceCriterion, type Task, type TaskStatus } from '../../../ledger/index.js';
+import { checkTaskId, TASK_STATUSES, type AcceptanceCriterion, type Task, type TaskStatus } from '../../../ledger/index.js';
 import { type CliIO, type CommonOptions, EXIT_OK, openCliLedger, parsePositiveInt, printResult } from '../../context.js';
 import type { TaskAddOptions } from './options.js';
 
 export async function runTaskAdd(io: CliIO, id: string, options: TaskAddOptions): Promise<number> {
+  checkTaskId(id);
   const priority = Number(options.priority ?? 0);
   if (!Number.isFinite(priority)) {
     throw new BatonError('INPUT_INVALID', `--priority must be a number, got "${options.priority}"`, {
