@@ -81,6 +81,11 @@ const EDITOR_WRITES = new Set(['create', 'str_replace', 'insert', 'undo_edit', '
  * (`read_file {path}`, `str_replace_editor {command, path}`), shell tools (`bash {command}`)
  * and SWE-agent text actions (`open foo.py 40`, `edit 12:15`). Pure.
  */
+/** A tool or command name's kind: own keys only (a tool named `constructor` is not Object's). */
+function kindByName(name: string): ToolKind | undefined {
+  return Object.hasOwn(BY_NAME, name) ? BY_NAME[name] : undefined;
+}
+
 export function classifyTool(call: Pick<ToolCall, 'name' | 'args'>): ToolIntent {
   const name = call.name.toLowerCase();
   const command = typeof call.args.command === 'string' ? call.args.command.trim() : undefined;
@@ -90,7 +95,7 @@ export function classifyTool(call: Pick<ToolCall, 'name' | 'args'>): ToolIntent 
     return { kind: EDITOR_WRITES.has(sub) ? 'edit_file' : 'read_file', ...(path ? { path } : {}) };
   }
   if (SHELL_TOOLS.has(name) && command) return { ...classifyCommand(command), command };
-  const kind = BY_NAME[name];
+  const kind = kindByName(name);
   if (kind && command && command.split(/\s+/)[0]?.toLowerCase() === name) {
     // SWE-agent text action: the command repeats the tool name and carries the arguments.
     return { ...classifyCommand(command), command };
@@ -127,7 +132,7 @@ export function classifyCommand(command: string): ToolIntent {
     return { kind: 'edit_file', path: redirect[1] };
   }
   if (verb === 'sed' && / -n /.test(firstLine)) return { kind: 'read_file', ...(words.at(-1) ? { path: words.at(-1) } : {}) };
-  const kind = BY_NAME[verb];
+  const kind = kindByName(verb);
   if (kind === 'read_file' && (verb === 'goto' || verb.startsWith('scroll'))) return { kind };
   if (kind === 'grep') return { kind };
   if (kind) return { kind, ...(arg ? { path: arg } : {}) };

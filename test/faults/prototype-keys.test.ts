@@ -13,6 +13,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config/index.js';
 import { MemoryLedger } from '../../src/ledger/index.js';
 import { clientProfile, createBatonMcpServer, UNKNOWN_CLIENT_WRAPPER_TOKENS, WorkspaceRegistry } from '../../src/mcp/index.js';
+import { classifyCommand, classifyTool } from '../../src/loop/index.js';
 import { createProviders } from '../../src/providers/index.js';
 import { tempDir } from '../helpers/cli.js';
 import { makeRepo } from '../refresh/helpers.js';
@@ -82,5 +83,12 @@ describe('a config file with prototype keys', () => {
     const config = await loadConfig({ cwd: declared, env: {} });
     expect(config.providers.constructor).toMatchObject({ type: 'command', command: ['echo'] });
     expect(Object.keys(createProviders(config))).toEqual(['constructor']);
+  });
+});
+
+describe('a tool or command named like an Object member', () => {
+  it.each(['constructor', '__proto__'])('%s is classified as a plain tool or command, not as Object', (name) => {
+    expect(classifyTool({ name, args: {} })).toEqual({ kind: 'other' });
+    expect(classifyCommand(`${name} src/a.ts`)).toEqual({ kind: 'terminal' });
   });
 });
