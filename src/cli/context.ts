@@ -33,10 +33,14 @@ export function processIO(): CliIO {
   };
 }
 
+/** Adds --json alone: for commands that read no ledger or config of their own choosing (demo, hooks). */
+export function withJsonOption(command: Command): Command {
+  return command.addOption(new Option('--json', 'print machine-readable JSON instead of text'));
+}
+
 /** Adds --json, --ledger and --config to a command. */
 export function withCommonOptions(command: Command): Command {
-  return command
-    .addOption(new Option('--json', 'print machine-readable JSON instead of text'))
+  return withJsonOption(command)
     .addOption(new Option('--ledger <spec>', 'ledger: sqlite:PATH | redis://HOST:PORT/DB | memory (env BATON_LEDGER)'))
     .addOption(new Option('--config <file>', 'configuration file (default: .baton/baton.config.json)'));
 }

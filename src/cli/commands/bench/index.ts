@@ -1,12 +1,12 @@
 import type { Command } from 'commander';
 import type { RegisterCommand } from '../../command-types.js';
-import { withCommonOptions } from '../../context.js';
+import { withJsonOption } from '../../context.js';
 import type { BenchContextOptions } from './options.js';
 
 /** `baton bench context`: replays agent trajectories through four context strategies. */
 export const registerBench: RegisterCommand = (program: Command, io, state) => {
   const bench = program.command('bench').description('benchmarks of Baton mechanisms');
-  withCommonOptions(bench.command('context'))
+  withJsonOption(bench.command('context'))
     .description(
       'replay SWE-agent .traj / OpenHands .jsonl trajectories and score context strategies per budget; with --sessions, replay agent CLI sessions (Claude Code, Codex CLI, Gemini CLI, Copilot CLI) and score Baton and recency on the six facts',
     )

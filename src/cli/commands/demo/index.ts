@@ -1,13 +1,13 @@
 import type { Command } from 'commander';
 import type { RegisterCommand } from '../../command-types.js';
-import { withCommonOptions } from '../../context.js';
+import { withJsonOption } from '../../context.js';
 import type { DemoOptions } from './action.js';
 
 /** `baton demo`: the bundled example plan, showing what is injected at each seam. */
 export const registerDemo: RegisterCommand = (program: Command, io, state) => {
-  withCommonOptions(program.command('demo'))
+  withJsonOption(program.command('demo'))
     .description(
-      'run the bundled example plan with example agents in a temporary git workspace and show the context injected at each seam (on its own SQLite ledger beside the workspace: --ledger and --config are ignored)',
+      'run the bundled example plan with example agents in a temporary git workspace and show the context injected at each seam (on its own SQLite ledger beside the workspace)',
     )
     .option('--keep', 'keep the temporary workspace and print its path')
     .action(async (options: DemoOptions) => {

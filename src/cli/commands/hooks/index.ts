@@ -1,13 +1,14 @@
 import type { RegisterCommand } from '../../command-types.js';
-import { withCommonOptions } from '../../context.js';
+import { withJsonOption } from '../../context.js';
 import type { HooksCliOptions } from './action.js';
 
 /** `baton hooks install|uninstall|status`: Baton inside Claude Code's, Gemini CLI's and Codex CLI's own sessions. */
+// --json only: the hooks act on the workspace's own .baton/ (its config and ledger), as the agent CLI will.
 export const registerHooks: RegisterCommand = (program, io, state) => {
   const hooks = program
     .command('hooks')
     .description('wire Baton into Claude Code, Gemini CLI or Codex CLI through their lifecycle hooks (docs/hooks.md)');
-  withCommonOptions(hooks.command('install'))
+  withJsonOption(hooks.command('install'))
     .description("add Baton's hooks to the client's settings, kept beside your own (a backup and a diff are shown)")
     .requiredOption('--client <client>', 'claude | gemini | codex')
     .option('--scope <scope>', 'project (settings in this project) | user (your settings for every project)', 'project')
@@ -16,7 +17,7 @@ export const registerHooks: RegisterCommand = (program, io, state) => {
       const { runHooksInstall } = await import('./action.js');
       state.exitCode = await runHooksInstall(io, options);
     });
-  withCommonOptions(hooks.command('uninstall'))
+  withJsonOption(hooks.command('uninstall'))
     .description("remove Baton's hooks from the client's settings (your own hooks stay)")
     .requiredOption('--client <client>', 'claude | gemini | codex')
     .option('--scope <scope>', 'project | user', 'project')
@@ -25,7 +26,7 @@ export const registerHooks: RegisterCommand = (program, io, state) => {
       const { runHooksUninstall } = await import('./action.js');
       state.exitCode = await runHooksUninstall(io, options);
     });
-  withCommonOptions(hooks.command('status'))
+  withJsonOption(hooks.command('status'))
     .description('where the hooks are installed, what is missing, and the last problems they logged')
     .option('--client <client>', 'claude | gemini | codex (default: all three)')
     .action(async (options: HooksCliOptions) => {

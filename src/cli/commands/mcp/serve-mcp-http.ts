@@ -22,11 +22,13 @@ export async function serveMcpHttp(io: CliIO, options: McpCliOptions, common: Ba
     : isLoopbackHost(options.host ?? DEFAULT_HTTP_HOST)
       ? ' (no token: this machine only)'
       : ' (NO TOKEN: anyone who reaches this address can read and change the ledger)';
-  io.stderr(`baton mcp: listening on ${server.url}${auth}\n`);
-  await new Promise<void>((resolve) => {
+  // The handlers are in place before the ready line: a supervisor may stop the server on it.
+  const stopped = new Promise<void>((resolve) => {
     process.once('SIGINT', resolve);
     process.once('SIGTERM', resolve);
   });
+  io.stderr(`baton mcp: listening on ${server.url}${auth}\n`);
+  await stopped;
   await server.close();
   return EXIT_OK;
 }

@@ -33,13 +33,15 @@ export async function runServeCommand(io: CliIO, options: ServeCommandOptions, s
       port,
     });
     const agents = config.agents.map((agent) => agent.name);
+    // The handlers are in place before the ready line: a supervisor may stop the server on it.
+    const stopped = stop ?? untilSignal();
     printResult(
       io,
       options,
       { url: running.url, endpoint: `${running.url}/panel`, agents, ledger: ledger.location },
       () => `Panel (${agents.join(', ')}) listening on ${running.url}: POST /panel {"question": "…"}; Ctrl-C stops`,
     );
-    await (stop ?? untilSignal());
+    await stopped;
     await running.close();
   } finally {
     await ledger.close();
