@@ -71,6 +71,11 @@ export async function runHook(options: RunHookOptions): Promise<HookAnswer> {
 }
 
 async function dispatch(input: HookInput, workspace: string, now: number, env: NodeJS.ProcessEnv): Promise<string> {
+  if (env.BATON_SUPERVISED) {
+    // Briefed and recorded by `baton run` itself: only linked to its task and try.
+    const { linkSupervisedSession } = await import('./supervised-session.js');
+    return linkSupervisedSession(input, workspace, now, env);
+  }
   if (input.event === 'prompt' || input.event === 'post-tool') {
     // The hot path: only the journal's few modules load.
     const { handleNote } = await import('./handle-note.js');

@@ -59,6 +59,8 @@ export interface AgentSessionData {
   filesDeleted: string[];
   /** The latest failures, oldest first (capped). */
   failures: AgentSessionFailure[];
+  /** A session `baton run` started (BATON_SUPERVISED): the task and try it ran; its turns are that try's. */
+  supervised?: { taskId?: string; attempt?: number };
   /** The session's latest turn was cut off by an API error (Claude's StopFailure; `rate_limit`: a usage limit). */
   cutOff?: { error: string; at: number; turn: number };
   /** The user's last prompt, redacted and cut. */

@@ -44,7 +44,10 @@ export function createAgentCliProvider(name: string, config: AgentCliProviderCon
         extraArgs: config.args ?? [],
         ...(model === undefined ? {} : { model }),
       });
-      const env = { ...spec.env, ...config.env, ...request.env };
+      // BATON_SUPERVISED: the CLI's own Baton hooks (if installed) neither brief nor record this try again.
+      const env: Record<string, string> = { ...spec.env, ...config.env, ...request.env, BATON_SUPERVISED: '1' };
+      if (request.taskId !== undefined) env.BATON_TASK_ID = request.taskId;
+      if (request.attempt !== undefined) env.BATON_ATTEMPT = String(request.attempt);
       const run = await runProcess([binary, ...args], {
         cwd: request.cwd,
         env,

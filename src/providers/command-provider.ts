@@ -20,7 +20,7 @@ export interface ProcessProviderOptions {
 
 /**
  * Any executable as an agent. The prompt arrives on stdin and in the file named by
- * BATON_PROMPT_FILE; BATON_TASK_ID, BATON_ATTEMPT and BATON_MODEL are set when known. The exit code
+ * BATON_PROMPT_FILE; BATON_TASK_ID, BATON_ATTEMPT and BATON_MODEL are set when known; BATON_SUPERVISED=1 always. The exit code
  * and an optional last stdout line `{"outcome":"rate_limited","resetAt":"…Z"}` give the outcome;
  * without that line, exit 0 is ok and anything else is classified by the known phrases.
  */
@@ -37,7 +37,7 @@ export function createCommandProvider(name: string, config: CommandProviderConfi
       try {
         await writeFile(promptFile, request.prompt, 'utf8');
         const model = request.model ?? config.model;
-        const env: NodeJS.ProcessEnv = { ...config.env, ...request.env, BATON_PROMPT_FILE: promptFile };
+        const env: NodeJS.ProcessEnv = { ...config.env, ...request.env, BATON_PROMPT_FILE: promptFile, BATON_SUPERVISED: '1' };
         if (request.taskId !== undefined) env.BATON_TASK_ID = request.taskId;
         if (request.attempt !== undefined) env.BATON_ATTEMPT = String(request.attempt);
         if (model !== undefined) env.BATON_MODEL = model;

@@ -1,0 +1,29 @@
+import { agentSessionId, upsertAgentSession } from '../ledger/index.js';
+import { freshState } from './fold-session.js';
+import { openHookLedger } from './open-hook-ledger.js';
+import { newSessionData } from './session-record.js';
+import type { HookInput } from './types.js';
+
+/**
+ * A session `baton run` started (BATON_SUPERVISED in its environment): the supervisor already
+ * briefs it (the task prompt) and records it (the task's attempt, with its files and outcome), so
+ * the hooks neither inject a context nor journal its turns. Its SessionStart only links the
+ * client's session to the task and try (BATON_TASK_ID, BATON_ATTEMPT): a record with no turn,
+ * which no window counts.
+ */
+export async function linkSupervisedSession(input: HookInput, workspace: string, now: number, env: NodeJS.ProcessEnv): Promise<string> {
+  if (input.event !== 'session-start') return '';
+  const attempt = Number(env.BATON_ATTEMPT);
+  const supervised = {
+    ...(env.BATON_TASK_ID ? { taskId: env.BATON_TASK_ID } : {}),
+    ...(Number.isSafeInteger(attempt) && attempt > 0 ? { attempt } : {}),
+  };
+  const ledger = await openHookLedger(workspace, env, 1_000);
+  try {
+    const data = { ...newSessionData(input, workspace, freshState(input, now), now), supervised };
+    await upsertAgentSession(ledger, agentSessionId(input.client, input.sessionId), data, () => ({ supervised }));
+  } finally {
+    await ledger.close();
+  }
+  return '';
+}
