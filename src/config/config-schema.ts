@@ -1,6 +1,7 @@
 import * as z from 'zod';
 import { providerConfigSchema } from '../providers/index.js';
-import { envOption } from '../util/index.js';
+import { envOption, type SchemaFor } from '../util/index.js';
+import type { LoadConfigOptions } from './load-config.js';
 
 const positiveInt = z.number().int().positive();
 
@@ -46,3 +47,6 @@ export const loadConfigOptionsSchema = z.strictObject({
   file: z.string().min(1).optional(),
   env: envOption.optional(),
 });
+
+// Each schema below is tied to the interface it mirrors: a key or type added to one alone fails the build.
+export const LOAD_CONFIG_OPTIONS_MATCH: SchemaFor<LoadConfigOptions, typeof loadConfigOptionsSchema> = true;

@@ -1,3 +1,4 @@
+import { CLIENT_LIMITS, type ClientLimits } from '../clients/index.js';
 import type { Ledger } from '../ledger/index.js';
 import { CLIENT_SPECS } from './client-specs.js';
 import { gatherLedgerContext, readRecentCommits } from './gather-hook-context.js';
@@ -7,8 +8,8 @@ import type { AgentSessionSource, HookInput, HookSessionState } from './types.js
 
 /** The cap on a client's injected context: its characters, and its tokens when it cuts by tokens. */
 export function contextBudget(client: HookInput['client']): HookContextLimits {
-  const spec = CLIENT_SPECS[client];
-  return { chars: spec.maxContextChars, tokens: spec.maxContextTokens };
+  const limits: ClientLimits = CLIENT_LIMITS[client];
+  return { chars: limits.maxContextChars ?? Infinity, tokens: limits.maxContextTokens };
 }
 
 export interface InjectionRequest {

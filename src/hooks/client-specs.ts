@@ -1,3 +1,4 @@
+import { CLIENT_LIMITS } from '../clients/index.js';
 import type { AgentClient, HookEvent } from './types.js';
 
 /** One client event Baton registers: which `baton hook` event it runs, for which matcher. */
@@ -13,17 +14,13 @@ export interface ClientHookBinding {
 
 export interface ClientSpec {
   client: AgentClient;
-  /** The product's name, for people. */
+  /** The product's name, for people (clients/CLIENT_LIMITS, with its size limits). */
   label: string;
   /** The dispatch `provider` of the session's turns. */
   provider: string;
   /** Hook timeouts in settings: Claude and Codex count seconds, Gemini milliseconds. */
   timeoutUnit: 's' | 'ms';
   bindings: readonly ClientHookBinding[];
-  /** Injected context cap, in characters (Claude previews only 2 KB of anything over 10,000). */
-  maxContextChars: number;
-  /** Injected context cap in o200k tokens, when the client cuts by tokens (Codex, ~2,500). */
-  maxContextTokens?: number;
   /**
    * Whether a resumed session's history still holds the context injected earlier (Claude and
    * Codex keep every copy; Gemini CLI 0.61 does not save its SessionStart context with the
@@ -45,10 +42,9 @@ const GEMINI_WRITING_TOOLS = 'write_file|replace|run_shell_command';
 export const CLIENT_SPECS: Readonly<Record<AgentClient, ClientSpec>> = {
   claude: {
     client: 'claude',
-    label: 'Claude Code',
+    label: CLIENT_LIMITS.claude.label,
     provider: 'claude-code',
     timeoutUnit: 's',
-    maxContextChars: 9_500,
     historyKeepsContext: true,
     bindings: [
       { clientEvent: 'SessionStart', event: 'session-start', matcher: '', timeout: 10 },
@@ -64,10 +60,9 @@ export const CLIENT_SPECS: Readonly<Record<AgentClient, ClientSpec>> = {
   },
   gemini: {
     client: 'gemini',
-    label: 'Gemini CLI',
+    label: CLIENT_LIMITS.gemini.label,
     provider: 'gemini-cli',
     timeoutUnit: 'ms',
-    maxContextChars: 20_000,
     historyKeepsContext: false,
     bindings: [
       { clientEvent: 'SessionStart', event: 'session-start', matcher: '', timeout: 10_000 },
@@ -80,11 +75,9 @@ export const CLIENT_SPECS: Readonly<Record<AgentClient, ClientSpec>> = {
   },
   codex: {
     client: 'codex',
-    label: 'Codex CLI',
+    label: CLIENT_LIMITS.codex.label,
     provider: 'codex',
     timeoutUnit: 's',
-    maxContextChars: 9_000,
-    maxContextTokens: 2_400,
     historyKeepsContext: true,
     bindings: [
       { clientEvent: 'SessionStart', event: 'session-start', matcher: '', timeout: 10 },

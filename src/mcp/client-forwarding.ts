@@ -1,59 +1,22 @@
+import { CLIENT_LIMITS, type ClientLimits } from '../clients/index.js';
 import { BatonError } from '../errors/index.js';
 
-/**
- * What an MCP client gives its model of a tool result that carries both a text block and
- * `structuredContent`:
- * - `structured`: the structured content only (as compact JSON), whatever the text says;
- * - `text`: the text block only;
- * - `both-deduplicated`: the text, then the structured content, except when the text is exactly
- *   `JSON.stringify(structuredContent)`: then that JSON once;
- * - `both`: both, always (the worst case, assumed for a client Baton does not know).
- */
-export type ClientForwarding = 'structured' | 'text' | 'both-deduplicated' | 'both';
+export type { ClientForwarding, ResourceForwarding } from '../clients/index.js';
 
 /** The values `BATON_MCP_FORWARDS` accepts (what a user can say about a client Baton does not know). */
 export const FORWARDING_OVERRIDES = ['structured', 'text', 'both'] as const;
 export type ForwardingOverride = (typeof FORWARDING_OVERRIDES)[number];
 
-/**
- * How a client hands a resource it read to its model: `text`, the resource's text as it is;
- * `json`, the read result as JSON, the text inside it escaped as a JSON string (every quote and
- * newline costs more tokens).
- */
-export type ResourceForwarding = 'text' | 'json';
-
 /** How a client handles tool results, as far as the size of what reaches its model goes. */
-export interface ClientProfile {
-  forwards: ClientForwarding;
-  /** Tokens the client adds around a result (its own prefix or tags), kept free of each cap. */
-  wrapperTokens: number;
-  resources: ResourceForwarding;
-  /** Bytes of a tool result the client gives its model whole; past it, something else. @default none */
-  maxResultBytes?: number;
-}
+export type ClientProfile = Pick<ClientLimits, 'forwards' | 'wrapperTokens' | 'resources' | 'maxResultBytes'>;
 
-/**
- * The clients Baton was measured in (docs/mcp.md, "What each client forwards"), by the
- * `clientInfo.name` they send in `initialize`. Each was run against a tool whose text block and
- * structured content carried different markers, and the model request it sent next was read.
- */
-export const KNOWN_CLIENTS: Readonly<Record<string, ClientProfile>> = {
-  // Claude Code 2.1.197: JSON.stringify(structuredContent); the text block never reaches the model.
-  // ReadMcpResourceTool answers {"contents":[{"uri","mimeType","text"}]} as JSON.
-  'claude-code': { forwards: 'structured', wrapperTokens: 0, resources: 'json' },
-  // Codex CLI 0.171.0: the structured content as compact JSON after "Wall time: 0.0068 seconds\nOutput:\n"
-  // (12 tokens); read_mcp_resource answers {"server","uri","contents":[…]} as JSON.
-  'codex-mcp-client': { forwards: 'structured', wrapperTokens: 16, resources: 'json' },
-  // Gemini CLI 0.61.0: the text block inside <untrusted_context> tags (9 tokens); read_mcp_resource
-  // answers the resource's text as it is.
-  'gemini-cli-mcp-client': { forwards: 'text', wrapperTokens: 16, resources: 'text' },
-  // Copilot CLI 1.0.102: text + "\n\n" + compact JSON, or the JSON once when the text is that JSON.
-  // A result over 20,480 bytes is saved to a temporary file and the model gets only "Output too large
-  // to read at once (20.0 KB). Saved to: …". It offers the model no tool that reads resources.
-  'copilot-cli': { forwards: 'both-deduplicated', wrapperTokens: 0, resources: 'json', maxResultBytes: 20_480 },
-  // The MCP Inspector CLI 2.12.0 prints the whole result for a person: no model, no wrapper.
-  'inspector-cli': { forwards: 'text', wrapperTokens: 0, resources: 'text' },
-};
+/** The clients Baton was measured in (clients/CLIENT_LIMITS), by the `clientInfo.name` they send in `initialize`. */
+export const KNOWN_CLIENTS: Readonly<Record<string, ClientProfile>> = Object.fromEntries(
+  Object.values(CLIENT_LIMITS).map((limits: ClientLimits) => [
+    limits.mcpName,
+    { forwards: limits.forwards, wrapperTokens: limits.wrapperTokens, resources: limits.resources, maxResultBytes: limits.maxResultBytes },
+  ]),
+);
 
 /** @default 32: tokens kept free for the wrapper of a client Baton does not know. */
 export const UNKNOWN_CLIENT_WRAPPER_TOKENS = 32;

@@ -1,5 +1,9 @@
 import * as z from 'zod';
-import { abortSignalOption, envOption, functionOption, objectWithMethods, parseInput } from '../util/index.js';
+import { abortSignalOption, envOption, functionOption, objectWithMethods, parseInput, type SchemaFor } from '../util/index.js';
+import type { LoadPanelConfigOptions } from './load-panel-config.js';
+import type { RunPanelOptions } from './run-panel.js';
+import type { PanelRequestContext } from './server/handle-panel-request.js';
+import type { PanelServerOptions } from './server/start-panel-server.js';
 
 /**
  * runPanel's and the panel server's options from code, checked before the first agent runs or
@@ -102,3 +106,9 @@ export function checkLoadPanelOptions(options: unknown): void {
 export function checkResolvePanelOptions(options: unknown): void {
   parseInput(resolveOptionsSchema, options, { what: 'resolvePanelConfig options' });
 }
+
+// Each schema below is tied to the interface it mirrors: a key or type added to one alone fails the build.
+export const RUN_PANEL_OPTIONS_MATCH: SchemaFor<RunPanelOptions, typeof runOptionsSchema> = true;
+export const PANEL_CONTEXT_MATCH: SchemaFor<PanelRequestContext, typeof serverContextSchema> = true;
+export const PANEL_SERVER_OPTIONS_MATCH: SchemaFor<PanelServerOptions, typeof serverOptionsSchema> = true;
+export const LOAD_PANEL_OPTIONS_MATCH: SchemaFor<LoadPanelConfigOptions, typeof loadOptionsSchema> = true;

@@ -2,7 +2,6 @@ import { packSections, type Section } from '../budget/index.js';
 import type { TokenCounter } from '../tokens/index.js';
 import { blockers, detectContinuationState, formatAge, isFailure } from './continuation-state.js';
 import type { ContextSnapshot } from './types.js';
-import { checkPromptOptions } from './refresh-options-schema.js';
 
 export interface ContinuationPromptOptions {
   /** Hard cap in tokens. */
@@ -21,7 +20,6 @@ const MAX_LISTED_FILES = 20;
  * instructions and the checklist are required. Pure.
  */
 export function buildContinuationPrompt(snapshot: ContextSnapshot, options: ContinuationPromptOptions): string {
-  checkPromptOptions(options);
   const sections = continuationSections(snapshot, options.now);
   return packSections(sections, { budget: options.maxTokens, counter: options.counter }).text;
 }

@@ -1,7 +1,7 @@
 import * as z from 'zod';
 import type { Ledger } from '../ledger/index.js';
 import type { RefreshOptions } from './types.js';
-import { envOption, functionOption, objectWithMethods, parseInput } from '../util/index.js';
+import { envOption, functionOption, objectWithMethods, parseInput, type SchemaFor } from '../util/index.js';
 
 /**
  * refreshContext's options, checked before anything is read: strict, so `{ workspaceDir }` or
@@ -37,9 +37,8 @@ const optionsSchema = z.strictObject({
   yieldTurn: functionOption<() => Promise<void>>().optional(),
 });
 
-// A key added to RefreshOptions without a schema entry fails the type check here, naming the key.
-type Unchecked = Exclude<keyof RefreshOptions, keyof z.infer<typeof optionsSchema>>;
-export const EVERY_REFRESH_OPTION_CHECKED: [Unchecked] extends [never] ? true : Unchecked = true;
+// An option added to RefreshOptions (or widened) and not here fails the type check, naming the key.
+export const REFRESH_OPTIONS_MATCH: SchemaFor<RefreshOptions, typeof optionsSchema> = true;
 
 /** @throws BatonError CONFIG_INVALID naming each unknown key (with the spelling expected) and each value of the wrong type. */
 export function checkRefreshOptions(options: unknown): void {
@@ -69,34 +68,4 @@ export function checkSnapshotQuery(query: unknown): void {
 /** saveSnapshot's info. @throws BatonError INPUT_INVALID naming each problem. */
 export function checkSnapshotInfo(info: unknown): void {
   parseInput(snapshotInfoSchema, info, { what: 'saveSnapshot info', code: 'INPUT_INVALID' });
-}
-
-const formatSchema = z.enum(['minimal', 'standard', 'detailed', 'narrative']);
-const counterSchema = objectWithMethods(['count'], 'a TokenCounter ({ count(text): number })');
-
-const renderOptionsSchema = z.strictObject({
-  format: formatSchema,
-  now: z.number({ error: 'expected the time in epoch ms (Date.now())' }),
-  generateContinuationPrompt: z.boolean().optional(),
-  maxTokens: z.number().int().min(1).optional(),
-  metadata: z.looseObject({ generated_at: z.string(), format: formatSchema }),
-  counter: counterSchema.optional(),
-  delta: z.looseObject({}).optional(),
-  sent: z.strictObject({ escaped: z.boolean().optional(), maxBytes: z.number().int().min(1).optional() }).optional(),
-});
-
-const promptOptionsSchema = z.strictObject({
-  maxTokens: z.number().int().min(1),
-  now: z.number({ error: 'expected the time in epoch ms (Date.now())' }),
-  counter: counterSchema.optional(),
-});
-
-/** renderContext's options. @throws BatonError CONFIG_INVALID naming each problem. */
-export function checkRenderOptions(options: unknown): void {
-  parseInput(renderOptionsSchema, options, { what: 'renderContext options' });
-}
-
-/** buildContinuationPrompt's options. @throws BatonError CONFIG_INVALID naming each problem. */
-export function checkPromptOptions(options: unknown): void {
-  parseInput(promptOptionsSchema, options, { what: 'buildContinuationPrompt options' });
 }

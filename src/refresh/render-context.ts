@@ -7,7 +7,6 @@ import { FORMAT_TOKEN_CAPS, PROMPT_TOKEN_CAPS } from './format-budgets.js';
 import { buildNarrativeSections } from './narrative-sections.js';
 import type { ContextDelta } from './snapshot-delta.js';
 import type { ContextSnapshot, RefreshFormat, RefreshMetadata, RenderedContext, SentForm } from './types.js';
-import { checkRenderOptions } from './refresh-options-schema.js';
 
 export type { RenderedContext } from './types.js';
 
@@ -33,10 +32,8 @@ export interface RenderOptions {
  * context plus metadata as JSON, which is what clients such as Claude Code forward) is checked and
  * the budget tightened until both fit, so `metadata.token_estimate <= token_budget` always holds.
  * A cap too small for the required parts gets the task's headline instead. Pure.
- * @throws BatonError CONFIG_INVALID for an unknown option (naming the spelling expected) or a value of the wrong type.
  */
 export function renderContext(snapshot: ContextSnapshot, options: RenderOptions): RenderedContext {
-  checkRenderOptions(options);
   const counter = options.counter ?? o200kCounter;
   const cap = options.maxTokens ?? FORMAT_TOKEN_CAPS[options.format];
   const prompt = options.generateContinuationPrompt === false ? undefined : promptWithin(snapshot, options, cap, counter);

@@ -1,5 +1,6 @@
 import * as z from 'zod';
-import { objectWithMethods, parseInput } from '../util/index.js';
+import { objectWithMethods, parseInput, type SchemaFor } from '../util/index.js';
+import type { LlmSummarizerOptions } from './llm-summarizer.js';
 
 /**
  * The summarizers' and summary caches' options from code, checked once when one is made: strict,
@@ -47,3 +48,6 @@ export function checkMemoryCacheOptions(options: unknown): void {
 export function checkCacheDir(dir: unknown): void {
   parseInput(cacheDirSchema, { dir }, { what: 'new DiskSummaryCache' });
 }
+
+// Each schema below is tied to the interface it mirrors: a key or type added to one alone fails the build.
+export const LLM_SUMMARIZER_OPTIONS_MATCH: SchemaFor<LlmSummarizerOptions, typeof llmSchema> = true;

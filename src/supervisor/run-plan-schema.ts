@@ -2,12 +2,14 @@ import * as z from 'zod';
 import { type Ledger, MAX_TASK_ID_LENGTH } from '../ledger/index.js';
 import type { Logger } from '../observability/index.js';
 import type { Provider } from '../providers/index.js';
-import { abortSignalOption, functionOption, objectWithMethods, parseInput } from '../util/index.js';
+import { abortSignalOption, functionOption, objectWithMethods, parseInput, type SchemaFor } from '../util/index.js';
 import { describePlanPath } from './describe-plan-path.js';
 import { orderTasks } from './order-tasks.js';
 import type { Plan } from './plan-types.js';
 import type { TaskSites } from './task-site.js';
 import type { EventSink, WorkspaceOps } from './types.js';
+import type { CircuitBreakerOptions } from './circuit-breaker.js';
+import type { RunPlanOptions } from './run-plan.js';
 
 /**
  * The zod schemas of what runPlan takes from code: the plan (PlanTask's camelCase spelling; a
@@ -114,9 +116,6 @@ const runPlanOptionsSchema = z.strictObject({
   signal: abortSignalOption.optional(),
 });
 
-/** The options the schema knows: run-plan.ts asserts RunPlanOptions has no other. */
-export type CheckedRunPlanOption = keyof z.infer<typeof runPlanOptionsSchema>;
-
 /**
  * Checks runPlan's arguments and returns the plan with defaults filled in (a task's title is its
  * id). Options are checked, not copied: runPlan keeps the caller's objects.
@@ -134,3 +133,7 @@ export function checkRunPlanArgs(plan: unknown, options: unknown): Plan {
   orderTasks(tasks, parsed.file ?? 'runPlan plan');
   return { ...(parsed.file === undefined ? {} : { file: parsed.file }), tasks };
 }
+
+// Each schema below is tied to the interface it mirrors: a key or type added to one alone fails the build.
+export const BREAKER_OPTIONS_MATCH: SchemaFor<CircuitBreakerOptions, typeof breakerOptionsSchema> = true;
+export const RUN_PLAN_OPTIONS_MATCH: SchemaFor<RunPlanOptions, typeof runPlanOptionsSchema> = true;

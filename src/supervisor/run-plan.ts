@@ -8,7 +8,7 @@ import { DEFAULT_RECENT_HISTORY_WINDOW } from '../prompt/index.js';
 import type { Provider } from '../providers/index.js';
 import { buildRunReport, type RunReport } from './build-run-report.js';
 import { checkWorkspaceInput } from './check-run-plan-input.js';
-import { type CheckedRunPlanOption, checkRunPlanArgs } from './run-plan-schema.js';
+import { checkRunPlanArgs } from './run-plan-schema.js';
 import { CircuitBreaker } from './circuit-breaker.js';
 import { DEFAULT_AGENT_TIMEOUT_MS, DEFAULT_CHECK_TIMEOUT_MS, DEFAULT_MAX_WAIT_MS, DEFAULT_TASK_LEASE_MS } from './defaults.js';
 import type { Plan } from './plan-types.js';
@@ -70,10 +70,6 @@ export interface RunPlanOptions {
   onEvent?: EventSink;
   signal?: AbortSignal;
 }
-
-// An option added above without its entry in run-plan-schema.ts fails the type check here, naming it.
-type UncheckedOption = Exclude<keyof RunPlanOptions, CheckedRunPlanOption>;
-export const EVERY_RUN_PLAN_OPTION_CHECKED: [UncheckedOption] extends [never] ? true : UncheckedOption = true;
 
 /**
  * The control loop: upserts the plan's tasks into the ledger and runs them in dependency order,

@@ -3,12 +3,10 @@ import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { type Ledger, MemoryLedger } from '../../src/ledger/index.js';
 import {
-  buildContinuationPrompt,
   GitCache,
   listSnapshots,
   refreshContext,
   refreshTasks,
-  renderContext,
   resolveInsideWorkspace,
 } from '../../src/refresh/index.js';
 import { FAKE } from '../redact/fake-secrets.js';
@@ -119,18 +117,6 @@ describe('refreshContext degradation (§6.5)', () => {
     await expect(listSnapshots(ledger, { task_id: 't1' } as never)).rejects.toThrow(
       'listSnapshots query: unknown key "task_id" (did you mean "taskId"?)',
     );
-  });
-
-  it('renderContext and buildContinuationPrompt name an unknown option', async () => {
-    const r = repo();
-    const { snapshot } = await refreshContext({ workspace: r.dir, ledger: await seeded(), audit: false });
-    expect(() => renderContext(snapshot, { format: 'standard', now: Date.now(), max_tokens: 500 } as never)).toThrow(
-      /^renderContext options is invalid:\n {2}metadata: .*\n {2}unknown key "max_tokens" \(did you mean "maxTokens"\?\)$/,
-    );
-    expect(() => buildContinuationPrompt(snapshot, { maxTokens: 200, now: new Date() } as never)).toThrow(
-      /^buildContinuationPrompt options: now: expected the time in epoch ms \(Date\.now\(\)\); got "/,
-    );
-    expect(buildContinuationPrompt(snapshot, { maxTokens: 200, now: Date.now() })).toContain('t1');
   });
 
   it('reports an unknown explicit task as NOT_FOUND', async () => {
