@@ -1,9 +1,12 @@
 // Bundles the `baton` command (bin/baton.js) into dist/cli-bundle/, after tsc has built dist/.
 // Why: a fresh `baton mcp` spent most of its start-up in Node's module loader, resolving and
-// reading ~600 files (the MCP SDK, zod and its locales, commander, Baton's own modules). One
-// bundle, split where the code already loads lazily, starts about a third faster (bench cold).
-// The library (dist/index.js) stays unbundled. Packages that are native, optional, loaded only on
-// some paths, or that find their own files at run time stay external and load from node_modules.
+// reading ~600 files (the MCP SDK, zod, commander, Baton's own modules). One bundle, split where
+// the code already loads lazily, starts about a third faster (bench cold). The library
+// (dist/index.js) stays unbundled. Packages that are native, optional, loaded only on some paths,
+// or that find their own files at run time stay external and load from node_modules.
+// Dependencies are bundled as they publish themselves, through their public entries: no plugin
+// rewrites a path inside another package. Baton imports zod as a namespace (`import * as z`), so
+// esbuild leaves out what is not used, zod's 64 translations of its messages among it.
 import { readFileSync } from 'node:fs';
 import { rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
@@ -25,43 +28,6 @@ const external = [
 ]
   .filter((name) => !INLINE.has(name))
   .flatMap((name) => [name, `${name}/*`]);
-
-/**
- * zod re-exports its 64 translations of error messages as `locales`, so all of them (362 KB)
- * would be parsed at every start; Baton's messages, and what it reports to clients, are English.
- * Inside the bundle `locales` holds `en` only; zod's own default (English) is unchanged.
- */
-const zodEnglishOnly = {
-  name: 'zod-english-only',
-  setup(bundle) {
-    bundle.onResolve({ filter: /^\.\.\/locales\/index\.js$/ }, (args) =>
-      /[\\/]node_modules[\\/]zod[\\/]/.test(args.importer)
-        ? { path: path.join(path.dirname(args.importer), '..', 'locales', 'en.js'), namespace: 'zod-locales' }
-        : undefined,
-    );
-    bundle.onLoad({ filter: /.*/, namespace: 'zod-locales' }, (args) => ({
-      contents: `export { default as en } from ${JSON.stringify(args.path)};`,
-      resolveDir: path.dirname(args.path),
-    }));
-  },
-};
-
-/**
- * The SDK's server builds ajv (with its formats) in every server unless given a validator, and
- * imports it at the top of server/index.js, so the bundle would run ajv's ~650 KB at every start.
- * Baton's servers pass their own validator (src/mcp/lazy-json-schema-validator.ts), which loads
- * the SDK's ajv validator on first use: inside the bundle that class takes the default's place.
- */
-const lazyAjv = {
-  name: 'lazy-ajv',
-  setup(bundle) {
-    bundle.onResolve({ filter: /^\.\.\/validation\/ajv-provider\.js$/ }, (args) =>
-      /[\\/]@modelcontextprotocol[\\/]sdk[\\/]dist[\\/]esm[\\/]server[\\/]/.test(args.importer)
-        ? { path: path.join(ROOT, 'dist/mcp/lazy-json-schema-validator.js') }
-        : undefined,
-    );
-  },
-};
 
 /**
  * Modules import each other through a module's index.ts (DESIGN.md), and an index names all of its
@@ -108,12 +74,11 @@ await rm(OUT, { recursive: true, force: true });
 const result = await build({
   ...common,
   entryPoints: { index: path.join(ROOT, 'dist/cli/index.js') },
-  plugins: [zodEnglishOnly, lazyAjv],
 });
 /**
- * Two entries built on their own: `baton hook EVENT` (bin/baton.js loads it alone: an agent CLI
- * runs it at every tool call) and the render thread of `baton mcp` (its entry sits beside the
- * chunks: render-worker.ts finds it next to itself). Chunks shared with the command's entries would
+ * Three entries built on their own: `baton hook EVENT` (bin/baton.js loads it alone: an agent CLI
+ * runs it at every tool call), `baton mcp` (a client waits for its `initialize`) and its render
+ * thread (its entry sits beside the chunks: render-worker.ts finds it next to itself). Chunks shared with the command's entries would
  * carry every file their imports reach that any command uses (esbuild's splitting follows every
  * import of a module's index); built alone, with Baton's files free of side effects, each holds
  * only what it uses.
@@ -121,13 +86,14 @@ const result = await build({
 const alone = await Promise.all(
   [
     ['hook-main', 'dist/hooks/hook-main.js'],
+    ['mcp-main', 'dist/cli/mcp-main.js'],
     ['render-worker-main', 'dist/refresh/render-worker-main.js'],
   ].map(([name, entry]) =>
     build({
       ...common,
       entryPoints: { [name]: path.join(ROOT, entry) },
       chunkNames: `${name}-[name]-[hash]`,
-      plugins: [zodEnglishOnly, batonFilesWithoutSideEffects],
+      plugins: [batonFilesWithoutSideEffects],
     }),
   ),
 );

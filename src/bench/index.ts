@@ -4,6 +4,7 @@
  * what a user builds with.
  */
 export { appendHistory, buildFull, buildRecency, MASK_KEEP_OUTPUTS, maskOldOutputs, splitHistory } from './replay/baseline-strategies.js';
+export type { SplitHistory } from './replay/baseline-strategies.js';
 export { readSessionReplays, SHARED_SESSIONS_DIR } from './sessions/read-session-replays.js';
 export { DEFAULT_FACT_BUDGETS, FACT_STRATEGIES, runFactBench } from './sessions/run-fact-bench.js';
 export { toAnthropicSession, toModelMessagesSession, toOpenAISession } from './sessions/session-messages.js';
@@ -28,3 +29,4 @@ export type { Trajectory } from './replay/types.js';
 export type { Replay } from './sessions/replay.js';
 export type { FactBenchOptions, FactBenchReport, FactStrategy, FactStrategyScore } from './sessions/run-fact-bench.js';
 export type { SessionTurn } from './sessions/session-turns.js';
+export { CONTINUES_TOKENS, continuesHandoff } from './handoff/continues-handoff.js';

@@ -1,6 +1,5 @@
 import { BatonError } from '../errors/index.js';
 import { o200kCounter, type TokenCounter } from '../tokens/index.js';
-import { checkPackArgs } from './pack-args-schema.js';
 import { shrinkText } from './shrink-text.js';
 import type { OverflowStrategy, PackedSection, PackOptions, PackResult, Section } from './types.js';
 
@@ -23,19 +22,13 @@ interface Working {
  * section's `overflow` says) until the joined text fits. Required sections are never dropped.
  * Pure; input order is kept in the output.
  *
- * @throws BatonError('BUDGET_TOO_SMALL') when the required sections cannot fit even at their minimum;
- *   'CONFIG_INVALID' for a section or option of another shape (an unknown key named with the spelling expected).
+ * Trusts its types (built in code; config and tool input are checked at their edge).
+ * @throws BatonError('BUDGET_TOO_SMALL') when the required sections cannot fit even at their minimum.
  * @example
  * packSections([{ id: 'goal', text: goal, priority: 100, required: true },
  *               { id: 'history', text: log, priority: 10, overflow: 'trim-head' }], { budget: 1000 });
  */
 export function packSections(sections: readonly Section[], options: PackOptions): PackResult {
-  checkPackArgs(sections, options);
-  return packSectionsUnchecked(sections, options);
-}
-
-/** packSections without the argument check, for Baton's own callers (the loop packs on every step). */
-export function packSectionsUnchecked(sections: readonly Section[], options: PackOptions): PackResult {
   const counter = options.counter ?? o200kCounter;
   const separator = options.separator ?? DEFAULT_SEPARATOR;
   const separatorTokens = separator.length === 0 ? 0 : counter.count(separator);

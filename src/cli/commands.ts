@@ -4,6 +4,7 @@ import { registerDebt } from './commands/debt/index.js';
 import { registerDemo } from './commands/demo/index.js';
 import { registerExport } from './commands/export/index.js';
 import { registerImport } from './commands/import/index.js';
+import { registerHandoff } from './commands/handoff/index.js';
 import { registerHook } from './commands/hook/index.js';
 import { registerHooks } from './commands/hooks/index.js';
 import { registerInit } from './commands/init/index.js';
@@ -12,6 +13,7 @@ import { registerRefresh } from './commands/refresh/index.js';
 import { registerRun } from './commands/run/index.js';
 import { registerPanel } from './commands/panel/index.js';
 import { registerServe } from './commands/serve/index.js';
+import { registerSessions } from './commands/sessions/index.js';
 import { registerStatus } from './commands/status/index.js';
 import { registerTask } from './commands/task/index.js';
 import { registerUi } from './commands/ui/index.js';
@@ -45,6 +47,8 @@ const COMMANDS: RegisterCommand[] = [
   registerWorker,
   registerHooks,
   registerHook,
+  registerSessions,
+  registerHandoff,
 ];
 
 export function registerCommands(program: Command, io: CliIO, state: CliState): void {

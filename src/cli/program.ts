@@ -1,32 +1,12 @@
-import { Command, CommanderError } from 'commander';
 import { registerCommands } from './commands.js';
 import { BATON_VERSION } from '../version/index.js';
-import { type CliIO, EXIT_BAD_INPUT, reportError } from './context.js';
+import type { CliIO } from './context.js';
+import { runProgram } from './run-program.js';
 
 /** The package's version (package.json). */
 export const VERSION = BATON_VERSION;
 
-/**
- * Runs the `baton` CLI and resolves to its exit code. Only bin/baton.js exits the process.
- * Commands set the code through the `state` object; thrown errors are mapped by reportError.
- */
-export async function main(argv: string[], io: CliIO): Promise<number> {
-  const state = { exitCode: 0 };
-  const program = new Command('baton')
-    .description("Keeps AI coding agents' context continuous at every seam, from one durable ledger.")
-    .version(VERSION)
-    .showHelpAfterError('(run with --help for usage)')
-    .exitOverride()
-    .configureOutput({ writeOut: (s) => io.stdout(s), writeErr: (s) => io.stderr(s) });
-  registerCommands(program, io, state);
-  try {
-    await program.parseAsync(argv);
-    return state.exitCode;
-  } catch (error) {
-    if (error instanceof CommanderError) {
-      if (error.exitCode === 0 || error.code === 'commander.helpDisplayed' || error.code === 'commander.version') return 0;
-      return EXIT_BAD_INPUT;
-    }
-    return reportError(io, argv.includes('--json'), error);
-  }
+/** Runs the `baton` CLI and resolves to its exit code. Only bin/baton.js exits the process. */
+export function main(argv: string[], io: CliIO): Promise<number> {
+  return runProgram(argv, io, registerCommands);
 }

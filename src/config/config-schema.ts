@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { providerConfigSchema } from '../providers/index.js';
 import { envOption } from '../util/index.js';
 

@@ -2,23 +2,13 @@ import type { Ledger } from '../ledger/index.js';
 import { CLIENT_SPECS } from './client-specs.js';
 import { gatherLedgerContext, readRecentCommits } from './gather-hook-context.js';
 import type { DirtyState } from './measure-workspace.js';
-import { type RenderedHookContext, renderHookContext } from './render-hook-context.js';
+import { type HookContextLimits, type RenderedHookContext, renderHookContext } from './render-hook-context.js';
 import type { AgentSessionSource, HookInput, HookSessionState } from './types.js';
 
-/**
- * o200k tokens are rarely shorter than 3 characters in what Baton renders (English, paths,
- * commands), so a token cap becomes a character cap at 3 per token: 2,400 tokens -> 7,200
- * characters. Counting exactly would load the tokenizer (a quarter second) into every session
- * start; test/hooks checks the worst case with the real tokenizer.
- */
-export const CHARS_PER_TOKEN_FLOOR = 3;
-
-/** The character budget of a client's injected context. */
-export function contextBudget(client: HookInput['client']): number {
+/** The cap on a client's injected context: its characters, and its tokens when it cuts by tokens. */
+export function contextBudget(client: HookInput['client']): HookContextLimits {
   const spec = CLIENT_SPECS[client];
-  return spec.maxContextTokens === undefined
-    ? spec.maxContextChars
-    : Math.min(spec.maxContextChars, spec.maxContextTokens * CHARS_PER_TOKEN_FLOOR);
+  return { chars: spec.maxContextChars, tokens: spec.maxContextTokens };
 }
 
 export interface InjectionRequest {

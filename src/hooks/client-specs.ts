@@ -57,6 +57,8 @@ export const CLIENT_SPECS: Readonly<Record<AgentClient, ClientSpec>> = {
       { clientEvent: 'PostToolUseFailure', event: 'post-tool', matcher: '', timeout: 5 },
       { clientEvent: 'PreCompact', event: 'pre-compact', matcher: '', timeout: 10 },
       { clientEvent: 'Stop', event: 'stop', matcher: '', timeout: 10 },
+      // A turn cut off by an API error (a usage limit: `"error":"rate_limit"`) ends with StopFailure, not Stop.
+      { clientEvent: 'StopFailure', event: 'stop', matcher: '', timeout: 10 },
       { clientEvent: 'SessionEnd', event: 'session-end', matcher: '', timeout: 2 },
     ],
   },

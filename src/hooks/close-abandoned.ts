@@ -1,4 +1,5 @@
 import { type AgentSessionData, agentSessionId, endAgentSession, type Ledger, listAgentSessions } from '../ledger/index.js';
+import { isAgentClient } from './client-specs.js';
 import { foldSession } from './fold-session.js';
 import { summarizeSession } from './session-summary.js';
 
@@ -12,10 +13,11 @@ export const ABANDONED_AFTER_MS = 6 * 60 * 60 * 1000;
  * and the record ends with reason `abandoned`. Run at a session start; returns the ids closed.
  */
 export async function closeAbandonedSessions(ledger: Ledger, workspace: string, currentId: string, now: number): Promise<string[]> {
-  const active = await listAgentSessions(ledger, { workspace, status: 'active', limit: 20 });
+  const active = await listAgentSessions(ledger, { workspace, status: 'active', limit: 20, includeEmpty: true });
   const abandoned = active.filter((record) => record.id !== currentId && now - record.data.lastActivityAt > ABANDONED_AFTER_MS);
   for (const record of abandoned) {
     const { client, clientSessionId } = record.data;
+    if (!isAgentClient(client)) continue; // imported only (Copilot CLI): no hooks, nothing to fold
     const input = { client, event: 'session-end' as const, sessionId: clientSessionId, cwd: workspace };
     await foldSession(ledger, workspace, input, now, { measure: false });
     const current =

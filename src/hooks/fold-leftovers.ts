@@ -1,6 +1,7 @@
-import { closeSync, fstatSync, openSync, readdirSync, readSync } from 'node:fs';
+import { appendFileSync, closeSync, fstatSync, openSync, readdirSync, readSync, statSync } from 'node:fs';
 import path from 'node:path';
 import type { Ledger } from '../ledger/index.js';
+import { ABANDONED_AFTER_MS } from './close-abandoned.js';
 import { foldSession } from './fold-session.js';
 import { readHookState } from './hook-state.js';
 import type { JournalEntry } from './types.js';
@@ -29,10 +30,12 @@ export async function foldLeftovers(
     return [];
   }
   const bases = new Set<string>();
+  const current = path.basename(currentState, '.json');
   for (const name of names) {
+    if (name.startsWith(`${current}.`)) continue;
     const folding = /^(.+)\.folding\.\d+\.jsonl$/.exec(name);
     if (folding?.[1]) bases.add(folding[1]);
-    else if (name.endsWith('.jsonl') && endsWithEnd(path.join(sessionsDir, name))) bases.add(name.slice(0, -'.jsonl'.length));
+    else if (name.endsWith('.jsonl') && endedOrAbandoned(path.join(sessionsDir, name), now)) bases.add(name.slice(0, -'.jsonl'.length));
   }
   const folded: string[] = [];
   for (const base of [...bases].slice(0, MAX_LEFTOVERS)) {
@@ -44,6 +47,19 @@ export async function foldLeftovers(
     if ((await foldSession(ledger, workspace, input, now, { measure: false })).folded) folded.push(base);
   }
   return folded;
+}
+
+/**
+ * Whether a journal's last line is a session's end; a journal untouched for ABANDONED_AFTER_MS
+ * (its client killed before a Stop, so its session may have no record yet) gets its end here,
+ * reason `abandoned`, at its last write.
+ */
+function endedOrAbandoned(file: string, now: number): boolean {
+  if (endsWithEnd(file)) return true;
+  const written = statSync(file, { throwIfNoEntry: false })?.mtimeMs;
+  if (written === undefined || now - written <= ABANDONED_AFTER_MS) return false;
+  appendFileSync(file, `${JSON.stringify({ kind: 'end', at: Math.floor(written), reason: 'abandoned' })}\n`);
+  return true;
 }
 
 /** Whether a journal's last line is a session's end. */

@@ -8,10 +8,11 @@ import {
   recordAgentSessionTurn,
 } from '../ledger/index.js';
 import { maskSecretsSync } from '../redact/index.js';
+import { pickFailureLine } from '../vocabulary/index.js';
 import type { WorkspaceDiff } from '../workspace/index.js';
 import { CLIENT_SPECS } from './client-specs.js';
 import { ensureSessionRecord, mergeNotes, mergeTurn } from './session-record.js';
-import { summarizeSession } from './session-summary.js';
+import { cutOffEndReason, summarizeSession } from './session-summary.js';
 import type { HookInput, HookSessionState, JournalEntry } from './types.js';
 
 export type ToolEntry = Extract<JournalEntry, { kind: 'tool' }>;
@@ -38,7 +39,12 @@ export async function writeBatch(ledger: Ledger, id: string, turn: Turn): Promis
   const tools = turn.entries.filter((entry): entry is ToolEntry => entry.kind === 'tool');
   const failures = failuresOf(tools, turn.now);
   const changed = turn.diff.created.length + turn.diff.updated.length + turn.diff.deleted.length > 0;
-  const record = await ensureSessionRecord(ledger, id, turn.input, turn.workspace, turn.state, turn.now);
+  // A batch of nothing but the session's end (a session without a prompt or a tool call) creates no record.
+  const something = tools.length > 0 || changed || turn.entries.some((entry) => entry.kind !== 'end') || Boolean(turn.input.reply);
+  const record = something
+    ? await ensureSessionRecord(ledger, id, turn.input, turn.workspace, turn.state, turn.now)
+    : await getAgentSession(ledger, id);
+  if (!record) return { failures };
   let dispatchId: string | undefined;
   if (tools.length > 0 || changed) {
     dispatchId = turn.dispatchId;
@@ -57,7 +63,9 @@ export async function writeBatch(ledger: Ledger, id: string, turn: Turn): Promis
 async function closeSession(ledger: Ledger, id: string, at: number, reason: string | undefined): Promise<void> {
   const current = await getAgentSession(ledger, id);
   if (!current) return;
-  const data: AgentSessionData = { ...current.data, lastActivityAt: at, endedAt: at, ...(reason ? { endReason: reason } : {}) };
+  // A session whose last turn was cut off (a usage limit) ended because of it, whatever SessionEnd says.
+  const why = current.data.cutOff ? cutOffEndReason(current.data.cutOff.error) : reason;
+  const data: AgentSessionData = { ...current.data, lastActivityAt: at, endedAt: at, ...(why ? { endReason: why } : {}) };
   data.summary = summarizeSession(data, 'ended');
   await endAgentSession(ledger, id, data);
 }
@@ -115,7 +123,9 @@ function failuresOf(tools: ToolEntry[], now: number): TurnFailure[] {
 
 function describeFailure(failure: TurnFailure): string {
   const exit = failure.exitCode === undefined ? 'failed' : `exited ${failure.exitCode}`;
-  const error = failure.error ? `: ${failure.error.split('\n').find((line) => line.trim() !== '') ?? ''}` : '';
+  // The telling line (the vocabulary's one picker: the assertion, the error, `not ok`, `FAIL`), not the tail's first line.
+  const line = failure.error ? (pickFailureLine(failure.error) ?? failure.error.split('\n').find((l) => l.trim() !== '')) : undefined;
+  const error = line ? `: ${line}` : '';
   return `\`${failure.command.split('\n', 1)[0]}\` ${exit}${error}`.slice(0, 600);
 }
 

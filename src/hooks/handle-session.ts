@@ -1,5 +1,5 @@
 import { statSync } from 'node:fs';
-import { type AgentSessionData, agentSessionId, type Ledger, upsertAgentSession } from '../ledger/index.js';
+import { type AgentSessionData, agentSessionId, getAgentSession, type Ledger, upsertAgentSession } from '../ledger/index.js';
 import { contextAnswer, type InjectionPoint } from './answer-hook.js';
 import { buildInjection } from './build-injection.js';
 import { closeAbandonedSessions } from './close-abandoned.js';
@@ -53,7 +53,12 @@ export async function handleSessionStart(input: HookInput, workspace: string, no
     const dirty = folded ? folded.dirty : await measuring;
     if (state.baselineAt === undefined && dirty) Object.assign(state, { baseline: dirty.files, baseHead: dirty.head, baselineAt: now });
     if (input.model) state.model = input.model;
-    await upsertAgentSession(ledger, id, newSessionData(input, workspace, state, now), (current) => reopened(current, source, input, now));
+    // A session is recorded from its first prompt or tool call (a `claude mcp list` fires SessionStart and SessionEnd
+    // and nothing else); a known one is reopened here.
+    if (await getAgentSession(ledger, id))
+      await upsertAgentSession(ledger, id, newSessionData(input, workspace, state, now), (current) =>
+        reopened(current, source, input, now),
+      );
     await foldLeftovers(ledger, workspace, files.dir, files.state, now);
     await closeAbandonedSessions(ledger, workspace, id, now);
     const injection = await buildInjection({ ledger, workspace, input, sessionId: id, state, source, dirty, commits, now });
@@ -76,9 +81,10 @@ function reopened(current: AgentSessionData, source: AgentSessionSource, input: 
   return next;
 }
 
-/** Stop / AfterAgent: the turn ended; fold it (one dispatch when it did something), then what other sessions left. */
+/** Stop / AfterAgent / StopFailure (a cut-off turn, noted first): the turn ended; fold it (one dispatch when it did something), then what other sessions left. */
 export async function handleStop(input: HookInput, workspace: string, now: number, env: NodeJS.ProcessEnv): Promise<string> {
   const files = sessionFiles(workspace, agentSessionId(input.client, input.sessionId));
+  if (input.stopError) appendJournal(files.journal, files.dir, { kind: 'cut-off', at: now, error: input.stopError });
   await withLedger(workspace, env, BUSY_TIMEOUT_MS.fold, async (ledger) => {
     await foldSession(ledger, workspace, input, now);
     await foldLeftovers(ledger, workspace, files.dir, files.state, now);

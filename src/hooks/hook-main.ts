@@ -7,6 +7,9 @@ import { JsonStringCutter } from './json-string-cutter.js';
 import { runHook } from './run-hook.js';
 import { HOOK_EVENTS, type HookEvent } from './types.js';
 
+/** @default 100: how long the process may stay after its answer (closing the ledger cleanly), at most. */
+const EXIT_AFTER_ANSWER_MS = 100;
+
 /** @default 3000: how long to wait for the client to finish writing stdin. */
 const STDIN_WAIT_MS = 3_000;
 
@@ -39,6 +42,9 @@ export async function hookMain(argv: readonly string[]): Promise<void> {
   const stdin = interactive ? '' : await readStdin();
   const answer = await runHook({ client, event: event as HookEvent, stdin, cwd: process.cwd(), env: process.env });
   if (answer.stdout) await new Promise<void>((resolve) => process.stdout.write(answer.stdout, () => resolve()));
+  // The answer is out (at the deadline at the latest) and the client waits for the exit: whatever
+  // still holds the process (a Redis client retrying an unresponsive server), it ends now.
+  setTimeout(() => process.exit(), EXIT_AFTER_ANSWER_MS).unref();
 }
 
 /** A client ran `baton hook` with an event or client Baton does not know (a typo in the settings): said in the log `hooks status` shows. */

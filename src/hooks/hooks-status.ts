@@ -1,7 +1,9 @@
 import { existsSync, readFileSync } from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { CLIENT_SPECS } from './client-specs.js';
 import { codexHooksFeatureOn } from './codex-features.js';
+import { untrustedCodexEvents } from './codex-trust.js';
 import { HOOK_SCOPES, type HookScope, hookTarget } from './hook-targets.js';
 import { hookLogFile } from './hook-paths.js';
 import { batonHooksIn, unknownBatonEvents } from './merge-hook-config.js';
@@ -22,6 +24,8 @@ export interface HookScopeStatus {
   unreadable?: string;
   /** Codex: `[features] hooks = true` in config.toml. */
   featureOn?: boolean;
+  /** Codex: Baton's events that have no trust record in config.toml (`[hooks.state]`): Codex skips them silently. */
+  untrusted?: string[];
   /** `baton hook` commands whose event Baton does not know (a typo: they do nothing). */
   unknownEvents: Array<{ clientEvent: string; event: string }>;
 }
@@ -66,12 +70,19 @@ function scopeStatus(client: AgentClient, scope: HookScope, workspace: string, e
   if (typeof json !== 'object' || json === null) return status;
   const settings = json as Record<string, unknown>;
   const found = new Set(batonHooksIn(settings, client).map((hook) => hook.clientEvent));
+  if (client === 'codex') status.untrusted = untrustedCodexEvents(settings, target.settingsFile, codexConfigs(target.featureFile, env));
   return {
     ...status,
     installed: wanted.filter((event) => found.has(event)),
     missing: wanted.filter((event) => !found.has(event)),
     unknownEvents: unknownBatonEvents(settings),
   };
+}
+
+/** Where Codex keeps hook trust: the user's config.toml ($CODEX_HOME), and the scope's own. */
+function codexConfigs(featureFile: string | undefined, env: NodeJS.ProcessEnv): string[] {
+  const user = path.join(env.CODEX_HOME ?? path.join(env.HOME ?? os.homedir(), '.codex'), 'config.toml');
+  return [...new Set([user, featureFile ?? user])].map((file) => readOr(file, ''));
 }
 
 function lastProblems(file: string, count: number): string[] {

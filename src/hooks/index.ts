@@ -1,5 +1,5 @@
 export { contextAnswer } from './answer-hook.js';
-export { buildInjection, CHARS_PER_TOKEN_FLOOR, contextBudget } from './build-injection.js';
+export { buildInjection, contextBudget } from './build-injection.js';
 export { CLIENT_SPECS, isAgentClient } from './client-specs.js';
 export { ABANDONED_AFTER_MS, closeAbandonedSessions } from './close-abandoned.js';
 export { foldSession } from './fold-session.js';
@@ -24,6 +24,6 @@ export type { HookScopeStatus, HooksStatus } from './hooks-status.js';
 export type { HookScope, HookTarget } from './hook-targets.js';
 export type { HookFileChange, HookInstallResult, InstallHooksOptions } from './install-hooks.js';
 export type { HookContextData } from './gather-hook-context.js';
-export type { RenderedHookContext } from './render-hook-context.js';
+export type { HookContextLimits, RenderedHookContext } from './render-hook-context.js';
 export type { RunHookOptions } from './run-hook.js';
 export type { AgentClient, HookAnswer, HookEvent, HookInput, HookSessionState, JournalEntry } from './types.js';

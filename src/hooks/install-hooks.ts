@@ -1,10 +1,13 @@
-import { copyFile, mkdir, readFile, rename, stat, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
+import { isDeepStrictEqual } from 'node:util';
 import { BatonError } from '../errors/index.js';
 import { withCodexHooksFeature } from './codex-features.js';
 import { hookCommand, type HookScope, hookTarget } from './hook-targets.js';
 import { lineDiff } from './line-diff.js';
-import { withBatonHooks, withoutBatonHooks } from './merge-hook-config.js';
+import { backUp, type InstalledFile, type InstalledRecord, readInstalled, sha256, writeInstalled } from './install-record.js';
+import { batonHooksIn, withBatonHooks, withoutBatonHooks } from './merge-hook-config.js';
+import { assertWritable, removeCreated, writeSettingsFile } from './settings-file.js';
 import type { AgentClient } from './types.js';
 import { describeJsonError } from '../util/index.js';
 
@@ -25,7 +28,7 @@ export interface HookFileChange {
   file: string;
   /** Whether its content changes. */
   changed: boolean;
-  /** Where the previous content was copied (only when an existing file changed). */
+  /** Where the previous content was copied, under `.baton/hooks/backups/` (only when an existing file changed). */
   backup?: string;
   /** Unified-style diff of the change ('' when unchanged). */
   diff: string;
@@ -44,10 +47,12 @@ export interface HookInstallResult {
 
 /**
  * Writes Baton's hooks into the client's settings for `scope`, merged with what is there (the
- * user's own hooks kept), plus what the client needs to run them (Codex: `[features] hooks = true`).
- * Idempotent: a second install changes nothing. Each changed file is copied to `FILE.baton-backup`
- * first and its diff returned. Throws INPUT_INVALID naming the file when a settings file is not
- * JSON (nothing is written then).
+ * user's own hooks kept, the file's indentation, mode and symbolic link too), plus what the client
+ * needs to run them (Codex: `[features] hooks = true`). Idempotent: a second install changes
+ * nothing. Each changed file is first copied under `.baton/hooks/backups/` (never overwriting an
+ * earlier copy), and `.baton/hooks/installed.json` records what was there and what was written, for
+ * uninstall. Throws INPUT_INVALID naming the file when a settings file is not JSON or is read-only
+ * (nothing is written then).
  */
 export async function installHooks(options: InstallHooksOptions): Promise<HookInstallResult> {
   const target = hookTarget(options.client, options.scope, options.workspace, options.env);
@@ -55,16 +60,20 @@ export async function installHooks(options: InstallHooksOptions): Promise<HookIn
   const next = withBatonHooks(settings.json, options.client, (event) =>
     hookCommand(options.client, options.scope, options.workspace, options.bin, event),
   );
-  const changes = [planJson(target.settingsFile, settings, next)];
+  const fresh = batonHooksIn(settings.json, options.client).length === 0;
+  const changes = [await planJson(target.settingsFile, settings, next, fresh)];
   if (target.featureFile) {
     const toml = await readText(target.featureFile);
-    changes.push(plan(target.featureFile, toml, withCodexHooksFeature(toml ?? '')));
+    changes.push(await plan(target.featureFile, toml, withCodexHooksFeature(toml ?? ''), true));
   }
   const batonDir = path.join(options.workspace, '.baton');
   const createdBatonDir = !(await exists(batonDir));
   if (!options.dryRun) {
+    for (const change of changes.filter(changes_)) await assertWritable(change.file);
     if (createdBatonDir) await mkdir(batonDir, { recursive: true });
-    for (const change of changes) await apply(change);
+    const record = await readInstalled(options.workspace);
+    for (const change of changes) await applyInstall(change, options.workspace, record);
+    await writeInstalled(options.workspace, record);
   }
   return {
     client: options.client,
@@ -76,21 +85,35 @@ export async function installHooks(options: InstallHooksOptions): Promise<HookIn
   };
 }
 
-/** Removes Baton's hooks of `client` from the scope's settings (the user's own stay). Leaves Codex's feature flag. */
+/**
+ * Removes Baton's hooks of `client` from the scope's settings (the user's own stay). When nothing
+ * else changed since install, the file gets back its exact bytes from before (or is removed, with
+ * its folder, when install created it). Codex's feature flag stays in a config.toml that existed.
+ */
 export async function uninstallHooks(options: Omit<InstallHooksOptions, 'bin'>): Promise<HookInstallResult> {
   const target = hookTarget(options.client, options.scope, options.workspace, options.env);
+  const record = await readInstalled(options.workspace);
   const settings = await readSettings(target.settingsFile);
-  const change =
-    settings.text === undefined
-      ? plan(target.settingsFile, undefined, undefined)
-      : planJson(target.settingsFile, settings, withoutBatonHooks(settings.json, options.client));
-  if (!options.dryRun) await apply(change);
-  const notes = options.client === 'codex' ? [`${target.featureFile} keeps [features] hooks = true (other hooks may need it).`] : [];
+  const changes = [await planUninstall(target.settingsFile, settings, record[target.settingsFile], options.client)];
+  if (target.featureFile) changes.push(await planFeatureUninstall(target.featureFile, record[target.featureFile]));
+  if (!options.dryRun) {
+    for (const change of changes.filter(changes_)) await assertWritable(change.file);
+    for (const change of changes.filter(changes_)) {
+      if (change.after === undefined) await removeCreated(change.file, change.createdDir);
+      else await writeSettingsFile(change.file, change.after);
+      delete record[change.file];
+    }
+    if (changes.some(changes_)) await writeInstalled(options.workspace, record);
+  }
+  const notes =
+    options.client === 'codex' && (await exists(target.featureFile ?? ''))
+      ? [`${target.featureFile} keeps [features] hooks = true (other hooks may need it).`]
+      : [];
   return {
     client: options.client,
     scope: options.scope,
     dryRun: Boolean(options.dryRun),
-    files: [report(change)],
+    files: changes.map(report),
     createdBatonDir: false,
     notes,
   };
@@ -122,39 +145,98 @@ function installNotes(client: AgentClient, scope: HookScope): string[] {
 interface Planned {
   file: string;
   before: string | undefined;
+  /** undefined with `before` set: the file is removed. */
   after: string | undefined;
+  /** The file's folder does not exist yet. */
+  createdDir: boolean;
+  /** Install: the file holds nothing of Baton's yet, so its content is the original to keep. */
+  fresh: boolean;
+  backup?: string;
 }
 
-function plan(file: string, before: string | undefined, after: string | undefined): Planned {
-  return { file, before, after };
+async function plan(file: string, before: string | undefined, after: string | undefined, fresh: boolean): Promise<Planned> {
+  return { file, before, after, fresh, createdDir: !(await exists(path.dirname(file))) };
 }
 
-function planJson(file: string, settings: { text?: string; json: Record<string, unknown> }, next: Record<string, unknown>): Planned {
-  const unchanged = settings.text !== undefined && JSON.stringify(settings.json) === JSON.stringify(next);
-  return plan(file, settings.text, unchanged ? settings.text : `${JSON.stringify(next, null, 2)}\n`);
+function changes_(change: Planned): boolean {
+  return change.after !== change.before;
+}
+
+async function planJson(file: string, settings: Settings, next: Record<string, unknown>, fresh: boolean): Promise<Planned> {
+  const unchanged = settings.text !== undefined && isDeepStrictEqual(settings.json, next);
+  return plan(file, settings.text, unchanged ? settings.text : stringifyLike(settings.text, next), fresh);
+}
+
+async function planUninstall(file: string, settings: Settings, entry: InstalledFile | undefined, client: AgentClient): Promise<Planned> {
+  if (settings.text === undefined) return plan(file, undefined, undefined, false);
+  const stripped = withoutBatonHooks(settings.json, client);
+  const original = entry === undefined ? undefined : await originalOf(entry);
+  const untouched = entry !== undefined && sha256(settings.text) === entry.writtenSha256;
+  if (entry?.created && (untouched || Object.keys(stripped).length === 0))
+    return { ...(await plan(file, settings.text, undefined, false)), createdDir: entry.createdDir };
+  if (original !== undefined && (untouched || isDeepStrictEqual(stripped, parseOr(original))))
+    return plan(file, settings.text, original, false);
+  if (isDeepStrictEqual(stripped, settings.json)) return plan(file, settings.text, settings.text, false);
+  return plan(file, settings.text, stringifyLike(settings.text, stripped), false);
+}
+
+async function planFeatureUninstall(file: string, entry: InstalledFile | undefined): Promise<Planned> {
+  const text = await readText(file);
+  const remove = text !== undefined && entry?.created === true && sha256(text) === entry.writtenSha256;
+  return { ...(await plan(file, text, remove ? undefined : text, false)), createdDir: entry?.createdDir ?? false };
+}
+
+/** The content before the first install, from its backup, when the backup is still that content. */
+async function originalOf(entry: InstalledFile): Promise<string | undefined> {
+  if (entry.backup === undefined) return undefined;
+  const text = await readText(entry.backup).catch(() => undefined);
+  return text !== undefined && sha256(text) === entry.originalSha256 ? text : undefined;
+}
+
+function parseOr(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+}
+
+/** JSON written the way the file was: its indentation (none for a one-line file) and final newline. */
+function stringifyLike(text: string | undefined, json: Record<string, unknown>): string {
+  if (text === undefined || text.trim() === '') return `${JSON.stringify(json, null, 2)}\n`;
+  const body = text.trimEnd();
+  const indent = body.includes('\n') ? (/\n([ \t]+)\S/.exec(body)?.[1] ?? 2) : 0;
+  return `${JSON.stringify(json, null, indent)}${text.endsWith('\n') ? '\n' : ''}`;
 }
 
 function report(change: Planned): HookFileChange {
-  const changed = change.after !== undefined && change.after !== change.before;
+  const changed = changes_(change);
   const out: HookFileChange = {
     file: change.file,
     changed,
     diff: changed ? lineDiff(change.file, change.before ?? '', change.after ?? '') : '',
   };
-  if (changed && change.before !== undefined) out.backup = `${change.file}.baton-backup`;
+  if (change.backup !== undefined) out.backup = change.backup;
   return out;
 }
 
-async function apply(change: Planned): Promise<void> {
-  if (change.after === undefined || change.after === change.before) return;
+async function applyInstall(change: Planned, workspace: string, record: InstalledRecord): Promise<void> {
+  if (!changes_(change) || change.after === undefined) return;
+  if (change.before !== undefined) change.backup = await backUp(workspace, change.file);
   await mkdir(path.dirname(change.file), { recursive: true });
-  if (change.before !== undefined) await copyFile(change.file, `${change.file}.baton-backup`);
-  const temporary = `${change.file}.${process.pid}.tmp`;
-  await writeFile(temporary, change.after);
-  await rename(temporary, change.file);
+  await writeSettingsFile(change.file, change.after);
+  const kept = change.fresh ? undefined : record[change.file];
+  const entry: InstalledFile = kept ?? { created: change.before === undefined, createdDir: change.createdDir, writtenSha256: '' };
+  if (kept === undefined && change.before !== undefined) {
+    entry.backup = change.backup;
+    entry.originalSha256 = sha256(change.before);
+  }
+  record[change.file] = { ...entry, writtenSha256: sha256(change.after) };
 }
 
-async function readSettings(file: string): Promise<{ text?: string; json: Record<string, unknown> }> {
+type Settings = { text?: string; json: Record<string, unknown> };
+
+async function readSettings(file: string): Promise<Settings> {
   const text = await readText(file);
   if (text === undefined || text.trim() === '') return { text, json: {} };
   let json: unknown;

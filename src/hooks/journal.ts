@@ -1,4 +1,5 @@
 import { closeSync, fstatSync, mkdirSync, openSync, readdirSync, readSync, renameSync, unlinkSync, writeSync } from 'node:fs';
+import { redactValueSync } from '../redact/index.js';
 import type { SessionFiles } from './hook-paths.js';
 import type { JournalEntry } from './types.js';
 
@@ -8,10 +9,13 @@ export const MAX_JOURNAL_LINE = 16 * 1024;
 /**
  * Appends one entry to a session's journal: one `write` on a file opened with O_APPEND, so hooks
  * the client runs at once (parallel tool calls) add whole lines. Creates the folder on first use.
+ * Secrets are masked before the line is written (Baton's one redactor): a journal on disk holds
+ * no command, error, prompt or reply in clear, even when no fold ever reads it.
  */
 export function appendJournal(file: string, dir: string, entry: JournalEntry): void {
-  let line = `${JSON.stringify(entry)}\n`;
-  if (Buffer.byteLength(line) > MAX_JOURNAL_LINE) line = `${JSON.stringify(shrink(entry))}\n`;
+  const masked = redactValueSync(entry).value;
+  let line = `${JSON.stringify(masked)}\n`;
+  if (Buffer.byteLength(line) > MAX_JOURNAL_LINE) line = `${JSON.stringify(shrink(masked))}\n`;
   let fd: number;
   try {
     fd = openSync(file, 'a');
@@ -77,6 +81,8 @@ function shrink(entry: JournalEntry): JournalEntry {
       return { ...entry, prompt: cut(entry.prompt, 4000) ?? '' };
     case 'reply':
       return { ...entry, reply: cut(entry.reply, 4000) ?? '' };
+    case 'cut-off':
+      return { ...entry, error: cut(entry.error, 200) ?? '' };
     case 'compact':
     case 'end':
       return entry;

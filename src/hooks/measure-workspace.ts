@@ -3,6 +3,7 @@ import { lstat } from 'node:fs/promises';
 import path from 'node:path';
 import { mapLimit, runGit, type WorkspaceDiff } from '../workspace/index.js';
 // The files, not the module's index: the index also carries the snapshot walkers.
+import { batonOwnFiles } from './baton-own-files.js';
 
 /**
  * Files that differ from HEAD: workspace-relative path -> a signature of the file (size and
@@ -35,7 +36,7 @@ export function gitTop(workspace: string): string | undefined {
 /**
  * What differs from HEAD under `workspace`, with a signature of each changed file: one
  * `git status` (untracked files listed one by one) and a stat per changed file. Baton's own
- * `.baton/` is left out. Undefined outside a git work tree.
+ * files are left out: `.baton/`, and the settings its hooks install wrote (batonOwnFiles). Undefined outside a git work tree.
  */
 export async function readDirtyState(workspace: string): Promise<DirtyState | undefined> {
   const top = gitTop(workspace);
@@ -43,9 +44,11 @@ export async function readDirtyState(workspace: string): Promise<DirtyState | un
   const { stdout } = await runGit(['status', '--porcelain=v2', '--branch', '-z', '--untracked-files=all'], workspace);
   const prefix = path.relative(top, path.resolve(workspace)).split(path.sep).join('/');
   const parsed = parsePorcelain(stdout);
+  const own = batonOwnFiles(workspace);
   const entries = parsed.entries
     .map((entry) => ({ ...entry, path: prefix ? relativeTo(entry.path, prefix) : entry.path }))
-    .filter((entry): entry is { path: string; xy: string } => entry.path !== undefined && !entry.path.startsWith('.baton/'));
+    .filter((entry): entry is { path: string; xy: string } => entry.path !== undefined && !entry.path.startsWith('.baton/'))
+    .filter((entry) => !own(entry.path));
   const hashes = await mapLimit(entries, STAT_CONCURRENCY, (entry) =>
     entry.xy.includes('D') ? Promise.resolve(undefined) : signature(path.join(workspace, entry.path)),
   );

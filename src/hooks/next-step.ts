@@ -1,14 +1,19 @@
 import type { HookContextData } from './gather-hook-context.js';
-import { oneLine } from './session-summary.js';
+import { cutOffCause, oneLine } from './session-summary.js';
 
 /**
- * One next step, from the record alone, in order of urgency: a command that failed in the latest
+ * One next step, from the record alone, in order of urgency: a turn cut off by a usage limit; a command that failed in the latest
  * turn of the latest session; a blocked task; a task in progress; a failed run; uncommitted
  * changes; the last request. Pure.
  */
 export function nextStep(data: HookContextData): string {
   // The latest session that did something (the one starting now has not, yet).
   const latest = data.sessions.find((record) => record.data.turns > 0 || record.data.lastPrompt !== undefined);
+  const cutOff = latest?.data.cutOff;
+  if (latest && cutOff) {
+    const request = latest.data.lastPrompt ? ` ("${oneLine(latest.data.lastPrompt, 160)}")` : '';
+    return `The last turn was cut off by ${cutOffCause(cutOff.error)}: check what it left half done and finish the request${request}.`;
+  }
   const failure = latest?.data.failures[latest.data.failures.length - 1];
   if (latest && failure && failure.turn >= latest.data.turns) {
     const exit = failure.exitCode === undefined ? 'failed' : `exited ${failure.exitCode}`;

@@ -5,7 +5,7 @@ const SOURCES: readonly string[] = ['startup', 'resume', 'clear', 'compact'];
 /**
  * Reads a hook's stdin JSON into HookInput. The three clients share most field names (session_id,
  * cwd, transcript_path, tool_name, tool_input, tool_response); the differences are mapped here:
- * Claude's PostToolUseFailure (`error`), Gemini's AfterAgent (`prompt_response`), Stop's
+ * Claude's PostToolUseFailure (`error`) and StopFailure (`error`), Gemini's AfterAgent (`prompt_response`), Stop's
  * `last_assistant_message`. Throws a plain Error naming what is missing; the caller logs it.
  */
 export function parseHookInput(client: AgentClient, event: HookEvent, text: string, fallbackCwd: string): HookInput {
@@ -32,6 +32,7 @@ export function parseHookInput(client: AgentClient, event: HookEvent, text: stri
     input.toolFailed = true;
     assign(input, 'toolError', str(json.error) ?? 'failed');
   }
+  if (str(json.hook_event_name) === 'StopFailure') input.stopError = str(json.error) ?? 'unknown';
   return input;
 }
 

@@ -1,21 +1,43 @@
 import { createHash } from 'node:crypto';
+import { fit } from '../budget/index.js';
+import { isEmptyAgentSession } from '../ledger/index.js';
 import { maskSecretsSync } from '../redact/index.js';
-import { CLIENT_SPECS } from './client-specs.js';
+import { o200kCounter, truncateToTokens } from '../tokens/index.js';
+import { CLIENT_SPECS, isAgentClient } from './client-specs.js';
 import type { HookContextData } from './gather-hook-context.js';
 import { nextStep } from './next-step.js';
-import { oneLine } from './session-summary.js';
+import { cutOffCause, oneLine } from './session-summary.js';
 
 /** The first line of every injected context: how a model (and a test) tells Baton's copies apart. */
 export const CONTEXT_TITLE = '# Baton context for this workspace';
 
-/** How many items each section shows, from the roomiest level down; the first level that fits wins. */
-const LEVELS = [
-  { sessions: 6, runs: 6, files: 40, failures: 6, tasks: 10, commits: 3, line: 400 },
-  { sessions: 4, runs: 4, files: 20, failures: 4, tasks: 6, commits: 2, line: 240 },
-  { sessions: 2, runs: 2, files: 10, failures: 2, tasks: 3, commits: 1, line: 160 },
-  { sessions: 1, runs: 1, files: 5, failures: 1, tasks: 2, commits: 0, line: 120 },
-] as const;
-type Level = (typeof LEVELS)[number];
+/**
+ * How many items each section shows at the roomiest budget (the length of one line); a smaller
+ * budget shows proportionally fewer, down to one of each.
+ */
+const TOP = { sessions: 6, runs: 6, files: 40, failures: 6, tasks: 10, commits: 3, line: 400 } as const;
+/** The smallest budget tried before the text is cut. */
+const MIN_LINE = 60;
+type Level = { -readonly [K in keyof typeof TOP]: number };
+
+function levelAt(line: number): Level {
+  const share = (n: number, least = 1) => Math.max(least, Math.round((n * line) / TOP.line));
+  return {
+    sessions: share(TOP.sessions),
+    runs: share(TOP.runs),
+    files: share(TOP.files, 5),
+    failures: share(TOP.failures),
+    tasks: share(TOP.tasks, 2),
+    commits: share(TOP.commits, 0),
+    line,
+  };
+}
+
+/** A client's cap on injected context: characters, and o200k tokens when it cuts by tokens (Codex). */
+export interface HookContextLimits {
+  chars: number;
+  tokens?: number;
+}
 
 /** A rendered context: the text to inject, and the digest of everything but its date line. */
 export interface RenderedHookContext {
@@ -26,28 +48,38 @@ export interface RenderedHookContext {
 }
 
 /**
- * Renders the continuation context within `maxChars`: sessions (what they did, their last
+ * Renders the continuation context within the client's limits (fitted by budget/fit: characters,
+ * and exact o200k tokens for a client that cuts by tokens): sessions (what they did, their last
  * request), runs, uncommitted files, failures, open tasks and blockers, and one next step. Times
  * are absolute (UTC, to the minute), so the same record renders to the same text later and an
  * unchanged context is recognised (`digest`) and not injected twice. Secrets are masked.
  */
-export function renderHookContext(data: HookContextData, maxChars: number): RenderedHookContext {
+export function renderHookContext(data: HookContextData, limits: HookContextLimits): RenderedHookContext {
   const told = { ...data, sessions: sessionsToTell(data) };
   const hasContent = told.sessions.length + data.runs.length + data.openTasks.length > 0 || Object.keys(data.git?.files ?? {}).length > 0;
   const header = `${CONTEXT_TITLE}\nRecorded by Baton, as of ${stamp(data.now)}. A newer Baton context replaces this one; where it and the files disagree, trust the files.\n\n${intro(data)}`;
-  let body = '';
-  for (const level of LEVELS) {
-    body = maskSecretsSync(renderBody(told, level)).text;
-    if (header.length + body.length + 2 <= maxChars) break;
+  const fitted = fit(
+    (line) => {
+      const body = maskSecretsSync(renderBody(told, levelAt(line))).text;
+      return { body, text: `${header}\n\n${body}` };
+    },
+    ({ text }) => ({ chars: text.length, tokens: limits.tokens === undefined ? 0 : o200kCounter.count(text) }),
+    { caps: { chars: limits.chars, tokens: limits.tokens ?? Infinity }, budget: TOP.line, minBudget: MIN_LINE },
+  );
+  const { body } = fitted.candidate;
+  let text = fitted.candidate.text;
+  if (!fitted.fits) {
+    text = `${text.slice(0, limits.chars - 20)}`;
+    if (limits.tokens !== undefined) text = truncateToTokens(text, limits.tokens - 8);
+    text = `${text}\n[cut to fit]`;
   }
-  let text = `${header}\n\n${body}`;
-  if (text.length > maxChars) text = `${text.slice(0, maxChars - 20)}\n[cut to fit]`;
   // The header (date, and the intro that names the source) is left out: the same record gives the same digest.
   return { text, digest: createHash('sha256').update(body).digest('hex').slice(0, 32), hasContent };
 }
 
 function renderBody(data: HookContextData, level: Level): string {
   const sections = [
+    cutOffLine(data),
     section('Sessions in this workspace', sessionLines(data, level)),
     section('Runs (baton run)', runLines(data, level)),
     section(changesTitle(data), fileLines(data, level)),
@@ -81,7 +113,7 @@ function section(title: string, lines: string[]): string {
 
 function sessionLines(data: HookContextData, level: Level): string[] {
   return data.sessions
-    .filter((record) => !isEmpty(record))
+    .filter((record) => !isEmptyAgentSession(record))
     .slice(0, level.sessions)
     .flatMap((record) => {
       const current = record.id === data.sessionId ? 'this session; ' : '';
@@ -95,11 +127,6 @@ function sessionLines(data: HookContextData, level: Level): string[] {
     });
 }
 
-/** A session that has done nothing yet (the one starting now, or one that ended without a turn): nothing to tell. */
-function isEmpty(record: HookContextData['sessions'][number]): boolean {
-  return record.data.turns === 0 && record.data.toolCalls === 0 && record.data.lastPrompt === undefined;
-}
-
 /**
  * The sessions worth telling this one about. On a startup or a resume the session's own history
  * holds what it did, so it is left out (and its new prompts do not make an unchanged context look
@@ -107,7 +134,16 @@ function isEmpty(record: HookContextData['sessions'][number]): boolean {
  */
 export function sessionsToTell(data: HookContextData): HookContextData['sessions'] {
   const ownHistoryKept = data.source === 'startup' || data.source === 'resume';
-  return data.sessions.filter((record) => !isEmpty(record) && !(ownHistoryKept && record.id === data.sessionId));
+  return data.sessions.filter((record) => !isEmptyAgentSession(record) && !(ownHistoryKept && record.id === data.sessionId));
+}
+
+/** Said first: the newest session's last turn was cut off (a usage limit), so its work may be half done. */
+function cutOffLine(data: HookContextData): string {
+  const newest = data.sessions[0];
+  const cutOff = newest?.data.cutOff;
+  if (!newest || !cutOff) return '';
+  const label = isAgentClient(newest.data.client) ? CLIENT_SPECS[newest.data.client].label : newest.data.client;
+  return `**The last turn was cut off by ${cutOffCause(cutOff.error)}** (${label} session ${newest.data.clientSessionId.slice(0, 8)}, ${stamp(cutOff.at)}): what it was doing may be half done.`;
 }
 
 function runLines(data: HookContextData, level: Level): string[] {
@@ -141,7 +177,7 @@ function failureLines(data: HookContextData, level: Level): string[] {
   const failures = data.sessions.flatMap((record) =>
     record.data.failures.map((failure) => ({
       failure,
-      label: CLIENT_SPECS[record.data.client]?.label ?? record.data.client,
+      label: isAgentClient(record.data.client) ? CLIENT_SPECS[record.data.client].label : record.data.client,
       session: record.data.clientSessionId,
     })),
   );

@@ -89,6 +89,7 @@ export function mergeTurn(current: AgentSessionData, turn: TurnForRecord): Parti
   if (prompt) next.lastPrompt = prompt;
   const reply = turn.input.reply ? cut(turn.input.reply) : lastText(turn.entries, 'reply');
   if (reply) next.lastReply = reply;
+  noteCutOff(next, turn.entries, next.turns);
   next.summary = summarizeSession(next, 'active');
   return next;
 }
@@ -104,8 +105,16 @@ export function mergeNotes(current: AgentSessionData, entries: JournalEntry[], i
   if (prompt) next.lastPrompt = prompt;
   const reply = input.reply ? cut(input.reply) : lastText(entries, 'reply');
   if (reply) next.lastReply = reply;
+  noteCutOff(next, entries, next.turns);
   next.summary = summarizeSession(next, 'active');
   return next;
+}
+
+/** A cut-off turn is kept until a later prompt or tool call shows the session went on. */
+function noteCutOff(next: AgentSessionData, entries: JournalEntry[], turn: number): void {
+  const cutOff = entries.findLast((entry) => entry.kind === 'cut-off');
+  if (cutOff?.kind === 'cut-off') next.cutOff = { error: cutOff.error, at: cutOff.at, turn };
+  else if (entries.some((entry) => entry.kind === 'prompt' || entry.kind === 'tool')) delete next.cutOff;
 }
 
 function mergeFiles(current: readonly string[], added: readonly string[], removed: readonly string[]): string[] {

@@ -1,5 +1,5 @@
 import type { AgentSessionData } from '../ledger/index.js';
-import { CLIENT_SPECS } from './client-specs.js';
+import { CLIENT_SPECS, isAgentClient } from './client-specs.js';
 
 /** Files named in a summary before "+N more". */
 const SUMMARY_FILES = 5;
@@ -10,7 +10,7 @@ const SUMMARY_FILES = 5;
  * src/a.ts; 1 failed command (last: `ls /x`, exit 2); ended (other)."
  */
 export function summarizeSession(data: AgentSessionData, status: 'active' | 'ended'): string {
-  const label = CLIENT_SPECS[data.client]?.label ?? data.client;
+  const label = isAgentClient(data.client) ? CLIENT_SPECS[data.client].label : data.client;
   const parts = [
     `${label} session ${data.clientSessionId.slice(0, 8)}: ${count(data.turns, 'turn')}, ${count(data.toolCalls, 'tool call')}`,
   ];
@@ -35,6 +35,16 @@ function count(n: number, noun: string): string {
 function fileList(files: readonly string[]): string {
   const shown = files.slice(0, SUMMARY_FILES).join(', ');
   return files.length > SUMMARY_FILES ? `${shown} (+${files.length - SUMMARY_FILES} more)` : shown;
+}
+
+/** What cut a turn off, in words: `rate_limit` is a usage limit. */
+export function cutOffCause(error: string): string {
+  return error === 'rate_limit' ? 'a usage limit' : `an API error (${error})`;
+}
+
+/** A session's end reason when its last turn was cut off: `usage limit`, else `api error (…)`. */
+export function cutOffEndReason(error: string): string {
+  return error === 'rate_limit' ? 'usage limit' : `api error (${error})`;
 }
 
 /** First line of a text, cut to `max` characters. */

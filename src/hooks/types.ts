@@ -52,6 +52,8 @@ export interface HookInput {
   toolError?: string;
   /** Whether the client reported the tool as failed (Claude PostToolUseFailure). */
   toolFailed?: boolean;
+  /** Claude's StopFailure: the turn was cut off by an API error (`rate_limit`: a usage limit). */
+  stopError?: string;
 }
 
 /** One line of a session's journal (`.baton/hooks/sessions/<id>.jsonl`), appended by the cheap hooks. */
@@ -70,6 +72,8 @@ export type JournalEntry =
   | { kind: 'prompt'; at: number; prompt: string }
   | { kind: 'reply'; at: number; reply: string }
   | { kind: 'compact'; at: number; trigger: 'manual' | 'auto' }
+  /** The turn was cut off by an API error (Claude's StopFailure; `rate_limit`: a usage limit). */
+  | { kind: 'cut-off'; at: number; error: string }
   /** The session ended (SessionEnd): the fold that reads it closes the record, whichever hook runs it. */
   | { kind: 'end'; at: number; reason?: string };
 

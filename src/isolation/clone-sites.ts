@@ -7,13 +7,17 @@ import type { BranchLock } from './branch-lock.js';
 import { commitAttempt } from './commit-attempt.js';
 import type { CommitPolicy } from './commit-policy.js';
 import { integrateCommit } from './integrate-commit.js';
+import { findLandedResult } from './landed-result.js';
 import type { IntegrationTarget } from './integration-target.js';
 import type { Clone } from './open-clone.js';
 import { taskBranch, taskCommitMessage } from './task-branch.js';
+import type { TipWatch } from './tip-watch.js';
 
 export interface CloneSitesOptions {
   clone: Clone;
   target: IntegrationTarget;
+  /** The target's history as this run saw it (a force-push or reset under the run stops integration). */
+  watch: TipWatch;
   lock: BranchLock;
   policy: CommitPolicy;
   logger: Logger;
@@ -28,12 +32,14 @@ export interface CloneSitesOptions {
 export function cloneSites(options: CloneSitesOptions): TaskSites {
   const { clone, target } = options;
   return {
+    landed: (task) => findLandedResult(clone.repo, target, task.id),
     async open(task: Task): Promise<TaskSite> {
-      const dir = await clone.pool.take(await target.fetchTip(), task.id);
+      const base = await target.fetchTip();
+      const dir = await clone.pool.take(base, task.id);
       return {
         dir,
         workspace: workspaceOps(dir, { gitTop: true }),
-        complete: (attempt, { recheck }) => completeIn(dir, task, attempt, recheck, options),
+        complete: (attempt, { recheck, signal }) => completeIn(dir, task, attempt, { base, recheck, signal }, options),
         release: async () => clone.pool.give(dir),
       };
     },
@@ -44,7 +50,7 @@ async function completeIn(
   dir: string,
   task: Task,
   attempt: number,
-  recheck: () => Promise<string[]>,
+  run: { base: string; recheck: () => Promise<string[]>; signal: AbortSignal | undefined },
   options: CloneSitesOptions,
 ): Promise<SiteOutcome> {
   const { clone, target } = options;
@@ -58,10 +64,13 @@ async function completeIn(
     taskId: task.id,
     taskBranch: branch,
     target,
+    watch: options.watch,
+    base: run.base,
     lock: options.lock,
     identity: clone.identity,
-    recheck,
+    recheck: run.recheck,
     logger: options.logger,
+    ...(run.signal ? { signal: run.signal } : {}),
   });
   if (outcome.kind === 'integrated') {
     options.logger.info({ taskId: task.id, attempt, into: outcome.into, ms: { commit: commitMs, ...outcome.timings } }, 'task integrated');

@@ -7,6 +7,7 @@ import { cloneSites } from './clone-sites.js';
 import { type CommitPolicy, DEFAULT_COMMIT_POLICY } from './commit-policy.js';
 import { remoteTarget } from './integration-target.js';
 import { openClone } from './open-clone.js';
+import { tipWatch } from './tip-watch.js';
 
 export interface RemoteSitesOptions {
   /** The worker's clone of the repository. */
@@ -21,8 +22,12 @@ export interface RemoteSitesOptions {
 
 /** A worker's task sites: one set per remote branch its jobs name, sharing the clone's worktrees. */
 export interface RemoteSites {
-  /** @throws BatonError INPUT_INVALID when the clone has no such remote */
-  forBranch(remote: string, runBranch: string): Promise<TaskSites>;
+  /**
+   * `startTip`: the commit the run started from (the producer pushed it), which every later tip
+   * must hold (a force-push or reset under the run stops integration).
+   * @throws BatonError INPUT_INVALID when the clone has no such remote
+   */
+  forBranch(remote: string, runBranch: string, startTip?: string): Promise<TaskSites>;
   /** Removes the worktrees kept for reuse (a worker calls it when it stops). */
   close(): Promise<void>;
 }
@@ -41,8 +46,8 @@ export async function createRemoteSites(options: RemoteSitesOptions): Promise<Re
   const clone = await openClone(options.repoDir, { keep: Boolean(options.keepWorktrees), logger, why });
   const sites = new Map<string, TaskSites>();
   return {
-    async forBranch(remote, runBranch) {
-      const key = `${remote}\0${runBranch}`;
+    async forBranch(remote, runBranch, startTip) {
+      const key = `${remote}\0${runBranch}\0${startTip ?? ''}`;
       const known = sites.get(key);
       if (known) return known;
       if ((await git(['remote', 'get-url', remote], clone.repo)).code !== 0) {
@@ -57,6 +62,7 @@ export async function createRemoteSites(options: RemoteSitesOptions): Promise<Re
       const made = cloneSites({
         clone,
         target: remoteTarget(clone.repo, remote, runBranch, clone.serialize),
+        watch: tipWatch(`${remote}/${runBranch}`, startTip),
         lock: options.lock,
         policy: options.commitPolicy ?? DEFAULT_COMMIT_POLICY,
         logger,

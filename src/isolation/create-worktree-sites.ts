@@ -8,6 +8,7 @@ import { type CommitPolicy, DEFAULT_COMMIT_POLICY } from './commit-policy.js';
 import { localTarget } from './integration-target.js';
 import { openClone } from './open-clone.js';
 import { TASK_BRANCH_PREFIX } from './task-branch.js';
+import { tipWatch } from './tip-watch.js';
 
 export interface WorktreeSitesOptions {
   /** Any folder inside the repository; its checked-out branch is the run's branch. */
@@ -50,6 +51,7 @@ export async function createWorktreeSites(options: WorktreeSitesOptions): Promis
   const sites = cloneSites({
     clone,
     target: localTarget(repo, runBranch),
+    watch: tipWatch(runBranch, await gitOk(['rev-parse', '--verify', `refs/heads/${runBranch}^{commit}`], repo)),
     lock: inProcessLock(),
     policy: options.commitPolicy ?? DEFAULT_COMMIT_POLICY,
     logger,

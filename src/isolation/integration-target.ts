@@ -18,6 +18,8 @@ export interface IntegrationTarget {
    * compare-and-swap), and to the task's branch, both or neither (`git push --atomic`).
    */
   push(dir: string, taskBranch: string): Promise<PushResult>;
+  /** The commit `taskBranch` holds on the target's side (a remote's: fetched), if it exists. */
+  readTaskBranch(taskBranch: string): Promise<string | undefined>;
 }
 
 /** Runs `work` after every earlier call has settled. */
@@ -40,6 +42,13 @@ export function remoteTarget(repo: string, remote: string, branch: string, seria
         return gitOk(['rev-parse', '--verify', `${tracking}^{commit}`], repo);
       }),
     push: (dir, taskBranch) => serialize(() => pushTo(dir, remote, branch, taskBranch, [])),
+    readTaskBranch: (taskBranch) =>
+      serialize(async () => {
+        const ref = `refs/remotes/${remote}/${taskBranch}`;
+        const args = ['fetch', '--quiet', '--no-tags', '--no-write-fetch-head', remote, `+refs/heads/${taskBranch}:${ref}`];
+        if ((await git(args, repo, { timeoutMs: REMOTE_GIT_TIMEOUT_MS })).code !== 0) return undefined;
+        return gitOk(['rev-parse', '--verify', `${ref}^{commit}`], repo);
+      }),
   };
 }
 
@@ -56,6 +65,10 @@ export function localTarget(repo: string, branch: string): IntegrationTarget {
     name: branch,
     branch,
     fetchTip: () => gitOk(['rev-parse', '--verify', `refs/heads/${branch}^{commit}`], repo),
+    readTaskBranch: async (taskBranch) => {
+      const read = await git(['rev-parse', '--verify', '--quiet', `refs/heads/${taskBranch}^{commit}`], repo);
+      return read.code === 0 ? read.stdout.trim() : undefined;
+    },
     async push(dir, taskBranch) {
       const pushed = await pushTo(dir, repo, branch, taskBranch, [`--receive-pack=${receivePack}`]);
       if (pushed.ok || pushed.race) return pushed;
@@ -79,13 +92,33 @@ async function pushTo(dir: string, to: string, branch: string, taskBranch: strin
   if (pushed.code === 0) return { ok: true };
   const rejected = rejection(pushed.stdout, branch);
   if (rejected === 'non-fast-forward' || rejected === 'fetch first' || rejected === 'stale info') return { ok: false, race: true };
-  const said = [rejected, ...gitErrors(pushed.stderr)].filter(Boolean).join('; ');
-  return { ok: false, race: false, final: false, error: said || `git push exited ${pushed.code}` };
+  const remote = remoteLines(pushed.stderr);
+  const said = [rejected, ...remote, ...gitErrors(pushed.stderr)].filter(Boolean).join('; ');
+  // The remote refused the push (a hook, a policy, no write access): only its owner can change
+  // that, so no attempt of the agent's would; a push that failed on the way is tried again.
+  const refusedByRemote = rejected !== undefined || remote.length > 0 || WRITE_REFUSED.test(pushed.stderr);
+  return { ok: false, race: false, final: refusedByRemote, error: said || `git push exited ${pushed.code}` };
 }
-/** Why `git push --porcelain` says the branch's update was refused (`! src:dst [rejected] (why)`). */
+
+/** A remote that lets this clone read but not write (git daemon, an HTTP 403, ssh without the right). */
+const WRITE_REFUSED = /remote error:|access denied|permission denied|returned error: 403|read-only/i;
+
+/** Why `git push --porcelain` says a ref's update was refused (`! src:dst [rejected] (why)`): the run branch's, else the first. */
 function rejection(porcelain: string, branch: string): string | undefined {
-  const line = porcelain.split('\n').find((l) => l.startsWith('!') && l.includes(`:refs/heads/${branch}\t`));
-  return line ? /\((.*)\)\s*$/.exec(line)?.[1] : undefined;
+  const lines = porcelain.split('\n').filter((l) => l.startsWith('!'));
+  const reasons = lines.map((l) => [l, /\((.*)\)\s*$/.exec(l)?.[1]] as const);
+  const own = reasons.find(([l]) => l.includes(`:refs/heads/${branch}\t`))?.[1];
+  // With --atomic the other refs only say "atomic push failed": the reason is on the one refused.
+  if (own && own !== 'atomic push failed') return own;
+  return reasons.find(([, why]) => why && why !== 'atomic push failed')?.[1] ?? own;
+}
+
+/** What the remote's hooks said (`remote: POLICY: …`), its empty lines and progress dropped. */
+function remoteLines(stderr: string): string[] {
+  return stderr
+    .split('\n')
+    .map((l) => /^remote:\s?(.*)$/.exec(l.trim())?.[1]?.trim())
+    .filter((l): l is string => Boolean(l) && !/^(Resolving deltas|Counting objects|Compressing objects|Total \d)/.test(l as string));
 }
 
 /** git's own error lines, without its advice. */

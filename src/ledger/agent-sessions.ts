@@ -13,6 +13,8 @@ import type { Dispatch, LedgerRecord, NewAttemptDispatch } from './types.js';
 /** Which agent CLI ran a session. */
 export type AgentClient = 'claude' | 'gemini' | 'codex';
 export const AGENT_CLIENTS: readonly AgentClient[] = ['claude', 'gemini', 'codex'];
+/** A client an agent_sessions record may name: the hook clients, and those only imported (Copilot CLI). */
+export type AgentSessionClient = AgentClient | 'copilot';
 
 /** How a client (re)entered a session: its SessionStart source. */
 export type AgentSessionSource = 'startup' | 'resume' | 'clear' | 'compact';
@@ -35,7 +37,7 @@ export interface AgentSessionFailure {
 
 /** The `data` of an agent_sessions record. Lists are capped by the writer; timestamps are epoch ms. */
 export interface AgentSessionData {
-  client: AgentClient;
+  client: AgentSessionClient;
   /** The client's own id: Claude's session_id, Gemini's session id, Codex's thread id. */
   clientSessionId: string;
   /** Absolute workspace folder (the one holding `.baton/`). */
@@ -57,19 +59,43 @@ export interface AgentSessionData {
   filesDeleted: string[];
   /** The latest failures, oldest first (capped). */
   failures: AgentSessionFailure[];
+  /** The session's latest turn was cut off by an API error (Claude's StopFailure; `rate_limit`: a usage limit). */
+  cutOff?: { error: string; at: number; turn: number };
   /** The user's last prompt, redacted and cut. */
   lastPrompt?: string;
   /** The agent's last reply as the client reported it, redacted and cut. */
   lastReply?: string;
   /** A deterministic one-paragraph summary, rewritten at every turn and at the end. */
   summary: string;
+  /** Who wrote the record first: the hooks (absent: records before imports existed) or an import. */
+  origin?: 'hooks' | 'import';
+  /** What an import read from the client's own session file (src/sessions). */
+  transcript?: AgentSessionTranscript;
+}
+
+/** What an import read from a client's own session file. */
+export interface AgentSessionTranscript {
+  /** The session file (absolute). */
+  file: string;
+  /** How the session ended as its record tells (normal, error, usage_limit, interrupted, unknown). */
+  ending: string;
+  /** The client's own words for an error or usage-limit ending (redacted). */
+  endingMessage?: string;
+  prompts: number;
+  /** Lines or records that could not be read (malformed, unknown), counted. */
+  skipped: number;
+  /** The session's first request, redacted and cut. */
+  task?: string;
+  /** Open items of the session's newest plan. */
+  openPlan: string[];
+  importedAt: number;
 }
 
 export type AgentSessionRecord = LedgerRecord<AgentSessionData>;
 type SessionLedger = LedgerCore & LedgerRecords;
 
 /** The ledger id of a client's session: `claude-<session_id>`. */
-export function agentSessionId(client: AgentClient, clientSessionId: string): string {
+export function agentSessionId(client: AgentSessionClient, clientSessionId: string): string {
   return `${client}-${clientSessionId}`;
 }
 
@@ -133,13 +159,42 @@ export interface AgentSessionQuery {
   limit?: number;
   /** Records read at most to find them (a shared Redis ledger holds other workspaces' too). @default 200 */
   scan?: number;
+  /** Also list sessions that did nothing (no prompt, no turn, no tool call). @default false */
+  includeEmpty?: boolean;
 }
 
-/** The most recently active sessions, newest first, optionally of one workspace. */
+/** A session with no prompt, no turn and no tool call (`claude mcp list` fires SessionStart and SessionEnd): nothing to tell. */
+export function isEmptyAgentSession(record: AgentSessionRecord): boolean {
+  return record.data.turns === 0 && record.data.toolCalls === 0 && record.data.lastPrompt === undefined;
+}
+
+function didWork(record: AgentSessionRecord): boolean {
+  const data = record.data;
+  return data.failures.length + data.filesCreated.length + data.filesUpdated.length + data.filesDeleted.length > 0;
+}
+
+/**
+ * The most recently active sessions, newest first, optionally of one workspace. Sessions that did
+ * nothing are skipped before the newest `limit` are taken, and when none of those changed a file
+ * or failed, the newest one that did takes the last place, however old (within `scan`).
+ */
 export async function listAgentSessions(ledger: LedgerRecords, query: AgentSessionQuery = {}): Promise<AgentSessionRecord[]> {
   const limit = query.limit ?? 10;
-  const scan = query.scan ?? 200;
+  if (limit <= 0) return [];
   const out: AgentSessionRecord[] = [];
+  for await (const record of scanAgentSessions(ledger, query)) {
+    if (out.length < limit) out.push(record);
+    else if (out.some(didWork)) break;
+    else if (didWork(record)) {
+      out[limit - 1] = record;
+      break;
+    }
+  }
+  return out;
+}
+
+async function* scanAgentSessions(ledger: LedgerRecords, query: AgentSessionQuery): AsyncGenerator<AgentSessionRecord> {
+  const scan = query.scan ?? 200;
   let cursor: string | undefined;
   let read = 0;
   do {
@@ -150,10 +205,9 @@ export async function listAgentSessions(ledger: LedgerRecords, query: AgentSessi
     });
     read += page.items.length;
     for (const record of page.items) {
-      if (query.workspace === undefined || record.data.workspace === query.workspace) out.push(record);
-      if (out.length >= limit) return out;
+      if (query.workspace !== undefined && record.data.workspace !== query.workspace) continue;
+      if (query.includeEmpty || !isEmptyAgentSession(record)) yield record;
     }
     cursor = page.nextCursor;
   } while (cursor !== undefined && read < scan);
-  return out;
 }

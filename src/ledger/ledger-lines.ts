@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { BatonError } from '../errors/index.js';
 import type { LedgerLine } from './types.js';
 import { DISPATCH_STATUSES, RECORD_COLLECTIONS, TASK_STATUSES } from './types.js';
@@ -102,9 +102,22 @@ export function parseLedgerLines(text: string, source = 'input'): LedgerLine[] {
   return lines;
 }
 
-/** One export line as text (no trailing newline). */
+/**
+ * One export line as text (no trailing newline), canonical: the keys of every object sorted (at
+ * every depth, user maps included, as RFC 8785 orders them), so the same records give the same
+ * bytes whichever backend stored them and in whatever order it rebuilt their fields.
+ */
 export function formatLedgerLine(line: LedgerLine): string {
-  return JSON.stringify(line);
+  return JSON.stringify(sortedKeys(line));
+}
+
+/** A copy with every object's own keys in sorted order (null-prototype objects: `__proto__` stays a key). */
+function sortedKeys(value: unknown): unknown {
+  if (typeof value !== 'object' || value === null) return value;
+  if (Array.isArray(value)) return value.map(sortedKeys);
+  const sorted: Record<string, unknown> = Object.create(null) as Record<string, unknown>;
+  for (const key of Object.keys(value).sort()) sorted[key] = sortedKeys((value as Record<string, unknown>)[key]);
+  return sorted;
 }
 
 function invalid(source: string, line: number, field: string, problem: string): BatonError {

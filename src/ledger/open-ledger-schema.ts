@@ -1,5 +1,6 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { functionOption, parseInput } from '../util/index.js';
+import { MAX_TIMEOUT_MS } from './max-timeout.js';
 
 /**
  * openLedger's options as a zod schema, loaded only when the quick check in open-ledger.ts finds
@@ -8,11 +9,21 @@ import { functionOption, parseInput } from '../util/index.js';
 const optionsSchema = z.strictObject({
   spec: z.string().min(1).optional(),
   cwd: z.string().min(1).optional(),
-  connectTimeoutMs: z.number().positive().optional(),
+  // Infinity is a timeout too (zod's number refuses it): it waits as long as a timer can (MAX_TIMEOUT_MS).
+  connectTimeoutMs: z
+    .custom<number>(
+      (value) => typeof value === 'number' && value > 0,
+      'a positive number of milliseconds (Infinity waits the longest a timer can)',
+    )
+    .optional(),
   namespace: z.string().min(1).optional(),
   create: z.boolean().optional(),
   readOnlyFallback: z.boolean().optional(),
-  busyTimeoutMs: z.number().min(0).optional(),
+  busyTimeoutMs: z
+    .number(`a number of milliseconds from 0 to ${MAX_TIMEOUT_MS}`)
+    .min(0, `a number of milliseconds from 0 to ${MAX_TIMEOUT_MS}`)
+    .max(MAX_TIMEOUT_MS, `a number of milliseconds from 0 to ${MAX_TIMEOUT_MS}`)
+    .optional(),
   now: functionOption<() => number>().optional(),
 });
 

@@ -9,6 +9,9 @@ export const DEFAULT_SQLITE_PATH = path.join('.baton', 'agent.db');
 export const DEFAULT_CONNECT_TIMEOUT_MS = 2_000;
 /** @default 'default' */
 export const DEFAULT_REDIS_NAMESPACE = 'default';
+import { MAX_TIMEOUT_MS } from './max-timeout.js';
+
+export { MAX_TIMEOUT_MS };
 
 export interface OpenLedgerOptions {
   /**
@@ -18,7 +21,10 @@ export interface OpenLedgerOptions {
   spec?: string;
   /** Base for relative SQLite paths. @default process.cwd() */
   cwd?: string;
-  /** Redis connection and command timeout. @default DEFAULT_CONNECT_TIMEOUT_MS or BATON_REDIS_TIMEOUT_MS */
+  /**
+   * Redis connection and command timeout: a positive number of milliseconds; above MAX_TIMEOUT_MS
+   * (Infinity included) it waits MAX_TIMEOUT_MS. @default DEFAULT_CONNECT_TIMEOUT_MS or BATON_REDIS_TIMEOUT_MS
+   */
   connectTimeoutMs?: number;
   /** Redis key namespace: keys live under `baton:<namespace>:`. @default BATON_NAMESPACE or 'default' */
   namespace?: string;
@@ -31,7 +37,8 @@ export interface OpenLedgerOptions {
   readOnlyFallback?: boolean;
   /**
    * SQLite: how long a write waits for another process's lock before failing with
-   * LEDGER_UNAVAILABLE (hooks inside an agent CLI wait less than a run does). @default 5000
+   * LEDGER_UNAVAILABLE (hooks inside an agent CLI wait less than a run does): 0 to MAX_TIMEOUT_MS
+   * milliseconds. @default 5000
    */
   busyTimeoutMs?: number;
   /** Clock, for tests. @default Date.now */
@@ -106,12 +113,18 @@ const OPTION_TYPES: Readonly<Record<keyof OpenLedgerOptions, string>> = {
   now: 'function',
 };
 
-/** A quick check without zod (start-up cost); false sends the options to the schema for the message. */
+/**
+ * A quick check without zod (start-up cost): types, and the timeouts' ranges (NaN, a negative or
+ * an infinite busy timeout reach the timers otherwise). False sends the options to the schema for
+ * the message.
+ */
 function looksValid(options: unknown): boolean {
   if (typeof options !== 'object' || options === null || Array.isArray(options)) return false;
   for (const [key, value] of Object.entries(options)) {
-    const type = (OPTION_TYPES as Readonly<Record<string, string | undefined>>)[key];
-    if (type === undefined || (value !== undefined && typeof value !== type)) return false;
+    if (!Object.hasOwn(OPTION_TYPES, key)) return false;
+    if (value !== undefined && typeof value !== OPTION_TYPES[key as keyof OpenLedgerOptions]) return false;
   }
-  return true;
+  const { connectTimeoutMs, busyTimeoutMs } = options as OpenLedgerOptions;
+  if (connectTimeoutMs !== undefined && !(connectTimeoutMs > 0)) return false;
+  return busyTimeoutMs === undefined || (busyTimeoutMs >= 0 && busyTimeoutMs <= MAX_TIMEOUT_MS);
 }

@@ -170,9 +170,10 @@ export type BreakerWrite = Omit<Breaker, 'provider' | 'generation' | 'updatedAt'
 /** Collections of plain records that share one storage shape. */
 /**
  * `sessions`: refresh_context callers and panels; `agent_sessions`: interactive sessions of agent
- * CLIs (Claude Code, Gemini CLI, Codex) recorded by their lifecycle hooks (AgentSessionData).
+ * CLIs (Claude Code, Gemini CLI, Codex) recorded by their lifecycle hooks (AgentSessionData);
+ * `session_imports`: per session file read by `baton sessions import` (its size, mtime and offset).
  */
-export type RecordCollection = 'debt' | 'research' | 'recon' | 'sessions' | 'snapshots' | 'audit' | 'agent_sessions';
+export type RecordCollection = 'debt' | 'research' | 'recon' | 'sessions' | 'snapshots' | 'audit' | 'agent_sessions' | 'session_imports';
 export const RECORD_COLLECTIONS: readonly RecordCollection[] = [
   'debt',
   'research',
@@ -181,6 +182,7 @@ export const RECORD_COLLECTIONS: readonly RecordCollection[] = [
   'snapshots',
   'audit',
   'agent_sessions',
+  'session_imports',
 ];
 
 /** Common indexed fields of every plain record; the rest lives in `data`. */
@@ -240,6 +242,8 @@ export interface TaskQuery {
   status?: TaskStatus | TaskStatus[];
   limit?: number;
   cursor?: string;
+  /** By creation time: 'oldest' first or 'newest' first (a cursor continues in its query's order). @default 'oldest' */
+  order?: 'oldest' | 'newest';
 }
 
 export interface DispatchQuery {

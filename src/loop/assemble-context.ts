@@ -1,14 +1,15 @@
-import { packSectionsUnchecked, type Section } from '../budget/index.js';
+import { packSections, type Section } from '../budget/index.js';
 import { BatonError, isBatonError } from '../errors/index.js';
 import { definedFields } from '../util/index.js';
 import { DEFAULT_SAFETY_TOKENS } from './defaults.js';
-import { type PlannedLevel, planTurns } from './plan-turns.js';
+import { actionAges, type PlannedLevel, planTurns } from './plan-turns.js';
 import { MESSAGE_SEPARATOR, messageHeader, renderMessage } from './render-message.js';
 import { shrinkLarge } from './shrink-large.js';
 import { rankSnippets, renderSnippet, type SnippetEntry } from './snippets/rank-snippets.js';
 import type { LoopState } from './tracker/loop-state.js';
+import type { PinnedFacts } from './tracker/pinned-facts.js';
 import { measure, type Rendered, renderTurn, renderTurnClipped, type Turn } from './turn.js';
-import type { AssembledContext, AssembleOptions, ContextMessage, ResolvedManagerOptions } from './types.js';
+import type { AssembledContext, AssembleOptions, ContextMessage, ResolvedManagerOptions, TurnLevel } from './types.js';
 
 /** What assembly reads from the manager. */
 export interface ManagerView {
@@ -20,6 +21,8 @@ export interface ManagerView {
   /** Snippet candidates; costly (parses pending views), so asked for only at a compaction. */
   snippets: () => SnippetEntry[];
   state: LoopState;
+  /** The newest request, open plan items and newest failure, rendered beside the goal. */
+  pinned: PinnedFacts;
   mentions: (name: string) => number;
   /** Renderings of the head sections, kept between assemblies (keyed by id and cap). */
   memo: Map<string, { source: string; rendered: Rendered }>;
@@ -44,6 +47,8 @@ export interface PlanState {
   levels: PlannedLevel[];
   snippets: Block | undefined;
   state: Block;
+  /** The pinned facts as rendered at the last compaction (none while nothing is pinned). */
+  pinned: Block | undefined;
   stateAfter: number;
 }
 
@@ -69,7 +74,8 @@ export function assembleContext(
   const scope = assemblyScope(view, options);
   const { head, refs, renderState } = buildHeadBlocks(scope);
   const turnPlan = planTurnLevels(scope, previous, head, refs, renderState);
-  const { plan, compacted, state, first } = turnPlan;
+  const { plan, compacted, state, first, pinned } = turnPlan;
+  if (pinned) head.push(pinned);
   // Reference material is the first thing to go when the turns need the room.
   if (turnPlan.core + turnPlan.refTokens + turnPlan.turnTokens <= scope.usable) head.push(...refs);
   let snippetBlock = compacted ? undefined : previous?.snippets;
@@ -100,7 +106,7 @@ export function assembleContext(
     scope.budget,
   );
   return {
-    plan: { levels: plan, snippets: snippetBlock, state, stateAfter },
+    plan: { levels: plan, snippets: snippetBlock, state, pinned, stateAfter },
     context: {
       messages: toMessages(blocks, packed.sections),
       text: packed.text,
@@ -113,14 +119,10 @@ export function assembleContext(
   };
 }
 
-/** packSectionsUnchecked, with a too-small budget explained in the loop's terms. */
-function packOrExplain(
-  sections: Section[],
-  options: Parameters<typeof packSectionsUnchecked>[1],
-  budget: number,
-): ReturnType<typeof packSectionsUnchecked> {
+/** packSections, with a too-small budget explained in the loop's terms. */
+function packOrExplain(sections: Section[], options: Parameters<typeof packSections>[1], budget: number): ReturnType<typeof packSections> {
   try {
-    return packSectionsUnchecked(sections, options);
+    return packSections(sections, options);
   } catch (error) {
     if (!isBatonError(error, 'BUDGET_TOO_SMALL')) throw error;
     const needed = Number(error.details.needed);
@@ -165,7 +167,7 @@ function tokensOf(scope: AssemblyScope, blocks: readonly Block[]): number {
 }
 
 /** The system message and the goal (never dropped), the references, and how to render the loop state. */
-function buildHeadBlocks(scope: AssemblyScope): { head: Block[]; refs: Block[]; renderState: () => Block } {
+function buildHeadBlocks(scope: AssemblyScope): { head: Block[]; refs: Block[]; renderState: () => StateBlocks } {
   const { view, counter, cap } = scope;
   const { shares } = view.options;
   const memo = view.memo;
@@ -199,8 +201,8 @@ function buildHeadBlocks(scope: AssemblyScope): { head: Block[]; refs: Block[]; 
       counter,
     ),
   );
-  const renderState = () =>
-    renderBlock(
+  const renderState = (): StateBlocks => {
+    const state = renderBlock(
       {
         id: 'state',
         message: { role: 'user', content: `## Loop state\n${view.state.render()}` },
@@ -211,7 +213,29 @@ function buildHeadBlocks(scope: AssemblyScope): { head: Block[]; refs: Block[]; 
       },
       counter,
     );
+    const facts = view.pinned.render();
+    const pinned = facts
+      ? renderBlock(
+          {
+            id: 'pinned',
+            message: { role: 'user', content: `## Pinned (newest request, open plan, newest failure)\n${facts}` },
+            maxTokens: cap(shares.state),
+            overflow: 'trim-tail',
+            priority: 95,
+            required: true,
+          },
+          counter,
+        )
+      : undefined;
+    return { state, pinned };
+  };
   return { head, refs, renderState };
+}
+
+/** The loop state and the pinned facts, rendered together at each compaction. */
+interface StateBlocks {
+  state: Block;
+  pinned: Block | undefined;
 }
 
 /** The turns' levels for this assembly: the previous plan extended (append-only), or a new one at a compaction. */
@@ -222,12 +246,15 @@ interface TurnPlan {
   plan: PlannedLevel[];
   compacted: boolean;
   state: Block;
-  /** Tokens of the head blocks and the state. */
+  pinned: Block | undefined;
+  /** Tokens of the head blocks, the pinned facts and the state. */
   core: number;
   refTokens: number;
   turnTokens: number;
   recentTurns: number;
-  cost: (i: number, level: 'verbatim' | 'summary' | 'masked') => number;
+  cost: (i: number, level: TurnLevel) => number;
+  /** Tool calls after each turn (its age in actions; see actionAges). */
+  ages: number[];
 }
 
 /**
@@ -239,31 +266,35 @@ function planTurnLevels(
   previous: PlanState | undefined,
   head: readonly Block[],
   refs: readonly Block[],
-  renderState: () => Block,
+  renderState: () => StateBlocks,
 ): TurnPlan {
   const { view, options, budget, counter, sep } = scope;
   const o = view.options;
   // Between compactions the state stays as rendered at the last one, so the prompt only grows at
   // its end: what happened since is in the verbatim turns after it.
-  let state = previous?.state ?? renderState();
-  let core = tokensOf(scope, [...head, state]);
+  let { state, pinned } = previous ?? renderState();
+  const coreOf = () => tokensOf(scope, [...head, ...(pinned ? [pinned] : []), state]);
+  let core = coreOf();
   const refTokens = tokensOf(scope, refs);
   const first = options.keepTurns === undefined ? 0 : Math.max(0, view.turns.length - options.keepTurns);
   const turns = view.turns.slice(first);
-  const cost = (i: number, level: 'verbatim' | 'summary' | 'masked') => renderTurn(turns[i] as Turn, level, counter).tokens + sep;
+  const cost = (i: number, level: TurnLevel) => renderTurn(turns[i] as Turn, level, counter).tokens + sep;
   const recentTurns = options.recentTurns ?? o.recentTurns;
   let plan: PlannedLevel[] | undefined = previous && previous.levels.length <= turns.length ? [...previous.levels] : undefined;
   if (plan) while (plan.length < turns.length) plan.push('verbatim');
   const sum = (levels: PlannedLevel[]) => levels.reduce((s, l, i) => s + (l === 'dropped' ? 0 : cost(i, l)), 0);
-  const verbatim = plan?.filter((l) => l === 'verbatim').length ?? 0;
+  const calls = (i: number) => (turns[i] as Turn).toolCalls.length;
+  const ages = actionAges(turns.length, calls);
+  // Calls shown verbatim since the last compaction: past the window by compactEveryTurns, re-plan.
+  const verbatim = plan?.reduce((n, l, i) => (l === 'verbatim' || l === 'compact' ? n + calls(i) : n), 0) ?? 0;
   const keptSnippets = plan ? previous?.snippets : undefined;
   const snippetTokens = keptSnippets ? keptSnippets.rendered.tokens + sep : 0;
   const compacted =
     !plan || verbatim > recentTurns + o.compactEveryTurns || core + refTokens + snippetTokens + sum(plan) > budget * o.highWater;
   if (compacted || !plan) {
     if (previous) {
-      state = renderState();
-      core = tokensOf(scope, [...head, state]);
+      ({ state, pinned } = renderState());
+      core = coreOf();
     }
     for (const turn of turns) {
       if (!turn.summaryStale) continue;
@@ -276,16 +307,17 @@ function planTurnLevels(
       available: Math.max(0, Math.floor(budget * o.lowWater) - core - refTokens),
       hardAvailable: Math.max(0, scope.usable - core),
       cost,
+      calls,
       noVerbatim: options.toolResults === 'summary',
     });
   }
-  return { turns, first, plan, compacted, state, core, refTokens, turnTokens: sum(plan), recentTurns, cost };
+  return { turns, first, plan, compacted, state, pinned, core, refTokens, turnTokens: sum(plan), recentTurns, cost, ages };
 }
 
 /** One block per kept turn; the newest keeps head and tail of a single huge output. */
 function buildTurnBlocks(scope: AssemblyScope, turnPlan: TurnPlan, fixed: number): { blocks: Block[]; turnTokens: number } {
   const { counter, sep, usable } = scope;
-  const { turns, plan, recentTurns, cost } = turnPlan;
+  const { turns, plan, recentTurns, cost, ages } = turnPlan;
   let turnTokens = turnPlan.turnTokens;
   const blocks: Block[] = [];
   plan.forEach((level, i) => {
@@ -299,7 +331,7 @@ function buildTurnBlocks(scope: AssemblyScope, turnPlan: TurnPlan, fixed: number
       rendered = level === 'verbatim' ? renderTurnClipped(turn, Math.max(32, room), counter) : renderTurn(turn, 'masked', counter);
       turnTokens += rendered.tokens - cost(i, level) + sep;
     }
-    const age = turns.length - 1 - i;
+    const age = ages[i] as number;
     const priority = isLast ? 97 : age < recentTurns ? 80 - age : Math.max(11, 60 - age);
     blocks.push({ id: `turn-${turn.index}`, rendered, priority, required: isLast, overflow: isLast ? 'head-tail' : 'drop' });
   });

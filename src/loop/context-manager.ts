@@ -1,5 +1,5 @@
 import { definedFields, parseInput } from '../util/index.js';
-import { exitCodeOf } from '../vocabulary/index.js';
+import { describeToolCall, exitCodeOf, failureOf } from '../vocabulary/index.js';
 import { assembleContext, type ManagerView, type PlanState } from './assemble-context.js';
 import { classifyTool, type ToolIntent } from './classify-tool.js';
 import { observeAssembly } from './loop-metrics.js';
@@ -13,6 +13,7 @@ import type { SnippetEntry } from './snippets/rank-snippets.js';
 import type { SnippetExtractor } from './snippets/snippet-extractor.js';
 import { extractDecisions } from './tracker/extract-decisions.js';
 import { LoopState } from './tracker/loop-state.js';
+import { PinnedFacts } from './tracker/pinned-facts.js';
 import type { ToolResultRecord, Turn } from './turn.js';
 import type { AssembledContext, AssembleOptions, ContextManagerOptions, LoopEvent, ResolvedManagerOptions, ToolCall } from './types.js';
 
@@ -39,6 +40,8 @@ const CODE_TERM = /`([A-Za-z_][\w.]*)`|\b([A-Za-z]+_[\w]+|[a-z]+[A-Z]\w*|[A-Z][a
 export class ContextManager {
   readonly options: ResolvedManagerOptions;
   readonly state = new LoopState();
+  /** The newest request, open plan items and newest failure (failureOf), pinned beside the goal. */
+  readonly pinned = new PinnedFacts();
   private system: string | undefined;
   private goal: string | undefined;
   private readonly references: string[] = [];
@@ -112,6 +115,7 @@ export class ContextManager {
       turns: this.turns,
       snippets: () => this.currentSnippets(),
       state: this.state,
+      pinned: this.pinned,
       mentions: (name) => this.mentions.get(name) ?? 0,
       memo: this.memo,
     };
@@ -120,7 +124,10 @@ export class ContextManager {
   private recordUser(text: string, reference: boolean): void {
     if (reference) this.references.push(text);
     else if (this.goal === undefined) this.goal = text;
-    else this.turns.push({ index: this.turns.length, kind: 'user', text, toolCalls: [], results: [], cache: {} });
+    else {
+      this.turns.push({ index: this.turns.length, kind: 'user', text, toolCalls: [], results: [], cache: {} });
+      this.pinned.recordRequest(text);
+    }
     this.countMentions(text);
   }
 
@@ -147,7 +154,6 @@ export class ContextManager {
     if (!intent.path && event.openFile && event.openFile !== 'n/a' && (intent.kind === 'edit_file' || intent.kind === 'read_file')) {
       intent.path = event.openFile;
     }
-    this.trackFiles(turn, intent, event.text);
     const rawId = `r${this.raw.size + 1}`;
     this.raw.set(rawId, event.text);
     const extractor = this.extractor;
@@ -163,9 +169,22 @@ export class ContextManager {
         relevantTerms: new Set(this.mentionOrder.slice(0, knownMentions)),
         ...definedFields({ exitCode: event.exitCode, outline: extractor?.outline }),
       }).summary;
-    this.state.recordErrors(turn.index, findErrorLines(event.text).slice(-2));
     let summary: string | undefined;
     const exitCode = event.exitCode ?? exitCodeOf(event.text);
+    const failure = failureOf({
+      name: call.name,
+      args: call.args,
+      output: event.text,
+      ...definedFields({ isError: event.isError, exitCode }),
+    });
+    this.trackFiles(turn, intent, event.text);
+    if (!failure.failed) this.trackVocabularyEdits(turn, call);
+    // Error lines of what ran (never of reads and searches, whose code holds such words), the failure's own line last.
+    const ran = intent.kind === 'terminal' || intent.kind === 'edit_file' || intent.kind === 'other';
+    const errorLines = ran ? findErrorLines(event.text).slice(-2) : [];
+    this.state.recordErrorLines(turn.index, errorLines);
+    if (failure.failed && failure.line) this.state.recordErrors(turn.index, [failure.line]);
+    this.pinned.recordResult({ name: call.name, args: call.args, output: event.text, failure });
     const result: ToolResultRecord = {
       callId: event.callId,
       name: call.name,
@@ -202,6 +221,16 @@ export class ContextManager {
       }
     }
     for (const path of diffPaths(output)) this.state.files.recordEdit(path, turn.index);
+  }
+
+  /**
+   * Files an edit or write changed as the vocabulary reads the call (Codex apply_patch paths from
+   * the patch, Gemini absolute_path, MultiEdit, NotebookEdit ...), beyond the loop's own classifier.
+   */
+  private trackVocabularyEdits(turn: Turn, call: ToolCall): void {
+    const d = describeToolCall(call.name, call.args);
+    if (d.kind !== 'edit' && d.kind !== 'write') return;
+    for (const path of d.paths) if (!this.state.files.isModified(path)) this.state.files.recordEdit(path, turn.index);
   }
 
   /** Asks the optional summarizer in the background; a failure leaves the processor summary. */

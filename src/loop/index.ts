@@ -24,7 +24,8 @@ export {
   DEFAULT_SAFETY_TOKENS,
   MIN_BUDGET_TOKENS,
 } from './defaults.js';
-export { planTurns } from './plan-turns.js';
+export { compactArgs } from './compact-args.js';
+export { actionAges, planTurns } from './plan-turns.js';
 export { diffPaths, diffStats, processEditFile } from './processors/edit-file.js';
 export { ERROR_LINE, findErrorLines, normalizeWhitespace } from './processors/error-lines.js';
 export { processGrep } from './processors/grep.js';
@@ -51,6 +52,7 @@ export { createSnippetExtractor, DEFAULT_SNIPPET_MAX_LINES, loadGrammars } from 
 export { extractDecisions } from './tracker/extract-decisions.js';
 export { FileTracker } from './tracker/file-tracker.js';
 export { LoopState } from './tracker/loop-state.js';
+export { PinnedFacts } from './tracker/pinned-facts.js';
 export { maskedPlaceholder } from './turn.js';
 export type { AgentsInputItem } from './adapters/agents-items.js';
 export type { AgentsModelLike, AgentsModelRequest } from './adapters/agents-model.js';
@@ -63,6 +65,7 @@ export type { OpenAIChatMessage } from './adapters/openai-messages.js';
 export type { ToolIntent } from './classify-tool.js';
 export type { ResolvedManagerOptions } from './types.js';
 export type { PlannedLevel, PlanTurnsOptions } from './plan-turns.js';
+export type { PinnedResult } from './tracker/pinned-facts.js';
 export type { OutlineEntry, Outliner } from './processors/read-file.js';
 export type { ProcessedOutput, ProcessorInput, ToolProcessor } from './processors/types.js';
 export type { ContextRetryOptions } from './retry/call-with-context-retry.js';

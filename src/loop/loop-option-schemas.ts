@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { abortSignalOption, functionOption, objectWithMethods } from '../util/index.js';
 import { MIN_BUDGET_TOKENS } from './defaults.js';
 import type { Summarizer } from '../summarize/index.js';

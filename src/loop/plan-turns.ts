@@ -8,10 +8,15 @@ export type PlannedLevel = TurnLevel | 'dropped';
 
 /** Inputs of a compaction plan. */
 export interface PlanTurnsOptions {
-  /** Newest turns kept verbatim. */
+  /**
+   * Newest tool calls kept verbatim with their results (recency by action): the turns holding the
+   * last `recentTurns` calls, and any text-only turn or prompt among them, are the verbatim window.
+   */
   recentTurns: number;
-  /** Turns older than this are masked; between recentTurns and this they show summaries. */
+  /** Turns with more calls than this after them are masked; between the window and this they show summaries. */
   maskAfterTurns: number;
+  /** Tool calls of turn `i`. @default every turn counts as one call */
+  calls?: (i: number) => number;
   /** Tokens the turns should use together after a compaction; older turns are masked and dropped to get there. */
   available: number;
   /** Tokens the turns may use at most; recent turns are demoted only to stay under this. @default available */
@@ -23,22 +28,40 @@ export interface PlanTurnsOptions {
 }
 
 /**
- * Decides how each turn is shown after a compaction. Starts from recency levels (newest verbatim,
- * then summaries, then one-line masks); while over `available` it masks the older summaries and
- * then drops the oldest turns; only while over `hardAvailable` does it demote the recent turns,
- * oldest first. The newest turn is always
- * kept (the caller clips a huge one head-and-tail). Pure.
+ * How many tool calls come after each turn (its age in actions): turn `i` is in the verbatim
+ * window while fewer than `recentTurns` calls follow it. Text-only turns and prompts add no age. Pure.
+ */
+export function actionAges(count: number, calls: (i: number) => number = () => 1): number[] {
+  const ages = new Array<number>(count);
+  let after = 0;
+  for (let i = count - 1; i >= 0; i -= 1) {
+    ages[i] = after;
+    after += calls(i);
+  }
+  return ages;
+}
+
+/**
+ * Decides how each turn is shown after a compaction. Starts from recency by action (the turns of
+ * the newest calls verbatim, then summaries, then one-line masks; old calls' arguments compacted);
+ * while over `available` it masks the older summaries and then drops the oldest turns; only while
+ * over `hardAvailable` does it demote the recent turns: first their calls' arguments shrink
+ * (`compact`), then their outputs, oldest first. The newest turn is always kept (the caller clips
+ * a huge one head-and-tail). Pure.
  */
 export function planTurns(count: number, options: PlanTurnsOptions): PlannedLevel[] {
   const { recentTurns, maskAfterTurns, available, cost } = options;
+  const ages = actionAges(count, options.calls);
   const levels: PlannedLevel[] = [];
   for (let i = 0; i < count; i += 1) {
-    const age = count - 1 - i;
+    const age = ages[i] as number;
     if (age < recentTurns) levels.push(options.noVerbatim ? 'summary' : 'verbatim');
     else levels.push(age < maskAfterTurns ? 'summary' : 'masked');
   }
   const hard = options.hardAvailable ?? available;
-  const recentStart = Math.max(0, count - recentTurns);
+  let recentStart = count;
+  while (recentStart > 0 && (ages[recentStart - 1] as number) < recentTurns) recentStart -= 1;
+  recentStart = Math.min(recentStart, Math.max(0, count - 1));
   // Older turns that cannot fit even masked are dropped without being measured, so a long
   // history costs about one budget of counting, not its whole length.
   let room = hard;
@@ -64,7 +87,8 @@ export function planTurns(count: number, options: PlanTurnsOptions): PlannedLeve
   const keepOld = Math.max(available, Math.min(hard, recentTotal + Math.floor(hard * OLD_TURNS_BAND)));
   for (let i = firstKept; i < recentStart && total > keepOld; i += 1) set(i, 'dropped');
   for (let i = firstKept; i < recentStart && total > hard; i += 1) set(i, 'dropped');
-  for (let i = recentStart; i < count - 1 && total > hard; i += 1) if (levels[i] === 'verbatim') set(i, 'summary');
+  for (let i = recentStart; i < count - 1 && total > hard; i += 1) if (levels[i] === 'verbatim') set(i, 'compact');
+  for (let i = recentStart; i < count - 1 && total > hard; i += 1) if (levels[i] === 'compact') set(i, 'summary');
   for (let i = recentStart; i < count - 1 && total > hard; i += 1) set(i, 'masked');
   for (let i = recentStart; i < count - 1 && total > hard; i += 1) set(i, 'dropped');
   return levels;

@@ -1,3 +1,4 @@
+import { describeToolCall } from '../vocabulary/index.js';
 import type { ContextMessage, ToolCall } from './types.js';
 
 /** The header line a rendered message starts with. */
@@ -21,10 +22,16 @@ export function renderMessage(message: ContextMessage): string {
   return text;
 }
 
-/** `name {"arg":...}` with the arguments as compact JSON. */
+/**
+ * `name {"arg":...}` with the arguments as compact JSON; when the call's key argument as the
+ * vocabulary reads it does not show there (a Codex patch's paths, a heredoc's first line), it is
+ * named first: `shell apply_patch src/a.py {"command":[...]}`.
+ */
 export function renderToolCall(call: Pick<ToolCall, 'name' | 'args'>): string {
   const args = JSON.stringify(call.args);
-  return args === '{}' ? call.name : `${call.name} ${args}`;
+  const key = describeToolCall(call.name, call.args).key?.replace(/\s+/g, ' ');
+  const named = key && !args.includes(key) && !args.includes(JSON.stringify(key).slice(1, -1)) ? `${call.name} ${key}` : call.name;
+  return args === '{}' ? named : `${named} ${args}`;
 }
 
 function commandOf(call: ToolCall): string | undefined {

@@ -1,7 +1,9 @@
 import { shrinkText } from '../budget/index.js';
 import type { TokenCounter } from '../tokens/index.js';
 import type { ToolIntent } from './classify-tool.js';
-import { MESSAGE_SEPARATOR, renderMessage, renderToolCall } from './render-message.js';
+import { compactCalls } from './compact-args.js';
+import { clipWords, describeToolCall, formatToolCall } from '../vocabulary/index.js';
+import { MESSAGE_SEPARATOR, renderMessage } from './render-message.js';
 import type { ContextMessage, ToolCall, TurnLevel } from './types.js';
 
 /** A tool result as the manager keeps it: the raw text stays here, the prompt gets a rendering. */
@@ -40,8 +42,8 @@ export interface Rendered {
 
 /** The one-line stand-in for a masked tool output; names the tool, its arguments and how to fetch it. */
 export function maskedPlaceholder(result: ToolResultRecord): string {
-  const call = renderToolCall({ name: result.name, args: result.args }).replace(/\s+/g, ' ');
-  const shown = call.length > 120 ? `${call.slice(0, 120)}…` : call;
+  const call = formatToolCall(result.name, describeToolCall(result.name, result.args));
+  const shown = clipWords(call, 160);
   const lines = result.raw.split('\n').length;
   return `[output of ${shown} masked: ${lines} lines; fetch_raw("${result.rawId}") returns it]`;
 }
@@ -50,7 +52,7 @@ export function maskedPlaceholder(result: ToolResultRecord): string {
 export function renderTurn(turn: Turn, level: TurnLevel, counter: TokenCounter): Rendered {
   const cached = turn.cache[level];
   if (cached) return cached;
-  const messages = turnMessages(turn, (r) => contentAt(r, level));
+  const messages = turnMessages(turn, (r) => contentAt(r, level), level !== 'verbatim');
   const rendered = measure(messages, counter);
   turn.cache[level] = rendered;
   return rendered;
@@ -66,11 +68,11 @@ export function renderTurnClipped(turn: Turn, maxTokens: number, counter: TokenC
   const hit = turn.cache.clipped;
   if (hit && hit.maxTokens === maxTokens) return hit.rendered;
   const fixed = measure(
-    turnMessages(turn, () => ''),
+    turnMessages(turn, () => '', true),
     counter,
   ).tokens;
   const share = Math.max(16, Math.floor((maxTokens - fixed - 8) / turn.results.length));
-  const messages = turnMessages(turn, (r) => shrinkText(r.raw, share, 'head-tail', counter));
+  const messages = turnMessages(turn, (r) => shrinkText(r.raw, share, 'head-tail', counter), true);
   let rendered = measure(messages, counter);
   if (rendered.tokens > maxTokens) rendered = renderTurn(turn, 'masked', counter);
   turn.cache.clipped = { maxTokens, rendered };
@@ -78,16 +80,29 @@ export function renderTurnClipped(turn: Turn, maxTokens: number, counter: TokenC
 }
 
 function contentAt(result: ToolResultRecord, level: TurnLevel): string {
-  if (level === 'verbatim') return result.raw;
+  if (level === 'verbatim' || level === 'compact') return result.raw;
   if (level === 'masked') return maskedPlaceholder(result);
-  return `${result.llmSummary ?? result.summary}\n[summary; fetch_raw("${result.rawId}") returns the full output]`;
+  return `${withEnds(result.llmSummary ?? result.summary, result.raw)}\n[summary; fetch_raw("${result.rawId}") returns the full output]`;
 }
 
-function turnMessages(turn: Turn, content: (r: ToolResultRecord) => string): ContextMessage[] {
+/** The turn's messages; `compact` shrinks the calls' long arguments (compactArgs). */
+/** Characters of an output's first or last line a summary shows when it lacks them. @default 160 */
+const END_LINE_CHARS = 160;
+
+/** A summary that also shows the output's first and last line (what the output began and ended with). */
+function withEnds(summary: string, raw: string): string {
+  const lines = raw.split('\n').filter((l) => l.trim().length > 0);
+  const first = lines[0]?.trim().slice(0, END_LINE_CHARS);
+  const last = lines.length > 1 ? lines.at(-1)?.trim().slice(0, END_LINE_CHARS) : undefined;
+  const head = first && !summary.includes(first) ? `${first}\n` : '';
+  const tail = last && !summary.includes(last) ? `\n…\n${last}` : '';
+  return `${head}${summary}${tail}`;
+}
+
+function turnMessages(turn: Turn, content: (r: ToolResultRecord) => string, compact = false): ContextMessage[] {
   if (turn.kind === 'user') return [{ role: 'user', content: turn.text }];
-  const messages: ContextMessage[] = [
-    { role: 'assistant', content: turn.text, ...(turn.toolCalls.length ? { toolCalls: turn.toolCalls } : {}) },
-  ];
+  const calls = compact ? compactCalls(turn.toolCalls) : turn.toolCalls;
+  const messages: ContextMessage[] = [{ role: 'assistant', content: turn.text, ...(calls.length ? { toolCalls: calls } : {}) }];
   for (const r of turn.results) {
     messages.push({ role: 'tool', callId: r.callId, name: r.name, content: content(r), ...(r.isError ? { isError: true } : {}) });
   }

@@ -41,8 +41,12 @@ export type ContextMessage =
   | { role: 'assistant'; content: string; toolCalls?: ToolCall[] }
   | { role: 'tool'; callId: string; name: string; content: string; isError?: boolean };
 
-/** How a past turn is shown. */
-export type TurnLevel = 'verbatim' | 'summary' | 'masked';
+/**
+ * How a past turn is shown: `verbatim`; `compact` (outputs verbatim, the calls' long arguments
+ * shrunk: an old Edit's bodies become `[12 lines]`); `summary`; `masked` (one line per output).
+ * Every level but `verbatim` shows the calls compacted.
+ */
+export type TurnLevel = 'verbatim' | 'compact' | 'summary' | 'masked';
 
 /** The context assembled for one model call. */
 export interface AssembledContext {

@@ -1,8 +1,8 @@
 import { type McpServer, ResourceTemplate } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { ErrorCode, McpError, SubscribeRequestSchema, UnsubscribeRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import { BatonError, errorMessage, isBatonError } from '../errors/index.js';
-// Light leaf files only; the refresh module itself loads on first use (load-refresh.ts).
-import { REFRESH_FORMATS, type RefreshFormat } from '../refresh/types.js';
+// Light leaf files only; the refresh module itself loads on first use (refresh/load-refresh.ts).
+import { REFRESH_FORMATS, type RefreshFormat } from '../refresh/light.js';
 import type { ClientProfile } from './client-forwarding.js';
 import { ContextWatcher, taskIdOf } from './context-watcher.js';
 import { readContextResource } from './read-context-resource.js';

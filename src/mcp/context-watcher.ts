@@ -1,7 +1,7 @@
 import { errorMessage } from '../errors/index.js';
 // Not the logger itself: pino loads only when a record is written (log-later.ts).
 import { logLater } from '../observability/index.js';
-import { findGitLocation, readGitKey } from '../refresh/git-key.js';
+import { findGitLocation, readGitKey } from '../refresh/light.js';
 import type { WorkspaceState } from './workspace-state.js';
 
 /** @default 1000: how often subscribed contexts are checked for staleness. */

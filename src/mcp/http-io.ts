@@ -3,7 +3,16 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 
 /** Request and response plumbing for the Streamable HTTP server (serve-http.ts). */
 
-const MAX_BODY_BYTES = 4 * 1024 * 1024;
+/** @default 4 MiB: the largest request body `baton mcp --http` reads; a larger one is answered 413. */
+export const MAX_BODY_BYTES = 4 * 1024 * 1024;
+
+/** A request body over MAX_BODY_BYTES (announced by Content-Length, or found while reading). */
+export class BodyTooLargeError extends Error {
+  constructor() {
+    super(`request body over ${MAX_BODY_BYTES} bytes`);
+    this.name = 'BodyTooLargeError';
+  }
+}
 
 /** True when the request carries `Authorization: Bearer <token>`; compared in constant time. */
 export function authorized(req: IncomingMessage, token: string): boolean {
@@ -20,12 +29,14 @@ export function header(req: IncomingMessage, name: string): string | undefined {
   return Array.isArray(value) ? value[0] : value;
 }
 
+/** The body as JSON (undefined when empty or not JSON). @throws BodyTooLargeError past MAX_BODY_BYTES. */
 export async function readJson(req: IncomingMessage): Promise<unknown> {
+  if (Number(header(req, 'content-length')) > MAX_BODY_BYTES) throw new BodyTooLargeError();
   const chunks: Buffer[] = [];
   let size = 0;
   for await (const chunk of req) {
     size += (chunk as Buffer).length;
-    if (size > MAX_BODY_BYTES) throw new Error(`request body over ${MAX_BODY_BYTES} bytes`);
+    if (size > MAX_BODY_BYTES) throw new BodyTooLargeError();
     chunks.push(chunk as Buffer);
   }
   const text = Buffer.concat(chunks).toString('utf8');
@@ -41,6 +52,18 @@ export async function readJson(req: IncomingMessage): Promise<unknown> {
 export function busy(res: ServerResponse, retryAfterSeconds: number, message: string): void {
   res.setHeader('Retry-After', String(retryAfterSeconds));
   sendJson(res, 503, { jsonrpc: '2.0', error: { code: -32000, message, data: { retry_after_s: retryAfterSeconds } }, id: null });
+}
+
+/**
+ * 413 naming the limit, as a JSON-RPC error. The rest of the body is read and dropped (a client
+ * still sending would otherwise get a reset instead of the answer) and the connection closes after.
+ */
+export function bodyTooLarge(req: IncomingMessage, res: ServerResponse): void {
+  const mib = MAX_BODY_BYTES / (1024 * 1024);
+  const message = `Request body too large: baton mcp --http reads at most ${mib} MiB (${MAX_BODY_BYTES} bytes) per request.`;
+  req.resume();
+  res.setHeader('Connection', 'close');
+  sendJson(res, 413, { jsonrpc: '2.0', error: { code: -32600, message, data: { max_body_bytes: MAX_BODY_BYTES } }, id: null });
 }
 
 export function sendJson(res: ServerResponse, status: number, body: unknown): void {

@@ -1,11 +1,5 @@
-export {
-  clientProfile,
-  KNOWN_CLIENTS,
-  parseForwardingOverride,
-  resultBudget,
-  textBlockFor,
-  UNKNOWN_CLIENT_WRAPPER_TOKENS,
-} from './client-forwarding.js';
+export * from './light.js';
+export { clientProfile, KNOWN_CLIENTS, resultBudget, textBlockFor, UNKNOWN_CLIENT_WRAPPER_TOKENS } from './client-forwarding.js';
 export { CONTEXT_URI_TEMPLATE, CURRENT_CONTEXT_URI, RESOURCE_NOT_FOUND, registerContextResources } from './context-resources.js';
 export { ContextWatcher, DEFAULT_WATCH_INTERVAL_MS, taskIdOf } from './context-watcher.js';
 export { createBatonMcpServer } from './create-mcp-server.js';
@@ -19,14 +13,13 @@ export {
   MCP_HTTP_PATH,
   serveHttp,
 } from './serve-http.js';
-export { serveStdio } from './serve-stdio.js';
 export { ERROR_META_KEY, errorResult, okResult } from './tool-result.js';
 export { registerCheckedTool } from './register-checked-tool.js';
 export { isUnavailableLedger } from './unavailable-ledger.js';
 export { DEFAULT_LISTED_CONTEXTS, recentOpenTasks } from './recent-open-tasks.js';
 export { DEFAULT_LEASE_MS } from './tools/dispatch-tool.js';
-export { WorkspaceRegistry, WorkspaceState } from './workspace-state.js';
-export type { BatonMcpServer, BatonMcpServerOptions } from './create-mcp-server.js';
+export { WorkspaceState } from './workspace-state.js';
+export type { BatonMcpServer } from './create-mcp-server.js';
 export type { ClientForwarding, ClientProfile, ForwardingOverride } from './client-forwarding.js';
 export type { ContextWatcherOptions } from './context-watcher.js';
 export type { HttpMcpServer, HttpServerLoad, ServeHttpOptions } from './serve-http.js';

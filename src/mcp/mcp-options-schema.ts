@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { functionOption, objectWithMethods, parseInput } from '../util/index.js';
 import { FORWARDING_OVERRIDES } from './client-forwarding.js';
 

@@ -1,8 +1,5 @@
-import { FORMAT_TOKEN_CAPS } from '../refresh/format-budgets.js';
-import type { RefreshFormat } from '../refresh/index.js';
+import { FORMAT_TOKEN_CAPS, loadRefresh, type RefreshFormat } from '../refresh/light.js';
 import type { ClientProfile } from './client-forwarding.js';
-import { loadRefresh } from './load-refresh.js';
-import { renderToFit } from './render-to-fit.js';
 import type { WorkspaceState } from './workspace-state.js';
 
 /**
@@ -18,9 +15,9 @@ export interface ContextRead {
 
 /**
  * A task's context as a resource's text, sized so that what the client hands its model stays
- * within the format's cap: compact JSON (the narrative's markdown), rendered again within a smaller
- * budget while the client's form of it (`profile.resources`: the text as it is, or escaped inside
- * the read result's JSON, which costs a fifth or so more) counts over the cap. Throws what
+ * within the format's cap: compact JSON (the narrative's markdown), fitted by the renderer to the
+ * client's form of it (`profile.resources`: the text as it is, or escaped inside the read result's
+ * JSON, which costs a fifth or so more). Throws what
  * refreshContext throws (NOT_FOUND for an unknown task, WORKSPACE_NOT_SET before a handshake).
  */
 export async function readContextResource(
@@ -28,24 +25,21 @@ export async function readContextResource(
   request: { taskId: string | undefined; format: RefreshFormat; sessionId: string; profile: ClientProfile },
 ): Promise<ContextRead> {
   const { root, ledger } = await state.require();
-  const [{ refreshContext }, { countTokens }] = await Promise.all([loadRefresh(), import('../tokens/index.js')]);
+  const { refreshContext } = await loadRefresh();
   const { format, profile } = request;
-  const cap = FORMAT_TOKEN_CAPS[format];
   const overhead = profile.resources === 'json' ? RESOURCE_ENVELOPE_TOKENS : profile.wrapperTokens;
-  const sentTokens = (text: string) => overhead + countTokens(profile.resources === 'json' ? JSON.stringify(text) : text);
-  const render = async (maxTokens: number | undefined) => {
-    const result = await refreshContext({
-      workspace: root,
-      ledger,
-      gitCache: state.registry.gitCache,
-      renderWorker: state.registry.renderWorker,
-      sessionId: request.sessionId,
-      taskId: request.taskId,
-      format,
-      maxTokens,
-    });
-    return format === 'narrative' ? result.text : JSON.stringify({ ...result.context, metadata: result.metadata });
-  };
-  const text = await renderToFit(render, { cap, budget: cap - overhead, overshoot: (sent) => sentTokens(sent) / cap });
+  // One render, fitted by the renderer to the client's form of it (escaped inside the read's JSON or not).
+  const result = await refreshContext({
+    workspace: root,
+    ledger,
+    gitCache: state.registry.gitCache,
+    renderWorker: state.registry.renderWorker,
+    sessionId: request.sessionId,
+    taskId: request.taskId,
+    format,
+    maxTokens: FORMAT_TOKEN_CAPS[format] - overhead,
+    sent: profile.resources === 'json' ? { escaped: true } : undefined,
+  });
+  const text = format === 'narrative' ? result.text : JSON.stringify({ ...result.context, metadata: result.metadata });
   return { text, mimeType: format === 'narrative' ? 'text/markdown' : 'application/json' };
 }

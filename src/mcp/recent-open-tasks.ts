@@ -5,7 +5,7 @@ export const DEFAULT_LISTED_CONTEXTS = 20;
 
 /** Tasks still to be finished: the ones whose context an agent may want to resume. */
 const OPEN_STATUSES: readonly TaskStatus[] = ['in_progress', 'blocked', 'pending'];
-/** Open tasks read per listing (pages of 200, oldest first): the listing stays cheap on a large plan. */
+/** Open tasks read per listing (pages of 200, newest first): the listing stays cheap on a large plan. */
 const SCAN_LIMIT = 1_000;
 const SCAN_PAGE = 200;
 /** Newest dispatches read: tasks worked on lately are listed even beyond the scan limit. */
@@ -14,9 +14,9 @@ const RECENT_DISPATCHES = 100;
 /**
  * The `limit` open tasks (in progress, blocked or pending) most recently active, newest first:
  * a task's activity is its last update or its newest dispatch among the ledger's latest ones.
- * Reads at most SCAN_LIMIT open tasks plus the tasks of the RECENT_DISPATCHES newest dispatches,
- * so on a ledger with more open tasks than that, an old task nobody touched lately may be left
- * out; recently worked ones never are.
+ * Reads at most SCAN_LIMIT open tasks, newest created first, plus the tasks of the
+ * RECENT_DISPATCHES newest dispatches, so on a ledger with more open tasks than that, an old task
+ * nobody touched lately may be left out; new ones and recently worked ones never are.
  */
 export async function recentOpenTasks(ledger: Ledger, limit = DEFAULT_LISTED_CONTEXTS): Promise<Task[]> {
   const [scanned, dispatches] = await Promise.all([scanOpenTasks(ledger), ledger.recentDispatches(RECENT_DISPATCHES)]);
@@ -34,7 +34,7 @@ async function scanOpenTasks(ledger: Ledger): Promise<Task[]> {
   const tasks: Task[] = [];
   let cursor: string | undefined;
   do {
-    const page = await ledger.listTasks({ status: [...OPEN_STATUSES], limit: SCAN_PAGE, cursor });
+    const page = await ledger.listTasks({ status: [...OPEN_STATUSES], limit: SCAN_PAGE, cursor, order: 'newest' });
     tasks.push(...page.items);
     cursor = page.nextCursor;
   } while (cursor && tasks.length < SCAN_LIMIT);

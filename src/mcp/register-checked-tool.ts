@@ -1,6 +1,6 @@
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { CallToolResult, ToolAnnotations } from '@modelcontextprotocol/sdk/types.js';
-import { z } from 'zod';
+import * as z from 'zod';
 import { BatonError } from '../errors/index.js';
 import { safeValue, toSnakeCase } from '../util/index.js';
 import { guarded } from './tool-result.js';

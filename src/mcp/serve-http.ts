@@ -7,8 +7,8 @@ import { BatonError, errorMessage } from '../errors/index.js';
 // logger.js, not the index: the index also loads prom-client, which start-up does not need.
 import { getLogger } from '../observability/index.js';
 import { type BatonMcpServerOptions, createMcpServer } from './create-mcp-server.js';
-import { RenderWorker } from '../refresh/render-worker.js';
-import { authorized, busy, header, readJson, sendJson } from './http-io.js';
+import { RenderWorker } from '../refresh/light.js';
+import { authorized, BodyTooLargeError, bodyTooLarge, busy, header, readJson, sendJson } from './http-io.js';
 import { checkServeHttpOptions } from './mcp-options-schema.js';
 import { TurnBudget } from './turn-budget.js';
 import { WorkspaceRegistry } from './workspace-state.js';
@@ -100,6 +100,7 @@ export async function serveHttp(options: ServeHttpOptions): Promise<HttpMcpServe
   const http: Server = createServer((req, res) => {
     if (!admit(state, req, res)) return;
     handleRequest(state, req, res).catch((error) => {
+      if (error instanceof BodyTooLargeError && !res.headersSent) return bodyTooLarge(req, res);
       state.log.error({ err: errorMessage(error) }, 'baton mcp http: request failed');
       if (!res.headersSent) sendJson(res, 500, { error: 'Internal error', code: 'INTERNAL' });
       else res.end();

@@ -1,7 +1,7 @@
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 // Not the logger itself: pino loads only when a record is written (log-later.ts).
 import { logLater } from '../observability/index.js';
-import { FORMAT_TOKEN_CAPS } from '../refresh/format-budgets.js';
+import { FORMAT_TOKEN_CAPS } from '../refresh/light.js';
 import { resultBudget } from './client-forwarding.js';
 import { type BatonMcpServer, type BatonMcpServerOptions, createMcpServer } from './create-mcp-server.js';
 import { checkMcpServerOptions } from './mcp-options-schema.js';

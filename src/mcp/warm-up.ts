@@ -1,8 +1,7 @@
 import { errorMessage } from '../errors/index.js';
 import { logLater } from '../observability/index.js';
-import { loadRefresh } from './load-refresh.js';
 import type { Ledger } from '../ledger/index.js';
-import type { GitCache, RefreshFormat, ResultCache, SnapshotRenderer } from '../refresh/index.js';
+import { type GitCache, loadRefresh, type RefreshFormat, type ResultCache, type SnapshotRenderer } from '../refresh/light.js';
 
 /** What the warm-up reads of the workspace registry (workspace-state.ts), which calls it. */
 export interface WarmUpSources {

@@ -1,8 +1,7 @@
-import { packSectionsUnchecked, type Section } from '../budget/index.js';
+import { packSections, type Section } from '../budget/index.js';
 import { o200kCounter, type TokenCounter } from '../tokens/index.js';
 import { renderContextMessage } from './build-agent-messages.js';
 import type { Attribution, ContextFallbackReason, ContextMode, PriorAnswer } from './types.js';
-import { checkFitInput } from './panel-options-schema.js';
 
 /** Per-message framing (role, separators) that chat APIs add to every message. @default 4 */
 export const DEFAULT_MESSAGE_OVERHEAD_TOKENS = 4;
@@ -58,12 +57,6 @@ export interface FitPanelContextResult {
  *   would mislead, and the seed's fallback is "no context".
  */
 export function fitPanelContext(input: FitPanelContextInput): FitPanelContextResult {
-  checkFitInput(input);
-  return fitUnchecked(input);
-}
-
-/** fitPanelContext without the input check, for prepare-panel-context (its input carries more). */
-export function fitUnchecked(input: FitPanelContextInput): FitPanelContextResult {
   const counter = input.counter ?? o200kCounter;
   const overhead = input.messageOverheadTokens ?? DEFAULT_MESSAGE_OVERHEAD_TOKENS;
   const budgetTokens =
@@ -96,12 +89,12 @@ export function fitUnchecked(input: FitPanelContextInput): FitPanelContextResult
     overflow: summaryTexts[i] === undefined ? 'drop' : 'summarize',
     summary: summaryTexts[i],
   }));
-  const packed = packSectionsUnchecked(sections, { budget: budgetTokens, separator: '', counter });
+  const packed = packSections(sections, { budget: budgetTokens, separator: '', counter });
   const untouched = packed.dropped.length === 0 && packed.trimmed.length === 0 && packed.summarized.length === 0;
   if (untouched) return { mode: 'full', context: [...input.answers], needsSummaries: false, budgetTokens, contextTokens: packed.tokens };
   if (input.summaries === undefined) return none(undefined, true);
 
-  // packSectionsUnchecked reports a summary it then trimmed as 'summarized'; compare texts to catch that.
+  // packSections reports a summary it then trimmed as 'summarized'; compare texts to catch that.
   const cut = [...packed.dropped, ...packed.trimmed].map(Number);
   for (const section of packed.sections) {
     if (section.action === 'summarized' && section.text !== summaryTexts[Number(section.id)]) cut.push(Number(section.id));

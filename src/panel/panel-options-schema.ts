@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { abortSignalOption, envOption, functionOption, objectWithMethods, parseInput } from '../util/index.js';
 
 /**
@@ -70,19 +70,6 @@ export function checkPanelServerOptions(options: unknown): void {
 // A PanelAnswer passes as a prior answer: other fields are allowed here.
 const priorAnswer = z.looseObject({ agent: z.string(), text: z.string(), summarized: z.boolean().optional() });
 const attribution = z.enum(['assistant', 'user']);
-const tokens = z.number().int().min(0);
-
-const fitInputSchema = z.strictObject({
-  system: z.string(),
-  question: z.string(),
-  answers: z.array(priorAnswer),
-  summaries: z.map(z.number(), z.string()).optional(),
-  attribution,
-  limitTokens: z.number().int().min(1),
-  reserveTokens: tokens,
-  counter: objectWithMethods(['count'], 'a TokenCounter ({ count(text): number })').optional(),
-  messageOverheadTokens: tokens.optional(),
-});
 
 const messagesInputSchema = z.strictObject({
   systemPrompt: z.string(),
@@ -100,11 +87,6 @@ const resolveOptionsSchema = z.strictObject({
   file: z.string().min(1, 'expected the panel file path prompts resolve against'),
   env: envOption.optional(),
 });
-
-/** @throws BatonError INPUT_INVALID naming each problem. */
-export function checkFitInput(input: unknown): void {
-  parseInput(fitInputSchema, input, { what: 'fitPanelContext input', code: 'INPUT_INVALID' });
-}
 
 /** @throws BatonError INPUT_INVALID naming each problem. */
 export function checkMessagesInput(input: unknown): void {

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { stringMapOption } from '../util/index.js';
 
 /** The edge schema of a panel file (JSON). Inside the module only the plain types are used. */

@@ -2,7 +2,7 @@ import { errorMessage } from '../errors/index.js';
 import { getLogger } from '../observability/index.js';
 import { summaryTargetTokens, type Summarizer } from '../summarize/index.js';
 import type { TokenCounter } from '../tokens/index.js';
-import { type FitPanelContextInput, type FitPanelContextResult, fitUnchecked } from './fit-panel-context.js';
+import { type FitPanelContextInput, type FitPanelContextResult, fitPanelContext } from './fit-panel-context.js';
 
 export interface PreparePanelContextInput extends Omit<FitPanelContextInput, 'summaries'> {
   /** Writes summaries when the answers do not fit in full. */
@@ -27,7 +27,7 @@ export interface PreparedPanelContext extends FitPanelContextResult {
  * which makes the decision fall back to no context.
  */
 export async function preparePanelContext(input: PreparePanelContextInput): Promise<PreparedPanelContext> {
-  const first = fitUnchecked(input);
+  const first = fitPanelContext(input);
   if (!first.needsSummaries) return { ...first, summariesRequested: 0, summaryErrors: [] };
   const summaryErrors: string[] = [];
   const results = await Promise.all(
@@ -46,5 +46,5 @@ export async function preparePanelContext(input: PreparePanelContextInput): Prom
   );
   const summaries = new Map<number, string>();
   for (const entry of results) if (entry) summaries.set(entry[0], entry[1]);
-  return { ...fitUnchecked({ ...input, summaries }), summariesRequested: input.answers.length, summaryErrors };
+  return { ...fitPanelContext({ ...input, summaries }), summariesRequested: input.answers.length, summaryErrors };
 }

@@ -1,5 +1,4 @@
 import { getLogger } from '../observability/index.js';
-import { checkHelperInput } from './builder-input-schema.js';
 import { resolvePreContextLimits } from './defaults.js';
 import { detectTaskLoop } from './detect-task-loop.js';
 import { type ContextLine, cleanValue, END_LINE, fitContext, shortPath } from './fit-context.js';
@@ -18,18 +17,9 @@ export interface HelperContextInput extends PreContextBuildOptions {
  * attempt this is, the last 2 attempts (files touched and first validation error, oldest first
  * as in seed 000's examples) and the loop warning when the last 3 attempts share their first
  * validation error. Returns '' with a logged warning when no attempt is readable.
- * @throws BatonError INPUT_INVALID for input of another shape (an unknown key, a record without its
- *   `attempt` or `provider`), naming the field and what was expected.
+ * Trusts its types; a corrupt record of a shared ledger is skipped (seed 000's safe access).
  */
 export function buildHelperContext(input: HelperContextInput): string {
-  return helperContextFromLedger(checkHelperInput(input));
-}
-
-/**
- * buildHelperContext for the supervisor's own ledger: no input check, and a corrupt record of a shared
- * ledger is skipped (seed 000's safe access); '' with a warning when nothing is readable.
- */
-export function helperContextFromLedger(input: HelperContextInput): string {
   const logger = input.logger ?? getLogger();
   const { attempts, corrupt } = summarizeAttempts(input.dispatches);
   const upTo = attempts.filter((a) => a.attempt <= input.attempt);

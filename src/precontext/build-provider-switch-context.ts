@@ -1,5 +1,4 @@
 import { getLogger } from '../observability/index.js';
-import { checkProviderSwitchInput } from './builder-input-schema.js';
 import { resolvePreContextLimits } from './defaults.js';
 import { type ContextLine, cleanValue, END_LINE, fitContext, shortPath } from './fit-context.js';
 import { readDispatch } from './summarize-attempts.js';
@@ -17,21 +16,12 @@ export interface ProviderSwitchContextInput extends PreContextBuildOptions {
  * Builds seed 000's PROVIDER SWITCH CONTEXT (at most 8 lines with the trailing blank line) for the
  * next provider after `dispatches[0]` failed. Pure apart from the warning: returns '' and logs a
  * warning when there is no failed dispatch.
- * @throws BatonError INPUT_INVALID for input of another shape (an unknown key, a record without its
- *   `attempt` or `provider`), naming the field and what was expected.
+ * Trusts its types; a corrupt record of a shared ledger is skipped (seed 000's safe access).
  *
  * @example
  * buildProviderSwitchContext({ dispatches: await ledger.lastDispatches(taskId, 5) }) + prompt
  */
 export function buildProviderSwitchContext(input: ProviderSwitchContextInput): string {
-  return providerSwitchContextFromLedger(checkProviderSwitchInput(input));
-}
-
-/**
- * buildProviderSwitchContext for the supervisor's own ledger: no input check, and a corrupt record of a shared
- * ledger is skipped (seed 000's safe access); '' with a warning when nothing is readable.
- */
-export function providerSwitchContextFromLedger(input: ProviderSwitchContextInput): string {
   const logger = input.logger ?? getLogger();
   const failed = readDispatch(input.dispatches[0]);
   if (!failed) {

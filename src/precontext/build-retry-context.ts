@@ -1,5 +1,4 @@
 import { getLogger } from '../observability/index.js';
-import { checkRetryInput } from './builder-input-schema.js';
 import { resolvePreContextLimits } from './defaults.js';
 import { type ContextLine, cleanValue, END_LINE, fitContext, shortPath } from './fit-context.js';
 import { summarizeAttempts } from './summarize-attempts.js';
@@ -17,18 +16,9 @@ export interface RetryContextInput extends PreContextBuildOptions {
  * attempt's validation failures (at most 3), the files earlier attempts already created and
  * modified (at most 3 each), and the instruction to fix them. Returns '' with a logged warning
  * when there is no earlier attempt.
- * @throws BatonError INPUT_INVALID for input of another shape (an unknown key, a record without its
- *   `attempt` or `provider`), naming the field and what was expected.
+ * Trusts its types; a corrupt record of a shared ledger is skipped (seed 000's safe access).
  */
 export function buildRetryContext(input: RetryContextInput): string {
-  return retryContextFromLedger(checkRetryInput(input));
-}
-
-/**
- * buildRetryContext for the supervisor's own ledger: no input check, and a corrupt record of a shared
- * ledger is skipped (seed 000's safe access); '' with a warning when nothing is readable.
- */
-export function retryContextFromLedger(input: RetryContextInput): string {
   const logger = input.logger ?? getLogger();
   const { attempts, corrupt } = summarizeAttempts(input.dispatches);
   const earlier = attempts.filter((a) => a.attempt < input.attempt);

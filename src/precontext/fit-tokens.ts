@@ -1,4 +1,4 @@
-import { packSectionsUnchecked, type Section } from '../budget/index.js';
+import { packSections, type Section } from '../budget/index.js';
 import { encodeTokens, headOfTokens, o200kCounter, truncateToTokens } from '../tokens/index.js';
 import { END_LINE } from './defaults.js';
 import type { ContextLine } from './types.js';
@@ -20,7 +20,7 @@ const MAX_ROUNDS = 4;
 /**
  * Brings a block that is over `maxTokens` within it and renders it with its trailing blank line.
  * `counts` are each line's tokens with its line break. The variable lines are cut to a fair share of
- * the room (one huge error is cut before other lines go), then budget/packSectionsUnchecked drops the
+ * the room (one huge error is cut before other lines go), then budget/packSections drops the
  * lowest-priority lines if the cut lines still overflow. The result re-counts to <= maxTokens.
  */
 export function fitTokens(lines: readonly ContextLine[], counts: readonly number[], maxTokens: number): string {
@@ -57,7 +57,7 @@ function packLines(lines: readonly ContextLine[], counts: readonly number[], bud
     if (cut) sections.push({ id: String(i), text: cut.text, priority: line.priority, overflow: 'drop', tokens: cut.tokens });
   });
   try {
-    return packSectionsUnchecked(sections, { budget: Math.max(1, budget), separator: '', exact: false }).text;
+    return packSections(sections, { budget: Math.max(1, budget), separator: '', exact: false }).text;
   } catch {
     return undefined; // the fixed lines alone exceed the budget
   }

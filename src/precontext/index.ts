@@ -1,7 +1,7 @@
-export { buildHelperContext, helperContextFromLedger } from './build-helper-context.js';
+export { buildHelperContext } from './build-helper-context.js';
 export { buildMergeConflictContext } from './build-merge-conflict-context.js';
-export { buildProviderSwitchContext, providerSwitchContextFromLedger } from './build-provider-switch-context.js';
-export { buildRetryContext, retryContextFromLedger } from './build-retry-context.js';
+export { buildProviderSwitchContext } from './build-provider-switch-context.js';
+export { buildRetryContext } from './build-retry-context.js';
 export {
   DEFAULT_PRE_CONTEXT_LIMITS,
   DEFAULT_PRE_CONTEXT_SETTINGS,

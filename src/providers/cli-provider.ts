@@ -1,7 +1,7 @@
 import { getLogger } from '../observability/index.js';
 import { AGENT_CLI_SPECS } from './agents/index.js';
 import type { AgentCliSpec, AgentRunContext, ParsedAgentOutput } from './agents/types.js';
-import { classifyOutcomeUnchecked } from './classify/classify-outcome.js';
+import { classifyOutcome } from './classify/classify-outcome.js';
 import type { ProcessProviderOptions } from './command-provider.js';
 import { combineOutput } from './process/combine-output.js';
 import { identifyProcess } from './process/process-identity.js';
@@ -89,7 +89,7 @@ async function decide(
   if (run.stalled !== undefined && spec.stall !== undefined && !run.timedOut && !run.aborted) {
     return { kind: 'overloaded', reason: `${about.provider}: ${await spec.stall.describe(run.stalled, context)}` };
   }
-  const outcome = classifyOutcomeUnchecked({
+  const outcome = classifyOutcome({
     ...about,
     stdout: run.stdout,
     stderr: run.stderr,

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { OUTCOME_KINDS } from '../ledger/index.js';
 import type { ParsedAgentOutput } from './agents/types.js';
 import { parseEpochOrDate } from './classify/parse-reset-at.js';

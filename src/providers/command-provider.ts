@@ -1,7 +1,7 @@
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { classifyOutcomeUnchecked } from './classify/classify-outcome.js';
+import { classifyOutcome } from './classify/classify-outcome.js';
 import { parseCommandOutput } from './command-outcome-line.js';
 import { combineOutput } from './process/combine-output.js';
 import { identifyProcess } from './process/process-identity.js';
@@ -52,7 +52,7 @@ export function createCommandProvider(name: string, config: CommandProviderConfi
           ...(request.onProcessStart ? { onSpawn: (pid: number) => request.onProcessStart?.(identifyProcess(pid)) } : {}),
         });
         const parsed = parseCommandOutput(run.stdout);
-        const outcome = classifyOutcomeUnchecked({
+        const outcome = classifyOutcome({
           provider: name,
           stdout: run.stdout,
           stderr: run.stderr,

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { envOption, functionOption, parseInput, stringMapOption } from '../util/index.js';
 import type { ProviderConfig } from './types.js';
 
@@ -58,28 +58,6 @@ export function checkProviderConfig<T extends ProviderConfig>(
   }
   parseInput(schema, config, { what: `${who}("${String(name)}") config` });
   return config;
-}
-
-const classifyInputSchema = z.strictObject({
-  provider: z.string().min(1),
-  exitCode: z.number().int().optional(),
-  signal: z.string().optional(),
-  stdout: z.string(),
-  stderr: z.string(),
-  parsed: z.looseObject({}).optional(),
-  timedOut: z.boolean(),
-  aborted: z.boolean().optional(),
-  spawnError: z.looseObject({ code: z.string(), message: z.string() }).optional(),
-  binary: z.string().optional(),
-  programField: z.enum(['binary', 'command']).optional(),
-  exitCodes: z.record(z.string(), z.string()).optional(),
-  now: z.number({ error: 'expected the time in epoch ms (Date.now())' }),
-  prompt: z.string().optional(),
-});
-
-/** classifyOutcome's input from code. @throws BatonError INPUT_INVALID naming each problem. */
-export function checkClassifyInput(input: unknown): void {
-  parseInput(classifyInputSchema, input, { what: 'classifyOutcome input', code: 'INPUT_INVALID' });
 }
 
 const processOptionsSchema = z.strictObject({

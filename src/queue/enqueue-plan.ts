@@ -17,6 +17,8 @@ export interface EnqueuePlanOptions {
   runId: string;
   runBranch: string;
   remote: string;
+  /** The commit the run starts from, on the remote's run branch. */
+  startTip?: string;
   maxRetries?: number;
 }
 
@@ -42,6 +44,7 @@ export async function enqueuePlan(options: EnqueuePlanOptions): Promise<string[]
           runId: options.runId,
           runBranch: options.runBranch,
           remote: options.remote,
+          ...(options.startTip ? { startTip: options.startTip } : {}),
           task,
           ...(options.maxRetries ? { maxRetries: options.maxRetries } : {}),
         },

@@ -6,6 +6,8 @@ export interface TaskJobData {
   /** The branch results are integrated into, on the remote. */
   runBranch: string;
   remote: string;
+  /** The commit the run started from (the producer pushed it): later tips must hold it. */
+  startTip?: string;
   task: PlanTask;
   /** --max-retries of the producer, for tasks without their own. */
   maxRetries?: number;

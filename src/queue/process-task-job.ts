@@ -2,7 +2,7 @@ import { DelayedError, type Job, type Queue, Worker } from 'bullmq';
 import type { RemoteSites } from '../isolation/index.js';
 import type { Ledger } from '../ledger/index.js';
 import type { Logger } from '../observability/index.js';
-import { type RunPlanOptions, runPlan } from '../supervisor/index.js';
+import { type RunPlanOptions, runPlan, type TaskSites } from '../supervisor/index.js';
 import { DEFAULT_GATE_DELAY_MS } from './defaults.js';
 import type { TaskJobData, TaskJobResult } from './job-data.js';
 import { queueMetrics } from './queue-metrics.js';
@@ -23,13 +23,16 @@ export interface TaskJobContext {
   /** Everything runPlan needs besides the ledger, the sites and the owner. */
   run: Omit<RunPlanOptions, 'ledger' | 'sites' | 'owner' | 'concurrency' | 'workspace' | 'workspaceDir'>;
   logger: Logger;
+  /** This worker's clone failed the job (its error says how): the job was handed back; the worker leaves the rotation. */
+  onCloneFault: (why: string) => void;
 }
 
 /**
  * What a worker does with one task job: while every provider's breaker is open the queue is
  * rate-limited (no busy wait); a job whose dependencies are not completed is delayed, one whose
  * dependency is blocked blocks its task; otherwise the task runs through the supervisor's control
- * loop (claim, attempts, validation, integration) in a worktree of the worker's clone.
+ * loop (claim, attempts, validation, integration) in a worktree of the worker's clone. When that
+ * clone fails (see runOnClone), the job is handed back and `onCloneFault` told.
  */
 export function taskJobProcessor(
   context: TaskJobContext,
@@ -57,27 +60,62 @@ export function taskJobProcessor(
         throw new DelayedError();
       }
     }
-    const report = await runPlan(
-      // Dependencies were checked above; runPlan sees the task alone.
-      { tasks: [{ ...task, dependsOn: [] }] },
-      {
-        // The site gives each task its worktree's workspace; this one is never used.
-        workspace: NO_WORKSPACE,
-        workspaceDir: context.repoDir,
-        ...context.run,
-        ...(job.data.maxRetries ? { maxRetries: job.data.maxRetries } : {}),
-        ledger,
-        owner,
-        sites: await context.sites.forBranch(job.data.remote, job.data.runBranch),
-        concurrency: 1,
-        // The job's result needs only the task's status.
-        report: false,
-      },
-    );
-    const status = report.tasks[0]?.status ?? 'missing';
-    queueMetrics().tasks.inc({ status });
-    return { taskId: task.id, status, worker: owner };
+    const ran = await runOnClone(job, context);
+    if ('fault' in ran) {
+      // Not the task's failure: the job goes back, undelayed and without using up a delivery,
+      // for a worker whose clone works; this one leaves the rotation.
+      context.onCloneFault(ran.fault);
+      await job.moveToDelayed(Date.now(), token);
+      throw new DelayedError();
+    }
+    queueMetrics().tasks.inc({ status: ran.status });
+    return { taskId: task.id, status: ran.status, worker: owner };
   };
+}
+
+/**
+ * Runs the job's task through runPlan in a worktree of this worker's clone. An error of the
+ * clone itself (the job's remote missing or unreachable from it, a worktree that cannot be
+ * made) stops the run at once, before any agent, and comes back as `fault`.
+ */
+async function runOnClone(job: Job<TaskJobData, TaskJobResult>, context: TaskJobContext): Promise<{ status: string } | { fault: string }> {
+  const { task } = job.data;
+  let sites: TaskSites;
+  try {
+    sites = await context.sites.forBranch(job.data.remote, job.data.runBranch, job.data.startTip);
+  } catch (error) {
+    return { fault: (error as Error).message };
+  }
+  const stop = new AbortController();
+  let fault: string | undefined;
+  const guarded: TaskSites = {
+    open: (t) =>
+      sites.open(t).catch((error: unknown) => {
+        fault = `could not open a worktree for task ${t.id} in ${context.repoDir}: ${(error as Error).message}`;
+        stop.abort(new Error(fault));
+        throw error;
+      }),
+  };
+  const outer = context.run.signal;
+  const report = await runPlan(
+    // Dependencies were checked above; runPlan sees the task alone.
+    { tasks: [{ ...task, dependsOn: [] }] },
+    {
+      // The site gives each task its worktree's workspace; this one is never used.
+      workspace: NO_WORKSPACE,
+      workspaceDir: context.repoDir,
+      ...context.run,
+      ...(job.data.maxRetries ? { maxRetries: job.data.maxRetries } : {}),
+      ledger: context.ledger,
+      owner: context.owner,
+      sites: guarded,
+      concurrency: 1,
+      signal: outer ? AbortSignal.any([outer, stop.signal]) : stop.signal,
+      // The job's result needs only the task's status.
+      report: false,
+    },
+  );
+  return fault ? { fault } : { status: report.tasks[0]?.status ?? 'missing' };
 }
 
 const NO_WORKSPACE: RunPlanOptions['workspace'] = {

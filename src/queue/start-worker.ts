@@ -8,6 +8,7 @@ import type { RunPlanOptions } from '../supervisor/index.js';
 import { DEFAULT_QUEUE_LOCK_MS, DEFAULT_STALLED_INTERVAL_MS, QUEUE_NAME, stalledCounterKey } from './defaults.js';
 import type { TaskJobData, TaskJobResult } from './job-data.js';
 import { taskJobProcessor } from './process-task-job.js';
+import { outageLog } from './outage-log.js';
 import { queueMetrics } from './queue-metrics.js';
 import { redisBranchLock } from './redis-branch-lock.js';
 
@@ -34,6 +35,12 @@ export interface QueueWorkerOptions {
 export interface QueueWorker {
   /** `worker:<host>:<pid>:<id>`: recorded as claimed_by on every dispatch it makes. */
   readonly owner: string;
+  /**
+   * Resolves, saying why, when this worker took itself out of the rotation: its clone failed a
+   * job (the job's remote missing or unreachable from it, a worktree that could not be made). The
+   * job went back to the queue for another worker; this one takes no more. Never rejects.
+   */
+  readonly outOfRotation: Promise<string>;
   /** Graceful: stops taking jobs and lets the running ones finish. */
   close(): Promise<void>;
 }
@@ -50,41 +57,101 @@ export async function startQueueWorker(options: QueueWorkerOptions): Promise<Que
   const logger = options.logger ?? getLogger();
   const owner = `worker:${hostname()}:${process.pid}:${newId('w').slice(-6)}`;
   const { connection, prefix } = options;
+  const lock = redisBranchLock({ connection, prefix, logger });
   const sites = await createRemoteSites({
     repoDir: options.repoDir,
     keepWorktrees: Boolean(options.keepWorktrees),
     ...(options.commitPolicy ? { commitPolicy: options.commitPolicy } : {}),
-    lock: redisBranchLock({ connection, prefix, logger }),
+    lock,
     logger,
+  }).catch((error: unknown) => {
+    lock.close();
+    throw error;
   });
   // The queue's own rate limit pauses every worker when no provider can run.
   const queue = new Queue(QUEUE_NAME, { connection, prefix });
-  const processor = taskJobProcessor({ ledger: options.ledger, queue, sites, repoDir: options.repoDir, owner, run: options.run, logger });
+  const rotation = leaveRotation(logger, owner, options.repoDir, () => worker.close());
+  const processor = taskJobProcessor({
+    ledger: options.ledger,
+    queue,
+    sites,
+    repoDir: options.repoDir,
+    owner,
+    run: options.run,
+    logger,
+    onCloneFault: rotation.leave,
+  });
+  const lockMs = options.lockMs ?? DEFAULT_QUEUE_LOCK_MS;
+  const stalledMs = options.stalledIntervalMs ?? DEFAULT_STALLED_INTERVAL_MS;
   const worker = new Worker<TaskJobData, TaskJobResult>(QUEUE_NAME, processor, {
     connection,
     prefix,
     concurrency: Math.max(1, options.concurrency ?? 1),
-    lockDuration: options.lockMs ?? DEFAULT_QUEUE_LOCK_MS,
-    stalledInterval: options.stalledIntervalMs ?? DEFAULT_STALLED_INTERVAL_MS,
+    lockDuration: lockMs,
+    stalledInterval: stalledMs,
     // A stalled job is given to another worker many times rather than failed: the ledger keeps it exactly once.
     maxStalledCount: 100,
     name: owner,
   });
-  worker.on('stalled', (jobId) => {
-    queueMetrics().stalled.inc();
-    connection.incr(stalledCounterKey(prefix)).catch(() => undefined);
-    logger.warn({ jobId }, 'job stalled (its worker died or hung); it goes to another worker');
-  });
-  worker.on('failed', (job, error) => logger.error({ jobId: job?.id, err: error }, 'task job failed'));
-  worker.on('error', (error) => logger.error({ err: error }, 'queue worker error'));
+  logWorkerEvents(worker, { connection, prefix, logger, lockMs, stalledMs });
   await worker.waitUntilReady();
   logger.info({ owner, concurrency: options.concurrency ?? 1 }, 'baton worker ready');
   return {
     owner,
+    outOfRotation: rotation.left,
     close: async () => {
       await worker.close();
       await queue.close();
       await sites.close();
+      lock.close();
     },
   };
+}
+
+/** How a worker leaves the rotation once (its clone failed a job): logged, closed, `left` resolved with why. */
+function leaveRotation(
+  logger: Logger,
+  owner: string,
+  repoDir: string,
+  close: () => Promise<void>,
+): { leave: (why: string) => void; left: Promise<string> } {
+  let resolve: (why: string) => void = () => {};
+  const left = new Promise<string>((r) => {
+    resolve = r;
+  });
+  let gone = false;
+  return {
+    left,
+    leave(why) {
+      if (gone) return;
+      gone = true;
+      logger.error(
+        { owner, repoDir },
+        `this worker's clone failed a job, which goes back to the queue; the worker takes no more jobs: ${why}`,
+      );
+      // Not awaited: close waits for the running jobs, the failing one among them.
+      void close().finally(() => resolve(why));
+    },
+  };
+}
+
+/** The worker's stalled jobs, failed jobs and errors, logged (a Redis outage as one line, see outageLog). */
+function logWorkerEvents(
+  worker: Worker<TaskJobData, TaskJobResult>,
+  context: { connection: Redis; prefix: string; logger: Logger; lockMs: number; stalledMs: number },
+): void {
+  const { connection, prefix, logger } = context;
+  const outage = outageLog(connection, logger);
+  worker.on('stalled', (jobId) => {
+    queueMetrics().stalled.inc();
+    connection.incr(stalledCounterKey(prefix)).catch(() => undefined);
+    // A job lock that lapsed while Redis was away is not a dead worker.
+    const lapsed = outage.recent(2 * (context.lockMs + context.stalledMs));
+    logger.warn(
+      { jobId },
+      `job stalled (${lapsed ? 'its lock lapsed while Redis was unreachable' : 'its worker died or hung'}); it goes to another worker`,
+    );
+  });
+  worker.on('failed', (job, error) => logger.error({ jobId: job?.id, err: error }, 'task job failed'));
+  worker.on('error', (error) => outage.error(error));
 }

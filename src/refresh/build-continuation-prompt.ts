@@ -1,4 +1,4 @@
-import { packSectionsUnchecked, type Section } from '../budget/index.js';
+import { packSections, type Section } from '../budget/index.js';
 import type { TokenCounter } from '../tokens/index.js';
 import { blockers, detectContinuationState, formatAge, isFailure } from './continuation-state.js';
 import type { ContextSnapshot } from './types.js';
@@ -23,7 +23,7 @@ const MAX_LISTED_FILES = 20;
 export function buildContinuationPrompt(snapshot: ContextSnapshot, options: ContinuationPromptOptions): string {
   checkPromptOptions(options);
   const sections = continuationSections(snapshot, options.now);
-  return packSectionsUnchecked(sections, { budget: options.maxTokens, counter: options.counter }).text;
+  return packSections(sections, { budget: options.maxTokens, counter: options.counter }).text;
 }
 
 function continuationSections(snapshot: ContextSnapshot, now: number): Section[] {

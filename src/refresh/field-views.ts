@@ -1,4 +1,5 @@
 import { blockers, detectContinuationState } from './continuation-state.js';
+import { pickFailureLine } from '../vocabulary/index.js';
 import type { ContextSnapshot } from './types.js';
 
 // The JSON views of one task and one dispatch, and the text cuts the context fields use.
@@ -67,13 +68,18 @@ const ERROR_LINE = /error|fail|exception|traceback|panic|expected|assert|cannot|
 /** @default 400 characters of error lines per attempt result when it is cut. */
 const ERROR_LINES_MAX_CHARS = 400;
 
-/** A long attempt result cut to the lines that say what went wrong (or its first and last line). */
+/**
+ * A long attempt result cut to the lines that say what went wrong, the telling one first (the
+ * vocabulary's one failure-line picker: the assertion, the error, `not ok`, `FAIL`), or its first
+ * and last line.
+ */
 export function errorLines(result: string): string {
   const lines = result
     .split('\n')
     .map((l) => l.trim())
     .filter(Boolean);
-  const errors = lines.filter((l) => ERROR_LINE.test(l));
+  const picked = ERROR_LINE.test(result) ? pickFailureLine(result) : undefined;
+  const errors = [...new Set([...(picked ? [picked] : []), ...lines.filter((l) => ERROR_LINE.test(l))])];
   const kept = errors.length > 0 ? errors : lines.length > 2 ? [lines[0] ?? '', '…', lines.at(-1) ?? ''] : lines;
   return clip(kept.map((l) => clip(l, 200)).join('\n'), ERROR_LINES_MAX_CHARS);
 }

@@ -22,6 +22,7 @@ export async function redactAndRender(
     now: job.now,
     generateContinuationPrompt: job.generateContinuationPrompt,
     maxTokens: job.maxTokens,
+    sent: job.sent,
     delta: changes,
     metadata: {
       generated_at: job.metadata.generated_at,

@@ -158,6 +158,7 @@ async function computeRefresh(
     now: call.now,
     generateContinuationPrompt: options.generateContinuationPrompt,
     maxTokens: options.maxTokens,
+    sent: options.sent,
     metadata: {
       generated_at: new Date(call.now).toISOString(),
       cache: {
@@ -221,6 +222,7 @@ async function resultKey(options: RefreshOptions, plan: GatherOptions, session: 
     plan.commitLimit,
     options.generateContinuationPrompt ?? true,
     options.maxTokens ?? null,
+    options.sent ?? null,
     git,
     ledger,
     stale,

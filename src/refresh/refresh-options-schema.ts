@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import type { Ledger } from '../ledger/index.js';
 import type { RefreshOptions } from './types.js';
 import { envOption, functionOption, objectWithMethods, parseInput } from '../util/index.js';
@@ -31,6 +31,7 @@ const optionsSchema = z.strictObject({
   since: z.string().optional(),
   saveSnapshot: z.boolean().optional(),
   maxTokens: z.number().int().min(1).optional(),
+  sent: z.strictObject({ escaped: z.boolean().optional(), maxBytes: z.number().int().min(1).optional() }).optional(),
   resultCache: objectWithMethods(['getOrCompute'], 'a ResultCache').optional(),
   renderWorker: objectWithMethods(['render'], 'a SnapshotRenderer ({ render(snapshot, job) })').optional(),
   yieldTurn: functionOption<() => Promise<void>>().optional(),
@@ -81,6 +82,7 @@ const renderOptionsSchema = z.strictObject({
   metadata: z.looseObject({ generated_at: z.string(), format: formatSchema }),
   counter: counterSchema.optional(),
   delta: z.looseObject({}).optional(),
+  sent: z.strictObject({ escaped: z.boolean().optional(), maxBytes: z.number().int().min(1).optional() }).optional(),
 });
 
 const promptOptionsSchema = z.strictObject({

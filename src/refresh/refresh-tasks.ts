@@ -1,4 +1,4 @@
-import { type PackResult, packSectionsUnchecked, type Section } from '../budget/index.js';
+import { fit, type PackResult, packSections, type Section } from '../budget/index.js';
 import { BatonError, isBatonError } from '../errors/index.js';
 import { o200kCounter } from '../tokens/index.js';
 import { FORMAT_TOKEN_CAPS } from './format-budgets.js';
@@ -10,7 +10,6 @@ import { MAX_TASKS_PER_REFRESH, type RefreshFormat, type RefreshOptions, type Re
 /** Room for the dependency list, the metadata and the JSON around the contexts. */
 const WRAPPER_RESERVE_TOKENS = 250;
 const MAX_WARNINGS = 5;
-const MAX_REPACKS = 8;
 
 export interface TaskContext {
   task_id: string;
@@ -62,7 +61,7 @@ export async function refreshTasks(taskIds: readonly string[], options: Omit<Ref
   // One git read shared by the tasks' renders (the cache's in-flight sharing), fresh for this call.
   const gitCache = options.gitCache ?? new GitCache();
   const results = await Promise.all(
-    ids.map((taskId) => refreshContext({ ...options, gitCache, taskId, maxTokens: share + METADATA_RESERVE_TOKENS })),
+    ids.map((taskId) => refreshContext({ ...options, gitCache, taskId, maxTokens: share + METADATA_RESERVE_TOKENS, sent: undefined })),
   );
   const dependencies = dependenciesOf(results, ids);
   const warnings = [...new Set(results.flatMap((r) => r.metadata.warnings))];
@@ -70,14 +69,13 @@ export async function refreshTasks(taskIds: readonly string[], options: Omit<Ref
   const depsText = JSON.stringify(dependencies, null, 1);
   // A short dependency list stays with the tasks; a long one goes first.
   const depsPriority = o200kCounter.count(depsText) <= cap / 10 ? 101 : 0;
-  const common = { format, cap, warnings, redactions, dependencies };
+  const common = { format, cap, maxBytes: options.sent?.maxBytes, warnings, redactions, dependencies };
   const deps: Section = { id: 'dependencies', text: depsText, priority: depsPriority, overflow: 'drop' };
   // Phase 1: every task stays; the last-listed shrink to their headline first.
   const full = fitTasks(
-    cap,
     common,
     results,
-    (budget) => packSectionsUnchecked([...results.map(taskSection), deps], { budget, separator: '\n', exact: false }),
+    (budget) => packSections([...results.map(taskSection), deps], { budget, separator: '\n', exact: false }),
     false,
   );
   if (full) return full;
@@ -88,46 +86,48 @@ export async function refreshTasks(taskIds: readonly string[], options: Omit<Ref
     priority: 100 - i * 0.01,
     overflow: 'drop',
   }));
-  const brief = fitTasks(
-    cap,
-    common,
-    results,
-    (budget) => packSectionsUnchecked([...headlines, deps], { budget, separator: '\n', exact: false }),
-    true,
-  );
-  return brief ?? assemble(results, packSectionsUnchecked([], { budget: 0 }), { ...common, dependencies: [] }, true);
+  const brief = fitTasks(common, results, (budget) => packSections([...headlines, deps], { budget, separator: '\n', exact: false }), true);
+  return brief ?? assemble(results, packSections([], { budget: 0 }), { ...common, dependencies: [] }, true);
 }
 
 type Common = {
   format: RefreshFormat;
   cap: number;
+  maxBytes: number | undefined;
   warnings: string[];
   redactions: number;
   dependencies: RefreshTasksResult['dependencies'];
 };
 
-/** Packs at a shrinking budget until what is sent fits the cap; undefined when it cannot. */
+/** budget/fit over the packing: what is sent within the cap (and the byte limit); undefined when it cannot be. */
 function fitTasks(
-  cap: number,
   common: Common,
   results: readonly RefreshResult[],
   pack: (budget: number) => PackResult,
   headlinesOnly: boolean,
 ): RefreshTasksResult | undefined {
-  let budget = cap - WRAPPER_RESERVE_TOKENS + 100;
-  for (let round = 0; round < MAX_REPACKS && budget > 0; round += 1) {
-    let packed: PackResult;
-    try {
-      packed = pack(budget);
-    } catch (error) {
-      if (isBatonError(error, 'BUDGET_TOO_SMALL')) return undefined;
-      throw error;
-    }
-    const result = assemble(results, packed, common, headlinesOnly);
-    if (result.metadata.token_estimate <= cap) return result;
-    budget = Math.min(budget, packed.tokens) - (result.metadata.token_estimate - cap + 24);
+  const maxBytes = common.maxBytes;
+  try {
+    const fitted = fit(
+      (budget) => {
+        const packed = pack(budget);
+        return { packed, result: assemble(results, packed, common, headlinesOnly) };
+      },
+      ({ result }) => ({
+        tokens: result.metadata.token_estimate,
+        bytes: maxBytes === undefined ? 0 : Buffer.byteLength(JSON.stringify(result.structured)),
+      }),
+      {
+        caps: { tokens: common.cap, bytes: maxBytes ?? Infinity },
+        budget: common.cap - WRAPPER_RESERVE_TOKENS + 100,
+        spent: ({ packed }) => packed.tokens,
+      },
+    );
+    return fitted.fits ? fitted.candidate.result : undefined;
+  } catch (error) {
+    if (isBatonError(error, 'BUDGET_TOO_SMALL')) return undefined;
+    throw error;
   }
-  return undefined;
 }
 
 function taskSection(result: RefreshResult, index: number): Section {

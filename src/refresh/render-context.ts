@@ -1,4 +1,4 @@
-import { type PackResult, packSectionsUnchecked, type Section } from '../budget/index.js';
+import { fit, type PackResult, packSections, type Section } from '../budget/index.js';
 import { isBatonError } from '../errors/index.js';
 import { o200kCounter, type TokenCounter } from '../tokens/index.js';
 import { buildContinuationPrompt } from './build-continuation-prompt.js';
@@ -6,7 +6,7 @@ import { buildContextFields, type ContextField } from './context-fields.js';
 import { FORMAT_TOKEN_CAPS, PROMPT_TOKEN_CAPS } from './format-budgets.js';
 import { buildNarrativeSections } from './narrative-sections.js';
 import type { ContextDelta } from './snapshot-delta.js';
-import type { ContextSnapshot, RefreshFormat, RefreshMetadata, RenderedContext } from './types.js';
+import type { ContextSnapshot, RefreshFormat, RefreshMetadata, RenderedContext, SentForm } from './types.js';
 import { checkRenderOptions } from './refresh-options-schema.js';
 
 export type { RenderedContext } from './types.js';
@@ -23,9 +23,9 @@ export interface RenderOptions {
   counter?: TokenCounter;
   /** Changes since an earlier point (§8.2), shown ahead of the rest. */
   delta?: ContextDelta;
+  /** The client's form of the result, fitted too. @default the text and structured form as they are */
+  sent?: SentForm;
 }
-
-const MAX_REPACKS = 8;
 
 /**
  * Renders a snapshot in one format within its hard token cap. Every piece goes through
@@ -50,7 +50,7 @@ export function renderContext(snapshot: ContextSnapshot, options: RenderOptions)
     stages.push(jsonStage(snapshot, 'minimal', options, undefined, counter, SHAPE_WARNING));
   }
   stages.push(() => headlineAttempt(snapshot, options, counter));
-  return fitLoop(cap, counter, options, stages);
+  return fitStages(cap, counter, options, stages);
 }
 
 /** Added to the warnings when a context had to take a smaller shape than its format. */
@@ -93,7 +93,7 @@ function jsonStage(
   if (options.delta) fields.push(...deltaFields(options.delta));
   const sections = fields.map((field) => toSection(field, counter));
   return (budget) => {
-    const packed = packSectionsUnchecked(sections, { budget, counter, separator: '\n', exact: false });
+    const packed = packSections(sections, { budget, counter, separator: '\n', exact: false });
     const context = nestDelta(assemble(fields, packed));
     return {
       packed,
@@ -120,7 +120,7 @@ function narrativeStage(snapshot: ContextSnapshot, options: RenderOptions, promp
   if (options.delta) sections.push(deltaSection(options.delta));
   for (const section of sections) section.tokens = counter.count(section.text);
   return (budget) => {
-    const packed = packSectionsUnchecked(sections, { budget, counter });
+    const packed = packSections(sections, { budget, counter });
     const keptPrompt = packed.sections.find((s) => s.id === 'continuation_prompt')?.text;
     return {
       packed,
@@ -141,7 +141,7 @@ interface Attempt {
   warning?: string;
 }
 
-/** Room kept for `metadata` when packing the content (the loop corrects any error exactly). */
+/** Room kept for `metadata` when packing the content (the fit corrects any error exactly). */
 export const METADATA_RESERVE_TOKENS = 150;
 
 /**
@@ -153,50 +153,64 @@ export function sentTokens(text: string, structured: Record<string, unknown>, co
   return Math.max(counter.count(text), counter.count(JSON.stringify(structured)));
 }
 
+/** One stage's render at one budget, its metadata settled, with what it measured. */
+interface Fitted {
+  rendered: RenderedContext;
+  spent: number;
+  measured: { tokens: number; bytes: number };
+}
+
 /**
- * Packs at a shrinking budget until what is sent (text and structured form, metadata included)
- * counts within `cap`. When even the required parts cannot fit (a small share of a many-task
- * refresh), the one-line headline of the task is rendered instead: never an error.
+ * Each stage in turn, fitted by budget/fit until what is sent (text and structured form, metadata
+ * included; as the client receives it, given `sent`) is within `cap` and the byte limit. When even
+ * the required parts cannot fit (a small share of a many-task refresh), the one-line headline of the
+ * task is rendered instead: never an error.
  */
-function fitLoop(cap: number, counter: TokenCounter, options: RenderOptions, stages: readonly Stage[]): RenderedContext {
-  let stage = 0;
-  let budget = cap - METADATA_RESERVE_TOKENS;
-  let last: RenderedContext | undefined;
-  for (let round = 0; round < MAX_REPACKS * stages.length; round += 1) {
-    const isLast = stage === stages.length - 1;
-    let result: Attempt;
+function fitStages(cap: number, counter: TokenCounter, options: RenderOptions, stages: readonly Stage[]): RenderedContext {
+  const caps = { tokens: cap, bytes: options.sent?.maxBytes ?? Infinity };
+  for (const [i, stage] of stages.entries()) {
+    const isLast = i === stages.length - 1;
     try {
-      result = (stages[stage] as Stage)(Math.max(budget, 1));
+      const result = fit(
+        (budget) => settle(stage(budget), cap, counter, options),
+        (fitted) => fitted.measured,
+        // Shrinks from what the packer actually used: the sections' sum can sit well below the
+        // budget while the nested JSON around them is what overflows.
+        { caps, budget: cap - METADATA_RESERVE_TOKENS, spent: (fitted) => fitted.spent },
+      );
+      if (result.fits || isLast) return result.candidate.rendered;
     } catch (error) {
       if (!isBatonError(error, 'BUDGET_TOO_SMALL') || isLast) throw error;
-      stage += 1;
-      budget = cap - METADATA_RESERVE_TOKENS;
-      continue;
-    }
-    const metadata: RefreshMetadata = {
-      ...options.metadata,
-      warnings: result.warning ? [...options.metadata.warnings, result.warning] : options.metadata.warnings,
-      token_estimate: 0,
-      token_budget: cap,
-      dropped: countByGroup(result.packed.dropped),
-      trimmed: countByGroup(result.packed.trimmed),
-    };
-    // The count is embedded in what it counts: settle it in at most two passes.
-    const measure = () => sentTokens(result.textOf(metadata), { ...result.context, metadata }, counter);
-    metadata.token_estimate = measure();
-    const recount = measure();
-    if (recount !== metadata.token_estimate) metadata.token_estimate = measure();
-    last = { context: result.context, text: result.textOf(metadata), continuationPrompt: result.prompt, metadata };
-    if (metadata.token_estimate <= cap || isLast) return last;
-    // Shrink from what the packer actually used: the sections' sum can sit well below the budget
-    // while the nested JSON around them is what overflows.
-    budget = Math.min(budget, result.packed.tokens) - (metadata.token_estimate - cap + 24);
-    if (budget <= 0 || round % MAX_REPACKS === MAX_REPACKS - 1) {
-      stage += 1;
-      budget = cap - METADATA_RESERVE_TOKENS;
     }
   }
-  return last as RenderedContext;
+  throw new Error('renderContext: no stage to render');
+}
+
+/** The attempt with its metadata: the count is embedded in what it counts, settled in at most two passes. */
+function settle(attempt: Attempt, cap: number, counter: TokenCounter, options: RenderOptions): Fitted {
+  const metadata: RefreshMetadata = {
+    ...options.metadata,
+    warnings: attempt.warning ? [...options.metadata.warnings, attempt.warning] : options.metadata.warnings,
+    token_estimate: 0,
+    token_budget: cap,
+    dropped: countByGroup(attempt.packed.dropped),
+    trimmed: countByGroup(attempt.packed.trimmed),
+  };
+  const measure = () => sentTokens(attempt.textOf(metadata), { ...attempt.context, metadata }, counter);
+  metadata.token_estimate = measure();
+  const recount = measure();
+  if (recount !== metadata.token_estimate) metadata.token_estimate = measure();
+  const text = attempt.textOf(metadata);
+  const json = JSON.stringify({ ...attempt.context, metadata });
+  const escaped = options.sent?.escaped ? counter.count(JSON.stringify(options.format === 'narrative' ? text : json)) : undefined;
+  return {
+    rendered: { context: attempt.context, text, continuationPrompt: attempt.prompt, metadata },
+    spent: attempt.packed.tokens,
+    measured: {
+      tokens: escaped ?? metadata.token_estimate,
+      bytes: options.sent?.maxBytes === undefined ? 0 : Buffer.byteLength(json),
+    },
+  };
 }
 
 /**
@@ -220,13 +234,10 @@ function headlineAttempt(snapshot: ContextSnapshot, options: RenderOptions, coun
   const task = snapshot.task;
   const line = task ? `${task.id} [${task.status}] ${task.title}` : `no active task in ${snapshot.workspace}`;
   const room = Math.max(8, (options.maxTokens ?? FORMAT_TOKEN_CAPS[options.format]) - METADATA_RESERVE_TOKENS);
-  const packed = packSectionsUnchecked(
-    [{ id: 'headline', text: line, priority: 100, required: true, minTokens: 4, overflow: 'trim-tail' }],
-    {
-      budget: room,
-      counter,
-    },
-  );
+  const packed = packSections([{ id: 'headline', text: line, priority: 100, required: true, minTokens: 4, overflow: 'trim-tail' }], {
+    budget: room,
+    counter,
+  });
   const context = options.format === 'narrative' ? { markdown: `- ${packed.text}` } : { headline: packed.text };
   return {
     packed,

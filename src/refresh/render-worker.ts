@@ -55,13 +55,7 @@ export class RenderWorker implements SnapshotRenderer {
   private start(): Worker | undefined {
     if (this.broken) return undefined;
     if (this.worker) return this.worker;
-    const entry = new URL('./render-worker-main.js', import.meta.url);
-    const early = takePrestarted(entry);
-    if (early?.error) {
-      this.fail(early.error);
-      return undefined;
-    }
-    const worker = early?.worker ?? new Worker(entry);
+    const worker = new Worker(new URL('./render-worker-main.js', import.meta.url));
     worker.unref();
     worker.on('message', (message: { id: number; outcome?: RenderOutcome; error?: string }) => {
       const waiting = this.pending.get(message.id);
@@ -86,28 +80,6 @@ export class RenderWorker implements SnapshotRenderer {
     for (const waiting of this.pending.values()) inThread(waiting.raw, waiting.job).then(waiting.resolve, waiting.reject);
     this.pending.clear();
   }
-}
-
-/**
- * A render thread bin/baton.js started for `baton mcp` before loading anything else (the
- * command's own start-up is then spent beside the thread's loads, not before them). Taken once,
- * and only when it runs the same entry file this module would start.
- */
-interface PrestartedWorker {
-  url: string;
-  worker: Worker;
-  /** An 'error' the thread raised before it was taken. */
-  error?: Error;
-}
-
-const PRESTARTED = Symbol.for('baton.prestartedRenderWorker');
-
-function takePrestarted(entry: URL): PrestartedWorker | undefined {
-  const slot = globalThis as { [PRESTARTED]?: PrestartedWorker };
-  const early = slot[PRESTARTED];
-  if (!early || early.url !== entry.href) return undefined;
-  delete slot[PRESTARTED];
-  return early;
 }
 
 /** Loaded on demand: the renderers bring the tokenizer, which the worker's owner may never need. */

@@ -106,6 +106,8 @@ export interface RefreshOptions {
   saveSnapshot?: boolean;
   /** Tighter cap than the format's own (used to share a budget between tasks). */
   maxTokens?: number;
+  /** How a client receives the result, when the render must fit that form too (MCP). @default as rendered */
+  sent?: SentForm;
   /**
    * Rendered results shared between calls (the MCP server passes one per process). Used only
    * with a ledger wrapped by `trackLedgerWrites` whose backend reports a version; see result-cache.ts.
@@ -122,6 +124,20 @@ export interface RefreshOptions {
   yieldTurn?: () => Promise<void>;
 }
 
+/**
+ * The form a client hands its model, fitted by the render itself (plain data: it crosses to the
+ * render worker), so one refresh renders once however the client measures.
+ */
+export interface SentForm {
+  /**
+   * Tokens are counted of the result as a JSON string (a resource read handed over as JSON, every
+   * quote and newline escaped): the narrative's text, else the context and metadata as compact JSON.
+   */
+  escaped?: boolean;
+  /** The most bytes the context and metadata may take as compact JSON (Copilot CLI's 20,480). */
+  maxBytes?: number;
+}
+
 /** A snapshot rendered in one format within its cap. */
 export interface RenderedContext {
   context: Record<string, unknown>;
@@ -136,6 +152,7 @@ export interface RenderJob {
   now: number;
   generateContinuationPrompt?: boolean;
   maxTokens?: number;
+  sent?: SentForm;
   /** Metadata known before the render; sources, warnings and redactions come from the snapshot. */
   metadata: Pick<RefreshMetadata, 'generated_at' | 'cache' | 'snapshot_id'>;
 }

@@ -29,3 +29,19 @@ export type {
   SubagentLink,
   ToolKind,
 } from './types.js';
+export { isUnderRoots, workspaceRoots } from './discover-roots.js';
+export { discoverSessionFiles } from './discover-session-files.js';
+export { importSessions } from './import-sessions.js';
+export { readHeadCwd } from './read-head-cwd.js';
+export { mergeSessionData, sessionRecordData } from './session-record-data.js';
+export { claudeProjectSlug, geminiProjectNames, sessionStores } from './session-stores.js';
+export type { SessionFileEntry } from './discover-session-files.js';
+export type { ImportSessionsOptions, ImportSessionsResult, SessionImportState } from './import-sessions.js';
+export type { SessionStores } from './session-stores.js';
+export { buildHandoff, DEFAULT_HANDOFF_BUDGET, HANDOFF_TARGETS } from './handoff/build-handoff.js';
+export { sessionFactsBlock } from './handoff/session-facts-block.js';
+export { sessionLoopEvents } from './handoff/session-loop-events.js';
+export { sessionOpenPlan } from './session-open-plan.js';
+export type { BuildHandoffOptions, Handoff, HandoffTarget } from './handoff/build-handoff.js';
+export { handoffArgv } from './handoff/handoff-argv.js';
+export { workspaceState } from './handoff/workspace-state.js';

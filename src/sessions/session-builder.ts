@@ -1,7 +1,7 @@
 import { clipText, DEFAULT_MAX_OUTPUT_CHARS, DEFAULT_MAX_TEXT_CHARS } from './clip-text.js';
 import { maskText, maskValue } from './mask-value.js';
 import type { AgentSession, ParseLimits, SessionClient, SessionEvent, SessionToolCall, SubagentLink } from './types.js';
-import { describeToolCall, exitCodeOf, pickFailureLine } from './vocabulary-bridge.js';
+import { describeToolCall, exitCodeOf, pickFailureLine } from '../vocabulary/index.js';
 
 /** A tool result as a client recorded it, before the builder bounds, masks and reads it. */
 export interface RawToolResult {
@@ -87,6 +87,7 @@ export class SessionBuilder {
       ...(described.key === undefined ? {} : { key: described.key }),
       ...(described.command === undefined ? {} : { command: described.command }),
       ...(described.plan === undefined ? {} : { plan: described.plan }),
+      ...(described.planMode === undefined ? {} : { planMode: described.planMode }),
     };
     this.push({ type: 'tool', call, ...stamp(at) });
     if (id !== undefined) {

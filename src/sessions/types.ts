@@ -1,4 +1,4 @@
-import type { PlanItem, ToolKind } from './vocabulary-bridge.js';
+import type { PlanItem, PlanMode, ToolKind } from '../vocabulary/index.js';
 
 /*
  * The one session shape every agent CLI's own record is read into (the contract shared with the
@@ -29,6 +29,8 @@ export interface SessionToolCall {
   paths: string[];
   command?: string;
   plan?: PlanItem[];
+  /** How `plan` applies to the plan so far (the vocabulary's applyPlan). */
+  planMode?: PlanMode;
   /** The result's text (redacted), whole up to a per-result bound (head and tail kept); `outputTruncated` when cut. */
   output?: string;
   outputTruncated?: boolean;

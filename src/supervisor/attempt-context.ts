@@ -1,5 +1,5 @@
 import type { Dispatch, Task } from '../ledger/index.js';
-import { isPreContextEnabled, retryContextFromLedger } from '../precontext/index.js';
+import { isPreContextEnabled, buildRetryContext } from '../precontext/index.js';
 import { contextInjections } from './metrics.js';
 import type { ProviderChainOptions } from './provider-chain.js';
 import type { CompletionGate } from './completion-gate.js';
@@ -33,7 +33,7 @@ export async function attemptContext(
   }
   if (attempt <= 1 || !enabled) return { context: '', contextType: 'retry' };
   const history = await chain.ledger.lastDispatches(task.id, RETRY_HISTORY);
-  const context = retryContextFromLedger({ attempt, dispatches: history, limits: chain.preContext.limits, logger: chain.logger });
+  const context = buildRetryContext({ attempt, dispatches: history, limits: chain.preContext.limits, logger: chain.logger });
   const made: AttemptContext = { context, contextType: 'retry' };
   if (context) announce(task.id, attempt, made, chain, 'retry context injected');
   return made;

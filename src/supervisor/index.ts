@@ -35,6 +35,6 @@ export type { Plan, PlanTask } from './plan-types.js';
 export type { ChainRequest, ChainResult, ProviderChainOptions } from './provider-chain.js';
 export type { RunCheckOptions } from './run-check.js';
 export type { RunPlanOptions } from './run-plan.js';
-export type { SiteOutcome, TaskSite, TaskSites } from './task-site.js';
+export type { LandedResult, SiteOutcome, TaskSite, TaskSites } from './task-site.js';
 export type { CompletionGate } from './completion-gate.js';
 export type { BreakerSettings, CheckRun, EventSink, FileChanges, SupervisorEvent, WorkspaceOps } from './types.js';

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 
 const commandsSchema = z.object({
   commands: z.array(

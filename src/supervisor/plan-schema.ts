@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 
 const criterionSchema = z.union([
   z.string().min(1).describe('What must hold when the task is done'),

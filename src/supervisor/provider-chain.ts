@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { AgentProcess, Breaker, Dispatch } from '../ledger/index.js';
 import type { Logger } from '../observability/index.js';
-import { providerSwitchContextFromLedger, isPreContextEnabled, type PreContextSettings } from '../precontext/index.js';
+import { buildProviderSwitchContext, isPreContextEnabled, type PreContextSettings } from '../precontext/index.js';
 import type { Provider, ProviderResult } from '../providers/index.js';
 import { maskSecretsSync } from '../redact/index.js';
 import type { CircuitBreaker } from './circuit-breaker.js';
@@ -102,7 +102,7 @@ export async function runProviderChain(first: ChainRequest, options: ProviderCha
       let contextType = request.contextType;
       if (lastTry && isPreContextEnabled(options.preContext, 'circuit_breaker', request.taskOptions)) {
         const history = await ledger.lastDispatches(request.taskId, SWITCH_HISTORY);
-        const block = providerSwitchContextFromLedger({ dispatches: history, limits: options.preContext.limits, logger });
+        const block = buildProviderSwitchContext({ dispatches: history, limits: options.preContext.limits, logger });
         if (block) {
           prompt = block + prompt;
           injected = block + injected;

@@ -1,6 +1,7 @@
 import type { Task } from '../ledger/index.js';
 import type { Provider } from '../providers/index.js';
 import { type AttemptBudget, allDispatches, attemptBudget, attemptBudgetOf } from './attempt-budget.js';
+import { adoptLanded } from './adopt-landed.js';
 import { endStaleAgentGroups } from './end-stale-agents.js';
 import type { ProviderChainOptions } from './provider-chain.js';
 import { runTask } from './run-task.js';
@@ -23,25 +24,13 @@ export interface RunClaimedOptions {
  * counting only attempts that ran and failed, and releases the claim at the end.
  */
 export async function runClaimedTask(task: Task, options: RunClaimedOptions): Promise<Task> {
-  const { ledger, logger, owner } = options.chain;
-  const renew = setInterval(
-    () => {
-      ledger
-        .claimTask(task.id, owner, options.leaseMs)
-        .then((claim) => {
-          if (!claim.ok)
-            logger.error(
-              { taskId: task.id, holder: claim.holder.owner },
-              'task lease lost to another run (was this process stalled longer than the lease?)',
-            );
-        })
-        .catch((error: unknown) => logger.warn({ err: error, taskId: task.id }, 'lease renewal failed'));
-    },
-    Math.max(50, Math.floor(options.leaseMs / 3)),
-  );
+  const { ledger, owner } = options.chain;
+  const lease = keepLease(task.id, options);
   try {
     // One read of the task's dispatches; a dead run's unfinished ones (rare) take a few more.
     const history = await allDispatches(ledger, task.id);
+    const adopted = await adoptLanded(task, history, options.sites, options.chain);
+    if (adopted) return adopted;
     const budget = history.some((d) => d.status === 'running')
       ? await resume(task.id, options)
       : attemptBudgetOf(history, options.maxAttempts);
@@ -53,7 +42,8 @@ export async function runClaimedTask(task: Task, options: RunClaimedOptions): Pr
       return blocked;
     }
     const site = options.sites ? await options.sites.open(task) : undefined;
-    const chain = site ? { ...options.chain, cwd: site.dir, workspace: site.workspace } : options.chain;
+    const base = { ...options.chain, signal: lease.signal };
+    const chain = site ? { ...base, cwd: site.dir, workspace: site.workspace } : base;
     try {
       const running = await ledger.updateTask(task.id, { status: 'in_progress' });
       return await runTask(running, {
@@ -63,15 +53,43 @@ export async function runClaimedTask(task: Task, options: RunClaimedOptions): Pr
         firstAttempt: budget.firstAttempt,
         recentHistoryWindow: options.recentHistoryWindow,
         checkTimeoutMs: options.checkTimeoutMs,
-        ...(site?.complete ? { beforeComplete: siteCompletion(site.complete, site.workspace, running, options) } : {}),
+        ...(site?.complete ? { beforeComplete: siteCompletion(site.complete, site.workspace, running, { ...options, chain }) } : {}),
       });
     } finally {
       await site?.release();
     }
   } finally {
-    clearInterval(renew);
+    lease.stop();
     await ledger.releaseTask(task.id, owner).catch(() => false);
   }
+}
+
+/**
+ * Renews the task's claim every third of the lease while it runs. Its signal aborts with the
+ * run's, and when the lease is lost to another run (this process stalled past it): that run now
+ * holds the task, so this one's agent is stopped rather than left to run beside the other's.
+ */
+function keepLease(taskId: string, options: RunClaimedOptions): { signal: AbortSignal; stop: () => void } {
+  const { ledger, logger, owner } = options.chain;
+  const lost = new AbortController();
+  const renew = setInterval(
+    () => {
+      ledger
+        .claimTask(taskId, owner, options.leaseMs)
+        .then((claim) => {
+          if (claim.ok || lost.signal.aborted) return;
+          logger.error(
+            { taskId, holder: claim.holder.owner },
+            "task lease lost to another run (was this process stalled longer than the lease?); this run's agent is stopped",
+          );
+          lost.abort(new Error(`task lease lost to ${claim.holder.owner}`));
+        })
+        .catch((error: unknown) => logger.warn({ err: error, taskId }, 'lease renewal failed'));
+    },
+    Math.max(50, Math.floor(options.leaseMs / 3)),
+  );
+  const outer = options.chain.signal;
+  return { signal: outer ? AbortSignal.any([outer, lost.signal]) : lost.signal, stop: () => clearInterval(renew) };
 }
 
 /**

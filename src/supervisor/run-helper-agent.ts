@@ -1,5 +1,5 @@
 import type { Task } from '../ledger/index.js';
-import { helperContextFromLedger, HELPER_MODE, isPreContextEnabled } from '../precontext/index.js';
+import { buildHelperContext, HELPER_MODE, isPreContextEnabled } from '../precontext/index.js';
 import { buildHelperPrompt } from '../prompt/index.js';
 import { maskSecretsSync } from '../redact/index.js';
 import { parseHelperCommands } from './parse-helper-commands.js';
@@ -40,7 +40,7 @@ export async function runHelperAgent(input: HelperAgentInput, chain: ProviderCha
   let context = '';
   if (isPreContextEnabled(chain.preContext, 'helper', task.options)) {
     const history = await chain.ledger.lastDispatches(task.id, HELPER_HISTORY);
-    context = helperContextFromLedger({ attempt, dispatches: history, limits: chain.preContext.limits, logger: chain.logger });
+    context = buildHelperContext({ attempt, dispatches: history, limits: chain.preContext.limits, logger: chain.logger });
   }
   const base = buildHelperPrompt({
     agentResponse: input.agentResponse,

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import type { Ledger } from '../ledger/index.js';
 import type { Logger } from '../observability/index.js';
 import type { Provider } from '../providers/index.js';

@@ -34,7 +34,7 @@ export function siteCompletion(
     return (await runCriterionChecks(criteria, workspace, options.checkTimeoutMs)).map((f) => f.error);
   };
   return async (attempt, dispatch) => {
-    const outcome = await complete(attempt, { recheck });
+    const outcome = await complete(attempt, { recheck, ...(options.chain.signal ? { signal: options.chain.signal } : {}) });
     const timings = outcome.kind === 'integrated' ? { timings: outcome.timings } : {};
     onEvent({ type: 'integration', taskId: task.id, attempt, ok: outcome.kind === 'integrated', detail: describe(outcome), ...timings });
     if (outcome.kind === 'integrated') {

@@ -177,10 +177,9 @@ export class TaskScheduler {
     const backoffMs = TASK_RUN_RETRY_MS * 2 ** (count - 1) * (0.8 + Math.random() * 0.4);
     const message = error instanceof Error ? error.message : String(error);
     const retry = count <= TASK_RUN_RETRIES;
-    this.options.logger.error(
-      { err: error, taskId, failures: count },
-      `task run failed${retry ? `; trying again in ${Math.round(backoffMs)} ms` : ''}`,
-    );
+    // A run being stopped (by its caller, or a worker whose clone failed) tries nothing again.
+    const next = this.options.signal?.aborted ? '; the run is stopping' : retry ? `; trying again in ${Math.round(backoffMs)} ms` : '';
+    this.options.logger.error({ err: error, taskId, failures: count }, `task run failed${next}`);
     // Out of retries: blocked on the next pass.
     this.thrown.set(taskId, { count, notBefore: retry ? this.options.now() + backoffMs : 0, message });
   }

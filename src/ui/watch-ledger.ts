@@ -1,4 +1,4 @@
-import type { Ledger } from '../ledger/index.js';
+import { type Ledger, openSqliteDataVersion } from '../ledger/index.js';
 
 /** @default 500: a cheap check, twice a second, only while a page is listening. */
 export const DEFAULT_POLL_MS = 500;
@@ -15,10 +15,8 @@ export type ReadVersion = () => Promise<string>;
  */
 export async function createVersionReader(ledger: Ledger): Promise<{ read: ReadVersion; close: () => void }> {
   if (ledger.backend === 'sqlite') {
-    const { openSqliteDatabase } = await import('../ledger/sqlite/open-sqlite-database.js');
-    const db = openSqliteDatabase(ledger.location, { readonly: true, fileMustExist: true });
-    const statement = db.prepare('PRAGMA data_version').pluck();
-    return { read: async () => String(statement.get()), close: () => db.close() };
+    const version = await openSqliteDataVersion(ledger.location);
+    return { read: async () => version.read(), close: version.close };
   }
   return { read: () => fingerprint(ledger), close: () => undefined };
 }

@@ -1,4 +1,4 @@
-import type { z } from 'zod';
+import type * as z from 'zod';
 import { receivedType, safeValue } from './safe-value.js';
 import { suggestKey } from './suggest-key.js';
 
@@ -83,6 +83,8 @@ const WHOLE_MARKER = /^\[REDACTED:[a-z0-9-]+\]$/;
 function preview(value: unknown): string {
   let text: string;
   try {
+    // A number as written: JSON would show NaN and Infinity as null.
+    if (typeof value === 'number') return String(value);
     text = typeof value === 'function' ? 'a function' : (JSON.stringify(value) ?? String(value));
   } catch {
     text = String(value);

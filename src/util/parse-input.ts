@@ -1,4 +1,4 @@
-import type { z } from 'zod';
+import type * as z from 'zod';
 import { BatonError, type BatonErrorCode } from '../errors/index.js';
 import { type DescribePath, formatPath, type InputProblem, inputProblems } from './input-problems.js';
 import { safeValue } from './safe-value.js';

@@ -26,6 +26,8 @@ const NOISE: readonly RegExp[] = [
   /^npm (ERR!|error)\s+(\/|[A-Z]:\\).*\.log$/,
   /^\[\.\.\. ?[\d,]+ (tokens|lines|chars|characters) omitted ?\.\.\.\]$/,
   /^(real|user|sys)\s+\d+m[\d.]+s$/,
+  /^<waiting for command with sessionId: .* timed out after \d+ seconds\./, // Copilot's async shell, still running
+  /^warning:\s/i, // a warning never says why something failed
   /^Done in [\d.]+m?s\.?$/,
 ];
 
@@ -45,10 +47,13 @@ const TELLING: readonly (readonly RegExp[])[] = [
     /^(?:error|fatal|panic|FATAL|ERROR)(\[[\w-]+\])?:\s*\S/i,
     /^\*\* \([\w.]+\)\s*\S/,
     /^npm (ERR!|error)\s+\S/,
+    /^[\w.-]+(?: [\w-]+)? failed:\s*\S/, // `apply_patch verification failed: …`
+    /^Invalid (inputs?|arguments?|parameters?|params)\b/i, // a tool refusing its arguments (Copilot `Invalid inputs: …`)
+    /\balready exists\b/i, // a create over an existing path (Copilot `Path already exists`)
     /:\s*(?:error|fatal error)\s*(?:[A-Z]+\d+)?\s*:\s*\S/i,
     /\b(command not found|No such file or directory|Permission denied|Operation not permitted|cannot access|Cannot find module|is not recognized as|does not exist|not found|Segmentation fault|unterminated|Killed|refused|timed out|denied|not allowed|unexpected|unrecognized)\b/i,
   ],
-  [/^not ok \d+/, /^\s*[✗✖×✘]\s+\S/],
+  [/^not ok \d+/, /^\s*[✗✖×✘✕]\s+\S/],
   [/^(FAIL|FAILED)\b/, /\b\d+ (failed|failing|errors?)\b/, /^Tests?:.*\bfailed\b/, /\btests? failed\b/i, /\bnon-zero exit\b/i],
   [
     /\b(error|errors|failed|failure|fail|exception|traceback|fatal|panic|denied|invalid|unable|cannot|can't|could not|couldn't)\b/i,

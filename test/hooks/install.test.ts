@@ -29,8 +29,9 @@ describe('baton hooks install / uninstall / status', () => {
     const first = await runBaton(['hooks', 'install', '--client', 'claude'], { cwd: ws.dir, env: { HOME: home } });
     expect(first.code).toBe(0);
     expect(first.stdout).toContain(`+++ ${settings}`);
-    expect(first.stdout).toContain(`previous content saved to ${settings}.baton-backup`);
-    expect(JSON.parse(readFileSync(`${settings}.baton-backup`, 'utf8'))).toEqual(mine);
+    const backup = /previous content saved to (\S+)\)/.exec(first.stdout)?.[1] ?? '';
+    expect(backup.startsWith(path.join(ws.dir, '.baton/hooks/backups/'))).toBe(true);
+    expect(JSON.parse(readFileSync(backup, 'utf8'))).toEqual(mine);
     const written = read(settings);
     expect(written.permissions).toEqual(mine.permissions);
     expect(written.hooks.PostToolUse?.[0]).toEqual(mine.hooks.PostToolUse[0]);
@@ -41,6 +42,7 @@ describe('baton hooks install / uninstall / status', () => {
       'SessionEnd',
       'SessionStart',
       'Stop',
+      'StopFailure',
       'UserPromptSubmit',
     ]);
     const baton = written.hooks.SessionStart?.[0]?.hooks[0];
@@ -63,7 +65,7 @@ describe('baton hooks install / uninstall / status', () => {
 
     const removed = await runBaton(['hooks', 'uninstall', '--client', 'claude'], { cwd: ws.dir, env: { HOME: home } });
     expect(removed.code).toBe(0);
-    expect(read(settings)).toEqual(mine);
+    expect(readFileSync(settings, 'utf8')).toBe(JSON.stringify(mine));
     expect((await runBaton(['hooks', 'status', '--client', 'claude'], { cwd: ws.dir, env: { HOME: home } })).code).toBe(1);
   });
 

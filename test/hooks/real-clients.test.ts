@@ -10,7 +10,7 @@
  * and its model requests are the same as without hooks.
  */
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { type AddressInfo, createServer, type Socket } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
@@ -18,10 +18,11 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CONTEXT_TITLE } from '../../src/hooks/index.js';
 import { type AgentSessionData, type LedgerRecord, openLedger } from '../../src/ledger/index.js';
-import { type AgentCli, type AgentCliName, ensureClients, prepareAgentCli } from '../helpers/agent-clis/index.js';
+import { type AgentCli, type AgentCliName, ensureClients, prepareAgentCli, runProcess } from '../helpers/agent-clis/index.js';
 import { runBaton } from '../helpers/cli.js';
 import {
   clientTools,
+  fail,
   type ModelRequestView,
   type ModelServer,
   type Respond,
@@ -108,6 +109,8 @@ interface Harness {
     extraArgs?: string[],
     env?: Record<string, string>,
   ): Promise<{ server: ModelServer; stdout: string }>;
+  /** The same run, its exit code not checked (a run the model's API cuts off). */
+  attempt(respond: Respond, prompt: string, env?: Record<string, string>): Promise<{ code: number | null; stdout: string }>;
 }
 
 async function harness(name: AgentCliName, options: { codexToml?: string; hooks?: boolean } = {}): Promise<Harness> {
@@ -129,6 +132,11 @@ async function harness(name: AgentCliName, options: { codexToml?: string; hooks?
       expect(server.problems).toEqual([]);
       const turns = server.turns.slice(before);
       return { server: { ...server, turns }, stdout: run.stdout };
+    },
+    attempt: async (script, prompt, env = {}) => {
+      respond = script;
+      const run = await cli.run(prompt, { extraArgs: hookArgs(name), env });
+      return { code: run.code, stdout: run.stdout };
     },
   };
 }
@@ -259,4 +267,58 @@ describe('a hook that hangs or fails leaves the client’s run and its model req
       TEST_TIMEOUT_MS,
     );
   }
+});
+
+describe('sessions that did nothing are neither recorded nor counted', () => {
+  it(
+    'Claude Code: six `claude mcp list` runs (each fires SessionStart and SessionEnd) leave no record, and the next session still gets the failure',
+    async (ctx) => {
+      if (!available.claude) return ctx.skip();
+      const h = await harness('claude');
+      const first = await h.session(workingSession, 'Make hello.txt, then list the missing folder.');
+      const firstId = sessionIdOf('claude', first.stdout);
+      const states = () => readdirSync(path.join(h.repo, '.baton/hooks/sessions')).filter((name) => name.endsWith('.json'));
+      const before = states().length;
+      for (let i = 0; i < 6; i += 1) {
+        const run = await runProcess(h.cli.bin, ['mcp', 'list'], { cwd: h.repo, env: h.cli.env, timeoutMs: 120_000 });
+        expect(run.code, run.stderr).toBe(0);
+      }
+      // The hooks did fire: each run's SessionStart left its session's state file.
+      expect(states().length).toBeGreaterThan(before);
+      const ledger = await openLedger({ spec: 'sqlite:.baton/agent.db', cwd: h.repo });
+      const ids = await ledger.listRecords('agent_sessions', { limit: 50 }).finally(() => ledger.close());
+      expect(ids.items.map((record) => record.id)).toEqual([`claude-${firstId}`]);
+
+      const next = await h.session(() => say('Noted.'), 'What is left to do here?');
+      expect(next.server.turns[0]?.text).toContain(FAILURE);
+    },
+    TEST_TIMEOUT_MS,
+  );
+});
+
+describe('a turn cut off by a usage limit', () => {
+  it(
+    'Claude Code: a 429 it gives up on fires StopFailure ("rate_limit"); the session ends as a usage limit, and the next session hears it first',
+    async (ctx) => {
+      if (!available.claude) return ctx.skip();
+      const h = await harness('claude');
+      const limited = await h.attempt(
+        (view) => (view.toolResults.length === 0 ? clientTools(view.client).writeFile('hello.txt', 'hi\n') : fail(429, { retryAfter: 1 })),
+        'Make hello.txt, then tell me about it.',
+        { CLAUDE_CODE_MAX_RETRIES: '0' },
+      );
+      expect(limited.code).not.toBe(0);
+      const ledger = await openLedger({ spec: 'sqlite:.baton/agent.db', cwd: h.repo });
+      const records = await ledger.listRecords<AgentSessionData>('agent_sessions', { limit: 5 }).finally(() => ledger.close());
+      expect(records.items[0]?.data).toMatchObject({ endReason: 'usage limit', cutOff: { error: 'rate_limit' } });
+      expect(records.items[0]?.data.filesCreated).toContain('hello.txt');
+
+      const next = await h.session(() => say('Noted.'), 'Carry on.');
+      const body = (next.server.turns[0]?.text ?? '').split(CONTEXT_TITLE)[1] ?? '';
+      expect(body).toContain('The last turn was cut off by a usage limit');
+      expect(body.indexOf('cut off by a usage limit')).toBeLessThan(body.indexOf('## Sessions in this workspace'));
+      expect(body).toContain('ended (usage limit)');
+    },
+    TEST_TIMEOUT_MS,
+  );
 });

@@ -17,7 +17,16 @@ describe('a Claude Code session through its hooks', () => {
     ws.write('README.md', '# demo\n\nnow with a greeting\n');
     // The tool input names a file that was never written: only what changed on disk counts.
     await ws.hook('claude', 'post-tool', claude.write(s, path.join(ws.dir, 'src/not-written.js'), 'x'));
-    await ws.hook('claude', 'post-tool', claude.bashFailure(s, 'npm test', 1, 'Error: Cannot find module greet\n    at run (test.js:1)'));
+    await ws.hook(
+      'claude',
+      'post-tool',
+      claude.bashFailure(
+        s,
+        'npm test',
+        1,
+        '…n_ms: 5.037029\nTAP version 13\nnot ok 1 - greet\n  Error: Cannot find module greet\n    at run (test.js:1)\n# duration_ms 12.5',
+      ),
+    );
     await ws.hook('claude', 'stop', claude.stop(s, 'Added src/greet.js; the tests fail.'));
 
     const turns = await ws.turns('claude-sess-one');

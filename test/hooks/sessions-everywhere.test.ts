@@ -83,6 +83,13 @@ describe('an agent CLI session is seen by status, refresh, ui and the next task 
         expect(one).toContain('FAIL export.test.js');
         expect(one).toMatch(/<table id="turns">[\s\S]*2 tool calls; created src\/export.js/);
         expect((await fetch(`${ui.url}sessions/claude-nope`)).status).toBe(404);
+        // The session's turns among the latest dispatches open the session (not "Task not found").
+        const tasks = await (await fetch(ui.url)).text();
+        const href = /<ul class="plain" id="recent-dispatches">[\s\S]*?href="([^"]*claude-seen-everywhere[^"]*)"/.exec(tasks)?.[1] ?? '';
+        expect(href).toMatch(/^\/sessions\/claude-seen-everywhere#turn-\d+$/);
+        const opened = await fetch(new URL(href, ui.url));
+        expect(opened.status).toBe(200);
+        expect(await opened.text()).toContain(`<tr id="${href.split('#')[1]}">`);
       } finally {
         await ui.close();
       }

@@ -3,18 +3,22 @@
  * remote and real clones: a passing attempt is committed, the remote's tip merged in (the task's
  * checks run again only when it brought others' work) and pushed with a compare-and-swap that
  * starts over when someone else pushed first; a conflict names the files and who changed them;
- * the commit policy refuses or flags what it should; every repository stays `git fsck` clean.
+ * the commit policy refuses or flags what it should; every repository stays `git fsck` clean. A
+ * remote that refuses the push (its pre-receive hook, no write access) is final: the remote's own
+ * `remote:` lines are the reason, and the agent is not run again for it.
  */
-import { execFileSync } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { execFileSync, spawn } from 'node:child_process';
+import { chmodSync, existsSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { connect, createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { type CommitPolicy, createRemoteSites, inProcessLock } from '../../src/isolation/index.js';
-import { materializeTask } from '../../src/ledger/index.js';
+import { materializeTask, MemoryLedger } from '../../src/ledger/index.js';
 import { silentLogger } from '../../src/observability/index.js';
-import type { SiteOutcome, TaskSite } from '../../src/supervisor/index.js';
+import { parsePlan, runPlan, type SiteOutcome, type TaskSite, toNewTask } from '../../src/supervisor/index.js';
 import { makeRepo } from '../refresh/helpers.js';
+import { agent, readAgentLog } from '../supervisor/helpers.js';
 
 const base = mkdtempSync(path.join(tmpdir(), 'baton-remote-sites-'));
 afterAll(() => rmSync(base, { recursive: true, force: true }));
@@ -68,6 +72,34 @@ function completer(site: TaskSite, checks: readonly string[] = []) {
       },
     });
   return { complete, calls };
+}
+
+/** `git daemon` serving `root` read-only (receive-pack is off by default), on a free port. */
+async function readOnlyDaemon(root: string): Promise<{ url: string; stop: () => Promise<void> }> {
+  const probe = createServer();
+  await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
+  const { port } = probe.address() as { port: number };
+  await new Promise((resolve) => probe.close(resolve));
+  const child = spawn(
+    'git',
+    ['daemon', '--reuseaddr', `--base-path=${root}`, '--export-all', '--listen=127.0.0.1', `--port=${port}`, root],
+    {
+      stdio: 'ignore',
+    },
+  );
+  // Ready once it accepts a connection.
+  for (let ready = false; !ready;) {
+    ready = await new Promise<boolean>((resolve) => {
+      const socket = connect(port, '127.0.0.1', () => resolve(true)).on('error', () => resolve(false));
+      socket.unref();
+      setTimeout(() => socket.destroy(), 100);
+    });
+    if (!ready) await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  return {
+    url: `git://127.0.0.1:${port}`,
+    stop: () => new Promise((resolve) => (child.once('exit', () => resolve()), child.kill())),
+  };
 }
 
 const fsckClean = (dir: string) => execFileSync('git', ['fsck', '--full', '--strict', '--no-progress'], { cwd: dir, encoding: 'utf8' });
@@ -232,5 +264,134 @@ describe('remote task sites (baton worker)', () => {
     } finally {
       rmSync(outside, { recursive: true, force: true });
     }
+  });
+
+  it("keeps the remote's reason when its pre-receive hook refuses the push, and does not run the agent again for it", async () => {
+    const { remote, clones } = remoteWithClones(1);
+    const hook = path.join(remote, 'hooks', 'pre-receive');
+    writeFileSync(
+      hook,
+      '#!/bin/sh\necho "POLICY: commits to main need a ticket id (ABC-123)" >&2\necho "see https://wiki/policy" >&2\nexit 1\n',
+    );
+    chmodSync(hook, 0o755);
+    const { sites, branch } = await sitesOf(clones[0]!);
+    const log = path.join(base, `policy-${Date.now()}.jsonl`);
+    const ledger = new MemoryLedger();
+    const plan = parsePlan(
+      'tasks:\n  - id: policy\n    instructions: Write a draft.\n    acceptance_criteria:\n      - description: draft\n        check: test -f draft.txt\n',
+      'plan.yaml',
+    );
+    const report = await runPlan(plan, {
+      ledger,
+      providers: [agent('fixer', 'fixer.mjs', { AGENT_LOG: log })],
+      workspaceDir: clones[0]!,
+      sites: branch,
+      maxRetries: 3,
+      logger: silentLogger,
+    });
+    await sites.close();
+    // One agent run: the refusal is the remote's, which no attempt of the agent's can change.
+    expect(readAgentLog(log)).toHaveLength(1);
+    expect(report.tasks[0]?.status).toBe('blocked');
+    const reason = (await ledger.getTask('policy'))?.blockReason ?? '';
+    expect(reason).toContain('pre-receive hook declined');
+    expect(reason).toContain('POLICY: commits to main need a ticket id (ABC-123)');
+    expect(reason).toContain('see https://wiki/policy');
+    expect(reason).toContain("the task's result is kept on branch baton/policy");
+    const [dispatch] = await ledger.lastDispatches('policy', 1);
+    expect(dispatch?.validationErrors[0]).toContain('POLICY: commits to main need a ticket id (ABC-123)');
+    expect(git(remote, 'ls-tree', '--name-only', 'main')).toBe('README.md');
+  });
+
+  it('is final too when the remote refuses writes (git daemon: read-only), with its words', async () => {
+    const { remote, clones } = remoteWithClones(1);
+    const daemon = await readOnlyDaemon(path.dirname(remote));
+    try {
+      git(clones[0]!, 'remote', 'set-url', 'origin', `${daemon.url}/${path.basename(remote)}`);
+      const { sites, branch } = await sitesOf(clones[0]!);
+      const a = await branch.open(task('a'));
+      writeFileSync(path.join(a.dir, 'a.txt'), 'a\n');
+      const outcome = await completer(a).complete();
+      expect(outcome).toMatchObject({ kind: 'refused', final: true });
+      expect(outcome.kind === 'refused' ? outcome.error : '').toContain('access denied or repository not exported');
+      await a.release();
+      await sites.close();
+    } finally {
+      await daemon.stop();
+    }
+  });
+
+  it('stops integrating after a force-push removed results from the branch, saying so, and pushes nothing', async () => {
+    const { remote, clones } = remoteWithClones(3);
+    const start = git(remote, 'rev-parse', 'main');
+    const one = await sitesOf(clones[0]!);
+    const a = await one.branch.open(task('a'));
+    writeFileSync(path.join(a.dir, 'a.txt'), 'a\n');
+    expect((await completer(a).complete()).kind).toBe('integrated');
+    const b = await one.branch.open(task('b'));
+    writeFileSync(path.join(b.dir, 'b.txt'), 'b\n');
+    // Another worker, started from the run's first tip (the job's startTip), never saw a's result.
+    const two = await createRemoteSites({ repoDir: clones[1]!, lock: inProcessLock(), logger: silentLogger });
+    const late = await (await two.forBranch('origin', 'main', start)).open(task('late'));
+    writeFileSync(path.join(late.dir, 'late.txt'), 'late\n');
+    // Someone force-pushes the branch back to an unrelated commit.
+    const outsider = clones[2]!;
+    git(outsider, 'checkout', '-q', '--orphan', 'fresh');
+    git(outsider, 'commit', '-q', '--allow-empty', '-m', 'history rewritten');
+    git(outsider, 'push', '-q', '--force', 'origin', 'fresh:main');
+    const forced = git(remote, 'rev-parse', 'main');
+    for (const site of [b, late]) {
+      const outcome = await completer(site).complete();
+      expect(outcome).toMatchObject({ kind: 'refused', final: true });
+      expect(outcome.kind === 'refused' ? outcome.error : '').toContain(
+        'origin/main was rewritten during this run (a force-push or git reset)',
+      );
+      await site.release();
+    }
+    expect(git(remote, 'rev-parse', 'main')).toBe(forced);
+    await one.sites.close();
+    await two.close();
+  });
+
+  it('adopts the result a worker pushed before it died (baton/<task> on the branch) instead of running the agent again', async () => {
+    const { remote, clones } = remoteWithClones(2);
+    const ledger = new MemoryLedger();
+    const plan = parsePlan(
+      'tasks:\n  - id: landed\n    instructions: Write a draft.\n    acceptance_criteria:\n      - description: draft\n        check: test -f draft.txt\n',
+      'plan.yaml',
+    );
+    // The worker that died: its attempt 1 is still `running` in the ledger, its push landed.
+    await ledger.upsertTask(toNewTask(plan.tasks[0]!));
+    await ledger.appendNextAttempt({
+      taskId: 'landed',
+      provider: 'fixer',
+      status: 'running',
+      claimedBy: 'worker:dead',
+      startedAt: Date.now(),
+    });
+    const dead = await sitesOf(clones[0]!);
+    const site = await dead.branch.open(task('landed'));
+    writeFileSync(path.join(site.dir, 'draft.txt'), 'the dead worker wrote this\n');
+    expect((await completer(site).complete(1)).kind).toBe('integrated');
+    await site.release();
+    await dead.sites.close();
+    const pushed = git(remote, 'rev-parse', 'baton/landed');
+    const next = await sitesOf(clones[1]!);
+    const log = path.join(base, `landed-${Date.now()}.jsonl`);
+    const report = await runPlan(plan, {
+      ledger,
+      providers: [agent('fixer', 'fixer.mjs', { AGENT_LOG: log })],
+      workspaceDir: clones[1]!,
+      sites: next.branch,
+      logger: silentLogger,
+    });
+    await next.sites.close();
+    expect(readAgentLog(log)).toEqual([]);
+    expect(report.tasks[0]?.status).toBe('completed');
+    expect((await ledger.getTask('landed'))?.resultSummary).toBe(
+      `Integrated into origin/main (commit ${pushed.slice(0, 12)}) by attempt 1, whose run stopped before recording it; adopted without running the agent again`,
+    );
+    expect(report.tasks[0]?.attempts).toMatchObject([{ attempt: 1, outcome: 'completed' }]);
+    expect(git(remote, 'rev-parse', 'main')).toBe(pushed);
   });
 });

@@ -3,7 +3,8 @@
  * repository; the "agent" is this test writing into the task's worktree. Results reach the run's
  * branch by ref (and the user's working tree when it has that branch checked out); what only the
  * user can resolve (their own file in the way, their uncommitted edits) blocks the task at once,
- * names the path, and keeps the result on the task's branch.
+ * names the path, and keeps the result on the task's branch. A `git reset --hard` of the branch
+ * during the run is not undone: integration stops, saying so.
  */
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
@@ -153,5 +154,34 @@ describe('worktree task sites (--concurrency)', () => {
     await expect(createWorktreeSites({ repoDir: repo.dir, logger: silentLogger })).rejects.toThrow(/HEAD in .* is detached/);
     const outside = path.join(repo.dir, '..');
     await expect(createWorktreeSites({ repoDir: outside, logger: silentLogger })).rejects.toThrow(`${outside} is not in a git repository`);
+  });
+
+  it('stops integrating, saying so, after the user resets the branch during the run, instead of merging the removed results back', async () => {
+    const repo = makeRepo({ 'README.md': 'sites\n' });
+    repos.push(repo);
+    const start = repo.git('rev-parse', 'main').trim();
+    const sites = await createWorktreeSites({ repoDir: repo.dir, logger: silentLogger });
+    expect((await runTask(sites, 'a', { 'a.txt': 'a\n' })).kind).toBe('integrated');
+    // b starts from a's result; then the user throws a's result away.
+    const b = await sites.open(task('b'));
+    const c = await sites.open(task('c'));
+    writeFileSync(path.join(b.dir, 'b.txt'), 'b\n');
+    writeFileSync(path.join(c.dir, 'c.txt'), 'c\n');
+    repo.git('reset', '-q', '--hard', start);
+    for (const site of [b, c]) {
+      const outcome = await complete(site);
+      expect(outcome).toMatchObject({ kind: 'refused', final: true });
+      expect(outcome.kind === 'refused' ? outcome.error : '').toMatch(
+        new RegExp(
+          `^main was rewritten during this run \\(a force-push or git reset\\): its tip ${start.slice(0, 12)} no longer holds [0-9a-f]{12}`,
+        ),
+      );
+      await site.release();
+    }
+    // A task opened after the reset is refused too: the run saw a's result there.
+    expect((await runTask(sites, 'd', { 'd.txt': 'd\n' })).kind).toBe('refused');
+    await sites.finish?.();
+    expect(repo.git('rev-parse', 'main').trim()).toBe(start);
+    expect(existsSync(path.join(repo.dir, 'a.txt'))).toBe(false);
   });
 });

@@ -109,7 +109,7 @@ describe('context assembly', () => {
     expect(masked.length).toBeGreaterThan(0);
     const first = masked.find((m) => m.role === 'tool' && m.name === 'read_file') as Extract<ContextMessage, { role: 'tool' }>;
     expect(first.content.split('\n')).toHaveLength(1);
-    expect(first.content).toMatch(/output of read_file \{"path":"src\/config\.py"\} masked: \d+ lines; fetch_raw\("r\d+"\)/);
+    expect(first.content).toMatch(/output of read_file src\/config\.py masked: \d+ lines; fetch_raw\("r\d+"\)/);
     const rawId = /fetch_raw\("(r\d+)"\)/.exec(first.content)?.[1] as string;
     expect(manager.fetchRaw(rawId)).toContain('[File: src/config.py (400 lines total)]');
     // The newest outputs are still verbatim.
@@ -150,7 +150,7 @@ describe('context assembly', () => {
     expect(last?.role).toBe('user');
     expect(last?.content).toMatch(/^## Loop state/);
     expect(last?.content).toContain("FAILED tests/test_config.py::test_timeout_5 - KeyError: 'timeout'");
-    expect(last?.content).toContain('src/config.py (1 edit; handler_9)');
+    expect(last?.content).toContain('- src/: config.py (handler_9)');
     expect(last?.content).toContain('The issue is that comments are stripped before keys are parsed.');
   });
 
@@ -239,7 +239,7 @@ describe('context assembly', () => {
     events.push({ kind: 'tool', callId: 'e', name: 'edit', text: 'File updated.', openFile: 'src/target.py' });
     manager.recordAll(events);
     const ctx = manager.assemble({ budget: 16_000 });
-    expect(ctx.text).toContain('src/target.py (1 edit; handler_9)');
+    expect(ctx.text).toContain('- src/: target.py (handler_9)');
     expect(ctx.text).toMatch(/```src\/target\.py:9-\d+\ndef handler_9/);
   });
 

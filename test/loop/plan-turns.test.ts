@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { planTurns } from '../../src/loop/index.js';
 
 const COST = { verbatim: 100, summary: 30, masked: 5 } as const;
-const cost = (_i: number, level: keyof typeof COST) => COST[level];
+const cost = (_i: number, level: keyof typeof COST | 'compact') => COST[level === 'compact' ? 'verbatim' : level];
 
 describe('planTurns (compaction plan)', () => {
   it('shows recent turns verbatim, then summaries, then one-line masks when there is room', () => {

@@ -4,12 +4,8 @@ import {
   buildProviderSwitchContext,
   buildRetryContext,
   detectTaskLoop,
-  helperContextFromLedger,
   isPreContextEnabled,
-  providerSwitchContextFromLedger,
-  retryContextFromLedger,
 } from '../../src/precontext/index.js';
-import { isBatonError } from '../../src/errors/index.js';
 import { countTokens } from '../../src/tokens/index.js';
 import { dispatch, warnings } from './fixtures.js';
 
@@ -65,8 +61,8 @@ describe('buildProviderSwitchContext', () => {
   it('returns an empty string and logs a warning for a missing or corrupt dispatch', () => {
     const { logger, messages } = warnings();
     expect(buildProviderSwitchContext({ dispatches: [], logger })).toBe('');
-    expect(providerSwitchContextFromLedger({ dispatches: [{ attempt: 'x', provider: 7 }], logger })).toBe('');
-    expect(providerSwitchContextFromLedger({ dispatches: [null], logger })).toBe('');
+    expect(buildProviderSwitchContext({ dispatches: [{ attempt: 'x', provider: 7 }], logger })).toBe('');
+    expect(buildProviderSwitchContext({ dispatches: [null], logger })).toBe('');
     expect(messages).toHaveLength(3);
   });
 
@@ -149,7 +145,7 @@ describe('buildRetryContext', () => {
     const { logger, messages } = warnings();
     expect(buildRetryContext({ attempt: 1, dispatches: [dispatch({ attempt: 1, provider: 'p' })], logger })).toBe('');
     expect(buildRetryContext({ attempt: 2, dispatches: [], logger })).toBe('');
-    expect(retryContextFromLedger({ attempt: 2, dispatches: [{ garbage: true }], logger })).toBe('');
+    expect(buildRetryContext({ attempt: 2, dispatches: [{ garbage: true }], logger })).toBe('');
     expect(messages).toHaveLength(3);
   });
 });
@@ -185,7 +181,7 @@ describe('buildHelperContext', () => {
 
   it('returns an empty string with a warning when nothing is readable', () => {
     const { logger, messages } = warnings();
-    expect(helperContextFromLedger({ attempt: 1, dispatches: [undefined, 42], logger })).toBe('');
+    expect(buildHelperContext({ attempt: 1, dispatches: [undefined, 42], logger })).toBe('');
     expect(messages).toHaveLength(1);
   });
 });
@@ -354,42 +350,5 @@ describe('hardening', () => {
         expect(block.endsWith('--- END CONTEXT ---\n\n')).toBe(true);
       }
     }
-  });
-});
-
-describe('the builders from code reject input of another shape, by name', () => {
-  const thrown = (fn: () => unknown): Error => {
-    try {
-      fn();
-    } catch (error) {
-      expect(isBatonError(error, 'INPUT_INVALID')).toBe(true);
-      return error as Error;
-    }
-    throw new Error('expected INPUT_INVALID');
-  };
-
-  it('names a record without its attempt or provider instead of returning an empty block', () => {
-    const { logger } = warnings();
-    const wrong = [{ attemptNumber: 1, providerName: 'codex', outcome: 'rate_limited' }];
-    expect(thrown(() => buildProviderSwitchContext({ dispatches: wrong, logger })).message).toMatch(
-      /^buildProviderSwitchContext input is invalid:\n {2}dispatches\[0\]\.attempt: expected the attempt number \(a Dispatch from ledger\.lastDispatches\)\n {2}dispatches\[0\]\.provider: expected the provider name/,
-    );
-    expect(thrown(() => buildRetryContext({ attempt: 2, dispatches: [null], logger })).message).toContain('dispatches[0]: ');
-    expect(
-      thrown(() => buildHelperContext({ attempt: 1, dispatches: [{ attempt: 1, provider: 'p', filesCreated: 'a.ts' }], logger })).message,
-    ).toBe('buildHelperContext input: dispatches[0].filesCreated: Invalid input: expected array, received string; got "a.ts"');
-  });
-
-  it('names an unknown option with the spelling expected, and dispatches that are not an array', () => {
-    const records = [dispatch({ attempt: 1, provider: 'p' })];
-    expect(thrown(() => buildRetryContext({ attempt: 2, dispatches: records, limits: { max_lines: 5 } } as never)).message).toBe(
-      'buildRetryContext input: limits: unknown key "max_lines" (did you mean "maxLines"?)',
-    );
-    expect(thrown(() => buildRetryContext({ attemptNumber: 2, dispatches: records } as never)).message).toContain(
-      'unknown key "attemptNumber" (did you mean "attempt"?)',
-    );
-    expect(thrown(() => buildProviderSwitchContext({ dispatches: 'x' } as never)).message).toContain(
-      'dispatches: expected an array of dispatches (ledger.lastDispatches(taskId, n))',
-    );
   });
 });

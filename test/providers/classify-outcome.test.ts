@@ -132,14 +132,3 @@ describe('CappedOutput', () => {
     expect(big.text()).toBe('01234\n… [8 bytes of output omitted] …\ndefgh');
   });
 });
-
-describe('classifyOutcome input from code', () => {
-  it('names a misspelled field with the spelling expected, and a Date for now', () => {
-    expect(() => classifyOutcome({ provider: 'p', stdout: '', stderr: '', timedOut: false, now: 1, exit_code: 1 } as never)).toThrow(
-      'classifyOutcome input: unknown key "exit_code" (did you mean "exitCode"?)',
-    );
-    expect(() => classifyOutcome({ provider: 'p', stdout: '', stderr: '', timedOut: false, now: new Date() } as never)).toThrow(
-      /^classifyOutcome input: now: expected the time in epoch ms \(Date\.now\(\)\); got "/,
-    );
-  });
-});

@@ -1,9 +1,14 @@
 /**
  * The workers' branch lock on the real Redis (DB 15, a fresh key prefix per test): one holder at
  * a time across connections; renewed while held; lost by a holder that stops renewing (a killed
- * worker) once its time to live passes; a late release never deletes another holder's lock.
+ * worker) once its time to live passes; a late release never deletes another holder's lock. It
+ * keeps its word when Redis does not answer: against a closed port (an unreachable Redis) and a
+ * TCP server that accepts and never answers (standing in for a frozen Redis) it goes on without
+ * the lock after `maxWaitMs` and says why, and the run's signal stops its wait at once.
  */
-import { afterAll, expect, it } from 'vitest';
+import { createServer, type Server, type Socket } from 'node:net';
+import pino from 'pino';
+import { afterAll, describe, expect, it } from 'vitest';
 import { silentLogger } from '../../src/observability/index.js';
 import { QUEUE_NAME, queueConnection, redisBranchLock } from '../../src/queue/index.js';
 import { describeWithRedis, REDIS_TEST_URL, uniqueNamespace, withRawRedis } from '../helpers/redis.js';
@@ -26,9 +31,11 @@ function setup(ttlMs = 10_000, maxWaitMs = 60_000) {
   const key = `${prefix}:${QUEUE_NAME}:baton-lock:origin/main`;
   return {
     locks: locks as [(typeof locks)[0], (typeof locks)[0]],
-    connections,
     key,
-    close: () => connections.forEach((c) => c.disconnect()),
+    close: () => {
+      locks.forEach((l) => l.close());
+      connections.forEach((c) => c.disconnect());
+    },
   };
 }
 
@@ -59,7 +66,7 @@ await describeWithRedis('the Redis branch lock', () => {
   });
 
   it('keeps a held lock past its time to live by renewing it, and loses it once its holder stops renewing', async () => {
-    const { locks, connections, key, close } = setup(1_500, 60_000);
+    const { locks, key, close } = setup(1_500, 60_000);
     try {
       await locks[0].acquire('origin/main');
       const held = await withRawRedis((client) => client.get(key));
@@ -76,7 +83,7 @@ await describeWithRedis('the Redis branch lock', () => {
       expect(renewed).toBe(true);
       expect(await withRawRedis((client) => client.get(key))).toBe(held);
       // The holder dies (no more renewals): the other gets the lock once the time to live passes.
-      connections[0]!.disconnect();
+      locks[0].close();
       const releaseB = await locks[1].acquire('origin/main');
       const holder = await withRawRedis((client) => client.get(key));
       expect(holder).not.toBe(held);
@@ -105,4 +112,88 @@ await describeWithRedis('the Redis branch lock', () => {
       close();
     }
   });
+});
+
+/** A TCP server that accepts connections and never answers: it stands in for a frozen Redis. */
+async function frozenRedis(): Promise<{ url: string; close: () => Promise<void> }> {
+  const sockets: Socket[] = [];
+  const server: Server = createServer((socket) => sockets.push(socket));
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as { port: number };
+  return {
+    url: `redis://127.0.0.1:${port}/15`,
+    close: () => {
+      sockets.forEach((s) => s.destroy());
+      return new Promise((resolve) => server.close(() => resolve()));
+    },
+  };
+}
+
+/** A port nothing listens on (bound, then closed): an unreachable Redis. */
+async function closedPort(): Promise<string> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as { port: number };
+  await new Promise((resolve) => server.close(resolve));
+  return `redis://127.0.0.1:${port}/15`;
+}
+
+/** A lock on the worker's connection to `url` (BullMQ's: maxRetriesPerRequest null), and what it logs. */
+function lockOn(url: string, maxWaitMs: number) {
+  const lines: { msg: string }[] = [];
+  const logger = pino({ level: 'warn' }, { write: (line: string) => lines.push(JSON.parse(line) as { msg: string }) });
+  const connection = queueConnection(url);
+  connection.on('error', () => undefined);
+  const lock = redisBranchLock({ connection, prefix: '{lock-test}', logger, maxWaitMs, commandTimeoutMs: 200 });
+  return {
+    lock,
+    lines,
+    close: () => {
+      lock.close();
+      connection.disconnect();
+    },
+  };
+}
+
+describe('the Redis branch lock when Redis does not answer', () => {
+  for (const [kind, open] of [
+    ['unreachable (a closed port)', async () => ({ url: await closedPort(), close: async () => {} })],
+    ['frozen (accepts, never answers)', frozenRedis],
+  ] as const) {
+    it(`goes on without the lock after maxWaitMs when Redis is ${kind}, and says why`, async () => {
+      const redis = await open();
+      const { lock, lines, close } = lockOn(redis.url, 500);
+      try {
+        const started = performance.now();
+        const release = await lock.acquire('origin/main');
+        const waited = performance.now() - started;
+        expect(waited).toBeGreaterThanOrEqual(450);
+        // Bounded by maxWaitMs plus one command's timeout, not by BullMQ's endless retries.
+        expect(waited).toBeLessThan(3_000);
+        await release();
+        expect(lines.map((l) => l.msg)).toContainEqual(
+          expect.stringMatching(/^integrating without the branch lock after 500 ms: Redis did not answer/),
+        );
+      } finally {
+        close();
+        await redis.close();
+      }
+    }, 20_000);
+  }
+
+  it("stops waiting at once when the run's signal aborts (a frozen Redis, a 60 s maxWaitMs)", async () => {
+    const redis = await frozenRedis();
+    const { lock, close } = lockOn(redis.url, 60_000);
+    try {
+      const stop = new AbortController();
+      const started = performance.now();
+      const waiting = lock.acquire('origin/main', stop.signal);
+      setTimeout(() => stop.abort(new Error('run stopped')), 100);
+      await expect(waiting).rejects.toThrow('run stopped');
+      expect(performance.now() - started).toBeLessThan(2_000);
+    } finally {
+      close();
+      await redis.close();
+    }
+  }, 20_000);
 });

@@ -1,4 +1,6 @@
 import { spawn } from 'node:child_process';
+import { readdirSync, readFileSync } from 'node:fs';
+import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
 import { openLedger } from '../../src/ledger/index.js';
@@ -54,6 +56,15 @@ describe('issue 34: a secret in a failed command stays out of everything Baton w
         `fatal: could not read https://x-access-token:${github}@github.com (AWS_SECRET_ACCESS_KEY=${awsKey})`,
       ),
     );
+    // The hook journal is masked as it is written: it is a file on disk until a fold reads it.
+    const journals = path.join(ws.dir, '.baton', 'hooks', 'sessions');
+    const lines = readdirSync(journals)
+      .filter((name) => name.endsWith('.jsonl'))
+      .map((name) => readFileSync(path.join(journals, name), 'utf8'))
+      .join('');
+    expect(lines).toContain('aws s3 ls');
+    expectNoSecret('the hook journal', lines);
+
     await hook('stop', claude.stop(s, `It failed: the key in AWS_SECRET_ACCESS_KEY=${awsKey} is refused.`));
     await hook('session-end', claude.sessionEnd(s));
 

@@ -1,7 +1,6 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { Worker } from 'node:worker_threads';
 import { afterAll, describe, expect, it } from 'vitest';
 import { MemoryLedger } from '../../src/ledger/index.js';
 import { gatherSnapshot, GitCache, type RenderWorker } from '../../src/refresh/index.js';
@@ -43,58 +42,7 @@ describe.skipIf(!existsSync(built) || !batonCommand().built)('RenderWorker (off 
       await worker.close();
     }
   });
-
-  // bin/baton.js starts the thread of `baton mcp` before the command loads and leaves it here.
-  const PRESTARTED = Symbol.for('baton.prestartedRenderWorker');
-  const slot = globalThis as { [PRESTARTED]?: { url: string; worker: Worker; error?: Error } };
-  const entry = pathToFileURL(path.join(ROOT, 'dist/refresh/render-worker-main.js'));
-
-  it('takes over a thread started early for its own entry file, once, and renders on it', async () => {
-    const { RenderWorker: BuiltWorker } = (await import(pathToFileURL(built).href)) as { RenderWorker: new () => RenderWorker };
-    const early = new Worker(entry);
-    const exited = new Promise((resolve) => early.once('exit', resolve));
-    slot[PRESTARTED] = { url: entry.href, worker: early };
-    const worker = new BuiltWorker();
-    try {
-      const snapshot = (await gatherSnapshot({ ...gatherOptions(), ledger: new MemoryLedger() })).snapshot;
-      const outcome = await worker.render(snapshot, standardJob);
-      expect(outcome.rendered.text).toBe((await redactAndRender(snapshot, standardJob)).rendered.text);
-      expect(slot[PRESTARTED]).toBeUndefined();
-    } finally {
-      await worker.close();
-    }
-    // close() ended the early thread: it was the one in use.
-    await exited;
-  });
-
-  it('renders in-thread when the early thread failed before it was taken, and leaves another entry file alone', async () => {
-    const { RenderWorker: BuiltWorker } = (await import(pathToFileURL(built).href)) as { RenderWorker: new () => RenderWorker };
-    const snapshot = (await gatherSnapshot({ ...gatherOptions(), ledger: new MemoryLedger() })).snapshot;
-    const failed = new BuiltWorker();
-    slot[PRESTARTED] = { url: entry.href, worker: new Worker('0', { eval: true }), error: new Error('early thread could not load') };
-    expect((await failed.render(snapshot, standardJob)).rendered.text).toBe((await redactAndRender(snapshot, standardJob)).rendered.text);
-    expect(failed.offThread).toBe(false);
-    await failed.close();
-
-    const other = { url: 'file:///elsewhere/render-worker-main.js', worker: new Worker('0', { eval: true }) };
-    slot[PRESTARTED] = other;
-    const own = new BuiltWorker();
-    try {
-      await own.render(snapshot, standardJob);
-      expect(own.offThread).toBe(true);
-      expect(slot[PRESTARTED]).toBe(other);
-    } finally {
-      delete slot[PRESTARTED];
-      await own.close();
-    }
-  });
 });
-
-const standardJob: RenderJob = {
-  format: 'standard',
-  now: 1_800_000_000_000,
-  metadata: { generated_at: '2027-01-15T08:00:00.000Z', cache: { git: 'miss', hits: 0, misses: 1 } },
-};
 
 function gatherOptions() {
   return {

@@ -3,7 +3,8 @@
  * one) holds the ledger and the queue; it is killed while workers run tasks and started again on the
  * same port and data 4 s later. Writes wait for the reconnection (the ledger's client queues them,
  * up to its command timeout), so an agent that finished during the outage keeps its result: every
- * agent runs exactly once. Real BullMQ, real worker processes in their own clones, a bare remote.
+ * agent runs exactly once; each worker logs the outage in one line, and one when Redis is back.
+ * Real BullMQ, real worker processes in their own clones, a bare remote.
  */
 import { execFileSync } from 'node:child_process';
 import { copyFileSync, mkdtempSync, rmSync } from 'node:fs';
@@ -87,6 +88,16 @@ describe.skipIf(!hasRedisServerBinary())('a Redis restart (append-only) during a
     } finally {
       for (const w of workers) w.child.kill('SIGTERM');
       await Promise.all(workers.map((w) => w.done));
+    }
+    // One line per outage, one when Redis is back: no stream of errors, no "worker died" that did not.
+    for (const w of workers) {
+      const { stderr } = await w.done;
+      const lines = stderr.split('\n').filter(Boolean);
+      const count = (pattern: RegExp) => lines.filter((l) => pattern.test(l)).length;
+      expect(count(/Redis unreachable: the worker waits for it/), stderr).toBe(1);
+      expect(count(/Redis is back/), stderr).toBe(1);
+      expect(count(/queue worker error/), stderr).toBe(0);
+      expect(count(/its worker died or hung/), stderr).toBe(0);
     }
   }, 180_000);
 });

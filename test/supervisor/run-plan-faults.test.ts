@@ -3,9 +3,11 @@
  * for its claim is skipped (a scripted ledger whose claim completes the task before answering);
  * a task whose run throws is retried with backoff, never at once, then blocked with the error
  * as a failed attempt; an abort ends the run without another try; a site's final refusal blocks
- * the task at once, and what the commit policy flagged reaches the attempt and the report. Real
+ * the task at once, and what the commit policy flagged reaches the attempt and the report; a
+ * task lease lost to another run stops this run's agent. Real
  * agent processes (test/supervisor/agents), the memory ledger.
  */
+import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { type Ledger, MemoryLedger } from '../../src/ledger/index.js';
@@ -53,6 +55,29 @@ function claimCompletesFirst(ledger: Ledger, taskId: string): Ledger {
       };
     },
   });
+}
+
+/**
+ * The ledger, except that renewing `taskId`'s claim, once `lost()` says so, finds it held by
+ * another run (this one stalled past its lease).
+ */
+function leaseLostOnRenewal(ledger: Ledger, taskId: string, lost: () => boolean): Ledger {
+  let claims = 0;
+  return new Proxy(ledger, {
+    get(target, key, receiver) {
+      const value = Reflect.get(target, key, receiver) as unknown;
+      if (key !== 'claimTask' || typeof value !== 'function') return typeof value === 'function' ? value.bind(target) : value;
+      return async (id: string, owner: string, leaseMs: number) => {
+        if (id === taskId && ++claims > 1 && lost())
+          return { ok: false, holder: { taskId, owner: 'other-run', leaseUntil: Date.now() + 60_000 } };
+        return (value as Ledger['claimTask']).call(target, id, owner, leaseMs);
+      };
+    },
+  });
+}
+
+async function waitFor(ready: () => boolean): Promise<void> {
+  while (!ready()) await new Promise((resolve) => setTimeout(resolve, 10));
 }
 
 /** A fake clock: its sleep moves it and returns at once, so a backoff is decided, not waited for. */
@@ -206,4 +231,31 @@ describe('runPlan when things go wrong', () => {
     const [dispatch] = await ledger.lastDispatches('flagged', 1);
     expect(dispatch?.result).toMatch(/\nflagged: big\.bin: 52428800 bytes/);
   });
+
+  it("stops this run's agent when the task's lease is lost to another run, instead of letting both run", async () => {
+    const { dir, ledger } = setup();
+    const marker = path.join(dir, '..', `${path.basename(dir)}-sleeper.pid`);
+    const stop = new AbortController();
+    const events: SupervisorEvent[] = [];
+    const report = await runPlan(onePlan('taken'), {
+      ledger: leaseLostOnRenewal(ledger, 'taken', () => existsSync(marker)),
+      providers: [agent('sleeper', 'sleeper.mjs', { SLEEPER_MARKER: marker })],
+      workspace: workspaceOps(dir),
+      workspaceDir: dir,
+      leaseMs: 300,
+      pollMs: 20,
+      logger: silentLogger,
+      signal: stop.signal,
+      onEvent: (event) => {
+        events.push(event);
+        // The other run holds the task now: this run would wait for it; the test ends it there.
+        if (event.type === 'claim-wait') stop.abort();
+      },
+    });
+    await waitFor(() => existsSync(marker));
+    const pid = Number(readFileSync(marker, 'utf8'));
+    expect(() => process.kill(pid, 0)).toThrow(/ESRCH/);
+    expect(events).toContainEqual(expect.objectContaining({ type: 'task-end', taskId: 'taken', status: 'in_progress' }));
+    expect(report.tasks[0]?.status).not.toBe('completed');
+  }, 60_000);
 });

@@ -38,6 +38,14 @@ describe('failureOf', () => {
         output: 'error: Failed to find expected lines in a.py',
       }).failed,
     ).toBe(true);
+    // What tools without a flag say when they refuse (Codex's patch check, Copilot's create and str_replace).
+    const refusals = [
+      ['apply_patch', 'apply_patch verification failed: Failed to find expected lines in /w/spec.md:'],
+      ['create', 'Path already exists'],
+      ['str_replace_editor', 'Invalid inputs: old_str is required for str_replace'],
+    ] as const;
+    for (const [name, output] of refusals)
+      expect(failureOf({ name, args: { path: '/w/a.md' }, output })).toEqual({ failed: true, line: output });
     expect(failureOf({ name: 'bash', args: { command: 'cat app.py' }, output: 'raise ValueError: bad input' }).failed).toBe(false);
     expect(failureOf({ name: 'grep', args: { pattern: 'Error' }, output: 'a.py:3: TypeError: x' }).failed).toBe(false);
     expect(failureOf({ name: 'bash', args: { command: 'make' }, output: 'warning: unused variable\nbuilt 3 targets' }).failed).toBe(false);

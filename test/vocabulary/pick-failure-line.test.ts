@@ -74,6 +74,19 @@ describe('pickFailureLine', () => {
     );
   });
 
+  it("never picks a warning or Copilot's still-running notice", () => {
+    expect(pickFailureLine("warning: could not open directory 'x/': Permission denied\nfatal: not a git repository")).toBe(
+      'fatal: not a git repository',
+    );
+    const waiting = '<waiting for command with sessionId: main to exit timed out after 30 seconds. try again with read_powershell>';
+    expect(pickFailureLine(waiting)).toBeUndefined();
+  });
+
+  it("picks jest's failed test (`✕`) over the suite's FAIL line", () => {
+    const jest = 'FAIL src/sum.test.js\n  sum\n    ✓ adds (2 ms)\n    ✕ subtracts (3 ms)\n\nTests:       1 failed, 1 passed, 2 total';
+    expect(pickFailureLine(jest)).toBe('✕ subtracts (3 ms)');
+  });
+
   it("reads through the clients' wrappers: Codex headers and JSON, Gemini's block, Claude's tool_use_error, Codex's sandbox", () => {
     expect(
       pickFailureLine(

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 
 const toolCall = z.looseObject({
   id: z.string().nullish(),

@@ -65,13 +65,14 @@ export class MemoryLedger implements Ledger {
 
   async listTasks(query: L.TaskQuery = {}): Promise<L.Page<L.Task>> {
     const statuses = query.status === undefined ? undefined : ([] as L.TaskStatus[]).concat(query.status);
+    const sign = query.order === 'newest' ? -1 : 1;
     const sorted = [...this.tasks.values()]
       .filter((t) => !statuses || statuses.includes(t.status))
-      .sort((a, b) => a.createdAt - b.createdAt || cmp(a.id, b.id));
+      .sort((a, b) => sign * (a.createdAt - b.createdAt || cmp(a.id, b.id)));
     const after = query.cursor ? decodeCursor(query.cursor) : undefined;
-    const start = after
-      ? sorted.findIndex((t) => t.createdAt > Number(after[0]) || (t.createdAt === Number(after[0]) && t.id > String(after[1])))
-      : 0;
+    const beyond = (t: L.Task, [createdAt, id]: (string | number)[]) =>
+      sign * (t.createdAt - Number(createdAt) || cmp(t.id, String(id))) > 0;
+    const start = after ? sorted.findIndex((t) => beyond(t, after)) : 0;
     return paginate(start < 0 ? [] : sorted.slice(start), query.limit, (t) => [t.createdAt, t.id]);
   }
 

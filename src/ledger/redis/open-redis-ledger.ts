@@ -2,6 +2,7 @@ import { Redis } from 'ioredis';
 import { BatonError } from '../../errors/index.js';
 import { getLogger } from '../../observability/index.js';
 import type { Ledger } from '../ledger.js';
+import { MAX_TIMEOUT_MS } from '../max-timeout.js';
 import { redactRedisUrl } from './redact-redis-url.js';
 import { createRedisKeys } from './redis-keys.js';
 import { RedisLedger } from './redis-ledger.js';
@@ -46,10 +47,11 @@ const MAX_RECONNECT_DELAY_MS = 2_000;
  * @example
  * const ledger = await openRedisLedger('redis://127.0.0.1:6379/0', { connectTimeoutMs: 2000, namespace: 'default' });
  */
-export async function openRedisLedger(url: string, options: RedisLedgerOptions): Promise<Ledger> {
+export async function openRedisLedger(url: string, given: RedisLedgerOptions): Promise<Ledger> {
   const location = redactRedisUrl(url);
   checkRedisUrl(url, location);
-  checkOpenOptions(options);
+  checkOpenOptions(given);
+  const options = withTimersInRange(given);
   const client = createClient(url, options, location);
   await connectWithin(client, location, options.connectTimeoutMs);
   return new RedisLedger({
@@ -71,6 +73,19 @@ function checkOpenOptions({ namespace, connectTimeoutMs: timeoutMs }: RedisLedge
       details: { field: 'connectTimeoutMs', value: timeoutMs },
     });
   }
+}
+
+/**
+ * The timeouts as Node's timers and sockets hold them: above MAX_TIMEOUT_MS (Infinity included) a
+ * timer fires after 1 ms and a socket throws a RangeError nobody catches, so a longer wait is the longest.
+ */
+function withTimersInRange(options: RedisLedgerOptions): RedisLedgerOptions {
+  const inRange = (ms: number) => Math.min(ms, MAX_TIMEOUT_MS);
+  return {
+    ...options,
+    connectTimeoutMs: inRange(options.connectTimeoutMs),
+    ...(options.commandTimeoutMs === undefined ? {} : { commandTimeoutMs: inRange(options.commandTimeoutMs) }),
+  };
 }
 
 /** An ioredis client not connected yet, with what the first connection needs to know. */

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { BatonError } from '../../errors/index.js';
 import type { Breaker, Dispatch, LedgerRecord, Task } from '../types.js';
 import { TASK_STATUSES } from '../types.js';

@@ -67,8 +67,10 @@ export async function listTasks(ctx: RedisContext, query: TaskQuery = {}): Promi
   const limit = pageSize(query.limit);
   const after = cursorEntry(query.cursor);
   const statuses = query.status === undefined ? undefined : ([] as TaskStatus[]).concat(query.status);
+  const order = query.order === 'newest' ? 'desc' : 'asc';
+  const sign = order === 'asc' ? 1 : -1;
   const page = (key: string, wanted?: TaskStatus) =>
-    collectPage(walkZset(ctx.redis, key, { order: 'asc', after, batch: Math.min(limit + 1, 500) }), {
+    collectPage(walkZset(ctx.redis, key, { order, after, batch: Math.min(limit + 1, 500) }), {
       limit,
       load: (ids) => loadTasks(ctx, ids),
       // Import overwrites a task without reading it first, so an index may hold a stale member.
@@ -77,7 +79,7 @@ export async function listTasks(ctx: RedisContext, query: TaskQuery = {}): Promi
     });
   if (!statuses) return page(ctx.keys.tasksAll);
   const pages = await Promise.all([...new Set(statuses)].map((s) => page(ctx.keys.tasksByStatus(s), s)));
-  const merged = pages.flatMap((p) => p.items).sort((a, b) => a.createdAt - b.createdAt || compareMembers(a.id, b.id));
+  const merged = pages.flatMap((p) => p.items).sort((a, b) => sign * (a.createdAt - b.createdAt || compareMembers(a.id, b.id)));
   if (merged.length <= limit && pages.every((p) => p.nextCursor === undefined)) return { items: merged };
   const items = merged.slice(0, limit);
   const last = items[items.length - 1] as Task;

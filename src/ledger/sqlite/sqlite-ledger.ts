@@ -101,9 +101,14 @@ export class SqliteLedger implements Ledger {
 
   async listTasks(query: L.TaskQuery = {}): Promise<L.Page<L.Task>> {
     const limit = pageSize(query.limit);
-    const [createdAt, id] = query.cursor ? decodeCursor(query.cursor) : [-Number.MAX_SAFE_INTEGER, ''];
+    const newest = query.order === 'newest';
+    const start = newest ? [Number.MAX_SAFE_INTEGER, ''] : [-Number.MAX_SAFE_INTEGER, ''];
+    const [createdAt, id] = query.cursor ? decodeCursor(query.cursor) : start;
     const params = { created_at: Number(createdAt), id: String(id), limit: limit + 1 };
-    const after = '(created_at, id) > (@created_at, @id) ORDER BY created_at, id LIMIT @limit';
+    // Either way the (status, created_at, id) and (created_at, id) indexes are read in order.
+    const after = newest
+      ? '(created_at, id) < (@created_at, @id) ORDER BY created_at DESC, id DESC LIMIT @limit'
+      : '(created_at, id) > (@created_at, @id) ORDER BY created_at, id LIMIT @limit';
     const statuses = query.status === undefined ? [] : ([] as L.TaskStatus[]).concat(query.status);
     // One status reads the (status, created_at, id) index in order; several need a sort.
     const rows =

@@ -1,6 +1,6 @@
 import { BatonError } from '../../errors/index.js';
 import type { ContextManager } from '../context-manager.js';
-import { z } from 'zod';
+import * as z from 'zod';
 import { objectWithMethods, parseInput } from '../../util/index.js';
 import { callWithLadder } from '../retry/call-with-context-retry.js';
 import type { AssembledContext } from '../types.js';

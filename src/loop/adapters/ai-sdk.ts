@@ -1,5 +1,5 @@
 import type { LanguageModel, ModelMessage, PrepareStepFunction, Tool, ToolSet } from 'ai';
-import { z } from 'zod';
+import * as z from 'zod';
 import { BatonError } from '../../errors/index.js';
 import type { ContextManager } from '../context-manager.js';
 import type { ContextMessage, LoopEvent } from '../types.js';

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { parseInput } from '../../util/index.js';
 import type { ContextManager } from '../context-manager.js';
 import { contextManagerSchema } from '../context-manager-schema.js';

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { functionOption, parseInput } from '../../util/index.js';
 import { retryOptionsSchema } from '../loop-option-schemas.js';
 import { classifyModelError, isRetryableModelError } from './classify-model-error.js';

@@ -50,10 +50,19 @@ export class FileTracker {
       .map((f) => ({ path: f.path, edits: f.edits, functions: [...f.functions] }));
   }
 
-  /** One line per modified file, for the state section. */
+  /**
+   * The modified files, compactly, for the state section: one line per directory, most recently
+   * edited first (`- src/loop/: turn.ts (2 edits; renderTurn), plan-turns.ts`).
+   */
   render(): string {
-    return this.modifiedFiles()
-      .map((f) => `- ${f.path} (${f.edits} edit${f.edits === 1 ? '' : 's'}${f.functions.length ? `; ${f.functions.join(', ')}` : ''})`)
-      .join('\n');
+    const groups = new Map<string, string[]>();
+    for (const f of this.modifiedFiles()) {
+      const cut = Math.max(f.path.lastIndexOf('/'), f.path.lastIndexOf('\\')) + 1;
+      const notes = [...(f.edits > 1 ? [`${f.edits} edits`] : []), ...(f.functions.length ? [f.functions.join(', ')] : [])];
+      const name = `${f.path.slice(cut)}${notes.length ? ` (${notes.join('; ')})` : ''}`;
+      const dir = f.path.slice(0, cut);
+      groups.set(dir, [...(groups.get(dir) ?? []), name]);
+    }
+    return [...groups].map(([dir, names]) => `- ${dir ? `${dir}: ` : ''}${names.join(', ')}`).join('\n');
   }
 }

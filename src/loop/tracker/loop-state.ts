@@ -7,23 +7,25 @@ export const DEFAULT_MAX_DECISIONS = 5;
 const MAX_ERROR_CHARS = 300;
 
 /**
- * The concise, continuously updated state of the loop: where it is, the recent errors, the key
- * decisions and the modified files. Rendered as the always-included state section.
+ * The concise, continuously updated state of the loop: where it is, the modified files (compactly,
+ * by directory), the recent failures and the key decisions. Rendered as the always-included state section.
  */
 export class LoopState {
   readonly files = new FileTracker();
   turns = 0;
   lastAction = '';
   private errors: { turn: number; line: string }[] = [];
+  private errorLines: { turn: number; line: string }[] = [];
   private decisions: string[] = [];
 
+  /** The telling lines of failed calls (the newest DEFAULT_MAX_ERRORS kept). */
   recordErrors(turn: number, lines: readonly string[]): void {
-    for (const line of lines) {
-      const clipped = line.length > MAX_ERROR_CHARS ? line.slice(0, MAX_ERROR_CHARS) : line;
-      this.errors = this.errors.filter((e) => e.line !== clipped);
-      this.errors.push({ turn, line: clipped });
-    }
-    if (this.errors.length > DEFAULT_MAX_ERRORS) this.errors = this.errors.slice(-DEFAULT_MAX_ERRORS);
+    this.errors = keepNewest(this.errors, turn, lines, DEFAULT_MAX_ERRORS);
+  }
+
+  /** Error lines of what ran (shells, edits), failed or not: the newest two kept, apart from the failures. */
+  recordErrorLines(turn: number, lines: readonly string[]): void {
+    this.errorLines = keepNewest(this.errorLines, turn, lines, 2);
   }
 
   recordDecisions(sentences: readonly string[]): void {
@@ -37,13 +39,25 @@ export class LoopState {
   /** The state section's body (without header). */
   render(): string {
     const lines = [`turns so far: ${this.turns}${this.lastAction ? `; last action: ${this.lastAction}` : ''}`];
-    if (this.errors.length > 0) {
-      lines.push('recent errors (newest last):');
-      for (const e of this.errors) lines.push(`- turn ${e.turn + 1}: ${e.line}`);
-    }
     const files = this.files.render();
     if (files) lines.push('modified files:', files);
+    if (this.errors.length > 0) {
+      lines.push('recent failures (newest last):');
+      for (const e of this.errors) lines.push(`- turn ${e.turn + 1}: ${e.line}`);
+    }
+    const extra = this.errorLines.filter((e) => !this.errors.some((f) => f.line === e.line));
+    if (extra.length > 0) lines.push('error lines of recent commands:', ...extra.map((e) => `- turn ${e.turn + 1}: ${e.line}`));
     if (this.decisions.length > 0) lines.push('key decisions:', ...this.decisions.map((d) => `- ${d}`));
     return lines.join('\n');
   }
+}
+
+function keepNewest(list: readonly { turn: number; line: string }[], turn: number, lines: readonly string[], max: number) {
+  let out = [...list];
+  for (const line of lines) {
+    const clipped = line.length > MAX_ERROR_CHARS ? line.slice(0, MAX_ERROR_CHARS) : line;
+    out = out.filter((e) => e.line !== clipped);
+    out.push({ turn, line: clipped });
+  }
+  return out.length > max ? out.slice(-max) : out;
 }

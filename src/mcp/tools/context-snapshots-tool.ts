@@ -1,7 +1,6 @@
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
-import { z } from 'zod';
-import { compareSnapshots, type DeltaEntry } from '../../refresh/snapshot-delta.js';
-import { listSnapshots, loadSnapshot } from '../../refresh/snapshot-store.js';
+import * as z from 'zod';
+import { compareSnapshots, type DeltaEntry, listSnapshots, loadSnapshot } from '../../refresh/light.js';
 import { toSnakeCase } from '../../util/index.js';
 import { registerCheckedTool } from '../register-checked-tool.js';
 import { guarded, okResult } from '../tool-result.js';

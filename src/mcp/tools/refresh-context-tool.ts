@@ -1,11 +1,8 @@
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
-import { z } from 'zod';
+import * as z from 'zod';
 import { BatonError } from '../../errors/index.js';
-import { FORMAT_TOKEN_CAPS } from '../../refresh/format-budgets.js';
-import { MAX_TASKS_PER_REFRESH, REFRESH_FORMATS } from '../../refresh/types.js';
+import { FORMAT_TOKEN_CAPS, loadRefresh, loadRefreshTasks, MAX_TASKS_PER_REFRESH, REFRESH_FORMATS } from '../../refresh/light.js';
 import { type ClientProfile, resultBudget, textBlockFor } from '../client-forwarding.js';
-import { renderToFit, type RenderToFitOptions } from '../render-to-fit.js';
-import { loadRefresh, loadRefreshTasks } from '../load-refresh.js';
 import { registerCheckedTool } from '../register-checked-tool.js';
 import { guarded, okResult } from '../tool-result.js';
 import { recordSchema } from './shared-schemas.js';
@@ -115,52 +112,30 @@ export function registerRefreshContext(
           since: input.since,
           saveSnapshot: input.save_snapshot,
         };
-        const render = async (maxTokens: number | undefined): Promise<Rendered> => {
-          if (input.task_ids) {
-            const { refreshTasks } = await loadRefreshTasks();
-            const result = await refreshTasks(input.task_ids, { ...common, maxTokens });
-            return { structured: result.structured, text: textBlockFor(client, result.structured, narrativeText(format, result.text)) };
-          }
-          const result = await refreshContext({ ...common, maxTokens, taskId: input.task_id });
+        // One render, fitted by the renderer to what this client hands its model: the cap less its
+        // wrapper (halved when it forwards both forms), and its byte limit (Copilot CLI) when it has one.
+        const fitting = {
+          maxTokens: resultBudget(cap, client),
+          sent: client.maxResultBytes ? { maxBytes: client.maxResultBytes } : undefined,
+        };
+        let structured: Record<string, unknown>;
+        let narrative: string;
+        if (input.task_ids) {
+          const { refreshTasks } = await loadRefreshTasks();
+          const result = await refreshTasks(input.task_ids, { ...common, ...fitting });
+          ({ structured, text: narrative } = result);
+        } else {
+          const result = await refreshContext({ ...common, ...fitting, taskId: input.task_id });
           // Exactly what the renderer measured against the cap: the context (its continuation prompt
           // included once: a field of the JSON formats, the "Next Steps" of the narrative) and metadata.
-          const structured = { ...result.context, metadata: { ...result.metadata } };
-          return { structured, text: textBlockFor(client, structured, narrativeText(format, result.text)) };
-        };
-        const { structured, text } = await renderToFit(render, fitFor(client, cap));
+          structured = { ...result.context, metadata: { ...result.metadata } };
+          narrative = result.text;
+        }
+        const text = textBlockFor(client, structured, format === 'narrative' ? narrative : undefined);
         // Every session waiting on one cold render resumes at once: their results are encoded and
         // written in bounded slices, not all in the turn the render came back in.
         await turns?.take();
         return okResult(structured, { text, prepared: true });
       }),
   );
-}
-
-interface Rendered {
-  structured: Record<string, unknown>;
-  text: string;
-}
-
-function narrativeText(format: string, text: string): string | undefined {
-  return format === 'narrative' ? text : undefined;
-}
-
-/** @default 3.5: bytes per o200k token of a rendered context, for a first guess under a byte limit. */
-const BYTES_PER_TOKEN_GUESS = 3.5;
-
-/**
- * The budget to render for this client, and when to render again: within the cap less its wrapper
- * (halved when it forwards both forms), and for a client that gives its model only results under
- * a byte size (Copilot CLI), under that size too: first guessed, then measured.
- */
-function fitFor(client: ClientProfile, cap: number): RenderToFitOptions<Rendered> {
-  const budget = resultBudget(cap, client);
-  const maxBytes = client.maxResultBytes;
-  if (maxBytes === undefined) return { cap, budget, overshoot: () => 1 };
-  const guess = Math.floor(maxBytes / BYTES_PER_TOKEN_GUESS);
-  return {
-    cap,
-    budget: guess < (budget ?? cap) ? guess : budget,
-    overshoot: (rendered) => Buffer.byteLength(rendered.text) / maxBytes,
-  };
 }

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 
 /** Page size for list actions. @default 50 */
 export const DEFAULT_PAGE_SIZE = 50;

@@ -1,6 +1,6 @@
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
-import { z } from 'zod';
-import { findGitLocation } from '../../refresh/git-key.js';
+import * as z from 'zod';
+import { findGitLocation } from '../../refresh/light.js';
 import { registerCheckedTool } from '../register-checked-tool.js';
 import { guarded, okResult } from '../tool-result.js';
 import type { WorkspaceState } from '../workspace-state.js';

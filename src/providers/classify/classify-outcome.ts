@@ -4,7 +4,6 @@ import type { Outcome } from '../types.js';
 import { matchKnownPhrase, matchUsageError } from './known-phrases.js';
 import { parseResetAt } from './parse-reset-at.js';
 import { stripEchoedPrompt } from './strip-prompt.js';
-import { checkClassifyInput } from '../provider-config-schema.js';
 
 /** Exit codes shells and runtimes use for "could not run the program". */
 const NOT_RUNNABLE: Readonly<Record<number, OutcomeKind>> = { 126: 'config_error', 127: 'config_error' };
@@ -45,15 +44,9 @@ export interface ClassifyOutcomeInput {
 /**
  * Decides what one agent run means (REFERENCE.md's outcome table). Reads, in order: Baton's own
  * stop (timeout, abort, spawn failure), the structured output, the known failure phrases, then the
- * exit code. Pure: the same input always gives the same outcome.
+ * exit code. Pure: the same input always gives the same outcome; trusts its types (built in code).
  */
 export function classifyOutcome(input: ClassifyOutcomeInput): Outcome {
-  checkClassifyInput(input);
-  return classifyOutcomeUnchecked(input);
-}
-
-/** classifyOutcome without the input check, for Baton's providers (their input is built in code). */
-export function classifyOutcomeUnchecked(input: ClassifyOutcomeInput): Outcome {
   if (input.timedOut) return { kind: 'timeout', reason: `${input.provider} did not finish within Baton's time limit` };
   if (input.aborted) return { kind: 'interrupted', reason: `${input.provider} run was aborted` };
   if (input.spawnError !== undefined) return spawnOutcome(input);

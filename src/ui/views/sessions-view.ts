@@ -112,7 +112,7 @@ export async function renderSessionView(ctx: ViewContext, id: string): Promise<V
             <tbody>
               ${data.turns.map(
                 (d: Dispatch) =>
-                  html`<tr>
+                  html`<tr id="turn-${d.attempt}">
                     <td>${d.attempt}</td>
                     <td>${badge(d.status)}</td>
                     <td>${d.result ?? ''}</td>

@@ -126,10 +126,18 @@ function taskRow(task: Task, last: Dispatch | undefined, now: number) {
   </tr>`;
 }
 
+/** Where a dispatch is shown: a panel answer in its panel, an agent CLI session's turn in its session, a try in its task. */
+function dispatchHref(d: Dispatch, panel: string | undefined): string {
+  if (panel) return `/panels/${encodeURIComponent(panel)}#agent-${d.id}`;
+  // A turn of an agent CLI session (the hooks): its task id is the session's id.
+  if (d.mode === 'interactive') return `/sessions/${encodeURIComponent(d.taskId)}#turn-${d.attempt}`;
+  return `/tasks/${encodeURIComponent(d.taskId)}#try-${d.id}`;
+}
+
 function recentItem(d: Dispatch, now: number) {
   // Panel answers are filed under a synthetic task id `panel:<session>`; they belong to the panel view.
   const panel = d.taskId.startsWith('panel:') ? d.taskId.slice('panel:'.length) : undefined;
-  const href = panel ? `/panels/${encodeURIComponent(panel)}#agent-${d.id}` : `/tasks/${encodeURIComponent(d.taskId)}#try-${d.id}`;
+  const href = dispatchHref(d, panel);
   return html`<li data-dispatch="${d.id}">
     <a href="${href}">${panel ? 'panel ' : ''}<code>${panel ?? d.taskId}</code></a
     >${panel ? '' : ` · attempt ${d.attempt}`}<br />${d.provider}${d.mode === 'helper' ? ' (helper)' : ''} ${badge(d.outcome ?? d.status)}

@@ -110,8 +110,12 @@ function renderStatus(status: HooksStatus): string {
       );
     if (scope.featureOn === false && scope.installed.length > 0)
       lines.push('  [features] hooks = true is missing from config.toml: Codex will not run them');
-    if (scope.client === 'codex' && scope.installed.length > 0)
-      lines.push('  Codex runs them only once trusted (/hooks in codex); Baton cannot check that from outside');
+    if (scope.client === 'codex' && scope.installed.length > 0 && (scope.untrusted?.length ?? 0) > 0)
+      lines.push(
+        `  Codex has not trusted ${scope.untrusted?.join(', ')}: it skips them silently. Start \`codex\`, open /hooks and trust them.`,
+      );
+    else if (scope.client === 'codex' && scope.installed.length > 0)
+      lines.push('  trusted in config.toml ([hooks.state]); Codex asks again when a hook changed since');
   }
   if (status.problems.length > 0)
     lines.push('Last problems logged (.baton/hooks/hooks.log):', ...status.problems.map((line) => `  ${line}`));

@@ -45,6 +45,7 @@ export async function runQueued(io: CliIO, options: QueuedRunOptions): Promise<R
       `--queue: could not push ${runBranch} to ${options.remote} (pull first?): ${push.stderr.trim()}`,
       { details: { field: '--remote', value: options.remote } },
     );
+  const startTip = (await git(['rev-parse', 'HEAD'], options.repoDir)).stdout.trim();
   const connection = queueConnection(options.redisUrl);
   const prefix = queuePrefix(process.env.BATON_NAMESPACE ?? 'default');
   const write = options.json ? io.stderr : io.stdout;
@@ -61,6 +62,7 @@ export async function runQueued(io: CliIO, options: QueuedRunOptions): Promise<R
       runId,
       runBranch,
       remote: options.remote,
+      startTip,
       ...(options.maxRetries ? { maxRetries: options.maxRetries } : {}),
     });
     write(

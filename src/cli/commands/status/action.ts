@@ -1,10 +1,12 @@
 import { gatherStatus, renderStatus } from './gather-status.js';
 import { type CliIO, type CommonOptions, EXIT_OK, openCliLedger, printResult, resolveLedgerSpec } from '../../context.js';
 import { readQueueSection, renderQueueSection } from './queue-section.js';
+import { importBeforeReading } from '../sessions/workspace-sessions.js';
 
 export async function runStatus(io: CliIO, options: CommonOptions & { limit: number }): Promise<number> {
   const ledger = await openCliLedger(io, options, { readOnly: true });
   try {
+    await importBeforeReading(io, ledger);
     const base = await gatherStatus(ledger, { dispatchLimit: options.limit, now: Date.now() });
     const queue = await readQueueSection(
       await resolveLedgerSpec(io, options),

@@ -11,7 +11,7 @@ import {
 } from '../../../queue/index.js';
 import { startMetricsServer } from '../run/metrics-server.js';
 import { DEFAULT_TASK_LEASE_MS } from '../../../supervisor/index.js';
-import { type CliIO, type CommonOptions, EXIT_OK, parsePort, parsePositiveInt } from '../../context.js';
+import { type CliIO, type CommonOptions, EXIT_FAILURE, EXIT_OK, parsePort, parsePositiveInt } from '../../context.js';
 import { selectProviders } from '../run/action.js';
 import { createProgress } from '../run/progress.js';
 import { toPreContextSettings } from '../run/to-pre-context-settings.js';
@@ -74,9 +74,17 @@ export async function runWorker(io: CliIO, options: WorkerOptions): Promise<numb
         ? undefined
         : await startMetricsServer(metricsPort, () => readQueueStatus(connection, queuePrefix(namespace)));
     io.stdout(`baton worker ${worker.owner} ready (concurrency ${concurrency}${metrics ? `, metrics on :${metrics.port}/metrics` : ''})\n`);
-    const signal = await stopped;
+    const ended = await Promise.race([stopped, worker.outOfRotation.then((why) => ({ why }))]);
     await metrics?.close();
-    io.stdout(`${signal}: finishing the running tasks, taking no new ones\n`);
+    if (typeof ended === 'object') {
+      // The job went back to the queue; only the person who owns this clone can fix it.
+      await worker.close();
+      io.stderr(
+        `baton worker ${worker.owner} left the rotation: its clone in ${io.cwd} failed a job (handed back to the queue): ${ended.why}\nFix the clone, then start the worker again.\n`,
+      );
+      return EXIT_FAILURE;
+    }
+    io.stdout(`${ended}: finishing the running tasks, taking no new ones\n`);
     await worker.close();
     io.stdout('baton worker stopped\n');
   } finally {

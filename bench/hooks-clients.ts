@@ -1,0 +1,109 @@
+/**
+ * `npm run bench -- hooks-clients [--runs N] [--clis claude,codex,gemini]`: what Baton's hooks
+ * add to a short session of each real agent CLI (issue 37: ≤ +0.4 s for Claude Code and Codex,
+ * ≤ +0.8 s for Gemini CLI). Each pinned CLI runs the same scripted session (write a file, run a
+ * failing command, answer) behind the scripted model server, `--runs` times (default 3) in a
+ * project without the hooks and in one with them (`baton hooks install`; Codex with
+ * --dangerously-bypass-hook-trust), alternating; reports the median wall time of each and the
+ * difference. Needs a build (the hooks run bin/baton.js) and the pinned CLIs (installed on demand).
+ * Writes bench/results/hooks-clients.json.
+ */
+import { execFileSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { mkdir, writeFile } from 'node:fs/promises';
+import { cpus, loadavg, tmpdir } from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { type AgentCliName, ensureClients, prepareAgentCli } from '../test/helpers/agent-clis/index.js';
+import { runBaton } from '../test/helpers/cli.js';
+import { clientTools, type Respond, say, startModelServer } from '../test/helpers/model-server/index.js';
+
+const ROOT = path.join(path.dirname(fileURLToPath(import.meta.url)), '..');
+const RESULTS = path.join(ROOT, 'bench', 'results', 'hooks-clients.json');
+
+const session: Respond = (view) => {
+  const tools = clientTools(view.client);
+  if (view.toolResults.length === 0) return tools.writeFile('hello.txt', 'hi\n');
+  if (view.toolResults.length === 1) return tools.runShell('ls /nonexistent-baton-dir');
+  return say('Wrote hello.txt; the listing failed.');
+};
+
+export default async function run(args: string[]): Promise<void> {
+  const runs = Number(flag(args, '--runs') ?? 3);
+  const names = (flag(args, '--clis')?.split(',') ?? ['claude', 'codex', 'gemini']) as AgentCliName[];
+  const bins = await ensureClients(names, 'bench hooks-clients');
+  const results: Record<string, unknown> = {};
+  const load = [loadavg()[0] ?? 0];
+  for (const name of names) {
+    if (!bins[name]) continue;
+    const without = await timeSessions(name, runs, false);
+    const withHooks = await timeSessions(name, runs, true);
+    const added = median(withHooks) - median(without);
+    results[name] = {
+      withoutMs: without,
+      withMs: withHooks,
+      medianWithoutMs: median(without),
+      medianWithMs: median(withHooks),
+      addedMs: added,
+    };
+    console.log(`${name}: without hooks ${median(without)} ms, with ${median(withHooks)} ms: +${added} ms (runs ${runs})`);
+    load.push(loadavg()[0] ?? 0);
+  }
+  await mkdir(path.dirname(RESULTS), { recursive: true });
+  await writeFile(
+    RESULTS,
+    `${JSON.stringify({ at: new Date().toISOString(), cpus: cpus().length, load1: load, runs, results }, null, 2)}\n`,
+  );
+  console.log(`wrote ${path.relative(ROOT, RESULTS)}`);
+}
+
+async function timeSessions(name: AgentCliName, runs: number, hooks: boolean): Promise<number[]> {
+  const times: number[] = [];
+  for (let i = 0; i < runs; i += 1) {
+    const repo = project();
+    const server = await startModelServer({ respond: session });
+    const cli = await prepareAgentCli(name, { serverUrl: server.url, cwd: repo });
+    try {
+      if (hooks) {
+        const scope = name === 'codex' ? 'user' : 'project';
+        const install = await runBaton(['hooks', 'install', '--client', name, '--scope', scope], {
+          cwd: repo,
+          env: { HOME: cli.home, CODEX_HOME: cli.configDir },
+        });
+        if (install.code !== 0) throw new Error(`${name}: hooks install failed: ${install.stderr}`);
+      }
+      const extraArgs = hooks && name === 'codex' ? ['--dangerously-bypass-hook-trust'] : [];
+      const result = await cli.run('Make hello.txt, then list the missing folder.', { extraArgs });
+      if (result.code !== 0) throw new Error(`${name}: exited ${result.code}: ${result.stderr.slice(-800)}`);
+      times.push(Math.round(result.durationMs));
+    } finally {
+      cli.cleanup();
+      await server.close();
+      rmSync(repo, { recursive: true, force: true });
+    }
+  }
+  return times;
+}
+
+/** A user's project: a git repository with Baton as a dev dependency (its bin linked). */
+function project(): string {
+  const dir = mkdtempSync(path.join(tmpdir(), 'baton-bench-hooks-'));
+  mkdirSync(path.join(dir, 'node_modules', '.bin'), { recursive: true });
+  symlinkSync(path.join(ROOT, 'bin', 'baton.js'), path.join(dir, 'node_modules', '.bin', 'baton'));
+  writeFileSync(path.join(dir, '.gitignore'), '.baton/\nnode_modules/\n');
+  const git = (...a: string[]) => execFileSync('git', a, { cwd: dir, stdio: 'ignore' });
+  git('init', '-q');
+  git('add', '.');
+  git('-c', 'user.name=t', '-c', 'user.email=t@example.com', 'commit', '-q', '-m', 'start');
+  return dir;
+}
+
+function median(values: number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.floor(sorted.length / 2)] ?? 0;
+}
+
+function flag(args: string[], name: string): string | undefined {
+  const i = args.indexOf(name);
+  return i >= 0 ? args[i + 1] : undefined;
+}

@@ -1,0 +1,30 @@
+import type { RegisterCommand } from '../../command-types.js';
+import { withCommonOptions } from '../../context.js';
+import type { SessionsCliOptions } from './action.js';
+
+/** `baton sessions [list|show <id>|import]`: this workspace's agent CLI sessions, from every client's store and the ledger. */
+export const registerSessions: RegisterCommand = (program, io, state) => {
+  const sessions = program
+    .command('sessions')
+    .description("this workspace's agent CLI sessions (Claude Code, Codex CLI, Gemini CLI, Copilot CLI), imported from their own stores");
+  const list = (command: typeof sessions) =>
+    withCommonOptions(command).option('--client <client>', 'claude | codex | gemini | copilot (default: all)');
+  list(sessions.command('list', { isDefault: true }))
+    .description('import what is new, then list the sessions, newest first')
+    .action(async (options: SessionsCliOptions) => {
+      const { runSessionsList } = await import('./action.js');
+      state.exitCode = await runSessionsList(io, options);
+    });
+  list(sessions.command('show <id>'))
+    .description('one session: its record and what its transcript says (id: the ledger id or the client session id, a prefix will do)')
+    .action(async (id: string, options: SessionsCliOptions) => {
+      const { runSessionsShow } = await import('./action.js');
+      state.exitCode = await runSessionsShow(io, id, options);
+    });
+  list(sessions.command('import'))
+    .description('read new and changed session files of this workspace into the ledger (unchanged files are not opened)')
+    .action(async (options: SessionsCliOptions) => {
+      const { runSessionsImport } = await import('./action.js');
+      state.exitCode = await runSessionsImport(io, options);
+    });
+};

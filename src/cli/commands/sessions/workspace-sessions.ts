@@ -1,0 +1,67 @@
+import { BatonError } from '../../../errors/index.js';
+import { findBatonWorkspace } from '../../../hooks/index.js';
+import { type AgentSessionRecord, type Ledger, listAgentSessions } from '../../../ledger/index.js';
+import { importSessions, type ImportSessionsResult, workspaceRoots } from '../../../sessions/index.js';
+import type { CliIO } from '../../context.js';
+
+export const SESSION_CLIENT_NAMES = ['claude', 'codex', 'gemini', 'copilot'] as const;
+
+/** The workspace the sessions are recorded under: the hooks' one (the folder with `.baton/`), else the git root, else cwd. */
+export async function sessionWorkspace(cwd: string): Promise<string> {
+  const baton = findBatonWorkspace(cwd);
+  if (baton) return baton;
+  const roots = await workspaceRoots(cwd);
+  return roots[0] ?? cwd;
+}
+
+/** Imports what is new in the client stores, then lists the workspace's sessions, newest activity first. */
+export async function importAndList(
+  io: CliIO,
+  ledger: Ledger,
+  client: string | undefined,
+): Promise<{ workspace: string; imported: ImportSessionsResult; sessions: AgentSessionRecord[] }> {
+  checkClient(client);
+  const workspace = await sessionWorkspace(io.cwd);
+  const imported = await importSessions(ledger, { cwd: io.cwd, workspace, env: io.env });
+  const all = await listAgentSessions(ledger, { workspace, limit: 500, scan: 5000 });
+  const sessions = all
+    .filter((r) => client === undefined || r.data.client === client)
+    .sort((a, b) => b.data.lastActivityAt - a.data.lastActivityAt);
+  return { workspace, imported, sessions };
+}
+
+/** A session by its ledger id (`claude-<id>`), its client session id, or a unique prefix of either. */
+export function findSession(sessions: readonly AgentSessionRecord[], id: string): AgentSessionRecord {
+  const exact = sessions.find((r) => r.id === id || r.data.clientSessionId === id);
+  if (exact) return exact;
+  const matches = sessions.filter((r) => r.id.startsWith(id) || r.data.clientSessionId.startsWith(id));
+  if (matches.length === 1) return matches[0] as AgentSessionRecord;
+  throw new BatonError(
+    'INPUT_INVALID',
+    matches.length === 0
+      ? `no session of this workspace has the id ${JSON.stringify(id)} (baton sessions lists them)`
+      : `the id ${JSON.stringify(id)} names ${matches.length} sessions: ${matches.map((r) => r.id).join(', ')}`,
+    { details: { field: 'id', value: id } },
+  );
+}
+
+function checkClient(client: string | undefined): void {
+  if (client === undefined || (SESSION_CLIENT_NAMES as readonly string[]).includes(client)) return;
+  throw new BatonError('INPUT_INVALID', `--client must be one of ${SESSION_CLIENT_NAMES.join(', ')} (got ${JSON.stringify(client)})`, {
+    details: { field: '--client', value: client },
+  });
+}
+
+/**
+ * Imports what is new in the agent CLIs' stores before a command reads the ledger's sessions
+ * (`baton status`, `baton refresh`), so a session whose hooks never ran (a Codex session whose hooks
+ * were not trusted, a Copilot CLI session) is read like a hook-recorded one. Best effort: a
+ * read-only ledger or an unreadable store leaves the command as it was.
+ */
+export async function importBeforeReading(io: CliIO, ledger: Ledger): Promise<void> {
+  try {
+    await importSessions(ledger, { cwd: io.cwd, workspace: await sessionWorkspace(io.cwd), env: io.env });
+  } catch {
+    // The command reads what the ledger already holds.
+  }
+}

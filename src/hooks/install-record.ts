@@ -1,0 +1,70 @@
+import { createHash } from 'node:crypto';
+import { copyFile, constants, mkdir, readFile, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { HOOKS_DIR } from './hook-paths.js';
+
+/** What one install wrote to one file, so uninstall can put back exactly what was there. */
+export interface InstalledFile {
+  /** The file did not exist before the first install. */
+  created: boolean;
+  /** Its folder did not exist either. */
+  createdDir: boolean;
+  /** The copy of the content before the first install (absent when created). */
+  backup?: string;
+  /** sha256 of the content before the first install. */
+  originalSha256?: string;
+  /** sha256 of the content the last install wrote. */
+  writtenSha256: string;
+}
+
+/** `.baton/hooks/installed.json`: per settings file (absolute path), what Baton's install wrote. */
+export type InstalledRecord = Record<string, InstalledFile>;
+
+export function installedFile(workspace: string): string {
+  return path.join(workspace, HOOKS_DIR, 'installed.json');
+}
+
+export function backupsDir(workspace: string): string {
+  return path.join(workspace, HOOKS_DIR, 'backups');
+}
+
+export function sha256(text: string): string {
+  return createHash('sha256').update(text).digest('hex');
+}
+
+export async function readInstalled(workspace: string): Promise<InstalledRecord> {
+  try {
+    const json = JSON.parse(await readFile(installedFile(workspace), 'utf8')) as unknown;
+    if (typeof json !== 'object' || json === null || Array.isArray(json)) return {};
+    return Object.assign(Object.create(null) as InstalledRecord, json);
+  } catch {
+    return {};
+  }
+}
+
+export async function writeInstalled(workspace: string, record: InstalledRecord): Promise<void> {
+  await mkdir(path.dirname(installedFile(workspace)), { recursive: true });
+  await writeFile(installedFile(workspace), `${JSON.stringify(record, null, 2)}\n`);
+}
+
+/**
+ * Copies `file` into `.baton/hooks/backups/` under a new name (its path, then a number): a backup
+ * is never overwritten. The copy keeps the file's mode. Returns its path.
+ */
+export async function backUp(workspace: string, file: string): Promise<string> {
+  const dir = backupsDir(workspace);
+  await mkdir(dir, { recursive: true, mode: 0o700 });
+  const base = path
+    .resolve(file)
+    .replace(/^[/\\]+/, '')
+    .replace(/[/\\:]+/g, '__');
+  for (let n = 1; ; n++) {
+    const backup = path.join(dir, `${base}.${n}`);
+    try {
+      await copyFile(file, backup, constants.COPYFILE_EXCL);
+      return backup;
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+    }
+  }
+}

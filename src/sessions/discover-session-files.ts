@@ -1,0 +1,103 @@
+import type { Dirent } from 'node:fs';
+import { readdir, readFile, stat } from 'node:fs/promises';
+import path from 'node:path';
+import { claudeProjectSlug, geminiProjectNames, type SessionStores } from './session-stores.js';
+import type { SessionClient } from './types.js';
+
+/** A session file found in a client's store. */
+export interface SessionFileEntry {
+  client: SessionClient;
+  file: string;
+  size: number;
+  mtimeMs: number;
+  /**
+   * True when the file's place already says it is this workspace's (Claude's project folder,
+   * Gemini's project hash); false when its own record must say (Codex, Copilot: cwd inside).
+   */
+  placed: boolean;
+}
+
+/**
+ * Every session file of every client store that may be this workspace's: Claude Code transcripts
+ * of each root's project folder, Gemini CLI chats and checkpoints of each root's project folder,
+ * and every Codex rollout and Copilot session (their cwd is inside the file: the import reads it
+ * once and remembers it). Only directory listings and stats: no file is opened here.
+ */
+export async function discoverSessionFiles(stores: SessionStores, roots: readonly string[]): Promise<SessionFileEntry[]> {
+  const found = await Promise.all([
+    ...roots.map((root) => listFiles(path.join(stores.claude, 'projects', claudeProjectSlug(root)), (n) => n.endsWith('.jsonl'))),
+    geminiFiles(stores.gemini, roots),
+    codexFiles(stores.codex),
+    copilotFiles(stores.copilot),
+  ]);
+  const claude = found.slice(0, roots.length).flat();
+  const [gemini, codex, copilot] = found.slice(roots.length) as [string[], string[], string[]];
+  const entries = [
+    ...claude.map((file) => ({ client: 'claude' as const, file, placed: true })),
+    ...gemini.map((file) => ({ client: 'gemini' as const, file, placed: true })),
+    ...codex.map((file) => ({ client: 'codex' as const, file, placed: false })),
+    ...copilot.map((file) => ({ client: 'copilot' as const, file, placed: false })),
+  ];
+  const stats = await Promise.all(entries.map((e) => stat(e.file).catch(() => undefined)));
+  return entries.flatMap((e, i) => {
+    const s = stats[i];
+    return s?.isFile() ? [{ ...e, size: s.size, mtimeMs: Math.floor(s.mtimeMs) }] : [];
+  });
+}
+
+async function entriesOf(dir: string): Promise<Dirent[]> {
+  return readdir(dir, { withFileTypes: true }).catch(() => []);
+}
+
+async function listFiles(dir: string, keep: (name: string) => boolean): Promise<string[]> {
+  return (await entriesOf(dir)).filter((e) => e.isFile() && keep(e.name)).map((e) => path.join(dir, e.name));
+}
+
+async function geminiFiles(base: string, roots: readonly string[]): Promise<string[]> {
+  const names = new Set(roots.flatMap(geminiProjectNames));
+  for (const name of await geminiRegistered(base, roots)) names.add(name);
+  const lists = await Promise.all(
+    [...names].flatMap((name) => [
+      listFiles(path.join(base, 'tmp', name, 'chats'), (n) => /\.jsonl?$/.test(n)),
+      listFiles(path.join(base, 'tmp', name), (n) => /^checkpoint.*\.json$/.test(n)),
+    ]),
+  );
+  return lists.flat();
+}
+
+/** Gemini CLI 0.3x and later name a project's folder in ~/.gemini/projects.json. */
+async function geminiRegistered(base: string, roots: readonly string[]): Promise<string[]> {
+  try {
+    const parsed = JSON.parse(await readFile(path.join(base, 'projects.json'), 'utf8')) as { projects?: Record<string, unknown> };
+    return roots.map((root) => parsed.projects?.[root]).filter((v): v is string => typeof v === 'string' && v.length > 0);
+  } catch {
+    return [];
+  }
+}
+
+async function codexFiles(base: string): Promise<string[]> {
+  const out: string[] = [];
+  const root = path.join(base, 'sessions');
+  for (const year of await entriesOf(root)) {
+    if (!year.isDirectory()) continue;
+    for (const month of await entriesOf(path.join(root, year.name))) {
+      if (!month.isDirectory()) continue;
+      for (const day of await entriesOf(path.join(root, year.name, month.name))) {
+        if (!day.isDirectory()) continue;
+        const dir = path.join(root, year.name, month.name, day.name);
+        out.push(...(await listFiles(dir, (n) => n.startsWith('rollout-') && n.endsWith('.jsonl'))));
+      }
+    }
+  }
+  return out;
+}
+
+async function copilotFiles(base: string): Promise<string[]> {
+  const dir = path.join(base, 'session-state');
+  const out: string[] = [];
+  for (const entry of await entriesOf(dir)) {
+    if (entry.isFile() && entry.name.endsWith('.jsonl')) out.push(path.join(dir, entry.name));
+    else if (entry.isDirectory()) out.push(...(await listFiles(path.join(dir, entry.name), (n) => n === 'events.jsonl')));
+  }
+  return out;
+}

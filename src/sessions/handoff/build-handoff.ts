@@ -1,0 +1,69 @@
+import { ContextManager, MIN_BUDGET_TOKENS, type SnippetExtractor } from '../../loop/index.js';
+import { o200kCounter, type TokenCounter, truncateToTokens } from '../../tokens/index.js';
+import type { AgentSession } from '../types.js';
+import { sessionFactsBlock } from './session-facts-block.js';
+import { sessionLoopEvents } from './session-loop-events.js';
+
+/** The agent CLIs a handoff can start. */
+export const HANDOFF_TARGETS = ['claude', 'codex', 'gemini', 'copilot'] as const;
+export type HandoffTarget = (typeof HANDOFF_TARGETS)[number];
+
+/** A handoff's default size: a first prompt every target takes without crowding its own context. */
+export const DEFAULT_HANDOFF_BUDGET = 2500;
+
+const CLIENT_LABELS: Record<string, string> = { claude: 'Claude Code', codex: 'Codex CLI', gemini: 'Gemini CLI', copilot: 'Copilot CLI' };
+const SYSTEM = 'Transcript of the previous session, condensed (older turns summarized):';
+
+export interface BuildHandoffOptions {
+  session: AgentSession;
+  target: HandoffTarget;
+  /** @default DEFAULT_HANDOFF_BUDGET */
+  budget?: number;
+  /** The workspace's state now (git, ledger), rendered; kept within a fifth of the budget. */
+  workspaceState?: string;
+  /** @default o200kCounter */
+  counter?: TokenCounter;
+  /**
+   * Code snippets for the transcript (createSnippetExtractor). @default none: parsing every file
+   * the session read costs about a second on a large session, and the next agent reads the files
+   * themselves.
+   */
+  extractor?: SnippetExtractor;
+}
+
+export interface Handoff {
+  text: string;
+  tokens: number;
+  budget: number;
+  /** Tokens of the transcript part (the loop manager's assembly). */
+  transcriptTokens: number;
+}
+
+/**
+ * The handoff to the next agent CLI: a header of the session's facts (task, newest request, how it
+ * ended, files edited, newest failure, open plan, last actions), the workspace's state, and the
+ * session's transcript through the loop context manager (ContextManager record → assemble) in what
+ * is left of the budget. Starts with `---` (a seam block); never over `budget` tokens.
+ */
+export async function buildHandoff(options: BuildHandoffOptions): Promise<Handoff> {
+  const counter = options.counter ?? o200kCounter;
+  const budget = options.budget ?? DEFAULT_HANDOFF_BUDGET;
+  const { session } = options;
+  const from = CLIENT_LABELS[session.client] ?? session.client;
+  const head = [
+    `--- Handoff from ${from} to ${CLIENT_LABELS[options.target]} (Baton) ---`,
+    'You are taking over work another agent session started in this workspace. Continue it: check the state below, then go on with the newest request.',
+    sessionFactsBlock(session, from),
+  ].join('\n\n');
+  const state = options.workspaceState ? truncateToTokens(`## Workspace now\n${options.workspaceState}`, Math.floor(budget / 5)) : '';
+  const fixed = truncateToTokens([head, state].filter(Boolean).join('\n\n'), Math.floor(budget * 0.6));
+  const left = budget - counter.count(fixed) - 16;
+  let transcript = '';
+  if (left >= MIN_BUDGET_TOKENS) {
+    const manager = new ContextManager({ counter }, options.extractor);
+    manager.recordAll(sessionLoopEvents(session, SYSTEM));
+    transcript = manager.assemble({ budget: left }).text;
+  }
+  const text = truncateToTokens(transcript ? `${fixed}\n\n## Transcript\n${transcript}\n--- end of handoff ---` : fixed, budget);
+  return { text, tokens: counter.count(text), budget, transcriptTokens: transcript ? counter.count(transcript) : 0 };
+}

@@ -1,0 +1,10 @@
+import { applyPlan, createdPlanItemId, openPlanItems, type PlanItem } from '../vocabulary/index.js';
+import type { SessionToolCall } from './types.js';
+
+/** The open items of a session's plan, its plan calls applied in order (the vocabulary's applyPlan). Pure. */
+export function sessionOpenPlan(calls: readonly SessionToolCall[]): PlanItem[] {
+  let plan: PlanItem[] = [];
+  for (const c of calls)
+    if (c.plan && c.planMode) plan = applyPlan(plan, { plan: c.plan, planMode: c.planMode }, createdPlanItemId(c.output ?? ''));
+  return openPlanItems(plan);
+}

@@ -1,0 +1,106 @@
+import path from 'node:path';
+import type { AgentSessionClient, AgentSessionData, AgentSessionFailure } from '../ledger/index.js';
+import { summarizeSession } from '../hooks/index.js';
+import { sessionOpenPlan } from './session-open-plan.js';
+import type { AgentSession } from './types.js';
+
+/** Caps of an imported record's lists (the hooks' records keep the same sizes). */
+const MAX_FILES = 50;
+const MAX_FAILURES = 10;
+const MAX_TEXT = 500;
+
+/** The ledger's record data of a session read from its client's own file. Pure. */
+export function sessionRecordData(session: AgentSession, workspace: string, now: number): AgentSessionData {
+  const calls = session.events.flatMap((e) => (e.type === 'tool' ? [e.call] : []));
+  const prompts = session.events.flatMap((e) => (e.type === 'user' ? [e.text] : []));
+  const replies = session.events.flatMap((e) => (e.type === 'assistant' ? [e.text] : []));
+  const written = calls.filter((c) => !c.failed && (c.kind === 'edit' || c.kind === 'write'));
+  const files = [...new Set(written.flatMap((c) => c.paths.map((p) => relativeTo(workspace, session.cwd, p))))].sort();
+  const startedAt = session.startedAt ?? session.endedAt ?? now;
+  const lastActivityAt = session.endedAt ?? startedAt;
+  const data: AgentSessionData = {
+    // Discovery finds only the four clients with a store (Claude Code, Codex, Gemini CLI, Copilot CLI).
+    client: session.client as AgentSessionClient,
+    clientSessionId: session.id,
+    workspace,
+    ...(session.model === undefined ? {} : { model: session.model }),
+    startedAt,
+    lastActivityAt,
+    endedAt: lastActivityAt,
+    endReason: session.ending === 'unknown' ? 'imported' : session.ending,
+    starts: {},
+    turns: prompts.length,
+    toolCalls: calls.length,
+    compactions: session.events.filter((e) => e.type === 'compaction').length,
+    filesCreated: [],
+    filesUpdated: files.slice(0, MAX_FILES),
+    filesDeleted: [],
+    failures: failuresOf(session),
+    ...(prompts.length === 0 ? {} : { lastPrompt: cut(prompts.at(-1) as string) }),
+    ...(replies.length === 0 ? {} : { lastReply: cut(replies.at(-1) as string) }),
+    summary: '',
+    origin: 'import',
+    transcript: {
+      file: session.source,
+      ending: session.ending,
+      ...(session.endingMessage === undefined ? {} : { endingMessage: cut(session.endingMessage) }),
+      prompts: prompts.length,
+      skipped: session.skipped,
+      ...(prompts[0] === undefined ? {} : { task: cut(prompts[0]) }),
+      openPlan: sessionOpenPlan(calls).map((i) => i.text),
+      importedAt: now,
+    },
+  };
+  data.summary = summarizeSession(data, 'ended');
+  return data;
+}
+
+/**
+ * One session from both sources: the hooks' record (workspace-measured files, exit codes, turns)
+ * wins where it measured; the transcript adds what the hooks could not see (its prompts, plan,
+ * ending, model, earlier start). A record the import wrote itself is replaced by the new import.
+ */
+export function mergeSessionData(current: AgentSessionData, imported: AgentSessionData): AgentSessionData {
+  if (current.origin === 'import') return imported;
+  const merged: AgentSessionData = {
+    ...current,
+    model: current.model ?? imported.model,
+    startedAt: Math.min(current.startedAt, imported.startedAt),
+    turns: Math.max(current.turns, imported.turns),
+    toolCalls: Math.max(current.toolCalls, imported.toolCalls),
+    lastPrompt: current.lastPrompt ?? imported.lastPrompt,
+    lastReply: current.lastReply ?? imported.lastReply,
+    failures: current.failures.length > 0 ? current.failures : imported.failures,
+    transcript: imported.transcript,
+  };
+  const measured = current.filesCreated.length + current.filesUpdated.length + current.filesDeleted.length > 0;
+  if (!measured) merged.filesUpdated = imported.filesUpdated;
+  return merged;
+}
+
+function failuresOf(session: AgentSession): AgentSessionFailure[] {
+  const out: AgentSessionFailure[] = [];
+  let turn = 0;
+  for (const e of session.events) {
+    if (e.type === 'user') turn += 1;
+    if (e.type !== 'tool' || !e.call.failed) continue;
+    out.push({
+      command: cut(e.call.command ?? e.call.key ?? e.call.name, 200),
+      ...(e.call.exitCode === undefined ? {} : { exitCode: e.call.exitCode }),
+      ...(e.call.failureLine === undefined ? {} : { error: cut(e.call.failureLine) }),
+      at: e.at ?? session.endedAt ?? 0,
+      turn,
+    });
+  }
+  return out.slice(-MAX_FAILURES);
+}
+
+function relativeTo(workspace: string, cwd: string | undefined, file: string): string {
+  const absolute = path.resolve(cwd ?? workspace, file);
+  const rel = path.relative(workspace, absolute);
+  return rel.startsWith('..') || path.isAbsolute(rel) ? file : rel;
+}
+
+function cut(text: string, max = MAX_TEXT): string {
+  return text.length <= max ? text : `${text.slice(0, max - 1)}…`;
+}

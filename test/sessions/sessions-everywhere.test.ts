@@ -1,0 +1,42 @@
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { git } from '../../src/workspace/index.js';
+import { tempDir } from '../helpers/cli.js';
+import { CODEX_FIXTURE, runBin, storeEnv } from './session-stores-helper.js';
+
+describe('one source of sessions: a Codex session whose hooks never ran reaches status and refresh', () => {
+  let home: string;
+  let workspace: string;
+  let cleanup: () => Promise<void>;
+  beforeAll(async () => {
+    const t = await tempDir('baton-everywhere-');
+    cleanup = t.cleanup;
+    home = path.join(t.dir, 'home');
+    workspace = path.join(t.dir, 'project');
+    await mkdir(workspace, { recursive: true });
+    await git(['init', '-q'], workspace);
+    const [first, ...rest] = (await readFile(CODEX_FIXTURE, 'utf8')).split('\n');
+    const head = JSON.parse(first as string) as { payload: { cwd: string } };
+    head.payload.cwd = workspace;
+    const dir = path.join(home, 'codex', 'sessions', '2026', '02', '10');
+    await mkdir(dir, { recursive: true });
+    await writeFile(
+      path.join(dir, 'rollout-2026-02-10T04-57-33-019c45b2-846a-7fa1-9ed7-42354e9982fd.jsonl'),
+      [JSON.stringify(head), ...rest].join('\n'),
+    );
+  });
+  afterAll(() => cleanup());
+
+  it('baton status lists it, and baton refresh tells of it', async () => {
+    const env = storeEnv(home);
+    const status = await runBin(['status', '--json'], workspace, env);
+    expect(status.stderr).toBe('');
+    const sessions = (JSON.parse(status.stdout) as { agent_sessions: Array<{ id: string; data: { client: string } }> }).agent_sessions;
+    expect(sessions.map((s) => s.id)).toContain('codex-019c45b2-846a-7fa1-9ed7-42354e9982fd');
+    const refresh = await runBin(['refresh', '--format', 'detailed'], workspace, env);
+    expect(refresh.code).toBe(0);
+    expect(refresh.stdout).toContain('Codex');
+    expect(refresh.stdout).toContain('019c45b2');
+  });
+});
