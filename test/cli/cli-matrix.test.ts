@@ -76,6 +76,11 @@ const MINIMAL: Record<string, Minimal> = {
   'hooks install': { args: ['--client', 'claude', '--dry-run'], exit: 0 },
   'hooks uninstall': { args: ['--client', 'claude', '--dry-run'], exit: 0 },
   'hooks status': { args: [], exit: 0 },
+  'sessions list': { args: [], exit: 0 },
+  'sessions import': { args: [], exit: 0 },
+  'sessions show': { args: ['ghost'], exit: 2 },
+  // A fresh workspace has no agent session to hand off: exit 2, naming `baton sessions`.
+  handoff: { args: [], exit: 2 },
   hook: {
     args: ['session-start', '--client', 'claude'],
     exit: 0,
