@@ -1,7 +1,6 @@
 import * as z from 'zod';
 import { providerConfigSchema } from '../providers/index.js';
-import { envOption, type SchemaFor } from '../util/index.js';
-import type { LoadConfigOptions } from './load-config.js';
+import { envOption } from '../util/index.js';
 
 const positiveInt = z.number().int().positive();
 
@@ -47,6 +46,3 @@ export const loadConfigOptionsSchema = z.strictObject({
   file: z.string().min(1).optional(),
   env: envOption.optional(),
 });
-
-// Each schema below is tied to the interface it mirrors: a key or type added to one alone fails the build.
-export const LOAD_CONFIG_OPTIONS_MATCH: SchemaFor<LoadConfigOptions, typeof loadConfigOptionsSchema> = true;

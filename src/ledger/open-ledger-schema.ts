@@ -1,13 +1,12 @@
 import * as z from 'zod';
-import { functionOption, parseInput, type SchemaFor } from '../util/index.js';
+import { functionOption, parseInput } from '../util/index.js';
 import { MAX_TIMEOUT_MS } from './max-timeout.js';
-import type { OpenLedgerOptions } from './open-ledger.js';
 
 /**
  * openLedger's options as a zod schema, loaded only when the quick check in open-ledger.ts finds
  * something wrong: `baton hook` and `baton status` open a ledger at start-up and must not load zod.
  */
-const optionsSchema = z.strictObject({
+export const optionsSchema = z.strictObject({
   spec: z.string().min(1).optional(),
   cwd: z.string().min(1).optional(),
   // Infinity is a timeout too (zod's number refuses it): it waits as long as a timer can (MAX_TIMEOUT_MS).
@@ -32,6 +31,3 @@ const optionsSchema = z.strictObject({
 export function checkOpenLedgerOptions(options: unknown): void {
   parseInput(optionsSchema, options, { what: 'openLedger options' });
 }
-
-// Each schema below is tied to the interface it mirrors: a key or type added to one alone fails the build.
-export const OPEN_LEDGER_OPTIONS_MATCH: SchemaFor<OpenLedgerOptions, typeof optionsSchema> = true;

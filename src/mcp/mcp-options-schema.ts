@@ -1,8 +1,6 @@
 import * as z from 'zod';
-import { functionOption, objectWithMethods, parseInput, type SchemaFor } from '../util/index.js';
+import { functionOption, objectWithMethods, parseInput } from '../util/index.js';
 import { FORWARDING_OVERRIDES } from './client-forwarding.js';
-import type { BatonMcpServerOptions } from './create-mcp-server.js';
-import type { ServeHttpOptions } from './serve-http.js';
 
 /**
  * The MCP server starters' options (createBatonMcpServer, serveStdio, serveHttp), checked before
@@ -18,9 +16,9 @@ const serverShape = {
   forwards: z.enum(FORWARDING_OVERRIDES).optional(),
 };
 
-const serverSchema = z.strictObject(serverShape);
+export const serverSchema = z.strictObject(serverShape);
 
-const httpSchema = z.strictObject({
+export const httpSchema = z.strictObject({
   ...serverShape,
   port: z.number().int().min(0).max(65_535),
   host: z.string().min(1).optional(),
@@ -42,7 +40,3 @@ export function checkMcpServerOptions(options: unknown, who: string): void {
 export function checkServeHttpOptions(options: unknown): void {
   parseInput(httpSchema, options, { what: 'serveHttp options' });
 }
-
-// Each schema below is tied to the interface it mirrors: a key or type added to one alone fails the build.
-export const MCP_SERVER_OPTIONS_MATCH: SchemaFor<BatonMcpServerOptions, typeof serverSchema> = true;
-export const SERVE_HTTP_OPTIONS_MATCH: SchemaFor<ServeHttpOptions, typeof httpSchema> = true;

@@ -1,9 +1,5 @@
 import * as z from 'zod';
-import { abortSignalOption, envOption, functionOption, objectWithMethods, parseInput, type SchemaFor } from '../util/index.js';
-import type { LoadPanelConfigOptions } from './load-panel-config.js';
-import type { RunPanelOptions } from './run-panel.js';
-import type { PanelRequestContext } from './server/handle-panel-request.js';
-import type { PanelServerOptions } from './server/start-panel-server.js';
+import { abortSignalOption, envOption, functionOption, objectWithMethods, parseInput } from '../util/index.js';
 
 /**
  * runPanel's and the panel server's options from code, checked before the first agent runs or
@@ -26,7 +22,7 @@ const runOptionsShape = {
   now: functionOption().optional(),
 };
 
-const runOptionsSchema = z.strictObject(runOptionsShape);
+export const runOptionsSchema = z.strictObject(runOptionsShape);
 
 const configSchema = z.looseObject(
   { agents: z.array(z.looseObject({ name: z.string() })).min(1) },
@@ -48,9 +44,9 @@ const serverContextShape = {
   maxBodyBytes: z.number().int().min(1).optional(),
 };
 
-const serverContextSchema = z.strictObject(serverContextShape);
+export const serverContextSchema = z.strictObject(serverContextShape);
 const runPanelArgsSchema = z.strictObject({ config: configSchema, options: runOptionsSchema });
-const serverOptionsSchema = z.strictObject({
+export const serverOptionsSchema = z.strictObject({
   ...serverContextShape,
   host: z.string().min(1).optional(),
   port: z.number().int().min(0).max(65_535).optional(),
@@ -82,7 +78,7 @@ const messagesInputSchema = z.strictObject({
   attribution: attribution.optional(),
 });
 
-const loadOptionsSchema = z.strictObject({
+export const loadOptionsSchema = z.strictObject({
   cwd: z.string().min(1).optional(),
   env: envOption.optional(),
 });
@@ -106,9 +102,3 @@ export function checkLoadPanelOptions(options: unknown): void {
 export function checkResolvePanelOptions(options: unknown): void {
   parseInput(resolveOptionsSchema, options, { what: 'resolvePanelConfig options' });
 }
-
-// Each schema below is tied to the interface it mirrors: a key or type added to one alone fails the build.
-export const RUN_PANEL_OPTIONS_MATCH: SchemaFor<RunPanelOptions, typeof runOptionsSchema> = true;
-export const PANEL_CONTEXT_MATCH: SchemaFor<PanelRequestContext, typeof serverContextSchema> = true;
-export const PANEL_SERVER_OPTIONS_MATCH: SchemaFor<PanelServerOptions, typeof serverOptionsSchema> = true;
-export const LOAD_PANEL_OPTIONS_MATCH: SchemaFor<LoadPanelConfigOptions, typeof loadOptionsSchema> = true;

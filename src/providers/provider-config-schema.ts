@@ -1,8 +1,6 @@
 import * as z from 'zod';
-import { envOption, functionOption, parseInput, refuseProtoKey, type SchemaFor, stringMapOption } from '../util/index.js';
+import { envOption, functionOption, parseInput, refuseProtoKey, stringMapOption } from '../util/index.js';
 import type { ProviderConfig } from './types.js';
-import type { ProcessProviderOptions } from './command-provider.js';
-import type { AgentCliProviderConfig, CommandProviderConfig, HttpProviderConfig } from './types.js';
 
 /**
  * The zod schema of a provider declaration: baton.config.json's `providers` entries and the
@@ -62,7 +60,7 @@ export function checkProviderConfig<T extends ProviderConfig>(
   return config;
 }
 
-const processOptionsSchema = z.strictObject({
+export const processOptionsSchema = z.strictObject({
   outputCapBytes: positiveInt.optional(),
   killGraceMs: z.number().int().nonnegative().optional(),
   now: functionOption<() => number>('a clock: () => epoch ms').optional(),
@@ -88,9 +86,3 @@ export function checkProvidersConfig(config: unknown): void {
     refuseProtoKey((config as { providers?: unknown }).providers, 'providers', 'createProviders config');
   parseInput(providersConfigSchema, config, { what: 'createProviders config' });
 }
-
-// Each schema below is tied to the interface it mirrors: a key or type added to one alone fails the build.
-export const AGENT_CLI_CONFIG_MATCH: SchemaFor<AgentCliProviderConfig, typeof agentCliConfigSchema> = true;
-export const COMMAND_CONFIG_MATCH: SchemaFor<CommandProviderConfig, typeof commandConfigSchema> = true;
-export const HTTP_CONFIG_MATCH: SchemaFor<HttpProviderConfig, typeof httpConfigSchema> = true;
-export const PROCESS_OPTIONS_MATCH: SchemaFor<ProcessProviderOptions, typeof processOptionsSchema> = true;

@@ -1,6 +1,6 @@
 import path from 'node:path';
 // run-git.js alone: `baton status` imports through here and must not load the snapshot code.
-import { git } from '../workspace/run-git.js';
+import { git } from '../workspace/light.js';
 
 /**
  * The folders whose sessions are this workspace's: its git root (first), `cwd` and every worktree

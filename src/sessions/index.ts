@@ -1,3 +1,4 @@
+export * from './light.js';
 export { createClaudeParser } from './claude/create-claude-parser.js';
 export { readClaudeSession } from './claude/read-claude-session.js';
 export { createCodexParser } from './codex/create-codex-parser.js';
@@ -29,14 +30,12 @@ export type {
   SubagentLink,
   ToolKind,
 } from './types.js';
-export { isUnderRoots, workspaceRoots } from './discover-roots.js';
 export { discoverSessionFiles } from './discover-session-files.js';
-export { importSessions } from './import-sessions.js';
 export { readHeadCwd } from './read-head-cwd.js';
 export { mergeSessionData, sessionRecordData } from './session-record-data.js';
 export { claudeProjectSlug, geminiProjectNames, sessionStores } from './session-stores.js';
 export type { SessionFileEntry } from './discover-session-files.js';
-export type { ImportSessionsOptions, ImportSessionsResult, SessionImportState } from './import-sessions.js';
+export type { SessionImportState } from './import-sessions.js';
 export type { SessionStores } from './session-stores.js';
 export { buildHandoff, DEFAULT_HANDOFF_BUDGET, HANDOFF_TARGETS } from './handoff/build-handoff.js';
 export { sessionFactsBlock } from './handoff/session-facts-block.js';

@@ -1,7 +1,7 @@
 import path from 'node:path';
 import type { AgentSessionClient, AgentSessionData, AgentSessionFailure } from '../ledger/index.js';
-// session-summary.js, not the hooks' index: `baton status` imports through here and must stay light.
-import { summarizeSession } from '../hooks/session-summary.js';
+// The hooks' light face: `baton status` imports through here and must stay light.
+import { summarizeSession } from '../hooks/light.js';
 import { sessionOpenPlan } from './session-open-plan.js';
 import type { AgentSession } from './types.js';
 

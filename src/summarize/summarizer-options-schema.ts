@@ -1,6 +1,5 @@
 import * as z from 'zod';
-import { objectWithMethods, parseInput, type SchemaFor } from '../util/index.js';
-import type { LlmSummarizerOptions } from './llm-summarizer.js';
+import { objectWithMethods, parseInput } from '../util/index.js';
 
 /**
  * The summarizers' and summary caches' options from code, checked once when one is made: strict,
@@ -10,7 +9,7 @@ const counter = objectWithMethods(['count'], 'a TokenCounter ({ count(text): num
 
 const MODEL_ID = 'expected the model id for the summarizer id and cache keys (provider:model)';
 
-const llmSchema = z.strictObject({
+export const llmSchema = z.strictObject({
   model: z.custom((value) => (typeof value === 'object' && value !== null) || typeof value === 'string', {
     message: 'expected an AI SDK language model (openai("gpt-4o-mini"), createOpenAICompatible(...)(id), ...)',
   }),
@@ -48,6 +47,3 @@ export function checkMemoryCacheOptions(options: unknown): void {
 export function checkCacheDir(dir: unknown): void {
   parseInput(cacheDirSchema, { dir }, { what: 'new DiskSummaryCache' });
 }
-
-// Each schema below is tied to the interface it mirrors: a key or type added to one alone fails the build.
-export const LLM_SUMMARIZER_OPTIONS_MATCH: SchemaFor<LlmSummarizerOptions, typeof llmSchema> = true;

@@ -2,14 +2,12 @@ import * as z from 'zod';
 import { type Ledger, MAX_TASK_ID_LENGTH } from '../ledger/index.js';
 import type { Logger } from '../observability/index.js';
 import type { Provider } from '../providers/index.js';
-import { abortSignalOption, functionOption, objectWithMethods, parseInput, type SchemaFor } from '../util/index.js';
+import { abortSignalOption, functionOption, objectWithMethods, parseInput } from '../util/index.js';
 import { describePlanPath } from './describe-plan-path.js';
 import { orderTasks } from './order-tasks.js';
 import type { Plan } from './plan-types.js';
 import type { TaskSites } from './task-site.js';
 import type { EventSink, WorkspaceOps } from './types.js';
-import type { CircuitBreakerOptions } from './circuit-breaker.js';
-import type { RunPlanOptions } from './run-plan.js';
 
 /**
  * The zod schemas of what runPlan takes from code: the plan (PlanTask's camelCase spelling; a
@@ -71,7 +69,7 @@ const breakerSchema = z.strictObject({
   probeLeaseMs: count(1).optional(),
 });
 
-const breakerOptionsSchema = z.strictObject({
+export const breakerOptionsSchema = z.strictObject({
   ledger: objectWithMethods<Ledger>(['getBreaker'], 'a Ledger (from openLedger or new MemoryLedger())'),
   owner: z.string().min(1),
   settings: breakerSchema.optional(),
@@ -90,7 +88,7 @@ export function checkBreakerOptions(options: unknown): void {
   parseInput(breakerOptionsSchema, options, { what: 'CircuitBreaker options' });
 }
 
-const runPlanOptionsSchema = z.strictObject({
+export const runPlanOptionsSchema = z.strictObject({
   ledger: objectWithMethods<Ledger>(['upsertTask', 'claimTask', 'appendDispatch'], 'a Ledger (from openLedger or new MemoryLedger())'),
   providers: providersSchema,
   helperProviders: providersSchema.optional(),
@@ -133,7 +131,3 @@ export function checkRunPlanArgs(plan: unknown, options: unknown): Plan {
   orderTasks(tasks, parsed.file ?? 'runPlan plan');
   return { ...(parsed.file === undefined ? {} : { file: parsed.file }), tasks };
 }
-
-// Each schema below is tied to the interface it mirrors: a key or type added to one alone fails the build.
-export const BREAKER_OPTIONS_MATCH: SchemaFor<CircuitBreakerOptions, typeof breakerOptionsSchema> = true;
-export const RUN_PLAN_OPTIONS_MATCH: SchemaFor<RunPlanOptions, typeof runPlanOptionsSchema> = true;

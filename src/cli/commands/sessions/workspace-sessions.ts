@@ -1,12 +1,9 @@
 import { BatonError } from '../../../errors/index.js';
-// hook-paths.js, not the hooks' index (it loads the context renderer and the tokenizer).
-import { findBatonWorkspace } from '../../../hooks/hook-paths.js';
-import { listAgentSessions } from '../../../ledger/agent-sessions.js';
-import type { AgentSessionRecord, Ledger } from '../../../ledger/index.js';
-// The import's own files, not the index: `baton status` and `refresh` import through here, and the
-// index also holds the handoff, which loads the tokenizer.
-import { workspaceRoots } from '../../../sessions/discover-roots.js';
-import { importSessions, type ImportSessionsResult } from '../../../sessions/import-sessions.js';
+// The light faces: `baton status` and `refresh` import through here, and the hooks' and sessions'
+// indexes load the context renderer, the handoff and the tokenizer.
+import { findBatonWorkspace } from '../../../hooks/light.js';
+import { type AgentSessionRecord, type Ledger, listAgentSessions } from '../../../ledger/index.js';
+import { importSessions, type ImportSessionsResult, workspaceRoots } from '../../../sessions/light.js';
 import type { CliIO } from '../../context.js';
 
 export const SESSION_CLIENT_NAMES = ['claude', 'codex', 'gemini', 'copilot'] as const;

@@ -1,0 +1,5 @@
+// The light face of hooks/: what session import and `baton status` need (where the workspace's
+// `.baton/` is, a session's summary), without the context renderer and the tokenizer that the
+// index's injection code loads. index.ts re-exports it all; refresh/light.ts says why.
+export { findBatonWorkspace } from './hook-paths.js';
+export { summarizeSession } from './session-summary.js';

@@ -1,0 +1,6 @@
+// The light face of sessions/: the import that `baton status` and `baton refresh` run first, without
+// the handoff (which loads the tokenizer). index.ts re-exports it all; refresh/light.ts says why a
+// module has a second face.
+export { isUnderRoots, workspaceRoots } from './discover-roots.js';
+export { importSessions } from './import-sessions.js';
+export type { ImportSessionsOptions, ImportSessionsResult } from './import-sessions.js';
