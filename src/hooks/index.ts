@@ -14,6 +14,7 @@ export { installHooks, uninstallHooks } from './install-hooks.js';
 export { batonHooksIn, withBatonHooks, withoutBatonHooks } from './merge-hook-config.js';
 export { codexHooksFeatureOn, withCodexHooksFeature } from './codex-features.js';
 export { diffDirtyStates, readDirtyState } from './measure-workspace.js';
+export { sessionNextStep } from './next-step.js';
 export { parseHookInput } from './parse-hook-input.js';
 export { CONTEXT_TITLE, renderHookContext } from './render-hook-context.js';
 export { DEFAULT_DEADLINES_MS, runHook } from './run-hook.js';

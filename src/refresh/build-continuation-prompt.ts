@@ -1,4 +1,5 @@
 import { packSections, type Section } from '../budget/index.js';
+import { sessionNextStep } from '../hooks/index.js';
 import type { TokenCounter } from '../tokens/index.js';
 import { blockers, detectContinuationState, formatAge, isFailure } from './continuation-state.js';
 import type { ContextSnapshot } from './types.js';
@@ -203,7 +204,7 @@ function instructions(
   const title = snapshot.task?.title ?? '';
   switch (state) {
     case 'no_task':
-      return 'Pick the next task: take the highest-priority open task above, or create one, then call refresh_context with its task_id.';
+      return noTaskInstructions(snapshot);
     case 'completed':
       return completedInstructions(snapshot);
     case 'just_started':
@@ -257,6 +258,15 @@ function instructions(
           : 'Continue from the last recorded step; verify with the checklist before reporting completion.',
       ].join('\n');
   }
+}
+
+/** No task: the newest agent session's urgent next step (a failure, a cut-off turn) comes first. */
+function noTaskInstructions(snapshot: ContextSnapshot): string {
+  const pick = 'Pick the next task: take the highest-priority open task above, or create one, then call refresh_context with its task_id.';
+  const fromSession = sessionNextStep(snapshot.agentSessions ?? []);
+  if (!fromSession) return pick;
+  const client = snapshot.agentSessions?.find((record) => record.data.turns > 0 || record.data.lastPrompt !== undefined)?.data.client;
+  return [`**Next Step** (from the latest ${client ?? 'agent'} session): ${fromSession}`, '', `Then: ${pick}`].join('\n');
 }
 
 /** A finished task: what it produced, and what to do instead of resuming it. */

@@ -3,6 +3,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { git } from '../../src/workspace/index.js';
 import { tempDir } from '../helpers/cli.js';
+import { writeFailedCodexRollout } from './failed-codex-rollout.js';
 import { CODEX_FIXTURE, runBin, storeEnv } from './session-stores-helper.js';
 
 describe('one source of sessions: a Codex session whose hooks never ran reaches status and refresh', () => {
@@ -38,5 +39,38 @@ describe('one source of sessions: a Codex session whose hooks never ran reaches 
     expect(refresh.code).toBe(0);
     expect(refresh.stdout).toContain('Codex');
     expect(refresh.stdout).toContain('019c45b2');
+  });
+});
+
+describe("refresh's continuation prompt takes its next step from the newest session when no task is active", () => {
+  let home: string;
+  let workspace: string;
+  let cleanup: () => Promise<void>;
+  beforeAll(async () => {
+    const t = await tempDir('baton-next-step-');
+    cleanup = t.cleanup;
+    home = path.join(t.dir, 'home');
+    workspace = path.join(t.dir, 'project');
+    await mkdir(workspace, { recursive: true });
+    await git(['init', '-q'], workspace);
+  });
+  afterAll(() => cleanup());
+
+  it('without sessions: the old "pick or create a task" step', async () => {
+    const refresh = await runBin(['refresh'], workspace, storeEnv(home));
+    expect(refresh.code).toBe(0);
+    expect(refresh.stdout).toContain('No task is active');
+    expect(refresh.stdout).toContain('Pick the next task');
+    expect(refresh.stdout).not.toContain('npm test');
+  });
+
+  it('with a Codex session whose last command failed: names the failure and the fix first', async () => {
+    const env = storeEnv(home);
+    await writeFailedCodexRollout(env.CODEX_HOME as string, workspace);
+    const refresh = await runBin(['refresh'], workspace, env);
+    expect(refresh.code).toBe(0);
+    expect(refresh.stdout).toContain('from the latest codex session');
+    expect(refresh.stdout).toContain('`npm test` exited 1. Find out why it fails and fix it');
+    expect(refresh.stdout.indexOf('npm test')).toBeLessThan(refresh.stdout.indexOf('Pick the next task'));
   });
 });
