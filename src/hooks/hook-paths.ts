@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { statSync } from 'node:fs';
 import path from 'node:path';
+import { locateGit } from '../workspace/light.js';
 
 /** Where the hooks keep their files, under the workspace's `.baton/`. */
 export const HOOKS_DIR = path.join('.baton', 'hooks');
@@ -12,12 +13,12 @@ export const HOOKS_DIR = path.join('.baton', 'hooks');
  * the hook does nothing at all (user-level hooks fire in every project the client opens).
  */
 export function findBatonWorkspace(cwd: string): string | undefined {
+  const top = locateGit(cwd)?.root;
   let dir = path.resolve(cwd);
   for (;;) {
     if (isDirectory(path.join(dir, '.baton'))) return dir;
-    if (exists(path.join(dir, '.git'))) return undefined;
     const parent = path.dirname(dir);
-    if (parent === dir) return undefined;
+    if (dir === top || parent === dir) return undefined;
     dir = parent;
   }
 }
@@ -69,8 +70,4 @@ export function safeName(id: string): string {
 
 function isDirectory(file: string): boolean {
   return statSync(file, { throwIfNoEntry: false })?.isDirectory() ?? false;
-}
-
-function exists(file: string): boolean {
-  return statSync(file, { throwIfNoEntry: false }) !== undefined;
 }

@@ -1,7 +1,6 @@
-import { statSync } from 'node:fs';
 import { lstat } from 'node:fs/promises';
 import path from 'node:path';
-import { mapLimit, runGit, type WorkspaceDiff } from '../workspace/index.js';
+import { locateGit, mapLimit, runGit, type WorkspaceDiff } from '../workspace/index.js';
 // The files, not the module's index: the index also carries the snapshot walkers.
 import { batonOwnFiles } from './baton-own-files.js';
 
@@ -22,24 +21,13 @@ export interface DirtyState {
 
 const STAT_CONCURRENCY = 32;
 
-/** The folder holding `.git` at or above `workspace`, found without running git. */
-export function gitTop(workspace: string): string | undefined {
-  let dir = path.resolve(workspace);
-  for (;;) {
-    if (statSync(path.join(dir, '.git'), { throwIfNoEntry: false })) return dir;
-    const parent = path.dirname(dir);
-    if (parent === dir) return undefined;
-    dir = parent;
-  }
-}
-
 /**
  * What differs from HEAD under `workspace`, with a signature of each changed file: one
  * `git status` (untracked files listed one by one) and a stat per changed file. Baton's own
  * files are left out: `.baton/`, and the settings its hooks install wrote (batonOwnFiles). Undefined outside a git work tree.
  */
 export async function readDirtyState(workspace: string): Promise<DirtyState | undefined> {
-  const top = gitTop(workspace);
+  const top = locateGit(workspace)?.root;
   if (!top) return undefined;
   const { stdout } = await runGit(['status', '--porcelain=v2', '--branch', '-z', '--untracked-files=all'], workspace);
   const prefix = path.relative(top, path.resolve(workspace)).split(path.sep).join('/');

@@ -1,7 +1,7 @@
 import { errorMessage } from '../errors/index.js';
 // Not the logger itself: pino loads only when a record is written (log-later.ts).
 import { logLater } from '../observability/index.js';
-import { findGitLocation, readGitKey } from '../refresh/light.js';
+import { locateGit, readGitKey } from '../refresh/light.js';
 import type { WorkspaceState } from './workspace-state.js';
 
 /** @default 1000: how often subscribed contexts are checked for staleness. */
@@ -74,7 +74,7 @@ export class ContextWatcher {
     if (!this.state.root) return 'no-workspace';
     const { root, ledger } = await this.state.require();
     const taskIds = [...this.subscriptions].map(taskIdOf).filter((id): id is string => id !== undefined);
-    const location = await findGitLocation(root);
+    const location = locateGit(root);
     const [git, count, latest, byStatus, tasks] = await Promise.all([
       location ? readGitKey(location) : Promise.resolve('no-git'),
       ledger.countDispatches(),

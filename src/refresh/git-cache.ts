@@ -1,4 +1,5 @@
-import { findGitLocation, type GitLocation, readGitKey } from './git-key.js';
+import { type GitLocation, locateGit } from '../workspace/light.js';
+import { readGitKey } from './git-key.js';
 import { type ReadGitStateOptions, readGitState } from './read-git-state.js';
 import type { GitState } from './git-types.js';
 
@@ -57,7 +58,7 @@ export class GitCache {
 
   /** Finds the repository of `workspace` (remembered). Undefined when it is not in one. */
   async locate(workspace: string): Promise<GitLocation | undefined> {
-    if (!this.locations.has(workspace)) this.locations.set(workspace, (await findGitLocation(workspace)) ?? null);
+    if (!this.locations.has(workspace)) this.locations.set(workspace, locateGit(workspace) ?? null);
     return this.locations.get(workspace) ?? undefined;
   }
 

@@ -1,36 +1,6 @@
 import { readFileSync, statSync } from 'node:fs';
-import { readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
-
-/** Where a workspace's git data lives, found without spawning git. */
-export interface GitLocation {
-  /** The `.git` directory (for worktrees: the worktree's own git dir). */
-  gitDir: string;
-  /** Shared dir holding refs and packed-refs (differs from gitDir in linked worktrees). */
-  commonDir: string;
-}
-
-/** Walks up from `start` to the nearest `.git` (directory or `gitdir:` file). */
-export async function findGitLocation(start: string): Promise<GitLocation | undefined> {
-  let dir = path.resolve(start);
-  for (;;) {
-    const candidate = path.join(dir, '.git');
-    const info = await stat(candidate).catch(() => undefined);
-    if (info?.isDirectory()) return { gitDir: candidate, commonDir: candidate };
-    if (info?.isFile()) {
-      const text = await readFile(candidate, 'utf8').catch(() => '');
-      const match = /^gitdir:\s*(.+)$/m.exec(text);
-      if (match?.[1]) {
-        const gitDir = path.resolve(dir, match[1].trim());
-        const common = await readFile(path.join(gitDir, 'commondir'), 'utf8').catch(() => undefined);
-        return { gitDir, commonDir: common ? path.resolve(gitDir, common.trim()) : gitDir };
-      }
-    }
-    const parent = path.dirname(dir);
-    if (parent === dir) return undefined;
-    dir = parent;
-  }
-}
+import type { GitLocation } from '../workspace/index.js';
 
 /**
  * The commit HEAD points to, read from files: '' for an unborn branch. Synchronous reads of two

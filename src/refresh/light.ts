@@ -6,7 +6,9 @@
 // bring the tokenizer.
 export { FORMAT_TOKEN_CAPS, PROMPT_TOKEN_CAPS } from './format-budgets.js';
 export { DEFAULT_GIT_CACHE_TTL_MS, GitCache } from './git-cache.js';
-export { findGitLocation, readGitKey, readHead } from './git-key.js';
+export { readGitKey, readHead } from './git-key.js';
+// git's location lives in workspace/ (the hooks find it too); named here for start-up's callers.
+export { locateGit } from '../workspace/index.js';
 export { ledgerVersion, trackLedgerWrites } from './ledger-version.js';
 export { loadRefresh, loadRefreshTasks } from './load-refresh.js';
 export { RenderWorker } from './render-worker.js';
@@ -15,7 +17,7 @@ export { compareSnapshots, deltaSinceTime, snapshotEntities } from './snapshot-d
 export { listSnapshots, loadSnapshot, SNAPSHOT_DIR, saveSnapshot } from './snapshot-store.js';
 export { MAX_TASKS_PER_REFRESH, REFRESH_FORMATS } from './types.js';
 export type { GitCacheGetOptions, GitCacheOptions, GitLookup } from './git-cache.js';
-export type { GitLocation } from './git-key.js';
+export type { GitLocation } from '../workspace/index.js';
 export type { ResultCacheOptions, ResultCacheStatus } from './result-cache.js';
 export type { ContextDelta, DeltaEntry } from './snapshot-delta.js';
 export type { SnapshotIndexData } from './snapshot-store.js';

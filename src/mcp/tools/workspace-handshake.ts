@@ -1,6 +1,6 @@
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import * as z from 'zod';
-import { findGitLocation } from '../../refresh/light.js';
+import { locateGit } from '../../refresh/light.js';
 import { registerCheckedTool } from '../register-checked-tool.js';
 import { guarded, okResult } from '../tool-result.js';
 import type { WorkspaceState } from '../workspace-state.js';
@@ -37,7 +37,8 @@ export function registerWorkspaceHandshake(server: McpServer, state: WorkspaceSt
       guarded(async () => {
         const { root, ledger, ledgerError } = await state.setRoot(project_root);
         // A ledger that cannot be opened still leaves git and files usable (refresh degrades).
-        const [tasks, git] = await Promise.all([ledger.countTasksByStatus().catch(() => ({})), findGitLocation(root)]);
+        const tasks = await ledger.countTasksByStatus().catch(() => ({}));
+        const git = locateGit(root);
         return okResult({
           workspace: root,
           ledger: ledgerError
