@@ -29,17 +29,29 @@ export function header(req: IncomingMessage, name: string): string | undefined {
   return Array.isArray(value) ? value[0] : value;
 }
 
-/** The body as JSON (undefined when empty or not JSON). @throws BodyTooLargeError past MAX_BODY_BYTES. */
-export async function readJson(req: IncomingMessage): Promise<unknown> {
-  if (Number(header(req, 'content-length')) > MAX_BODY_BYTES) throw new BodyTooLargeError();
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of req) {
-    size += (chunk as Buffer).length;
-    if (size > MAX_BODY_BYTES) throw new BodyTooLargeError();
-    chunks.push(chunk as Buffer);
-  }
-  const text = Buffer.concat(chunks).toString('utf8');
+/**
+ * The body as JSON (undefined when empty or not JSON). @throws BodyTooLargeError past MAX_BODY_BYTES.
+ * Past the limit the rest of the body is read and dropped, never the connection cut: a client still
+ * sending would get EPIPE/ECONNRESET instead of the 413 that names the limit.
+ */
+export function readJson(req: IncomingMessage): Promise<unknown> {
+  if (Number(header(req, 'content-length')) > MAX_BODY_BYTES) return Promise.reject(new BodyTooLargeError());
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    req.on('data', (chunk: Buffer) => {
+      if (size > MAX_BODY_BYTES) return;
+      size += chunk.length;
+      if (size <= MAX_BODY_BYTES) return void chunks.push(chunk);
+      chunks.length = 0;
+      reject(new BodyTooLargeError());
+    });
+    req.on('end', () => resolve(parseJson(Buffer.concat(chunks).toString('utf8'))));
+    req.on('error', reject);
+  });
+}
+
+function parseJson(text: string): unknown {
   if (!text) return undefined;
   try {
     return JSON.parse(text);
@@ -61,8 +73,8 @@ export function busy(res: ServerResponse, retryAfterSeconds: number, message: st
 export function bodyTooLarge(req: IncomingMessage, res: ServerResponse): void {
   const mib = MAX_BODY_BYTES / (1024 * 1024);
   const message = `Request body too large: baton mcp --http reads at most ${mib} MiB (${MAX_BODY_BYTES} bytes) per request.`;
+  // Node reads and drops the rest of the body once the answer is out; the connection stays usable.
   req.resume();
-  res.setHeader('Connection', 'close');
   sendJson(res, 413, { jsonrpc: '2.0', error: { code: -32600, message, data: { max_body_bytes: MAX_BODY_BYTES } }, id: null });
 }
 
