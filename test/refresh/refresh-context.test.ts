@@ -2,13 +2,7 @@ import { mkdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { type Ledger, MemoryLedger } from '../../src/ledger/index.js';
-import {
-  GitCache,
-  listSnapshots,
-  refreshContext,
-  refreshTasks,
-  resolveInsideWorkspace,
-} from '../../src/refresh/index.js';
+import { GitCache, listSnapshots, refreshContext, refreshTasks, resolveInsideWorkspace } from '../../src/refresh/index.js';
 import { FAKE } from '../redact/fake-secrets.js';
 import { makeRepo, tempDir, writeFiles, type Loose } from './helpers.js';
 
