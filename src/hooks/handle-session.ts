@@ -9,6 +9,7 @@ import { geminiCompressionDue } from './gemini-compression.js';
 import { foldLeftovers } from './fold-leftovers.js';
 import { type SessionFiles, sessionFiles } from './hook-paths.js';
 import { readHookState, writeHookState } from './hook-state.js';
+import { importNewSessions } from './import-new-sessions.js';
 import { appendJournal, leftoverBatches } from './journal.js';
 import { readDirtyState } from './measure-workspace.js';
 import { openHookLedger } from './open-hook-ledger.js';
@@ -36,7 +37,7 @@ async function withLedger<T>(
 /**
  * SessionStart (startup, resume, clear, compact): folds what a dead process of this session left
  * in its journal, measures the workspace (the baseline its turns are measured against), opens or
- * reopens the session's record, and answers with the continuation context unless this session's
+ * reopens the session's record, imports what is new in the agent CLIs' stores, and answers with the continuation context unless this session's
  * history already holds the same one.
  */
 export async function handleSessionStart(input: HookInput, workspace: string, now: number, env: NodeJS.ProcessEnv): Promise<string> {
@@ -61,6 +62,7 @@ export async function handleSessionStart(input: HookInput, workspace: string, no
       );
     await foldLeftovers(ledger, workspace, files.dir, files.state, now);
     await closeAbandonedSessions(ledger, workspace, id, now);
+    await importNewSessions(ledger, workspace, env);
     const injection = await buildInjection({ ledger, workspace, input, sessionId: id, state, source, dirty, commits, now });
     if (injection) Object.assign(state, { injectedDigest: injection.digest, injectedAt: now, compactPending: false });
     writeHookState(files.state, state);
