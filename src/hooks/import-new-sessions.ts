@@ -1,5 +1,5 @@
 import type { Ledger } from '../ledger/index.js';
-import { importSessions } from '../sessions/import-sessions.js';
+import { importSessions } from '../sessions/light.js';
 
 /** At most this long for the import at session start: well inside the hook's 6 s deadline. */
 export const IMPORT_BUDGET_MS = 2_000;
