@@ -1,3 +1,4 @@
+export * from './light.js';
 export { materializeDispatch, materializeTask } from './defaults.js';
 export { checkTaskId, MAX_TASK_ID_LENGTH, newId } from './ids.js';
 export { MemoryLedger } from './memory/index.js';
@@ -16,24 +17,3 @@ export type { LedgerSpec, OpenLedgerOptions } from './open-ledger.js';
 export type * from './types.js';
 export { formatLedgerLine, parseLedgerLines } from './ledger-lines.js';
 export { openSqliteDataVersion } from './sqlite-data-version.js';
-export {
-  AGENT_CLIENTS,
-  agentSessionId,
-  endAgentSession,
-  getAgentSession,
-  isEmptyAgentSession,
-  listAgentSessions,
-  recordAgentSessionTurn,
-  upsertAgentSession,
-} from './agent-sessions.js';
-export type {
-  AgentClient,
-  AgentSessionClient,
-  AgentSessionData,
-  AgentSessionFailure,
-  AgentSessionTranscript,
-  AgentSessionQuery,
-  AgentSessionRecord,
-  AgentSessionSource,
-  AgentSessionStatus,
-} from './agent-sessions.js';

@@ -1,7 +1,8 @@
 import { createHash } from 'node:crypto';
 // agent-sessions.js, not the ledger's index (it also exports the JSON-lines parser, which loads zod):
 // `baton status` imports through here.
-import { agentSessionId, getAgentSession, type LedgerRecord, type LedgerRecords } from '../ledger/index.js';
+import type { LedgerRecord, LedgerRecords } from '../ledger/index.js';
+import { agentSessionId, getAgentSession } from '../ledger/light.js';
 import { discoverSessionFiles, type SessionFileEntry } from './discover-session-files.js';
 import { isUnderRoots, workspaceRoots } from './discover-roots.js';
 import { readHeadCwd } from './read-head-cwd.js';

@@ -2,7 +2,8 @@ import { BatonError } from '../../../errors/index.js';
 // The light faces: `baton status` and `refresh` import through here, and the hooks' and sessions'
 // indexes load the context renderer, the handoff and the tokenizer.
 import { findBatonWorkspace } from '../../../hooks/light.js';
-import { type AgentSessionRecord, type Ledger, listAgentSessions } from '../../../ledger/index.js';
+import type { Ledger } from '../../../ledger/index.js';
+import { type AgentSessionRecord, listAgentSessions } from '../../../ledger/light.js';
 import { importSessions, type ImportSessionsResult, workspaceRoots } from '../../../sessions/light.js';
 import type { CliIO } from '../../context.js';
 

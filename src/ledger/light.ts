@@ -1,0 +1,24 @@
+// The light face of ledger/: the agent-session records that `baton status`, `refresh` and the
+// session import read, without the ledger's option schemas (zod), which index.ts also names.
+// index.ts re-exports it all; refresh/light.ts says why a module has a second face.
+export {
+  AGENT_CLIENTS,
+  agentSessionId,
+  endAgentSession,
+  getAgentSession,
+  isEmptyAgentSession,
+  listAgentSessions,
+  recordAgentSessionTurn,
+  upsertAgentSession,
+} from './agent-sessions.js';
+export type {
+  AgentClient,
+  AgentSessionClient,
+  AgentSessionData,
+  AgentSessionFailure,
+  AgentSessionTranscript,
+  AgentSessionQuery,
+  AgentSessionRecord,
+  AgentSessionSource,
+  AgentSessionStatus,
+} from './agent-sessions.js';
