@@ -136,7 +136,6 @@ const KNOWN_CYCLES: readonly string[][] = [];
  *   and util/index the option schemas (zod); neither may load zod.
  */
 const KNOWN_DEEP_IMPORTS: readonly string[] = [
-  'cli/commands/status/gather-status.ts -> ledger/agent-sessions.ts',
   'cli/commands/status/gather-status.ts -> ledger/ledger.ts',
   'cli/context.ts -> config/defaults.ts',
   'cli/context.ts -> ledger/open-ledger.ts',

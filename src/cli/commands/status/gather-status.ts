@@ -1,6 +1,6 @@
 import type { AgentSessionRecord, Breaker, Dispatch, LedgerCore, TaskStatus } from '../../../ledger/index.js';
 // ledger.js and agent-sessions.js, not the index: the index also exports the JSON-lines parser, which loads zod.
-import { listAgentSessions } from '../../../ledger/agent-sessions.js';
+import { listAgentSessions } from '../../../ledger/light.js';
 import { isBreakerCapable, isRecordCapable } from '../../../ledger/ledger.js';
 
 export interface StatusReport {
