@@ -8,7 +8,7 @@ import {
 } from '../ledger/index.js';
 import { maskSecretsSync } from '../redact/index.js';
 import type { WorkspaceDiff } from '../workspace/index.js';
-import { summarizeSession } from './session-summary.js';
+import { cutOffEndReason, summarizeSession } from './session-summary.js';
 import type { HookInput, HookSessionState, JournalEntry } from './types.js';
 
 /** @default 200: files listed per kind in a session record (the dispatches keep each turn's own). */
@@ -106,15 +106,18 @@ export function mergeNotes(current: AgentSessionData, entries: JournalEntry[], i
   const reply = input.reply ? cut(input.reply) : lastText(entries, 'reply');
   if (reply) next.lastReply = reply;
   noteCutOff(next, entries, next.turns);
-  next.summary = summarizeSession(next, 'active');
+  next.summary = summarizeSession(next, next.endedAt === undefined ? 'active' : 'ended');
   return next;
 }
 
 /** A cut-off turn is kept until a later prompt or tool call shows the session went on. */
 function noteCutOff(next: AgentSessionData, entries: JournalEntry[], turn: number): void {
   const cutOff = entries.findLast((entry) => entry.kind === 'cut-off');
-  if (cutOff?.kind === 'cut-off') next.cutOff = { error: cutOff.error, at: cutOff.at, turn };
-  else if (entries.some((entry) => entry.kind === 'prompt' || entry.kind === 'tool')) delete next.cutOff;
+  if (cutOff?.kind === 'cut-off') {
+    next.cutOff = { error: cutOff.error, at: cutOff.at, turn };
+    // SessionEnd's fold may have closed the record first: the cut-off is still why it ended.
+    if (next.endedAt !== undefined) next.endReason = cutOffEndReason(cutOff.error);
+  } else if (entries.some((entry) => entry.kind === 'prompt' || entry.kind === 'tool')) delete next.cutOff;
 }
 
 function mergeFiles(current: readonly string[], added: readonly string[], removed: readonly string[]): string[] {
