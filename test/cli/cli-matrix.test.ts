@@ -45,7 +45,7 @@ const RUN_CONFIG = JSON.stringify({
   providers: { writer: { type: 'command', command: [process.execPath, '-e', "require('fs').writeFileSync('done.txt','x')"] } },
   priority: ['writer'],
 });
-const TRAJECTORY = path.resolve(REPO_ROOT, '../shared/fixtures/swe-agent-trajectories/ctf__crypto__BabyEncryption.traj');
+const TRAJECTORY = path.join(REPO_ROOT, 'test', 'fixtures', 'loop', 'swe-agent-new.traj');
 
 /** One minimal real invocation per command, keyed by its words. */
 const MINIMAL: Record<string, Minimal> = {
