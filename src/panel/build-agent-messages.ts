@@ -1,6 +1,5 @@
 import { withDuplicatePrevention } from './duplicate-prevention.js';
 import type { Attribution, PriorAnswer } from './types.js';
-import { checkMessagesInput } from './panel-options-schema.js';
 
 /** A chat message as the panel sends it (a subset of AI SDK 6's ModelMessage). */
 export interface PanelMessage {
@@ -36,7 +35,6 @@ export interface BuildAgentMessagesInput {
  * // { system: '…## Answering after other experts…', messages: [{ role: 'assistant', … }, { role: 'user', content: question }] }
  */
 export function buildAgentMessages(input: BuildAgentMessagesInput): AgentMessages {
-  checkMessagesInput(input);
   const attribution = input.attribution ?? 'assistant';
   return {
     system: withDuplicatePrevention(

@@ -67,17 +67,6 @@ export function checkPanelServerOptions(options: unknown): void {
   parseInput(serverOptionsSchema, options, { what: 'startPanelServer options' });
 }
 
-// A PanelAnswer passes as a prior answer: other fields are allowed here.
-const priorAnswer = z.looseObject({ agent: z.string(), text: z.string(), summarized: z.boolean().optional() });
-const attribution = z.enum(['assistant', 'user']);
-
-const messagesInputSchema = z.strictObject({
-  systemPrompt: z.string(),
-  question: z.string(),
-  context: z.array(priorAnswer),
-  attribution: attribution.optional(),
-});
-
 export const loadOptionsSchema = z.strictObject({
   cwd: z.string().min(1).optional(),
   env: envOption.optional(),
@@ -87,11 +76,6 @@ const resolveOptionsSchema = z.strictObject({
   file: z.string().min(1, 'expected the panel file path prompts resolve against'),
   env: envOption.optional(),
 });
-
-/** @throws BatonError INPUT_INVALID naming each problem. */
-export function checkMessagesInput(input: unknown): void {
-  parseInput(messagesInputSchema, input, { what: 'buildAgentMessages input', code: 'INPUT_INVALID' });
-}
 
 /** @throws BatonError CONFIG_INVALID naming each problem. */
 export function checkLoadPanelOptions(options: unknown): void {

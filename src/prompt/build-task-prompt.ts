@@ -1,4 +1,3 @@
-import { checkTaskPromptArgs } from './prompt-input-schema.js';
 import type { MinimalState, PromptTask } from './types.js';
 
 export interface TaskPromptOptions {
@@ -20,14 +19,11 @@ const OUTPUT_FORMAT = ['End with a short plain-text summary of what you changed 
  * Builds seed 000's task prompt: Task ID, Task Description, Intent, Acceptance Criteria, the
  * READ-ONLY CONTEXT (seed 001's recent_history and active_blockers, always), rules, output format
  * and working directory. Pure. Pre-context blocks are prepended by the caller, never built here.
- * @throws BatonError INPUT_INVALID for arguments of another shape, naming the field (`task.acceptanceCriteria`,
- *   `options: unknown key "workingDir" (did you mean "workingDirectory"?)`).
  *
  * @example
  * buildTaskPrompt(task, await loadPromptState(ledger, { window: 5 }), { workingDirectory })
  */
 export function buildTaskPrompt(task: PromptTask, state: MinimalState, options: TaskPromptOptions): string {
-  checkTaskPromptArgs(task, state, options);
   const criteria =
     task.acceptanceCriteria.length > 0
       ? task.acceptanceCriteria.map((c) => `- ${c.description}`).join('\n')
