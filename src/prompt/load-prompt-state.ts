@@ -1,6 +1,7 @@
 import { DEFAULT_RECENT_HISTORY_WINDOW } from '../config/index.js';
-import { type AgentSessionRecord, isRecordCapable, type LedgerCore, listAgentSessions, type Task } from '../ledger/index.js';
+import { type AgentSessionRecord, isRecordCapable, type LedgerCore, type Task } from '../ledger/index.js';
 import { checkPromptStateArgs } from './prompt-input-schema.js';
+import { relevantSessions } from './relevant-sessions.js';
 import { DEFAULT_RESULT_TOKENS, toMinimalState } from './to-minimal-state.js';
 import type { MinimalState } from './types.js';
 
@@ -16,7 +17,7 @@ export interface LoadPromptStateOptions {
   maxBlockers?: number;
   /** Token cap of each result summary. @default DEFAULT_RESULT_TOKENS */
   resultTokens?: number;
-  /** Agent CLI sessions shown (recorded by `baton hooks`). @default DEFAULT_RECENT_SESSIONS */
+  /** Agent CLI sessions shown (hook-recorded or imported; `baton run`'s own tries never). @default DEFAULT_RECENT_SESSIONS */
   sessions?: number;
   /** Only this workspace's sessions (a shared Redis ledger holds other projects' too). @default every workspace */
   workspace?: string;
@@ -27,7 +28,8 @@ export const DEFAULT_RECENT_SESSIONS = 3;
 
 /**
  * Derives the prompt's READ-ONLY CONTEXT from the ledger: recentCompletedTasks(window), the
- * blocked tasks and the latest agent CLI sessions. Three reads; no keyword trigger (seed 001
+ * blocked tasks and the latest agent CLI sessions (the newest with facts: a usage-limit cut, a
+ * failed command and its line, files, open plan). Three reads; no keyword trigger (seed 001
  * removed it).
  * @throws BatonError CONFIG_INVALID for an unknown option (naming the spelling expected) or a value of the wrong type.
  */
@@ -39,7 +41,7 @@ export async function loadPromptState(ledger: LedgerCore, options: LoadPromptSta
     window > 0 ? ledger.recentCompletedTasks(window) : Promise.resolve([] as Task[]),
     ledger.listTasks({ status: 'blocked', limit: options.maxBlockers ?? DEFAULT_MAX_BLOCKERS }),
     sessionLimit > 0 && isRecordCapable(ledger)
-      ? listAgentSessions(ledger, { limit: sessionLimit, workspace: options.workspace })
+      ? relevantSessions(ledger, { limit: sessionLimit, workspace: options.workspace })
       : Promise.resolve([] as AgentSessionRecord[]),
   ]);
   return toMinimalState(completed, blocked.items, { resultTokens: options.resultTokens ?? DEFAULT_RESULT_TOKENS, sessions });

@@ -2,6 +2,7 @@ import { shrinkText } from '../budget/index.js';
 import type { AgentSessionRecord, Task } from '../ledger/index.js';
 import { maskSecretsSync } from '../redact/index.js';
 import { o200kCounter } from '../tokens/index.js';
+import { sessionFacts } from './session-facts.js';
 import type { MinimalState } from './types.js';
 
 /** Token cap of one result summary in recent_history. @default 60 */
@@ -47,6 +48,19 @@ export function toMinimalState(
         entry.last_request = maskSecretsSync(shrinkText(s.data.lastPrompt, resultTokens, 'trim-tail', o200kCounter)).text;
       return entry;
     });
+    addFacts(state.recent_sessions, sessions, resultTokens);
   }
   return state;
+}
+
+/** The facts of the newest session that has any (a usage-limit cut, a failure, files, a plan) go on its entry. */
+function addFacts(entries: NonNullable<MinimalState['recent_sessions']>, sessions: readonly AgentSessionRecord[], tokens: number): void {
+  for (const [i, session] of sessions.entries()) {
+    const facts = sessionFacts(session, tokens);
+    const entry = entries[i];
+    if (facts && entry) {
+      entry.facts = facts;
+      return;
+    }
+  }
 }

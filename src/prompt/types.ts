@@ -21,13 +21,14 @@ export interface MinimalState {
   recent_history: RecentHistoryEntry[];
   active_blockers: ActiveBlocker[];
   /**
-   * What the latest sessions of agent CLIs (Claude Code, Gemini CLI, Codex, recorded by
-   * `baton hooks`) did, newest first; present only when there are some.
+   * What the latest sessions of agent CLIs (Claude Code, Gemini CLI, Codex, Copilot CLI: recorded
+   * by `baton hooks` or imported from their own stores) did, newest first, `baton run`'s own tries
+   * left out; present only when there are some.
    */
   recent_sessions?: RecentSessionEntry[];
 }
 
-/** One interactive agent CLI session, as its hooks recorded it. */
+/** One interactive agent CLI session, as its hooks recorded it or an import read it. */
 export interface RecentSessionEntry {
   session_id: string;
   /** ISO 8601: its last activity. */
@@ -36,6 +37,19 @@ export interface RecentSessionEntry {
   /** The deterministic summary: turns, files created and changed, failed commands. */
   summary: string;
   last_request?: string;
+  /** Only on the newest session that has them: what a next agent most needs from it. */
+  facts?: RecentSessionFacts;
+}
+
+/** A session's facts beyond its summary (cut, masked). */
+export interface RecentSessionFacts {
+  /** E.g. "the last turn was cut off by a usage limit". */
+  cut_off?: string;
+  /** The newest failed command, its exit code and its telling line. */
+  failed_command?: { command: string; exit_code?: number; error?: string };
+  files_changed?: string[];
+  /** Open items of the session's newest plan. */
+  open_plan?: string[];
 }
 
 /** What the task prompt needs to know about the task (a ledger Task satisfies it). */

@@ -8,6 +8,7 @@ import { blockAfterAttempts, blockWithoutAgent } from './block-task.js';
 import { describeTaskFailure, type ProviderFailure } from './describe-failures.js';
 import { attemptsPerTask } from './metrics.js';
 import { type ChainResult, type ProviderChainOptions, runProviderChain } from './provider-chain.js';
+import { sessionsWorkspaceOf } from './sessions-workspace.js';
 import { validateTaskAttempt } from './validate-task-attempt.js';
 
 export interface TaskRunOptions {
@@ -109,10 +110,11 @@ async function runAttempt(loop: AttemptLoop, options: TaskRunOptions): Promise<T
   return settleAttempt(loop, run, options);
 }
 
-/** The task prompt (seed 001), logged masked when info logs are on. */
+/** The task prompt (seed 001, with this workspace's agent CLI sessions), logged masked when info logs are on. */
 async function basePrompt(task: Task, attempt: number, options: TaskRunOptions): Promise<string> {
   const { chain } = options;
-  const state = await loadPromptState(chain.ledger, { window: options.recentHistoryWindow });
+  const workspace = await sessionsWorkspaceOf(chain.cwd);
+  const state = await loadPromptState(chain.ledger, { window: options.recentHistoryWindow, workspace });
   const base = buildTaskPrompt(task, state, { workingDirectory: chain.cwd });
   if (chain.logger.isLevelEnabled('info')) {
     const fields = { event: 'prompt.original', taskId: task.id, attempt, digest: digest(base), prompt: maskSecretsSync(base).text };

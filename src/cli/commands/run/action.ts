@@ -6,6 +6,7 @@ import { openLedger } from '../../../ledger/index.js';
 import { createProviders, type Provider } from '../../../providers/index.js';
 import { DEFAULT_TASK_LEASE_MS, loadPlan, type RunReport, runPlan, workspaceOps } from '../../../supervisor/index.js';
 import { EXIT_FAILURE, EXIT_OK, parsePort, parsePositiveInt, printResult, type CliIO, type CommonOptions } from '../../context.js';
+import { importSessionsFirst } from './import-sessions-first.js';
 import { startMetricsServer } from './metrics-server.js';
 import { createProgress } from './progress.js';
 import { runQueued } from './run-queued.js';
@@ -54,6 +55,7 @@ export async function runRun(io: CliIO, planFile: string, options: RunOptions): 
     );
   }
   const ledger = await openLedger({ spec: ledgerSpec, cwd: io.cwd });
+  await importSessionsFirst(io, ledger, workspaceDir);
   const metrics = metricsPort === undefined ? undefined : await startMetricsServer(metricsPort);
   const abort = new AbortController();
   const onSignal = () => abort.abort();

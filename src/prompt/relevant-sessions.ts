@@ -1,0 +1,48 @@
+import { type AgentSessionRecord, type LedgerRecords, listAgentSessions } from '../ledger/index.js';
+
+/** Sessions read at most to find the relevant ones (supervised tries are skipped, so read past them). */
+const READ_FACTOR = 4;
+
+// A Baton task prompt (seed 000) or a seam block leads the first request of a try `baton run` started.
+const TASK_PROMPT = /(^|\n)## Task ID\n|^--- (RETRY|PROVIDER SWITCH|HELPER AGENT|MERGE CONFLICT) CONTEXT ---/;
+
+/**
+ * Whether a session is one of `baton run`'s own supervised tries: linked by its hooks
+ * (BATON_SUPERVISED, `data.supervised`), or imported from the client's store with a Baton task
+ * prompt as its first request (a try whose CLI has no Baton hooks). The task's attempts already
+ * say what such a session did.
+ */
+export function isSupervisedTry(record: AgentSessionRecord): boolean {
+  if (record.data.supervised !== undefined) return true;
+  const first = record.data.transcript?.task;
+  return first !== undefined && TASK_PROMPT.test(first);
+}
+
+function didWork(record: AgentSessionRecord): boolean {
+  const d = record.data;
+  return d.cutOff !== undefined || d.failures.length + d.filesCreated.length + d.filesUpdated.length + d.filesDeleted.length > 0;
+}
+
+/**
+ * The workspace's latest agent CLI sessions a task prompt shows, newest first: hook-recorded and
+ * imported alike, empty ones and `baton run`'s own tries left out. When none of the newest `limit`
+ * changed a file, failed or was cut off, the newest one that did takes the last place.
+ */
+export async function relevantSessions(
+  ledger: LedgerRecords,
+  options: { limit: number; workspace?: string },
+): Promise<AgentSessionRecord[]> {
+  if (options.limit <= 0) return [];
+  const read = await listAgentSessions(ledger, {
+    limit: options.limit * READ_FACTOR,
+    scan: 200,
+    ...(options.workspace === undefined ? {} : { workspace: options.workspace }),
+  });
+  const own = read.filter((record) => !isSupervisedTry(record)).sort((a, b) => b.data.lastActivityAt - a.data.lastActivityAt);
+  const shown = own.slice(0, options.limit);
+  if (shown.length === options.limit && !shown.some(didWork)) {
+    const older = own.slice(options.limit).find(didWork);
+    if (older) shown[options.limit - 1] = older;
+  }
+  return shown;
+}

@@ -1,0 +1,48 @@
+import { shrinkText } from '../budget/index.js';
+import type { AgentSessionRecord } from '../ledger/index.js';
+import { maskSecretsSync } from '../redact/index.js';
+import { o200kCounter } from '../tokens/index.js';
+import type { RecentSessionFacts } from './types.js';
+
+/** Files named at most in a session's facts. @default 10 */
+const MAX_FILES = 10;
+/** Open plan items listed at most. @default 5 */
+const MAX_PLAN = 5;
+
+/**
+ * What a next agent most needs from a session, beyond its summary: how its last turn was cut off
+ * (a usage limit first), the newest failed command with its telling line, the files it changed and
+ * its open plan. Each text cut to `tokens`, masked. Undefined when the session has none of them. Pure.
+ */
+export function sessionFacts(record: AgentSessionRecord, tokens: number): RecentSessionFacts | undefined {
+  const data = record.data;
+  const cut = (text: string, max = tokens) => maskSecretsSync(shrinkText(text, max, 'trim-tail', o200kCounter)).text;
+  const facts: RecentSessionFacts = {};
+  const cutOff = cutOffWords(record);
+  if (cutOff) facts.cut_off = cutOff;
+  const failure = data.failures[data.failures.length - 1];
+  if (failure) {
+    facts.failed_command = {
+      command: cut(failure.command),
+      ...(failure.exitCode === undefined ? {} : { exit_code: failure.exitCode }),
+      ...(failure.error === undefined ? {} : { error: cut(failure.error) }),
+    };
+  }
+  const files = [...data.filesCreated, ...data.filesUpdated, ...data.filesDeleted];
+  if (files.length > 0)
+    facts.files_changed = files.length > MAX_FILES ? [...files.slice(0, MAX_FILES), `(+${files.length - MAX_FILES} more)`] : files;
+  const plan = data.transcript?.openPlan ?? [];
+  if (plan.length > 0) facts.open_plan = plan.slice(0, MAX_PLAN).map((item) => cut(item, Math.ceil(tokens / 2)));
+  return Object.keys(facts).length > 0 ? facts : undefined;
+}
+
+/** "the last turn was cut off by a usage limit", from the hooks' StopFailure or the transcript's ending. */
+function cutOffWords(record: AgentSessionRecord): string | undefined {
+  const error = record.data.cutOff?.error;
+  if (error !== undefined) return `the last turn was cut off by ${error === 'rate_limit' ? 'a usage limit' : `an API error (${error})`}`;
+  const ending = record.data.transcript?.ending;
+  if (ending === 'usage_limit') return 'the last turn was cut off by a usage limit';
+  if (ending === 'error')
+    return `the session ended on an error${record.data.transcript?.endingMessage ? ` (${record.data.transcript.endingMessage.slice(0, 200)})` : ''}`;
+  return undefined;
+}
