@@ -13,12 +13,19 @@ interface Found extends SecretRange {
  *
  * Masking each rule's findings one after the other instead re-masked the first rule's marker as
  * the next one's secret (`[REDACTED:[REDACTED:url-credentials]`, issue 34).
+ *
+ * Cost (issue 37): SECRET_PREFILTER skips a text no rule can match in one scan, and each rule's
+ * `gate` (a literal the rule needs) skips the rules a text cannot match: the token rules share one
+ * gate, and the costly assignment and URL rules run only on text holding a secret word before an
+ * operator, or `://user:pass@`. The gates only skip work: the findings are those of every rule.
  */
 export function findSecrets(text: string): SecretRange[] {
   if (text.length === 0 || !SECRET_PREFILTER.test(text)) return [];
   const markers = text.includes('[REDACTED:') ? [...text.matchAll(REDACTION_MARKER)].map((m) => [m.index, m.index + m[0].length]) : [];
   const found: Found[] = [];
+  const gates = new Map<RegExp, boolean>();
   SECRET_PATTERNS.forEach((pattern, rank) => {
+    if (pattern.gate && !passes(pattern.gate, text, gates)) return;
     for (const match of text.matchAll(pattern.regex)) {
       const range = rangeOf(match, pattern);
       if (!range || range.to <= range.from) continue;
@@ -27,6 +34,16 @@ export function findSecrets(text: string): SecretRange[] {
     }
   });
   return merge(found);
+}
+
+/** A gate's verdict on the text, computed once per text however many rules share it. */
+function passes(gate: RegExp, text: string, seen: Map<RegExp, boolean>): boolean {
+  let verdict = seen.get(gate);
+  if (verdict === undefined) {
+    verdict = gate.test(text);
+    seen.set(gate, verdict);
+  }
+  return verdict;
 }
 
 function rangeOf(match: RegExpExecArray | RegExpMatchArray, pattern: SecretPattern): { from: number; to: number } | undefined {

@@ -7,6 +7,28 @@ const S = String.raw`(?<![A-Za-z0-9])`;
 // An optional quote around a key or a value, JSON-escaped or not (`"k": "v"`, `\"k\":\"v\"`).
 const Q = String.raw`\\?["']?`;
 
+/**
+ * Every token rule below starts with one of these literals (case as the rule has it): one scan of
+ * this decides whether the twenty-odd token rules need to run at all. A new token rule adds its
+ * literal here (test/redact checks every rule's gate against its samples).
+ */
+const TOKEN_GATE =
+  /-----BEGIN|A3T|AKIA|ASIA|ABIA|ACCA|AGPA|AIDA|AIPA|ANPA|ANVA|APKA|AROA|sk-|gh[pousr]_|github_pat_|gl(?:pat|dt|rt|ptt|cbt|oas|soat|ffct|imt|ft|agent)-|glc_|glsa_|xox[abposre]-|xapp-|npm_|SG\.|shp(?:pa|ca|at|ss)_|gsk_|hf_|lin_(?:api|oauth)_|ntn_|secret_|ops_ey|hv[sbr]\.|v(?:cp|ci|ca|cr|ck)_|dapi|dckr_pat_|figd_|[sr]k_(?:live|test)_|AIza|eyJ/;
+
+/**
+ * A name the assignment rules accept holds one of these words (secret-name.ts: every secret word
+ * and ending contains one), and runs on, in name characters, up to its operator.
+ */
+const ASSIGNMENT_GATE = /(?:pass|secret|token|key|credential|auth|pwd)[A-Za-z0-9_.-]*\\?["']?\s*(?::=|=>|[:=])/i;
+
+/** The flag form (`--db-password VALUE`): a `--` name holding a secret word, then a space. */
+const FLAG_GATE = /--[A-Za-z0-9-]*(?:pass|secret|token|key|credential|auth|pwd)[A-Za-z0-9-]*\s/i;
+
+/** A URL's credentials after its scheme (the scheme is checked by the rule once this finds `://user:pass@`). */
+const URL_CREDENTIALS_GATE = /:\/\/[^\s:/@"'\\]{0,256}:[^\s@/"'\\]{1,256}@/i;
+
+const SLACK_WEBHOOK_GATE = /hooks\.slack\.com\//i;
+
 const acceptValue = (groups: Record<string, string | undefined>): boolean => isSecretValue(groups.secret ?? groups.secret2 ?? '');
 
 /**
@@ -26,48 +48,72 @@ const acceptValue = (groups: Record<string, string | undefined>): boolean => isS
 export const SECRET_PATTERNS: readonly SecretPattern[] = [
   {
     kind: 'private-key',
+    gate: TOKEN_GATE,
     // Up to its END line, or, when the text was cut before it, to the end of the key's base64 body.
     regex:
       /-----BEGIN[A-Z0-9 ]{0,40}PRIVATE KEY(?: BLOCK)?-----(?:[\s\S]*?-----END[A-Z0-9 ]{0,40}PRIVATE KEY(?: BLOCK)?-----|[A-Za-z0-9+/=\s\\:,-]*)/g,
   },
   {
     kind: 'aws',
+    gate: /secret[_-]?access[_-]?key/i,
     regex: new RegExp(
       String.raw`${S}(?:aws[_-]?)?secret[_-]?access[_-]?key${Q}\s*(?::|=>|=)\s*${Q}(?<secret>[A-Za-z0-9/+=]{40})(?![A-Za-z0-9/+=])`,
       'gid',
     ),
   },
-  { kind: 'aws', regex: /\b(?:A3T[A-Z0-9]|AKIA|ASIA|ABIA|ACCA|AGPA|AIDA|AIPA|ANPA|ANVA|APKA|AROA)[A-Z0-9]{16}\b/g },
-  { kind: 'anthropic', regex: new RegExp(String.raw`${S}sk-ant-[A-Za-z0-9_-]{20,}`, 'g') },
-  { kind: 'openai', regex: new RegExp(String.raw`${S}sk-(?:proj-|svcacct-|admin-)?[A-Za-z0-9_-]{20,}`, 'g') },
-  { kind: 'github', regex: new RegExp(String.raw`${S}(?:gh[pousr]_[A-Za-z0-9_]{30,}|github_pat_[A-Za-z0-9_]{22,})`, 'g') },
-  { kind: 'gitlab', regex: new RegExp(String.raw`${S}gl(?:pat|dt|rt|ptt|cbt|oas|soat|ffct|imt|ft|agent)-[A-Za-z0-9_-]{20,}`, 'g') },
-  { kind: 'grafana', regex: new RegExp(String.raw`${S}(?:glc_[A-Za-z0-9+/]{32,}={0,2}|glsa_[A-Za-z0-9]{32}_[A-Fa-f0-9]{8})`, 'g') },
-  { kind: 'slack', regex: new RegExp(String.raw`${S}(?:xox[abposre]|xapp)-[A-Za-z0-9-]{10,}`, 'g') },
-  { kind: 'slack-webhook', regex: /https:\/\/hooks\.slack\.com\/(?:services|workflows|triggers)\/[A-Za-z0-9/_-]{20,}/gi },
-  { kind: 'npm', regex: new RegExp(String.raw`${S}npm_[A-Za-z0-9]{36,}`, 'g') },
-  { kind: 'sendgrid', regex: new RegExp(String.raw`${S}SG\.[A-Za-z0-9_-]{16,}\.[A-Za-z0-9_-]{16,}`, 'g') },
-  { kind: 'shopify', regex: new RegExp(String.raw`${S}shp(?:pa|ca|at|ss)_[A-Za-z0-9]{32,}`, 'g') },
-  { kind: 'groq', regex: new RegExp(String.raw`${S}gsk_[A-Za-z0-9]{40,}`, 'g') },
-  { kind: 'huggingface', regex: new RegExp(String.raw`${S}hf_[A-Za-z0-9]{30,}`, 'g') },
-  { kind: 'linear', regex: new RegExp(String.raw`${S}lin_(?:api|oauth)_[A-Za-z0-9_]{32,}`, 'g') },
-  { kind: 'notion', regex: new RegExp(String.raw`${S}(?:ntn_[0-9]{11}[A-Za-z0-9]{35,}|secret_[A-Za-z0-9]{43}(?![A-Za-z0-9]))`, 'g') },
-  { kind: '1password', regex: new RegExp(String.raw`${S}ops_ey[A-Za-z0-9+/=_-]{50,}`, 'g') },
-  { kind: 'hashicorp-vault', regex: new RegExp(String.raw`${S}hv[sbr]\.[A-Za-z0-9_-]{24,}`, 'g') },
-  { kind: 'vercel', regex: new RegExp(String.raw`${S}v(?:cp|ci|ca|cr|ck)_[A-Za-z0-9]{20,}`, 'g') },
-  { kind: 'databricks', regex: new RegExp(String.raw`${S}dapi[a-fA-F0-9]{32}(?:-[0-9])?(?![A-Za-z0-9])`, 'g') },
-  { kind: 'docker', regex: new RegExp(String.raw`${S}dckr_pat_[A-Za-z0-9_-]{20,}`, 'g') },
-  { kind: 'figma', regex: new RegExp(String.raw`${S}figd_[A-Za-z0-9_-]{40,}`, 'g') },
-  { kind: 'stripe', regex: new RegExp(String.raw`${S}(?:sk|rk)_(?:live|test)_[A-Za-z0-9]{16,}`, 'g') },
-  { kind: 'google', regex: new RegExp(String.raw`${S}AIza[0-9A-Za-z_-]{35}`, 'g') },
-  { kind: 'jwt', regex: new RegExp(String.raw`${S}eyJ[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}`, 'g') },
+  { kind: 'aws', gate: TOKEN_GATE, regex: /\b(?:A3T[A-Z0-9]|AKIA|ASIA|ABIA|ACCA|AGPA|AIDA|AIPA|ANPA|ANVA|APKA|AROA)[A-Z0-9]{16}\b/g },
+  { kind: 'anthropic', gate: TOKEN_GATE, regex: new RegExp(String.raw`${S}sk-ant-[A-Za-z0-9_-]{20,}`, 'g') },
+  { kind: 'openai', gate: TOKEN_GATE, regex: new RegExp(String.raw`${S}sk-(?:proj-|svcacct-|admin-)?[A-Za-z0-9_-]{20,}`, 'g') },
+  {
+    kind: 'github',
+    gate: TOKEN_GATE,
+    regex: new RegExp(String.raw`${S}(?:gh[pousr]_[A-Za-z0-9_]{30,}|github_pat_[A-Za-z0-9_]{22,})`, 'g'),
+  },
+  {
+    kind: 'gitlab',
+    gate: TOKEN_GATE,
+    regex: new RegExp(String.raw`${S}gl(?:pat|dt|rt|ptt|cbt|oas|soat|ffct|imt|ft|agent)-[A-Za-z0-9_-]{20,}`, 'g'),
+  },
+  {
+    kind: 'grafana',
+    gate: TOKEN_GATE,
+    regex: new RegExp(String.raw`${S}(?:glc_[A-Za-z0-9+/]{32,}={0,2}|glsa_[A-Za-z0-9]{32}_[A-Fa-f0-9]{8})`, 'g'),
+  },
+  { kind: 'slack', gate: TOKEN_GATE, regex: new RegExp(String.raw`${S}(?:xox[abposre]|xapp)-[A-Za-z0-9-]{10,}`, 'g') },
+  {
+    kind: 'slack-webhook',
+    gate: SLACK_WEBHOOK_GATE,
+    regex: /https:\/\/hooks\.slack\.com\/(?:services|workflows|triggers)\/[A-Za-z0-9/_-]{20,}/gi,
+  },
+  { kind: 'npm', gate: TOKEN_GATE, regex: new RegExp(String.raw`${S}npm_[A-Za-z0-9]{36,}`, 'g') },
+  { kind: 'sendgrid', gate: TOKEN_GATE, regex: new RegExp(String.raw`${S}SG\.[A-Za-z0-9_-]{16,}\.[A-Za-z0-9_-]{16,}`, 'g') },
+  { kind: 'shopify', gate: TOKEN_GATE, regex: new RegExp(String.raw`${S}shp(?:pa|ca|at|ss)_[A-Za-z0-9]{32,}`, 'g') },
+  { kind: 'groq', gate: TOKEN_GATE, regex: new RegExp(String.raw`${S}gsk_[A-Za-z0-9]{40,}`, 'g') },
+  { kind: 'huggingface', gate: TOKEN_GATE, regex: new RegExp(String.raw`${S}hf_[A-Za-z0-9]{30,}`, 'g') },
+  { kind: 'linear', gate: TOKEN_GATE, regex: new RegExp(String.raw`${S}lin_(?:api|oauth)_[A-Za-z0-9_]{32,}`, 'g') },
+  {
+    kind: 'notion',
+    gate: TOKEN_GATE,
+    regex: new RegExp(String.raw`${S}(?:ntn_[0-9]{11}[A-Za-z0-9]{35,}|secret_[A-Za-z0-9]{43}(?![A-Za-z0-9]))`, 'g'),
+  },
+  { kind: '1password', gate: TOKEN_GATE, regex: new RegExp(String.raw`${S}ops_ey[A-Za-z0-9+/=_-]{50,}`, 'g') },
+  { kind: 'hashicorp-vault', gate: TOKEN_GATE, regex: new RegExp(String.raw`${S}hv[sbr]\.[A-Za-z0-9_-]{24,}`, 'g') },
+  { kind: 'vercel', gate: TOKEN_GATE, regex: new RegExp(String.raw`${S}v(?:cp|ci|ca|cr|ck)_[A-Za-z0-9]{20,}`, 'g') },
+  { kind: 'databricks', gate: TOKEN_GATE, regex: new RegExp(String.raw`${S}dapi[a-fA-F0-9]{32}(?:-[0-9])?(?![A-Za-z0-9])`, 'g') },
+  { kind: 'docker', gate: TOKEN_GATE, regex: new RegExp(String.raw`${S}dckr_pat_[A-Za-z0-9_-]{20,}`, 'g') },
+  { kind: 'figma', gate: TOKEN_GATE, regex: new RegExp(String.raw`${S}figd_[A-Za-z0-9_-]{40,}`, 'g') },
+  { kind: 'stripe', gate: TOKEN_GATE, regex: new RegExp(String.raw`${S}(?:sk|rk)_(?:live|test)_[A-Za-z0-9]{16,}`, 'g') },
+  { kind: 'google', gate: TOKEN_GATE, regex: new RegExp(String.raw`${S}AIza[0-9A-Za-z_-]{35}`, 'g') },
+  { kind: 'jwt', gate: TOKEN_GATE, regex: new RegExp(String.raw`${S}eyJ[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}`, 'g') },
   {
     kind: 'bearer',
+    gate: /bearer\s/i,
     // A real token has a digit; "Bearer authentication" in prose has none.
     regex: /\bBearer\s+(?<secret>(?=[A-Za-z._~+/=-]*[0-9])[A-Za-z0-9._~+/=-]{12,})/dgi,
   },
   {
     kind: 'authorization',
+    gate: /authorization/i,
     regex: new RegExp(
       String.raw`(?<![A-Za-z0-9-])(?:proxy-)?authorization${Q}\s*[:=]\s*${Q}(?:(?:bearer|basic|token|bot|digest|apikey)\s+)?(?<secret>[A-Za-z0-9._~+/=:-]{8,})`,
       'gid',
@@ -76,18 +122,21 @@ export const SECRET_PATTERNS: readonly SecretPattern[] = [
   },
   {
     kind: 'basic-auth',
+    gate: /(?:-u|--user)\s/,
     // `curl -u user:password`
     regex: /(?<![A-Za-z0-9_-])(?:-u|--user)\s+\\?["']?[^\s:"'\\/]{1,100}:(?<secret>[^\s"'\\/][^\s"'\\]{2,})/dg,
     accept: acceptValue,
   },
   {
     kind: 'url-credentials',
+    gate: /:x-oauth-basic@/i,
     // A GitHub token as the user of an `x-oauth-basic` URL (npm's package.json dependencies).
     regex: /(?<![A-Za-z0-9+.-])[a-z][a-z0-9+.-]{0,30}:\/\/(?<secret>[^\s:/@"'\\]{1,256}):x-oauth-basic@/dgi,
     accept: acceptValue,
   },
   {
     kind: 'url-credentials',
+    gate: URL_CREDENTIALS_GATE,
     // Any scheme (https, ftp, postgres, mysql, mongodb+srv, redis, amqp…): the password goes, the
     // user and host stay.
     regex: /(?<![A-Za-z0-9+.-])[a-z][a-z0-9+.-]{0,30}:\/\/[^\s:/@"'\\]{0,256}:(?<secret>[^\s@/"'\\]{1,256})@/dgi,
@@ -95,6 +144,7 @@ export const SECRET_PATTERNS: readonly SecretPattern[] = [
   },
   {
     kind: 'assignment',
+    gate: ASSIGNMENT_GATE,
     // NAME=VALUE, export NAME=VALUE, --name=VALUE, "name": "value", name: value, NAME => 'v';
     // the name says whether the value is a secret (secret-name.ts).
     regex: new RegExp(
@@ -105,6 +155,7 @@ export const SECRET_PATTERNS: readonly SecretPattern[] = [
   },
   {
     kind: 'assignment',
+    gate: FLAG_GATE,
     // --password VALUE (a flag and its value apart); a value starting with `-` is the next flag.
     regex:
       /(?<![A-Za-z0-9_-])(?<name>--[A-Za-z][A-Za-z0-9-]{1,60})\s+(?:(?<q>["'])(?<secret>[^\s"'\\]{6,})|(?<secret2>[^\s"'\\-][^\s"'\\;&|<>()]{5,}))/dg,

@@ -26,6 +26,11 @@ export interface SecretPattern {
    * masked (the key of `password=…`, the user and host of a URL stay); otherwise the whole match.
    */
   regex: RegExp;
+  /**
+   * A cheap test every text the rule can match passes (a literal the rule needs): a text failing it
+   * skips the rule. Rules share gate objects, and each gate runs at most once per text.
+   */
+  gate?: RegExp;
   /** Keeps a match only when this returns true (a secret-like name, a value that is no placeholder). */
   accept?: (groups: Record<string, string | undefined>) => boolean;
 }
