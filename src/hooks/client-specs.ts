@@ -29,15 +29,20 @@ export interface ClientSpec {
   historyKeepsContext: boolean;
 }
 
-/** Claude's tools that change files, and its shell: the per-tool-call hook runs only for these. */
-const CLAUDE_WRITING_TOOLS = 'Write|Edit|MultiEdit|NotebookEdit|Bash';
-/** Gemini's: write_file, replace (edits) and run_shell_command. */
-const GEMINI_WRITING_TOOLS = 'write_file|replace|run_shell_command';
-
 /*
- * Timeouts: a session start reads the ledger and git (well under a second, 10 s allowed); the
- * per-tool and prompt hooks only append a line (5 s); a fold runs git and writes the ledger (10 s);
- * Claude cuts SessionEnd after 1.5 s and Codex clamps it to 3 s whatever the setting says.
+ * Only the events Baton needs (issue 37): each one is a Node start the client waits for. The
+ * session's own transcript holds every prompt, tool call, result, failure, plan and compaction,
+ * and the fold at the end of each turn reads it (import-own-transcript.ts), so the per-prompt,
+ * per-tool-call and pre-compaction events are not registered: SessionStart injects the context,
+ * the end of a turn folds it (measuring the workspace, so measured files win), SessionEnd closes
+ * the record, Claude's StopFailure marks a usage limit, and Gemini's BeforeAgent (once per prompt)
+ * injects after a compression, which Gemini reports with no event after it. `baton hook` still
+ * accepts the events an older install registered (prompt, post-tool, pre-compact), and
+ * `baton hooks install` removes them from the settings.
+ *
+ * Timeouts: a session start reads the ledger and git (well under a second, 10 s allowed); a fold
+ * runs git, reads the transcript and writes the ledger (10 s); Claude cuts SessionEnd after 1.5 s
+ * and Codex clamps it to 3 s whatever the setting says.
  */
 export const CLIENT_SPECS: Readonly<Record<AgentClient, ClientSpec>> = {
   claude: {
@@ -48,10 +53,6 @@ export const CLIENT_SPECS: Readonly<Record<AgentClient, ClientSpec>> = {
     historyKeepsContext: true,
     bindings: [
       { clientEvent: 'SessionStart', event: 'session-start', matcher: '', timeout: 10 },
-      { clientEvent: 'UserPromptSubmit', event: 'prompt', matcher: '', timeout: 5 },
-      { clientEvent: 'PostToolUse', event: 'post-tool', matcher: CLAUDE_WRITING_TOOLS, timeout: 5 },
-      { clientEvent: 'PostToolUseFailure', event: 'post-tool', matcher: '', timeout: 5 },
-      { clientEvent: 'PreCompact', event: 'pre-compact', matcher: '', timeout: 10 },
       { clientEvent: 'Stop', event: 'stop', matcher: '', timeout: 10 },
       // A turn cut off by an API error (a usage limit: `"error":"rate_limit"`) ends with StopFailure, not Stop.
       { clientEvent: 'StopFailure', event: 'stop', matcher: '', timeout: 10 },
@@ -67,8 +68,6 @@ export const CLIENT_SPECS: Readonly<Record<AgentClient, ClientSpec>> = {
     bindings: [
       { clientEvent: 'SessionStart', event: 'session-start', matcher: '', timeout: 10_000 },
       { clientEvent: 'BeforeAgent', event: 'before-agent', matcher: '', timeout: 10_000 },
-      { clientEvent: 'AfterTool', event: 'post-tool', matcher: GEMINI_WRITING_TOOLS, timeout: 5_000 },
-      { clientEvent: 'PreCompress', event: 'pre-compact', matcher: '', timeout: 10_000 },
       { clientEvent: 'AfterAgent', event: 'stop', matcher: '', timeout: 10_000 },
       { clientEvent: 'SessionEnd', event: 'session-end', matcher: '', timeout: 5_000 },
     ],
@@ -81,9 +80,6 @@ export const CLIENT_SPECS: Readonly<Record<AgentClient, ClientSpec>> = {
     historyKeepsContext: true,
     bindings: [
       { clientEvent: 'SessionStart', event: 'session-start', matcher: '', timeout: 10 },
-      { clientEvent: 'UserPromptSubmit', event: 'prompt', matcher: '', timeout: 5 },
-      { clientEvent: 'PostToolUse', event: 'post-tool', matcher: '', timeout: 5 },
-      { clientEvent: 'PreCompact', event: 'pre-compact', matcher: '', timeout: 10 },
       { clientEvent: 'Stop', event: 'stop', matcher: '', timeout: 10 },
       { clientEvent: 'SessionEnd', event: 'session-end', matcher: '', timeout: 3 },
     ],

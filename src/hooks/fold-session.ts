@@ -2,13 +2,14 @@ import { agentSessionId, type Ledger } from '../ledger/index.js';
 import type { WorkspaceDiff } from '../workspace/index.js';
 import { readCodexExitCodes } from './codex-exit-codes.js';
 import { acquireFoldLock, type LockHolder } from './fold-lock.js';
-import { type ToolEntry, type TurnFailure, writeBatch } from './fold-turn.js';
+import { closeSession, type ToolEntry, type TurnFailure, writeBatch } from './fold-turn.js';
 import { logHookProblem } from './hook-log.js';
+import { importOwnTranscript } from './import-own-transcript.js';
 import { hookLogFile, type SessionFiles, sessionFiles } from './hook-paths.js';
 import { readHookState, writeHookState } from './hook-state.js';
 import { finishJournalBatch, type JournalBatch, takeJournalBatch } from './journal.js';
 import { diffDirtyStates, type DirtyState, readDirtyState } from './measure-workspace.js';
-import type { HookInput, HookSessionState } from './types.js';
+import type { HookInput, HookSessionState, JournalEntry } from './types.js';
 
 /** What a fold wrote, for the caller (and tests). */
 export interface FoldResult {
@@ -32,6 +33,12 @@ export interface FoldOptions {
   measure?: boolean | 'if-work';
   /** How long to wait for a live hook of the session that holds the fold lock. @default 0 */
   waitMs?: number;
+  /**
+   * Read the session's own transcript (`input.transcriptPath`) into its record after the journal,
+   * inside the fold's lock: its prompts, tool calls and failures, which no per-call hook notes any
+   * more (import-own-transcript.ts). @default true
+   */
+  transcript?: boolean;
 }
 
 /** @default 2: batches one fold takes at most (what a dead fold left, then the journal). */
@@ -76,6 +83,7 @@ async function foldLocked(
   const state = readHookState(files.state) ?? freshState(input, now);
   const result: FoldResult = { folded: true, failures: [] };
   let measured = false;
+  let ended: Extract<JournalEntry, { kind: 'end' }> | undefined;
   const measure = async () => {
     if (measured) return;
     measured = true;
@@ -102,10 +110,14 @@ async function foldLocked(
       now,
     });
     result.failures.push(...written.failures);
+    ended = batch?.entries.findLast((entry): entry is Extract<JournalEntry, { kind: 'end' }> => entry.kind === 'end') ?? ended;
     if (written.dispatchId) result.dispatchId = written.dispatchId;
     commitBatch(files, state, batch, number, result.dirty, now);
     if (!batch) break;
   }
+  if (options.transcript !== false && (await importOwnTranscript(ledger, input, workspace, state, now)) === 'created' && ended)
+    // The transcript made the record after the batch's end found none to close.
+    await closeSession(ledger, id, ended.at, ended.reason);
   return result;
 }
 

@@ -60,7 +60,7 @@ export async function writeBatch(ledger: Ledger, id: string, turn: Turn): Promis
 }
 
 /** Closes the session's record with its summary (idempotent: a second end keeps the first's time). */
-async function closeSession(ledger: Ledger, id: string, at: number, reason: string | undefined): Promise<void> {
+export async function closeSession(ledger: Ledger, id: string, at: number, reason: string | undefined): Promise<void> {
   const current = await getAgentSession(ledger, id);
   if (!current) return;
   // A session whose last turn was cut off (a usage limit) ended because of it, whatever SessionEnd says.
@@ -131,7 +131,8 @@ function describeFailure(failure: TurnFailure): string {
 
 function turnResult(turn: WrittenTurn): string {
   const { diff, tools, failures } = turn;
-  const parts = [`${tools.length} tool call${tools.length === 1 ? '' : 's'}`];
+  // The hooks note no tool call any more (the transcript has them, in the session's record): a count of 0 would mislead.
+  const parts = tools.length === 0 ? [] : [`${tools.length} tool call${tools.length === 1 ? '' : 's'}`];
   if (diff.created.length) parts.push(`created ${diff.created.slice(0, 10).join(', ')}`);
   if (diff.updated.length) parts.push(`changed ${diff.updated.slice(0, 10).join(', ')}`);
   if (diff.deleted.length) parts.push(`deleted ${diff.deleted.slice(0, 10).join(', ')}`);

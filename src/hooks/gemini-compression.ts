@@ -19,13 +19,26 @@ export async function geminiCompressionDue(
   threshold = GEMINI_COMPRESSION_THRESHOLD,
 ): Promise<boolean> {
   if (trigger === 'manual') return true;
-  if (!transcriptPath) return false;
+  return (await geminiPromptTokens(transcriptPath, threshold))?.due ?? false;
+}
+
+/**
+ * The last prompt's token count in a Gemini transcript's tail, and whether it reaches the
+ * compression threshold (Gemini then compresses before its next model request). Undefined when the
+ * transcript is missing or records no count yet.
+ */
+export async function geminiPromptTokens(
+  transcriptPath: string | undefined,
+  threshold = GEMINI_COMPRESSION_THRESHOLD,
+): Promise<{ tokens: number; due: boolean } | undefined> {
+  if (!transcriptPath) return undefined;
   const tail = (await readTranscript(transcriptPath, 0, TAIL_BYTES))?.bytes.toString('utf8') ?? '';
   let last: RegExpExecArray | null = null;
   const pattern = /"tokens":\{"input":(\d+)/g;
   for (let match = pattern.exec(tail); match; match = pattern.exec(tail)) last = match;
-  if (!last) return false;
+  if (!last) return undefined;
   const model = /"model":"([^"]+)"[^\n]*$/.exec(tail)?.[1] ?? '';
   const limit = /gemma-4/i.test(model) ? 256_000 : GEMINI_TOKEN_LIMIT;
-  return Number(last[1]) >= threshold * limit;
+  const tokens = Number(last[1]);
+  return { tokens, due: tokens >= threshold * limit };
 }

@@ -36,7 +36,7 @@ async function withLedger<T>(
 
 /**
  * SessionStart (startup, resume, clear, compact): folds what a dead process of this session left
- * in its journal, measures the workspace (the baseline its turns are measured against), opens or
+ * in its journal (after a compaction: the turn so far, with its transcript), measures the workspace (the baseline its turns are measured against), opens or
  * reopens the session's record, imports what is new in the agent CLIs' stores, and answers with the continuation context unless this session's
  * history already holds the same one.
  */
@@ -44,7 +44,9 @@ export async function handleSessionStart(input: HookInput, workspace: string, no
   const id = agentSessionId(input.client, input.sessionId);
   const files = sessionFiles(workspace, id);
   const source: AgentSessionSource = input.source ?? 'startup';
-  const unfolded = hasUnfolded(files);
+  // After a compaction the work in flight is folded first (its transcript read), so the context
+  // knows it: no PreCompact hook runs before (issue 37).
+  const unfolded = hasUnfolded(files) || source === 'compact';
   // git runs in its own processes while this one loads and opens the ledger.
   const measuring = unfolded ? undefined : readDirtyState(workspace).catch(() => undefined);
   const commits = readRecentCommits(workspace);
@@ -138,12 +140,9 @@ function hasUnfolded(files: SessionFiles): boolean {
   return (statSync(files.journal, { throwIfNoEntry: false })?.size ?? 0) > 0 || leftoverBatches(files).length > 0;
 }
 
-/** Gemini's BeforeAgent: note the prompt; inject once when a compression happened since the last injection. */
-export async function handleBeforeAgent(input: HookInput, workspace: string, now: number, env: NodeJS.ProcessEnv): Promise<string> {
-  const files = sessionFiles(workspace, agentSessionId(input.client, input.sessionId));
-  if (input.prompt) appendJournal(files.journal, files.dir, { kind: 'prompt', at: now, prompt: input.prompt });
-  if (!readHookState(files.state)?.compactPending) return '';
-  return injectAfterCompression(input, workspace, 'BeforeAgent', now, env);
+/** The work so far folded before a compression (Gemini's BeforeAgent, when one is due). */
+export async function foldBeforeCompression(input: HookInput, workspace: string, now: number, env: NodeJS.ProcessEnv): Promise<void> {
+  await withLedger(workspace, env, BUSY_TIMEOUT_MS.fold, (ledger) => foldSession(ledger, workspace, input, now));
 }
 
 /** The context after a Gemini compression, through BeforeAgent or AfterTool; clears the mark. */

@@ -40,7 +40,7 @@ export function parseHookInput(client: AgentClient, event: HookEvent, text: stri
  * The user's own words: Gemini hands BeforeAgent the prompt with the SessionStart context already
  * in front of it (`<hook_context>…</hook_context>`), which is Baton's, not the user's.
  */
-function userPrompt(prompt: string | undefined): string | undefined {
+export function userPrompt(prompt: string | undefined): string | undefined {
   if (prompt === undefined) return undefined;
   const own = prompt.replace(/<hook_context>[\s\S]*?(<\/hook_context>|$)/g, '').trim();
   return own === '' ? undefined : own;

@@ -81,14 +81,17 @@ async function dispatch(input: HookInput, workspace: string, now: number, env: N
     const { handleNote } = await import('./handle-note.js');
     return handleNote(input, workspace, now, env);
   }
+  if (input.event === 'before-agent') {
+    // Once per Gemini prompt: the ledger loads only when a compression is due.
+    const { handleBeforeAgent } = await import('./handle-before-agent.js');
+    return handleBeforeAgent(input, workspace, now, env);
+  }
   const handlers = await import('./handle-session.js');
   switch (input.event) {
     case 'session-start':
       return handlers.handleSessionStart(input, workspace, now, env);
     case 'pre-compact':
       return handlers.handlePreCompact(input, workspace, now, env);
-    case 'before-agent':
-      return handlers.handleBeforeAgent(input, workspace, now, env);
     case 'stop':
       return handlers.handleStop(input, workspace, now, env);
     case 'session-end':

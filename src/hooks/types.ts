@@ -98,6 +98,8 @@ export interface HookSessionState {
   injectedAt?: number;
   /** Gemini: a compression happened (or was due) and the context was not injected since. */
   compactPending?: boolean;
+  /** Gemini: the last prompt's token count for which BeforeAgent took a compression as due (injected once per count). */
+  compressedAtTokens?: number;
   model?: string;
   startedAt: number;
 }

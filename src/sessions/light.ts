@@ -4,3 +4,6 @@
 export { isUnderRoots, workspaceRoots } from './discover-roots.js';
 export { importSessions } from './import-sessions.js';
 export type { ImportSessionsOptions, ImportSessionsResult } from './import-sessions.js';
+// The hooks' fold reads its own session's transcript (src/hooks/import-own-transcript.ts).
+export { readSessionFile } from './read-session-file.js';
+export { sessionRecordData } from './session-record-data.js';

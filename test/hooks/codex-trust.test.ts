@@ -16,20 +16,13 @@ describe('hooks status reads Codex’s hook trust', () => {
     expect((await runBaton(['hooks', 'install', '--client', 'codex', '--scope', 'user'], { cwd: ws.dir, env })).code).toBe(0);
     type Status = { scopes: Array<{ scope: string; untrusted?: string[] }> };
     const status = async () => (await runBaton(['hooks', 'status', '--client', 'codex', '--json'], { cwd: ws.dir, env })).json<Status>();
-    expect((await status()).scopes.find((s) => s.scope === 'user')?.untrusted).toEqual([
-      'SessionStart',
-      'UserPromptSubmit',
-      'PostToolUse',
-      'PreCompact',
-      'Stop',
-      'SessionEnd',
-    ]);
+    expect((await status()).scopes.find((s) => s.scope === 'user')?.untrusted).toEqual(['SessionStart', 'Stop', 'SessionEnd']);
     const text = await runBaton(['hooks', 'status', '--client', 'codex'], { cwd: ws.dir, env });
-    expect(text.stdout).toContain('Codex has not trusted SessionStart, UserPromptSubmit, PostToolUse, PreCompact, Stop, SessionEnd');
+    expect(text.stdout).toContain('Codex has not trusted SessionStart, Stop, SessionEnd');
 
     // What Codex writes once the user trusts hooks in /hooks (one table per handler).
     const hooksFile = path.join(codexHome, 'hooks.json');
-    for (const label of ['session_start', 'user_prompt_submit', 'post_tool_use', 'pre_compact', 'stop'])
+    for (const label of ['session_start', 'stop'])
       appendFileSync(path.join(codexHome, 'config.toml'), `\n[hooks.state."${hooksFile}:${label}:0:0"]\ntrusted_hash = "sha256:00ff"\n`);
     expect((await status()).scopes.find((s) => s.scope === 'user')?.untrusted).toEqual(['SessionEnd']);
   });

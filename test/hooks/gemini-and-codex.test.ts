@@ -55,6 +55,24 @@ describe('Gemini CLI: exit codes from the shell result, and one injection per co
     expect((await ws.session('gemini-g-compress'))?.data.compactions).toBe(1);
   });
 
+  it('with BeforeAgent alone (no PreCompress, as install registers it now): a prompt past the threshold folds the work and injects once', async () => {
+    ws = makeHookWorkspace();
+    const transcript = path.join(ws.dir, '.baton/transcript.jsonl');
+    const s = { session: 'g-before', cwd: ws.dir };
+    await ws.hook('gemini', 'session-start', gemini.sessionStart(s, 'startup', transcript));
+    ws.write('draft.md', 'x\n');
+    geminiTranscript(transcript, 12_000);
+    expect(await ws.hook('gemini', 'before-agent', gemini.beforeAgent(s, 'next', transcript))).toBe('');
+
+    geminiTranscript(transcript, 600_000);
+    const context = ws.context(await ws.hook('gemini', 'before-agent', gemini.beforeAgent(s, 'go on', transcript)));
+    expect(context).toContain('The conversation was just compacted');
+    expect(context).toContain('draft.md');
+    // The same count again (no model message since): not told twice.
+    expect(await ws.hook('gemini', 'before-agent', gemini.beforeAgent(s, 'and more', transcript))).toBe('');
+    expect((await ws.session('gemini-g-before'))?.data.compactions).toBe(1);
+  });
+
   it('after a /compress in the middle of a turn, the next tool result carries the context (AfterTool)', async () => {
     ws = makeHookWorkspace();
     const transcript = path.join(ws.dir, '.baton/transcript.jsonl');

@@ -2,6 +2,7 @@ import { mkdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { runBaton } from '../helpers/cli.js';
+import { runHookBin } from './helpers/hook-bin.js';
 import { codexHooksFeatureOn, withCodexHooksFeature } from '../../src/hooks/index.js';
 import { type HookWorkspace, makeHookWorkspace } from './helpers/hook-workspace.js';
 
@@ -35,16 +36,9 @@ describe('baton hooks install / uninstall / status', () => {
     const written = read(settings);
     expect(written.permissions).toEqual(mine.permissions);
     expect(written.hooks.PostToolUse?.[0]).toEqual(mine.hooks.PostToolUse[0]);
-    expect(Object.keys(written.hooks).sort()).toEqual([
-      'PostToolUse',
-      'PostToolUseFailure',
-      'PreCompact',
-      'SessionEnd',
-      'SessionStart',
-      'Stop',
-      'StopFailure',
-      'UserPromptSubmit',
-    ]);
+    // The user's PostToolUse stays; Baton registers no per-tool-call event (issue 37).
+    expect(Object.keys(written.hooks).sort()).toEqual(['PostToolUse', 'SessionEnd', 'SessionStart', 'Stop', 'StopFailure']);
+    expect(written.hooks.PostToolUse).toEqual(mine.hooks.PostToolUse);
     const baton = written.hooks.SessionStart?.[0]?.hooks[0];
     expect(baton?.command).toMatch(/bin\/baton\.js hook session-start --client claude$/);
     expect(written.hooks.SessionEnd?.[0]?.hooks[0]?.timeout).toBeLessThanOrEqual(2);
@@ -79,13 +73,50 @@ describe('baton hooks install / uninstall / status', () => {
     expect(read(path.join(ws.dir, '.claude/settings.json')).hooks.Stop?.[0]?.hooks[0]?.command).toBe(
       '"$CLAUDE_PROJECT_DIR"/node_modules/.bin/baton hook stop --client claude',
     );
-    const geminiHook = read(path.join(ws.dir, '.gemini/settings.json')).hooks.AfterTool?.[0];
-    expect(geminiHook).toMatchObject({
-      matcher: 'write_file|replace|run_shell_command',
-      hooks: [
-        { command: '$GEMINI_PROJECT_DIR/node_modules/.bin/baton hook post-tool --client gemini', timeout: 5000, name: 'baton-post-tool' },
-      ],
+    const geminiHooks = read(path.join(ws.dir, '.gemini/settings.json')).hooks;
+    expect(Object.keys(geminiHooks)).toEqual(['SessionStart', 'BeforeAgent', 'AfterAgent', 'SessionEnd']);
+    expect(geminiHooks.AfterAgent?.[0]).toMatchObject({
+      matcher: '',
+      hooks: [{ command: '$GEMINI_PROJECT_DIR/node_modules/.bin/baton hook stop --client gemini', timeout: 10000, name: 'baton-stop' }],
     });
+  });
+
+  it('upgrades an older install: the per-prompt, per-tool-call and pre-compaction bindings go, the user’s own hooks on those events stay, and the old commands still exit 0', async () => {
+    ws = makeHookWorkspace();
+    const settings = path.join(ws.dir, '.claude/settings.json');
+    mkdirSync(path.dirname(settings));
+    const old = (event: string) => ({
+      type: 'command',
+      command: `${path.resolve('bin/baton.js')} hook ${event} --client claude`,
+      timeout: 5,
+    });
+    const mine = { type: 'command', command: 'echo mine' };
+    writeFileSync(
+      settings,
+      JSON.stringify({
+        hooks: {
+          SessionStart: [{ matcher: '', hooks: [old('session-start')] }],
+          UserPromptSubmit: [{ matcher: '', hooks: [old('prompt')] }],
+          PostToolUse: [{ matcher: 'Write|Edit|MultiEdit|NotebookEdit|Bash', hooks: [old('post-tool'), mine] }],
+          PostToolUseFailure: [{ matcher: '', hooks: [old('post-tool')] }],
+          PreCompact: [{ matcher: '', hooks: [old('pre-compact')] }],
+          Stop: [{ matcher: '', hooks: [old('stop')] }],
+          SessionEnd: [{ matcher: '', hooks: [old('session-end')] }],
+        },
+      }),
+    );
+    const env = { HOME: path.join(ws.dir, '.home') };
+    expect((await runBaton(['hooks', 'install', '--client', 'claude'], { cwd: ws.dir, env })).code).toBe(0);
+    const hooks = read(settings).hooks;
+    expect(Object.keys(hooks).sort()).toEqual(['PostToolUse', 'SessionEnd', 'SessionStart', 'Stop', 'StopFailure']);
+    expect(hooks.PostToolUse).toEqual([{ matcher: 'Write|Edit|MultiEdit|NotebookEdit|Bash', hooks: [mine] }]);
+
+    // A session still running with the old settings: its per-call hooks answer nothing and exit 0.
+    const payload = JSON.stringify({ session_id: 'old', cwd: ws.dir, hook_event_name: 'UserPromptSubmit', prompt: 'hi' });
+    for (const event of ['prompt', 'post-tool', 'pre-compact']) {
+      const run = await runHookBin(['hook', event, '--client', 'claude'], payload, ws.dir, env);
+      expect([run.code, run.stdout, run.stderr]).toEqual([0, '', '']);
+    }
   });
 
   it('writes Codex’s hooks.json and turns [features] hooks on in config.toml, keeping the rest; --dry-run writes nothing', async () => {
@@ -108,14 +139,7 @@ describe('baton hooks install / uninstall / status', () => {
     expect(readFileSync(path.join(codexHome, 'config.toml'), 'utf8')).toBe(
       'model = "gpt-5.5"\n\n[features]\nhooks = true\nweb_search = true\n\n[projects."/x"]\ntrust_level = "trusted"\n',
     );
-    expect(Object.keys(read(path.join(codexHome, 'hooks.json')).hooks)).toEqual([
-      'SessionStart',
-      'UserPromptSubmit',
-      'PostToolUse',
-      'PreCompact',
-      'Stop',
-      'SessionEnd',
-    ]);
+    expect(Object.keys(read(path.join(codexHome, 'hooks.json')).hooks)).toEqual(['SessionStart', 'Stop', 'SessionEnd']);
   });
 
   it('refuses a settings file that is not JSON, naming it, with exit 2 and nothing changed', async () => {

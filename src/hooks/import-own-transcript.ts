@@ -1,0 +1,84 @@
+import { type AgentSessionData, agentSessionId, getAgentSession, type Ledger } from '../ledger/index.js';
+import { readSessionFile, sessionRecordData } from '../sessions/light.js';
+import type { AgentSession } from '../sessions/index.js';
+import { userPrompt } from './parse-hook-input.js';
+import { ensureSessionRecord } from './session-record.js';
+import { summarizeSession } from './session-summary.js';
+import type { HookInput, HookSessionState } from './types.js';
+
+/**
+ * Reads the session's own transcript (the hook input's `transcript_path`: Claude's JSONL, Codex's
+ * rollout, Gemini's chat file) and merges what it holds into the session's record: every prompt,
+ * tool call, failure with its exit code, plan and compaction. This is what the per-prompt and
+ * per-tool-call hooks used to note one process at a time; the fold at the end of a turn now reads
+ * it once. A missing or unreadable transcript changes nothing (the next session start's import
+ * tries again). A transcript with no prompt and no tool call (a `claude mcp list`) makes no record.
+ * Says whether it created the session's record or merged into it.
+ */
+export async function importOwnTranscript(
+  ledger: Ledger,
+  input: HookInput,
+  workspace: string,
+  state: HookSessionState,
+  now: number,
+): Promise<'created' | 'merged' | undefined> {
+  if (!input.transcriptPath) return undefined;
+  let session: AgentSession;
+  try {
+    session = (await readSessionFile(input.transcriptPath, { client: input.client })).session;
+  } catch {
+    return undefined;
+  }
+  if (session.parentId !== undefined) return undefined;
+  const imported = sessionRecordData(session, workspace, now);
+  if (imported.turns === 0 && imported.toolCalls === 0) return undefined;
+  const id = agentSessionId(input.client, input.sessionId);
+  const existed = Boolean(await getAgentSession(ledger, id));
+  const record = await ensureSessionRecord(ledger, id, input, workspace, state, now);
+  await ledger.updateRecord<AgentSessionData>('agent_sessions', id, {
+    data: withTranscript(record.data, imported, lastPromptAt(session)),
+  });
+  return existed ? 'merged' : 'created';
+}
+
+/**
+ * The hooks' record with its transcript's facts: the transcript gives the texts, counts and
+ * failures (it saw every call); the workspace measurement the folds made wins for files (measured
+ * facts win), and the hooks' own end reason and last reply (Stop's, newer than a transcript not yet
+ * flushed) stay. A cut-off turn is forgotten once the transcript has a prompt after it.
+ */
+export function withTranscript(current: AgentSessionData, imported: AgentSessionData, promptAt: number | undefined): AgentSessionData {
+  const next: AgentSessionData = {
+    ...current,
+    model: current.model ?? imported.model,
+    startedAt: Math.min(current.startedAt, imported.startedAt),
+    turns: Math.max(current.turns, imported.turns),
+    toolCalls: Math.max(current.toolCalls, imported.toolCalls),
+    compactions: Math.max(current.compactions, imported.compactions),
+    failures: imported.failures.length >= current.failures.length ? imported.failures : current.failures,
+    // Gemini's transcript keeps the SessionStart context in front of the first prompt: the user's words only.
+    lastPrompt: userPrompt(imported.lastPrompt) ?? current.lastPrompt,
+    lastReply: current.lastReply ?? imported.lastReply,
+    ...(imported.transcript ? { transcript: ownWords(imported.transcript) } : {}),
+  };
+  if (!next.lastPrompt) delete next.lastPrompt;
+  if (!next.lastReply) delete next.lastReply;
+  const measured = current.filesCreated.length + current.filesUpdated.length + current.filesDeleted.length > 0;
+  if (!measured) next.filesUpdated = imported.filesUpdated;
+  if (next.cutOff && promptAt !== undefined && promptAt > next.cutOff.at) delete next.cutOff;
+  next.summary = summarizeSession(next, next.endedAt === undefined ? 'active' : 'ended');
+  return next;
+}
+
+function ownWords(transcript: NonNullable<AgentSessionData['transcript']>): NonNullable<AgentSessionData['transcript']> {
+  const task = userPrompt(transcript.task);
+  const next = { ...transcript };
+  if (task) next.task = task;
+  else delete next.task;
+  return next;
+}
+
+function lastPromptAt(session: AgentSession): number | undefined {
+  const prompt = session.events.findLast((event) => event.type === 'user');
+  return prompt?.at;
+}
