@@ -6,7 +6,7 @@ const SNIFF_BYTES = 64 * 1024;
 
 /**
  * Which client wrote a session file: from where the client keeps it (`.claude/projects`,
- * `.codex/sessions`, `.gemini/tmp`, `.copilot/session-state`), else from its first record.
+ * `.codex/sessions`, `.gemini/tmp`, `.copilot/session-state`, an OpenCode `DB#ses_…`), else from its first record.
  * undefined when neither tells.
  */
 export async function detectSessionClient(file: string): Promise<SessionClient | undefined> {
@@ -27,6 +27,7 @@ function clientOfPath(file: string): SessionClient | undefined {
   if (p.includes('/.codex/sessions/') || /\/rollout-[^/]*\.jsonl$/.test(p)) return 'codex';
   if (p.includes('/.gemini/tmp/')) return 'gemini';
   if (p.includes('/.copilot/session-state/')) return 'copilot';
+  if (/\.db#ses_[A-Za-z0-9]+$/.test(p)) return 'opencode';
   return undefined;
 }
 

@@ -1,6 +1,7 @@
 import type { Dirent } from 'node:fs';
 import { readdir, readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
+import { discoverOpencodeSessions } from './opencode/discover-opencode-sessions.js';
 import { claudeProjectSlug, geminiProjectNames, type SessionStores } from './session-stores.js';
 import type { SessionClient } from './types.js';
 
@@ -21,7 +22,8 @@ export interface SessionFileEntry {
  * Every session file of every client store that may be this workspace's: Claude Code transcripts
  * of each root's project folder, Gemini CLI chats and checkpoints of each root's project folder,
  * and every Codex rollout and Copilot session (their cwd is inside the file: the import reads it
- * once and remembers it). Only directory listings and stats: no file is opened here.
+ * once and remembers it). Only directory listings and stats: no file is opened here, except
+ * OpenCode's SQLite database, whose session rows name their directory (one entry per session).
  */
 export async function discoverSessionFiles(stores: SessionStores, roots: readonly string[]): Promise<SessionFileEntry[]> {
   const found = await Promise.all([
@@ -38,11 +40,15 @@ export async function discoverSessionFiles(stores: SessionStores, roots: readonl
     ...codex.map((file) => ({ client: 'codex' as const, file, placed: false })),
     ...copilot.map((file) => ({ client: 'copilot' as const, file, placed: false })),
   ];
-  const stats = await Promise.all(entries.map((e) => stat(e.file).catch(() => undefined)));
-  return entries.flatMap((e, i) => {
+  const [stats, opencode] = await Promise.all([
+    Promise.all(entries.map((e) => stat(e.file).catch(() => undefined))),
+    discoverOpencodeSessions(stores.opencode, roots),
+  ]);
+  const files = entries.flatMap((e, i) => {
     const s = stats[i];
     return s?.isFile() ? [{ ...e, size: s.size, mtimeMs: Math.floor(s.mtimeMs) }] : [];
   });
+  return [...files, ...opencode];
 }
 
 async function entriesOf(dir: string): Promise<Dirent[]> {

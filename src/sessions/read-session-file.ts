@@ -4,6 +4,7 @@ import { readCodexSession } from './codex/read-codex-session.js';
 import { readCopilotSession } from './copilot/read-copilot-session.js';
 import { detectSessionClient } from './detect-session-client.js';
 import { readGeminiSession } from './gemini/read-gemini-session.js';
+import { readOpencodeSession } from './opencode/read-opencode-session.js';
 import type { ParsedFile } from './parse-jsonl-file.js';
 import type { ReadSessionOptions, SessionClient } from './types.js';
 
@@ -17,6 +18,7 @@ const READERS: Partial<Record<SessionClient, (file: string, options: ReadSession
   codex: readCodexSession,
   gemini: readGeminiSession,
   copilot: readCopilotSession,
+  opencode: readOpencodeSession,
 };
 
 /**
@@ -32,7 +34,7 @@ export async function readSessionFile(file: string, options: ReadSessionFileOpti
   if (!reader) {
     throw new BatonError(
       'INPUT_INVALID',
-      `not a session file Baton can read (Claude Code, Codex CLI, Gemini CLI or Copilot CLI): ${file}`,
+      `not a session file Baton can read (Claude Code, Codex CLI, Gemini CLI, Copilot CLI or OpenCode): ${file}`,
       {
         details: { field: 'file', client: client ?? 'unknown' },
       },

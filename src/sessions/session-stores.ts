@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import os from 'node:os';
 import path from 'node:path';
+import { type OpencodeStore, opencodeStore } from './opencode/discover-opencode-sessions.js';
 
 /** Where each agent CLI keeps its own session records, from the environment the CLIs read. */
 export interface SessionStores {
@@ -12,6 +13,8 @@ export interface SessionStores {
   gemini: string;
   /** `COPILOT_HOME`, else ~/.copilot: sessions under `session-state/`. */
   copilot: string;
+  /** `OPENCODE_DB`, else every `opencode*.db` of `$XDG_DATA_HOME/opencode` (~/.local/share/opencode). */
+  opencode: OpencodeStore;
 }
 
 export function sessionStores(env: NodeJS.ProcessEnv): SessionStores {
@@ -21,6 +24,7 @@ export function sessionStores(env: NodeJS.ProcessEnv): SessionStores {
     codex: env.CODEX_HOME || path.join(home, '.codex'),
     gemini: path.join(env.GEMINI_CLI_HOME || home, '.gemini'),
     copilot: env.COPILOT_HOME || path.join(home, '.copilot'),
+    opencode: opencodeStore(env, home),
   };
 }
 

@@ -12,6 +12,7 @@ export type Described = Omit<ToolDescription, 'kind'> & { kind?: ToolKind };
 
 const PATH_KEYS = [
   'file_path',
+  'filePath',
   'absolute_path',
   'path',
   'notebook_path',
@@ -39,8 +40,8 @@ export function editCall(args: ToolArgs, name: string): Described {
   const action = textActionOf(args, name);
   if (action !== undefined) return sweEdit(action, name);
   const path = pathOf(args);
-  const removed = lineCount(args.old_string ?? args.old_str);
-  const added = lineCount(args.new_string ?? args.new_str ?? args.content ?? args.text);
+  const removed = lineCount(args.old_string ?? args.old_str ?? args.oldString);
+  const added = lineCount(args.new_string ?? args.new_str ?? args.newString ?? args.content ?? args.text);
   const change = removed + added > 0 ? { change: { removed, added } } : {};
   return { paths: path ? [path] : [], ...(path ? { key: path } : {}), ...change };
 }

@@ -42,6 +42,7 @@ const GEMINI = 'gemini';
 const COPILOT = 'copilot';
 const OPENHANDS = 'openhands';
 const SWE = 'swe-agent';
+const OPENCODE = 'opencode';
 
 /** Baton's one table of agent tools, keyed by the tool's name in lower case. */
 export const TOOL_TABLE: Readonly<Record<string, ToolEntry>> = {
@@ -105,6 +106,9 @@ export const TOOL_TABLE: Readonly<Record<string, ToolEntry>> = {
   ls: { kind: 'search', clients: [CLAUDE], describe: listCall },
   list_directory: { kind: 'search', clients: [GEMINI], describe: listCall },
   list_dir: { kind: 'search', clients: [], describe: listCall },
+  // OpenCode's own names (its read, edit, write, bash, glob, grep, todowrite, webfetch, task and skill are above).
+  list: { kind: 'search', clients: [OPENCODE], describe: listCall },
+  codesearch: { kind: 'search', clients: [OPENCODE], describe: searchCall },
   // Plans.
   todowrite: { kind: 'plan', clients: [CLAUDE], describe: (a) => planCall(a.todos) },
   update_plan: { kind: 'plan', clients: [CODEX], describe: (a) => planCall(a.plan) },
@@ -136,6 +140,7 @@ export const TOOL_TABLE: Readonly<Record<string, ToolEntry>> = {
   toolsearch: { kind: 'other', clients: [CLAUDE], describe: (a) => keyed(a.query) },
   ask_user: { kind: 'other', clients: [GEMINI], describe: askUser },
   askuserquestion: { kind: 'other', clients: [CLAUDE], describe: askUser },
+  question: { kind: 'other', clients: [OPENCODE], describe: askUser },
   submit: { kind: 'other', clients: [SWE], describe: () => ({ paths: [] }) },
   finish: { kind: 'other', clients: [OPENHANDS], describe: (a) => keyed(firstLineOf(a.message)) },
 };

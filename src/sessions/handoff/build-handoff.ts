@@ -5,13 +5,19 @@ import { sessionFactsBlock } from './session-facts-block.js';
 import { sessionLoopEvents } from './session-loop-events.js';
 
 /** The agent CLIs a handoff can start. */
-export const HANDOFF_TARGETS = ['claude', 'codex', 'gemini', 'copilot'] as const;
+export const HANDOFF_TARGETS = ['claude', 'codex', 'gemini', 'copilot', 'opencode'] as const;
 export type HandoffTarget = (typeof HANDOFF_TARGETS)[number];
 
 /** A handoff's default size: a first prompt every target takes without crowding its own context. */
 export const DEFAULT_HANDOFF_BUDGET = 2500;
 
-const CLIENT_LABELS: Record<string, string> = { claude: 'Claude Code', codex: 'Codex CLI', gemini: 'Gemini CLI', copilot: 'Copilot CLI' };
+const CLIENT_LABELS: Record<string, string> = {
+  claude: 'Claude Code',
+  codex: 'Codex CLI',
+  gemini: 'Gemini CLI',
+  copilot: 'Copilot CLI',
+  opencode: 'OpenCode',
+};
 const SYSTEM = 'Transcript of the previous session, condensed (older turns summarized):';
 
 export interface BuildHandoffOptions {

@@ -7,7 +7,7 @@ export const registerHandoff: RegisterCommand = (program, io, state) => {
   withCommonOptions(program.command('handoff'))
     .description('start the next agent CLI with a handoff from a session of this workspace (any client) as its first prompt')
     .option('--from <client|session>', 'the source: a client (its newest session) or a session id (default: the newest session)')
-    .option('--to <client>', 'claude | codex | gemini | copilot (default: codex after a Claude Code session, else claude)')
+    .option('--to <client>', 'claude | codex | gemini | copilot | opencode (default: codex after a Claude Code session, else claude)')
     .option('--budget <tokens>', "the handoff's size at most, in tokens", '2500')
     .option('--print', 'print the handoff instead of starting the target CLI')
     .action(async (options: HandoffCliOptions) => {

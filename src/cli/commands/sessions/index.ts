@@ -6,9 +6,11 @@ import type { SessionsCliOptions } from './action.js';
 export const registerSessions: RegisterCommand = (program, io, state) => {
   const sessions = program
     .command('sessions')
-    .description("this workspace's agent CLI sessions (Claude Code, Codex CLI, Gemini CLI, Copilot CLI), imported from their own stores");
+    .description(
+      "this workspace's agent CLI sessions (Claude Code, Codex CLI, Gemini CLI, Copilot CLI, OpenCode), imported from their own stores",
+    );
   const list = (command: typeof sessions) =>
-    withCommonOptions(command).option('--client <client>', 'claude | codex | gemini | copilot (default: all)');
+    withCommonOptions(command).option('--client <client>', 'claude | codex | gemini | copilot | opencode (default: all)');
   list(sessions.command('list', { isDefault: true }))
     .description('import what is new, then list the sessions, newest first')
     .action(async (options: SessionsCliOptions) => {

@@ -7,7 +7,7 @@ import { type AgentSessionRecord, listAgentSessions } from '../../../ledger/ligh
 import { importSessions, type ImportSessionsResult, workspaceRoots } from '../../../sessions/light.js';
 import type { CliIO } from '../../context.js';
 
-export const SESSION_CLIENT_NAMES = ['claude', 'codex', 'gemini', 'copilot'] as const;
+export const SESSION_CLIENT_NAMES = ['claude', 'codex', 'gemini', 'copilot', 'opencode'] as const;
 
 /** The workspace the sessions are recorded under: the hooks' one (the folder with `.baton/`), else the git root, else cwd. */
 export async function sessionWorkspace(cwd: string): Promise<string> {
