@@ -22,3 +22,5 @@ export type {
   AgentSessionSource,
   AgentSessionStatus,
 } from './agent-sessions.js';
+export { HANDOFF_AUDIT_STATUS, listHandoffs } from './handoff-audit.js';
+export type { HandoffAuditData, HandoffAuditRecord } from './handoff-audit.js';

@@ -6,6 +6,7 @@ const NAV: Array<{ key: NavKey; href: string; label: string; shortcut: string }>
   { key: 'providers', href: '/providers', label: 'Providers', shortcut: 'g p' },
   { key: 'recovery', href: '/recovery', label: 'Session recovery', shortcut: 'g r' },
   { key: 'sessions', href: '/sessions', label: 'Agent sessions', shortcut: 'g s' },
+  { key: 'handoffs', href: '/handoffs', label: 'Handoffs', shortcut: 'g h' },
   { key: 'panels', href: '/panels', label: 'Panels', shortcut: 'g n' },
   { key: 'queue', href: '/queue', label: 'Queue', shortcut: 'g q' },
 ];
@@ -34,8 +35,8 @@ export function renderPage(view: { title: string; nav: NavKey; body: SafeHtml },
         <main id="main" tabindex="-1">${view.body}</main>
         <footer>
           Keys: <kbd>/</kbd> search · <kbd>g</kbd> then <kbd>t</kbd> tasks, <kbd>p</kbd> providers, <kbd>r</kbd> recovery,
-          <kbd>s</kbd> agent sessions, <kbd>n</kbd> panels, <kbd>q</kbd> queue · <kbd>Tab</kbd> moves through links and buttons. This page
-          never writes to the ledger.
+          <kbd>s</kbd> agent sessions, <kbd>h</kbd> handoffs, <kbd>n</kbd> panels, <kbd>q</kbd> queue · <kbd>Tab</kbd> moves through links
+          and buttons. This page never writes to the ledger.
         </footer>
       </body>
     </html> `.value;

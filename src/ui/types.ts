@@ -52,7 +52,7 @@ export interface UiServer {
   close(): Promise<void>;
 }
 
-export type NavKey = 'tasks' | 'providers' | 'recovery' | 'sessions' | 'panels' | 'queue';
+export type NavKey = 'tasks' | 'providers' | 'recovery' | 'sessions' | 'handoffs' | 'panels' | 'queue';
 
 /** What every view gets: the ledger, the request's URL and a fixed `now` for one render. */
 export interface ViewContext {

@@ -83,9 +83,9 @@ export const CLIENT_SCRIPT = `
     setTimeout(() => { button.textContent = label; }, 1500);
   });
 
-  // --- keyboard shortcuts: "/" search, "g" then t/p/r/s/n/q to switch views ----------------
+  // --- keyboard shortcuts: "/" search, "g" then t/p/r/s/h/n/q to switch views --------------
   let pendingG = false;
-  const views = { t: '/', p: '/providers', r: '/recovery', s: '/sessions', n: '/panels', q: '/queue' };
+  const views = { t: '/', p: '/providers', r: '/recovery', s: '/sessions', h: '/handoffs', n: '/panels', q: '/queue' };
   document.addEventListener('keydown', (event) => {
     const target = event.target;
     if (event.ctrlKey || event.metaKey || event.altKey) return;

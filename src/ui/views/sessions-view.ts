@@ -1,12 +1,13 @@
-import type { AgentSessionData, Dispatch, LedgerRecord } from '../../ledger/index.js';
+import { type AgentSessionData, type Dispatch, type LedgerRecord, listHandoffs } from '../../ledger/index.js';
 import { redactValue } from '../../redact/index.js';
 import { formatAgo, formatDuration, formatTime } from '../format.js';
 import { html } from '../html.js';
 import { badge } from '../layout.js';
 import type { ViewContext, ViewResult } from '../types.js';
+import { handoffsTable } from './handoffs-view.js';
 
 const PAGE = 30;
-const CLIENT_LABELS: Record<string, string> = { claude: 'Claude Code', gemini: 'Gemini CLI', codex: 'Codex CLI' };
+const CLIENT_LABELS: Record<string, string> = { claude: 'Claude Code', gemini: 'Gemini CLI', codex: 'Codex CLI', copilot: 'Copilot CLI' };
 
 /** Sessions of agent CLIs recorded by their hooks (`baton hooks install`), most recently active first. */
 export async function renderSessionsView(ctx: ViewContext): Promise<ViewResult> {
@@ -67,8 +68,15 @@ export async function renderSessionView(ctx: ViewContext, id: string): Promise<V
         <p>No agent session <code>${id}</code>. <a href="/sessions">All sessions</a>.</p>`,
     };
   }
-  const turns = await ctx.ledger.listDispatches({ taskId: id, limit: 200 });
-  const { value: data } = await redactValue({ session, turns: [...turns.items].sort((a, b) => a.attempt - b.attempt) });
+  const [turns, handoffs] = await Promise.all([
+    ctx.ledger.listDispatches({ taskId: id, limit: 200 }),
+    listHandoffs(ctx.ledger, { from: id, limit: 10 }),
+  ]);
+  const { value: data } = await redactValue({
+    session,
+    turns: [...turns.items].sort((a, b) => a.attempt - b.attempt),
+    handoffs: handoffs.items,
+  });
   const s = data.session.data;
   const files = (label: string, list: string[]) => list.length > 0 && html`<p><strong>${label}:</strong> ${list.join(', ')}</p>`;
   const body = html`<p><a href="/sessions">« All sessions</a></p>
@@ -95,6 +103,11 @@ export async function renderSessionView(ctx: ViewContext, id: string): Promise<V
               </li>`,
           )}
         </ul>`
+    }
+    ${
+      data.handoffs.length > 0 &&
+      html`<h2>Handed off</h2>
+        ${handoffsTable(data.handoffs, ctx.now, 'session-handoffs')}`
     }
     <h2>Turns</h2>
     ${

@@ -1,6 +1,6 @@
 import { spawn } from 'node:child_process';
 import { BatonError } from '../../../errors/index.js';
-import type { AgentSessionRecord, Ledger } from '../../../ledger/index.js';
+import { type AgentSessionRecord, HANDOFF_AUDIT_STATUS, type HandoffAuditData, type Ledger } from '../../../ledger/index.js';
 import {
   buildHandoff,
   HANDOFF_TARGETS,
@@ -43,10 +43,12 @@ export async function runHandoff(io: CliIO, options: HandoffCliOptions): Promise
     await recordHandoff(ledger, {
       workspace,
       from: source.id,
+      fromClient: source.data.client,
       to: target,
       tokens: handoff.tokens,
       budget,
       started: !options.print && !options.json,
+      text: handoff.text,
     });
     if (options.print || options.json) {
       printResult(
@@ -89,12 +91,12 @@ function pickTarget(to: string | undefined, from: string): HandoffTarget {
   });
 }
 
-/** An audit record of the handoff (when, from which session, to which client, how big; never the text). */
-async function recordHandoff(
-  ledger: Ledger,
-  data: { workspace: string; from: string; to: string; tokens: number; budget: number; started: boolean },
-): Promise<void> {
-  await ledger.createRecord('audit', { status: 'handoff', data: { at: Date.now(), ...data } });
+/**
+ * The audit record of the handoff (when, from which session and client, to which client, how big,
+ * printed or started, and its text, masked by the ledger's write) that `baton ui` shows.
+ */
+async function recordHandoff(ledger: Ledger, data: Omit<HandoffAuditData, 'at'>): Promise<void> {
+  await ledger.createRecord<HandoffAuditData>('audit', { status: HANDOFF_AUDIT_STATUS, data: { at: Date.now(), ...data } });
 }
 
 /** Starts the target CLI on the terminal (stdio inherited); its exit code is the command's. */
