@@ -60,3 +60,13 @@ export interface BatonConfig {
   /** Provider name for the helper (verifier) agent. */
   helper?: string;
 }
+
+/** A field of baton.config.json: a settings group field by field (each optional), a list or map as it is. */
+type ConfigFileField<V> = V extends readonly unknown[] | Record<string, ProviderConfig> ? V : V extends object ? Partial<V> : V;
+
+/**
+ * baton.config.json as written (after "//" comment keys are removed): BatonConfig's own fields,
+ * each optional (defaults fill in). config-schema-match.ts ties the file's schema to it, so a
+ * setting added to BatonConfig fails the build until the file's schema takes it.
+ */
+export type ConfigFileFormat = { [K in Exclude<keyof BatonConfig, 'file'>]?: ConfigFileField<BatonConfig[K]> };

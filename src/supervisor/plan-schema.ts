@@ -1,30 +1,31 @@
 import * as z from 'zod';
 import { MAX_TASK_ID_LENGTH } from '../ledger/index.js';
 
-const criterionSchema = z.union([
-  z.string().min(1).describe('What must hold when the task is done'),
-  z.strictObject({
-    description: z.string().min(1).describe('What must hold when the task is done'),
-    check: z.string().min(1).optional().describe('Shell command whose exit 0 proves the criterion'),
-  }),
-]);
+/** A criterion as an object: AcceptanceCriterion's own spelling. */
+export const criterionObjectFileSchema = z.strictObject({
+  description: z.string().min(1).describe('What must hold when the task is done'),
+  check: z.string().min(1).optional().describe('Shell command whose exit 0 proves the criterion'),
+});
+
+const criterionFileSchema = z.union([z.string().min(1).describe('What must hold when the task is done'), criterionObjectFileSchema]);
 
 const taskId = z.string().min(1).max(MAX_TASK_ID_LENGTH, `a task id of at most ${MAX_TASK_ID_LENGTH} characters`);
 
-const taskSchema = z
+export const taskOptionsFileSchema = z.object({ enable_pre_context: z.boolean().optional() }).catchall(z.unknown());
+export const retryPolicyFileSchema = z.strictObject({ max_retries: z.number().int().min(1).max(50) }).partial();
+
+/** A task of a plan file (PlanTaskFile). */
+export const planTaskFileSchema = z
   .strictObject({
     id: taskId.optional().describe('Unique task id'),
     task_id: taskId.optional().describe('Unique task id (seed 000 spelling)'),
     title: z.string().optional(),
     instructions: z.string().min(1).describe('What the agent must do'),
     intent: z.string().optional().describe('Why the task exists'),
-    acceptance_criteria: z.array(criterionSchema).default([]),
+    acceptance_criteria: z.array(criterionFileSchema).default([]),
     depends_on: z.array(z.string().min(1)).default([]),
-    retry_policy: z
-      .strictObject({ max_retries: z.number().int().min(1).max(50) })
-      .partial()
-      .optional(),
-    options: z.object({ enable_pre_context: z.boolean().optional() }).catchall(z.unknown()).default({}),
+    retry_policy: retryPolicyFileSchema.optional(),
+    options: taskOptionsFileSchema.default({}),
     agent_mode: z.string().optional(),
     priority: z.number().int().default(0),
   })
@@ -36,7 +37,7 @@ const taskSchema = z
  * naming the spelling it expects, never a field silently dropped.
  */
 export const planSchema = z.strictObject({
-  tasks: z.array(taskSchema).min(1, 'a plan needs at least one task'),
+  tasks: z.array(planTaskFileSchema).min(1, 'a plan needs at least one task'),
 });
 
 /** loadPlan's arguments: `{ workspaceDir }` names `cwd`. */

@@ -10,4 +10,4 @@ export type { DescribePath, InputProblem } from './input-problems.js';
 export type { ParseInputOptions } from './parse-input.js';
 export { abortSignalOption, envOption, functionOption, objectWithMethods, stringMapOption } from './option-schemas.js';
 export { toSnakeCase, toWireCase } from './wire-case.js';
-export type { SchemaFor } from './schema-for.js';
+export type { FileFormatFor, SchemaFor, SnakeCase } from './schema-for.js';

@@ -25,3 +25,20 @@ type Disagreement<T, I> = Exclude<keyof T, keyof I> | Exclude<keyof I, keyof T> 
 export type SchemaFor<T, S extends z.ZodType> = [Disagreement<T, z.input<S>>] extends [never]
   ? true
   : { disagree: Disagreement<T, z.input<S>> };
+
+/** A camelCase key as a snake_case file format spells it (`dependsOn` → `depends_on`). */
+export type SnakeCase<S extends string> = S extends `${infer H}${infer R}`
+  ? `${H extends Lowercase<H> ? H : `_${Lowercase<H>}`}${SnakeCase<R>}`
+  : S;
+
+/**
+ * Ties a snake_case file format `F` to the type `T` it is read into: `true` when `F` spells every key
+ * of `T` in snake_case (keys in `Moved` are spelled otherwise in the file and left to the caller),
+ * otherwise `{ missing: keys }`. With `SchemaFor<F, typeof schema>`, a field added to `T` fails the
+ * build until the file format, and so the file's schema, takes it.
+ */
+export type FileFormatFor<T, F, Moved extends keyof T = never> = [Exclude<SnakeCase<Exclude<keyof T, Moved> & string>, keyof F>] extends [
+  never,
+]
+  ? true
+  : { missing: Exclude<SnakeCase<Exclude<keyof T, Moved> & string>, keyof F> };

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import type { SchemaFor } from '../../src/util/index.js';
+import type { FileFormatFor, SchemaFor, SnakeCase } from '../../src/util/index.js';
 
 // Issue 35: a schema that mirrors an interface is tied to it at compile time. These lines are
 // type-checked by `tsc` (the project's lint step): each @ts-expect-error fails the build if the
@@ -36,5 +36,39 @@ describe('SchemaFor', () => {
     expect(forgotten.safeParse({ name: 'a', tags: [] }).success).toBe(false);
     expect(extra.safeParse({ name: 'a' }).success).toBe(false);
     expect(narrower.safeParse({ name: 'a', limit: 1 }).success).toBe(false);
+  });
+});
+
+// A snake_case file format tied to the camelCase type it is read into (plan files, issue 35).
+interface TaskSettings {
+  dependsOn: string[];
+  agentMode?: string;
+  maxRetries?: number;
+}
+
+interface TaskFile {
+  depends_on?: string[];
+  agent_mode?: string;
+  retry_policy?: { max_retries?: number };
+}
+
+interface ForgetfulTaskFile {
+  depends_on?: string[];
+  retry_policy?: { max_retries?: number };
+}
+
+describe('FileFormatFor', () => {
+  it('spells camelCase keys in snake_case', () => {
+    const snake: SnakeCase<'dependsOn' | 'agentMode' | 'id'> = 'agent_mode';
+    expect(snake).toBe('agent_mode');
+  });
+
+  it('accepts a file format that spells every field (a moved one left to the caller) and fails compilation for one it forgot', () => {
+    const covers: FileFormatFor<TaskSettings, TaskFile, 'maxRetries'> = true;
+    // @ts-expect-error: `agentMode` has no `agent_mode` in the file format, so a file could not set it.
+    const forgot: FileFormatFor<TaskSettings, ForgetfulTaskFile, 'maxRetries'> = true;
+    // @ts-expect-error: `maxRetries` is not spelled `max_retries` at the top of the file, and it is not named as moved.
+    const unmoved: FileFormatFor<TaskSettings, TaskFile> = true;
+    expect([covers, forgot, unmoved]).toEqual([true, true, true]);
   });
 });
