@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, it } from 'vitest';
 import { createProvider } from '../../src/providers/index.js';
 import { type AgentCliName, ensureClients, prepareAgentCli } from '../helpers/agent-clis/index.js';
 
@@ -31,9 +31,11 @@ afterAll(() => {
   for (const dir of made) rmSync(dir, { recursive: true, force: true });
 });
 
-describe('an unreachable model endpoint is reported as such, long before the agent time limit', () => {
-  it.for(CLIS)('%s', { timeout: 300_000 }, async (name, ctx) => {
-    if (!found[name]) ctx.skip();
+// The two CLIs run at once (own folders, own homes, one closed port): Codex's ~40 s of reconnects
+// no longer waits for Copilot's run first.
+describe.concurrent('an unreachable model endpoint is reported as such, long before the agent time limit', () => {
+  it.for(CLIS)('%s', { timeout: 300_000 }, async (name, { expect, skip }) => {
+    if (!found[name]) skip();
     const cwd = mkdtempSync(path.join(tmpdir(), `baton-unreachable-${name}-`));
     made.push(cwd);
     execFileSync('git', ['init', '-q'], { cwd });

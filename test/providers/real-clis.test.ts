@@ -1,7 +1,7 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, it } from 'vitest';
 import type { OutcomeKind } from '../../src/ledger/index.js';
 import { type AgentCliType, createProvider } from '../../src/providers/index.js';
 import { type AgentCliName, ensureClients } from '../helpers/agent-clis/index.js';
@@ -30,11 +30,12 @@ beforeAll(async () => {
   available = await ensureClients(Object.keys(EXPECTED) as AgentCliName[], 'real-clis');
 }, 600_000);
 
-describe('real agent CLIs without credentials', () => {
+// The CLIs run at once (each in its own HOME and folder): the others no longer wait for Codex's 15 s.
+describe.concurrent('real agent CLIs without credentials', () => {
   for (const [type, kinds] of Object.entries(EXPECTED) as [AgentCliType, OutcomeKind[]][]) {
-    it(`${type} without credentials classifies as ${kinds.join(' or ')}`, async (ctx) => {
+    it(`${type} without credentials classifies as ${kinds.join(' or ')}`, async ({ expect, skip }) => {
       const binary = available[type as AgentCliName];
-      if (!binary) return ctx.skip();
+      if (!binary) return skip();
       const home = await mkdtemp(path.join(tmpdir(), 'baton-real-home-'));
       const cwd = await mkdtemp(path.join(tmpdir(), 'baton-real-ws-'));
       try {

@@ -1,5 +1,5 @@
 import { rmSync } from 'node:fs';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, it } from 'vitest';
 import { type AgentCliName, AGENT_CLIS, ensureClients } from '../helpers/agent-clis/index.js';
 import type { ModelServer } from '../helpers/model-server/index.js';
 import { batonShare, type Report, runSeamsScenario } from './seams-scenario.js';
@@ -19,10 +19,11 @@ function reachedModel(server: ModelServer, block: string): boolean {
   return server.requests.some((r) => r.view !== undefined && r.view.text.includes(block));
 }
 
-describe('baton run with the real agent CLIs: switch, retry and helper seams', () => {
-  it.for(AGENT_CLIS)('%s', { timeout: 900_000 }, async (name, ctx) => {
+// The CLIs run at once: each scenario has its own repository, HOME, ledger and model server.
+describe.concurrent('baton run with the real agent CLIs: switch, retry and helper seams', () => {
+  it.for(AGENT_CLIS)('%s', { timeout: 900_000 }, async (name, { expect, skip }) => {
     const bin = found[name];
-    if (!bin) ctx.skip();
+    if (!bin) skip();
     const { run, server, dispatches, made: folders } = await runSeamsScenario(name, bin!);
     made.push(...folders);
     expect(server.problems).toEqual([]);
