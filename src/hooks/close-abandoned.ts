@@ -13,7 +13,7 @@ export const ABANDONED_AFTER_MS = 6 * 60 * 60 * 1000;
  * and the record ends with reason `abandoned`. Run at a session start; returns the ids closed.
  */
 export async function closeAbandonedSessions(ledger: Ledger, workspace: string, currentId: string, now: number): Promise<string[]> {
-  const active = await listAgentSessions(ledger, { workspace, status: 'active', limit: 20, includeEmpty: true });
+  const active = await listAgentSessions(ledger, { workspace, status: 'active', limit: 20, includeEmpty: true, includeSupervised: true });
   const abandoned = active.filter((record) => record.id !== currentId && now - record.data.lastActivityAt > ABANDONED_AFTER_MS);
   for (const record of abandoned) {
     const { client, clientSessionId } = record.data;

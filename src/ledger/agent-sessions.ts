@@ -163,6 +163,12 @@ export interface AgentSessionQuery {
   scan?: number;
   /** Also list sessions that did nothing (no prompt, no turn, no tool call). @default false */
   includeEmpty?: boolean;
+  /**
+   * Also list the tries `baton run` supervised (`data.supervised`): their task's attempts record
+   * them, so a window of sessions never counts them, even after an import of their transcript gave
+   * them a prompt. @default false
+   */
+  includeSupervised?: boolean;
 }
 
 /** A session with no prompt, no turn and no tool call (`claude mcp list` fires SessionStart and SessionEnd): nothing to tell. */
@@ -208,6 +214,7 @@ async function* scanAgentSessions(ledger: LedgerRecords, query: AgentSessionQuer
     read += page.items.length;
     for (const record of page.items) {
       if (query.workspace !== undefined && record.data.workspace !== query.workspace) continue;
+      if (!query.includeSupervised && record.data.supervised !== undefined) continue;
       if (query.includeEmpty || !isEmptyAgentSession(record)) yield record;
     }
     cursor = page.nextCursor;

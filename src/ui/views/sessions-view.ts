@@ -1,13 +1,33 @@
 import { type AgentSessionData, type Dispatch, type LedgerRecord, listHandoffs } from '../../ledger/index.js';
 import { redactValue } from '../../redact/index.js';
 import { formatAgo, formatDuration, formatTime } from '../format.js';
-import { html } from '../html.js';
+import { html, type SafeHtml } from '../html.js';
 import { badge } from '../layout.js';
 import type { ViewContext, ViewResult } from '../types.js';
 import { handoffsTable } from './handoffs-view.js';
 
 const PAGE = 30;
 const CLIENT_LABELS: Record<string, string> = { claude: 'Claude Code', gemini: 'Gemini CLI', codex: 'Codex CLI', copilot: 'Copilot CLI' };
+
+/**
+ * A try `baton run` supervised (BATON_SUPERVISED): its task's attempt records what it did, so the
+ * session links there. `detail` adds why the session itself holds no turn.
+ */
+function supervisedNote(data: AgentSessionData, detail = false): SafeHtml | '' {
+  const link = data.supervised;
+  if (!link) return '';
+  const task = link.taskId;
+  const attempt = link.attempt === undefined ? '' : `, attempt ${link.attempt}`;
+  const target =
+    task === undefined
+      ? html`a <code>baton run</code> task`
+      : html`<a href="/tasks/${encodeURIComponent(task)}">task ${task}</a>${attempt}`;
+  return detail
+    ? html`<p class="notice supervised">
+        Run by <code>baton run</code> as ${target}: that attempt records its files and outcome, so this session holds no turn of its own.
+      </p>`
+    : html`<span class="badge supervised">supervised</span> ${target}. `;
+}
 
 /** Sessions of agent CLIs recorded by their hooks (`baton hooks install`), most recently active first. */
 export async function renderSessionsView(ctx: ViewContext): Promise<ViewResult> {
@@ -42,7 +62,7 @@ export async function renderSessionsView(ctx: ViewContext): Promise<ViewResult> 
                         >${CLIENT_LABELS[s.data.client] ?? s.data.client} ${s.data.clientSessionId.slice(0, 8)}</a
                       >
                     </td>
-                    <td>${s.data.summary}</td>
+                    <td>${supervisedNote(s.data)}${s.data.summary}</td>
                     <td>${badge(s.status)}</td>
                     <td>${formatAgo(s.data.lastActivityAt, ctx.now)}</td>
                   </tr>`,
@@ -82,6 +102,7 @@ export async function renderSessionView(ctx: ViewContext, id: string): Promise<V
   const body = html`<p><a href="/sessions">« All sessions</a></p>
     <h1>${CLIENT_LABELS[s.client] ?? s.client} session ${badge(data.session.status)}</h1>
     <div class="card">
+      ${supervisedNote(s, true)}
       <p>${s.summary}</p>
       <p class="muted">
         ${s.clientSessionId} · ${s.workspace} · started

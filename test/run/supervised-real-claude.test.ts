@@ -1,0 +1,153 @@
+/**
+ * A try `baton run` supervises, under the real Claude Code (pinned 2.1.197, behind the scripted
+ * model server) with Baton's hooks installed in the project: it is briefed once (the task prompt,
+ * no hook context beside it) and recorded once (the task's attempt; the hooks only link the
+ * client's session to the task and try, and an import of Claude's own transcript afterwards keeps
+ * it linked, never a second, independent session). Before the run, a session the user ran by hand
+ * failed a command: the task prompt names it (the prompt reads sessions), and the next session
+ * started by hand is briefed on that session, not on the supervised try.
+ */
+import { execFileSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { CONTEXT_TITLE } from '../../src/hooks/index.js';
+import { type AgentSessionData, type LedgerRecord, openLedger } from '../../src/ledger/index.js';
+import { type AgentCli, cleanEnvironment, ensureClients, prepareAgentCli, runProcess } from '../helpers/agent-clis/index.js';
+import { runBaton } from '../helpers/cli.js';
+import { clientTools, type ModelRequestView, type ModelServer, say, startModelServer } from '../helpers/model-server/index.js';
+
+const ROOT = fileURLToPath(new URL('../..', import.meta.url));
+const BATON = path.join(ROOT, 'bin', 'baton.js');
+const MISSING_DIR = '/nonexistent-baton-dir';
+const PLAN = `tasks:
+  - id: done-file
+    title: Mark it done
+    instructions: Create done.txt containing "done".
+    acceptance_criteria:
+      - description: done.txt exists
+        check: test -f done.txt
+`;
+
+const cleanups: Array<() => void | Promise<void>> = [];
+let claudeBin: string | undefined;
+beforeAll(async () => {
+  claudeBin = (await ensureClients(['claude'], 'supervised-real-claude')).claude;
+}, 900_000);
+afterAll(async () => {
+  for (const cleanup of cleanups.reverse()) await cleanup();
+});
+
+/** A user's project: git, Baton as a dev dependency (its bin linked), the plan and config ignored. */
+function project(): string {
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'baton-supervised-real-'));
+  cleanups.push(() => rmSync(dir, { recursive: true, force: true }));
+  mkdirSync(path.join(dir, 'node_modules', '.bin'), { recursive: true });
+  symlinkSync(BATON, path.join(dir, 'node_modules', '.bin', 'baton'));
+  writeFileSync(path.join(dir, '.gitignore'), '.baton/\nnode_modules/\n.claude/\nplan.yaml\nbaton.config.json\n');
+  writeFileSync(path.join(dir, 'plan.yaml'), PLAN);
+  const git = (...args: string[]) => execFileSync('git', args, { cwd: dir, stdio: 'ignore' });
+  git('init', '-q');
+  git('add', '.');
+  git('-c', 'user.name=t', '-c', 'user.email=t@example.com', 'commit', '-q', '-m', 'start');
+  return dir;
+}
+
+/** The model: a hand-run session fails a listing; a supervised try (its prompt is a Baton task prompt) writes done.txt. */
+function script(repo: string) {
+  return (v: ModelRequestView) => {
+    const tools = clientTools(v.client, { cwd: repo });
+    if (v.text.includes('## Task ID\ndone-file')) {
+      return v.toolResults.length === 0 ? tools.writeFile('done.txt', 'done\n') : say('Created done.txt.');
+    }
+    if (v.prompt.includes('list the missing folder')) {
+      return v.toolResults.length === 0 ? tools.runShell(`ls ${MISSING_DIR}`) : say('The listing failed.');
+    }
+    return say('Noted.');
+  };
+}
+
+const copies = (text: string, marker: string) => text.split(marker).length - 1;
+
+async function readLedger<T>(repo: string, read: (ledger: Awaited<ReturnType<typeof openLedger>>) => Promise<T>): Promise<T> {
+  const ledger = await openLedger({ spec: 'sqlite:.baton/agent.db', cwd: repo });
+  try {
+    return await read(ledger);
+  } finally {
+    await ledger.close();
+  }
+}
+
+describe('baton run with Baton hooks installed in the real Claude Code', () => {
+  it('briefs each supervised try once and records it once, as the task attempt linked to its session', async (ctx) => {
+    if (!claudeBin) return ctx.skip();
+    const repo = project();
+    const server: ModelServer = await startModelServer({ respond: script(repo) });
+    cleanups.push(() => server.close());
+    const cli: AgentCli = await prepareAgentCli('claude', { serverUrl: server.url, cwd: repo });
+    cleanups.push(() => cli.cleanup());
+    const install = await runBaton(['hooks', 'install', '--client', 'claude', '--scope', 'project'], {
+      cwd: repo,
+      env: { HOME: cli.home },
+    });
+    expect(install.code, install.stderr).toBe(0);
+
+    // 1. A session by hand: its `ls` fails, and the hooks record it.
+    const byHand = await cli.run('Please list the missing folder.');
+    expect(byHand.code, byHand.stderr.slice(-2000)).toBe(0);
+
+    // 2. baton run, the real Claude Code as its agent (only the environment its set-up adds).
+    writeFileSync(
+      path.join(repo, 'baton.config.json'),
+      JSON.stringify({ providers: { agent: { type: 'claude', binary: claudeBin, env: cli.ownEnv } }, priority: ['agent'] }),
+    );
+    const before = server.turns.length;
+    const run = await runProcess(process.execPath, [BATON, 'run', 'plan.yaml', '--config', 'baton.config.json', '--json'], {
+      cwd: repo,
+      env: { ...cleanEnvironment(), HOME: cli.home, BATON_LOG_LEVEL: 'warn' },
+      timeoutMs: 600_000,
+    });
+    expect(run.code, `${run.stderr.slice(-3000)}\n${run.stdout.slice(-2000)}`).toBe(0);
+    expect(server.problems).toEqual([]);
+    const tryTurns = server.turns.slice(before);
+    expect(tryTurns.length).toBeGreaterThan(0);
+    for (const turn of tryTurns) {
+      // Briefed once: the task prompt, and no hook context beside it.
+      expect(copies(turn.text, '## Task ID\ndone-file')).toBe(1);
+      expect(copies(turn.text, CONTEXT_TITLE)).toBe(0);
+    }
+    // The task prompt reads sessions: the hand-run session's failed command is in it.
+    expect(tryTurns[0]?.text).toContain(`ls ${MISSING_DIR}`);
+
+    // Recorded once: the task's attempt; the client session is only linked to it.
+    const recorded = await readLedger(repo, async (ledger) => {
+      const attempts = (await ledger.listDispatches({ taskId: 'done-file', limit: 10 })).items;
+      const sessions = (await ledger.listRecords<AgentSessionData>('agent_sessions', { limit: 50 })).items;
+      const linked = sessions.filter((s) => s.data.supervised !== undefined);
+      const turnsOfLinked = await Promise.all(linked.map(async (s) => (await ledger.listDispatches({ taskId: s.id, limit: 10 })).items));
+      return { attempts, sessions, linked, turnsOfLinked };
+    });
+    expect(recorded.attempts.map((d) => [d.attempt, d.status, d.filesCreated])).toEqual([[1, 'completed', ['done.txt']]]);
+    expect(recorded.linked.map((s) => s.data.supervised)).toEqual([{ taskId: 'done-file', attempt: 1 }]);
+    expect(recorded.turnsOfLinked).toEqual([[]]);
+    const supervisedId = (recorded.linked[0] as LedgerRecord<AgentSessionData>).id;
+
+    // 3. An import of Claude's own transcripts (baton sessions) keeps the try linked, not a second session.
+    const listed = await runBaton(['sessions', '--json'], { cwd: repo, env: { ...process.env, HOME: cli.home } });
+    expect(listed.code, listed.stderr).toBe(0);
+    const after = await readLedger(repo, (ledger) => ledger.getRecord<AgentSessionData>('agent_sessions', supervisedId));
+    expect(after?.data.supervised).toEqual({ taskId: 'done-file', attempt: 1 });
+    expect(await readLedger(repo, async (ledger) => (await ledger.listDispatches({ taskId: supervisedId, limit: 10 })).items)).toEqual([]);
+
+    // 4. The next session by hand is briefed on the hand-run session, not on the supervised try.
+    const nextTurns = server.turns.length;
+    const next = await cli.run('What is left to do here?');
+    expect(next.code, next.stderr.slice(-2000)).toBe(0);
+    const opening = server.turns[nextTurns]?.text ?? '';
+    expect(copies(opening, CONTEXT_TITLE)).toBe(1);
+    expect(opening).toContain(`\`ls ${MISSING_DIR}\` exited 2`);
+    expect(opening).not.toContain(supervisedId.replace(/^claude-/, '').slice(0, 8));
+  }, 900_000);
+});
