@@ -1,7 +1,7 @@
 import { definedFields, parseInput } from '../util/index.js';
-import { describeToolCall, exitCodeOf, failureOf } from '../vocabulary/index.js';
+import { describeToolCall, exitCodeOf, failureOf, type ToolDescription } from '../vocabulary/index.js';
 import { assembleContext, type ManagerView, type PlanState } from './assemble-context.js';
-import { classifyTool, type ToolIntent } from './classify-tool.js';
+import { intentOf, type ToolIntent } from './classify-tool.js';
 import { observeAssembly } from './loop-metrics.js';
 import { diffPaths } from './processors/edit-file.js';
 import { findErrorLines } from './processors/error-lines.js';
@@ -150,7 +150,9 @@ export class ContextManager {
       return;
     }
     const call = turn.toolCalls.find((c) => c.id === event.callId) ?? { id: event.callId, name: event.name, args: {} };
-    const intent = classifyTool(call);
+    // One reading of the call, from the vocabulary's table: the processor's kind and the files it changed.
+    const described = describeToolCall(call.name, call.args);
+    const intent = intentOf(described);
     if (!intent.path && event.openFile && event.openFile !== 'n/a' && (intent.kind === 'edit_file' || intent.kind === 'read_file')) {
       intent.path = event.openFile;
     }
@@ -177,8 +179,8 @@ export class ContextManager {
       output: event.text,
       ...definedFields({ isError: event.isError, exitCode }),
     });
-    this.trackFiles(turn, intent, event.text);
-    if (!failure.failed) this.trackVocabularyEdits(turn, call);
+    this.trackFiles(turn, intent, event.text, failure.failed);
+    if (!failure.failed) this.trackVocabularyEdits(turn, described);
     // Error lines of what ran (never of reads and searches, whose code holds such words), the failure's own line last.
     const ran = intent.kind === 'terminal' || intent.kind === 'edit_file' || intent.kind === 'other';
     const errorLines = ran ? findErrorLines(event.text).slice(-2) : [];
@@ -203,8 +205,11 @@ export class ContextManager {
     this.requestLlmSummary(turn, result);
   }
 
-  /** What a tool output says about files: a file view to parse for snippets later, edited files and functions. */
-  private trackFiles(turn: Turn, intent: ToolIntent, output: string): void {
+  /**
+   * What a tool output says about files: a file view to parse for snippets later, edited files and
+   * functions. A failed edit (a patch that did not apply, an edit refused) changed nothing.
+   */
+  private trackFiles(turn: Turn, intent: ToolIntent, output: string, failed: boolean): void {
     const isFileTool = intent.kind === 'read_file' || intent.kind === 'edit_file';
     const view = isFileTool ? parseFileView(output, intent.kind === 'read_file' ? intent.path : undefined) : undefined;
     if (view && this.extractor) {
@@ -212,7 +217,7 @@ export class ContextManager {
       this.latestView.set(view.path, view);
       this.pendingViews.push({ view, turn: turn.index });
     }
-    if (intent.kind === 'edit_file') {
+    if (intent.kind === 'edit_file' && !failed) {
       const path = intent.path ?? view?.path;
       if (path) {
         // Edited lines map to the functions of the latest view of that file (the edit's own echo).
@@ -224,11 +229,10 @@ export class ContextManager {
   }
 
   /**
-   * Files an edit or write changed as the vocabulary reads the call (Codex apply_patch paths from
-   * the patch, Gemini absolute_path, MultiEdit, NotebookEdit ...), beyond the loop's own classifier.
+   * Every file an edit or write changed as the vocabulary reads the call (Codex apply_patch paths
+   * from the patch, Gemini absolute_path, MultiEdit, NotebookEdit ...), beyond the first one.
    */
-  private trackVocabularyEdits(turn: Turn, call: ToolCall): void {
-    const d = describeToolCall(call.name, call.args);
+  private trackVocabularyEdits(turn: Turn, d: ToolDescription): void {
     if (d.kind !== 'edit' && d.kind !== 'write') return;
     for (const path of d.paths) if (!this.state.files.isModified(path)) this.state.files.recordEdit(path, turn.index);
   }

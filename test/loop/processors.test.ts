@@ -44,6 +44,25 @@ describe('tool classification', () => {
     });
     expect(classifyTool({ name: 'create', args: { command: 'create repro.py' } })).toMatchObject({ kind: 'edit_file', path: 'repro.py' });
   });
+
+  it('reads every client through the vocabulary table: Codex argv shells and patches, Gemini and Claude edits', () => {
+    expect(classifyTool({ name: 'shell', args: { command: ['bash', '-lc', 'rg -n foo src'] } })).toMatchObject({
+      kind: 'grep',
+      command: 'rg -n foo src',
+    });
+    expect(classifyTool({ name: 'shell', args: { command: ['bash', '-lc', 'cargo test'] } })).toMatchObject({ kind: 'terminal' });
+    // A file printed by a shell is plain text: the terminal processor, not the editor view's.
+    expect(classifyTool({ name: 'exec_command', args: { cmd: 'sed -n 1,80p src/a.rs' } }).kind).toBe('terminal');
+    const patch = '*** Begin Patch\n*** Update File: src/a.rs\n@@\n-a\n+b\n*** End Patch';
+    expect(classifyTool({ name: 'apply_patch', args: { input: patch } })).toMatchObject({ kind: 'edit_file', path: 'src/a.rs' });
+    expect(classifyTool({ name: 'replace', args: { file_path: '/w/b.ts', old_string: 'a', new_string: 'b' } })).toMatchObject({
+      kind: 'edit_file',
+      path: '/w/b.ts',
+    });
+    expect(classifyTool({ name: 'MultiEdit', args: { file_path: 'c.py', edits: [] } })).toMatchObject({ kind: 'edit_file', path: 'c.py' });
+    expect(classifyTool({ name: 'LS', args: { path: 'src' } })).toMatchObject({ kind: 'list_dir', path: 'src' });
+    expect(classifyTool({ name: 'TodoWrite', args: { todos: [] } }).kind).toBe('other');
+  });
 });
 
 describe('per-tool processors', () => {
