@@ -1,3 +1,4 @@
+import { stat } from 'node:fs/promises';
 import { type AgentSessionData, agentSessionId, getAgentSession, type Ledger } from '../ledger/index.js';
 import { readSessionFile, sessionRecordData } from '../sessions/light.js';
 import type { AgentSession } from '../sessions/index.js';
@@ -23,6 +24,9 @@ export async function importOwnTranscript(
   now: number,
 ): Promise<'created' | 'merged' | undefined> {
   if (!input.transcriptPath) return undefined;
+  // A regular file only: a FIFO or a device would block the read.
+  const info = await stat(input.transcriptPath).catch(() => undefined);
+  if (!info?.isFile()) return undefined;
   let session: AgentSession;
   try {
     session = (await readSessionFile(input.transcriptPath, { client: input.client })).session;
