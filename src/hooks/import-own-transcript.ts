@@ -1,8 +1,9 @@
+import { stat } from 'node:fs/promises';
 import { type AgentSessionData, agentSessionId, getAgentSession, type Ledger } from '../ledger/index.js';
 import { readSessionFile, sessionRecordData } from '../sessions/light.js';
 import type { AgentSession } from '../sessions/index.js';
 import { userPrompt } from './parse-hook-input.js';
-import { ensureSessionRecord } from './session-record.js';
+import { ensureSessionRecord, MAX_SESSION_TEXT } from './session-record.js';
 import { summarizeSession } from './session-summary.js';
 import type { HookInput, HookSessionState } from './types.js';
 
@@ -23,6 +24,9 @@ export async function importOwnTranscript(
   now: number,
 ): Promise<'created' | 'merged' | undefined> {
   if (!input.transcriptPath) return undefined;
+  // A regular file only: a FIFO or a device would block the read.
+  const info = await stat(input.transcriptPath).catch(() => undefined);
+  if (!info?.isFile()) return undefined;
   let session: AgentSession;
   try {
     session = (await readSessionFile(input.transcriptPath, { client: input.client })).session;
@@ -36,7 +40,7 @@ export async function importOwnTranscript(
   const existed = Boolean(await getAgentSession(ledger, id));
   const record = await ensureSessionRecord(ledger, id, input, workspace, state, now);
   await ledger.updateRecord<AgentSessionData>('agent_sessions', id, {
-    data: withTranscript(record.data, imported, lastPromptAt(session)),
+    data: withTranscript(record.data, ownWords(imported, session), lastPromptAt(session)),
   });
   return existed ? 'merged' : 'created';
 }
@@ -56,10 +60,9 @@ export function withTranscript(current: AgentSessionData, imported: AgentSession
     toolCalls: Math.max(current.toolCalls, imported.toolCalls),
     compactions: Math.max(current.compactions, imported.compactions),
     failures: imported.failures.length >= current.failures.length ? imported.failures : current.failures,
-    // Gemini's transcript keeps the SessionStart context in front of the first prompt: the user's words only.
-    lastPrompt: userPrompt(imported.lastPrompt) ?? current.lastPrompt,
+    lastPrompt: imported.lastPrompt ?? current.lastPrompt,
     lastReply: current.lastReply ?? imported.lastReply,
-    ...(imported.transcript ? { transcript: ownWords(imported.transcript) } : {}),
+    ...(imported.transcript ? { transcript: imported.transcript } : {}),
   };
   if (!next.lastPrompt) delete next.lastPrompt;
   if (!next.lastReply) delete next.lastReply;
@@ -70,12 +73,29 @@ export function withTranscript(current: AgentSessionData, imported: AgentSession
   return next;
 }
 
-function ownWords(transcript: NonNullable<AgentSessionData['transcript']>): NonNullable<AgentSessionData['transcript']> {
-  const task = userPrompt(transcript.task);
-  const next = { ...transcript };
-  if (task) next.task = task;
-  else delete next.task;
+/**
+ * The prompts in the user's own words: Gemini's transcript keeps the SessionStart context in front
+ * of a prompt (`<hook_context>…`), which is Baton's. Taken from the whole texts, before any cut.
+ */
+function ownWords(imported: AgentSessionData, session: AgentSession): AgentSessionData {
+  const prompts = session.events.flatMap((event) => {
+    const own = event.type === 'user' ? userPrompt(event.text) : undefined;
+    return own === undefined ? [] : [own];
+  });
+  const next: AgentSessionData = { ...imported };
+  const last = prompts.at(-1);
+  if (last === undefined) delete next.lastPrompt;
+  else next.lastPrompt = cut(last);
+  if (next.transcript) {
+    next.transcript = { ...next.transcript };
+    if (prompts[0] === undefined) delete next.transcript.task;
+    else next.transcript.task = cut(prompts[0]);
+  }
   return next;
+}
+
+function cut(text: string): string {
+  return text.length <= MAX_SESSION_TEXT ? text : `${text.slice(0, MAX_SESSION_TEXT - 1)}…`;
 }
 
 function lastPromptAt(session: AgentSession): number | undefined {
