@@ -2,7 +2,7 @@ import type { PlanItem, PlanMode, ToolKind } from '../vocabulary/index.js';
 
 /*
  * The one session shape every agent CLI's own record is read into (the contract shared with the
- * loop's context benchmark): src/sessions/ reads Claude Code, Codex CLI, Gemini CLI and Copilot CLI
+ * loop's context benchmark): src/sessions/ reads Claude Code, Codex CLI, Gemini CLI, Copilot CLI and OpenCode
  * records into it; discovery, import, `baton sessions` and `baton handoff` work only on it.
  */
 

@@ -57,7 +57,9 @@ async function sessionsOf(file: string, roots: readonly string[]): Promise<Openc
   try {
     db = await openOpencodeDb(file);
     const rows = db.query('SELECT id, directory, time_updated FROM session WHERE parent_id IS NULL').all() as SessionRow[];
-    const bytes = db.query('SELECT sum(length(data)) AS n FROM part WHERE session_id = ?');
+    // octet_length counts bytes without decoding the text: 180 MB of parts in
+    // ~20 ms, where length() decodes it all (~125 ms; measured at load ~12 on 2 cores).
+    const bytes = db.query('SELECT sum(octet_length(data)) AS n FROM part WHERE session_id = ?');
     return rows
       .filter((r) => isUnderRoots(r.directory, roots))
       .map((r) => ({

@@ -15,6 +15,7 @@ export { CLAUDE_ALLOWED_TOOLS } from './claude.js';
 export type { HeadlessOptions, PromptVia } from './client-setup.js';
 export { CODEX_DEFAULT_MODEL, CODEX_KEY_VARIABLE, CODEX_PROVIDER } from './codex.js';
 export { COPILOT_DEFAULT_MODEL } from './copilot.js';
+export { OPENCODE_DEFAULT_MODEL, OPENCODE_PROVIDER } from './opencode.js';
 export { clientBin, clientCache, clientDir, type EnsuredClient, ensureClient, ensureClients } from './ensure-client.js';
 export {
   type AgentCli,
@@ -26,4 +27,4 @@ export {
   prepareAgentCli,
 } from './prepare-agent-cli.js';
 export { type ProcessResult, type RunProcessOptions, runProcess } from './run-process.js';
-export { AGENT_CLI_PACKAGES, AGENT_CLIS, type AgentCliName, type ClientName } from './versions.js';
+export { AGENT_CLI_PACKAGES, AGENT_CLIS, type AgentCliName, type ClientName, type ModelCliName } from './versions.js';

@@ -7,14 +7,16 @@ import { codexSetup } from './codex.js';
 import { copilotSetup } from './copilot.js';
 import { ensureClient } from './ensure-client.js';
 import { geminiSetup } from './gemini.js';
+import { opencodeSetup } from './opencode.js';
 import { type ProcessResult, runProcess } from './run-process.js';
-import { AGENT_CLI_PACKAGES, type AgentCliName } from './versions.js';
+import { AGENT_CLI_PACKAGES, type ModelCliName } from './versions.js';
 
-const SETUPS: Record<AgentCliName, (input: ClientSetupInput) => ClientSetup> = {
+const SETUPS: Record<ModelCliName, (input: ClientSetupInput) => ClientSetup> = {
   claude: claudeSetup,
   gemini: geminiSetup,
   codex: codexSetup,
   copilot: copilotSetup,
+  opencode: opencodeSetup,
 };
 
 /** @default 180 s: a headless run with a few scripted turns takes 5-40 s on a loaded machine. */
@@ -47,7 +49,7 @@ export interface AgentRun extends ProcessResult {
 
 /** A pinned agent CLI pointed at a model server, in a throwaway HOME. */
 export interface AgentCli {
-  name: AgentCliName;
+  name: ModelCliName;
   /** e.g. "Codex CLI 0.171.0". */
   title: string;
   bin: string;
@@ -77,7 +79,7 @@ export interface AgentCli {
  * throwaway HOME (`mkdtemp`), and returns how to run it headless. Throws when the client is not
  * installed and cannot be (use `ensureClients` in `beforeAll` to skip visibly instead).
  */
-export async function prepareAgentCli(name: AgentCliName, options: PrepareAgentCliOptions): Promise<AgentCli> {
+export async function prepareAgentCli(name: ModelCliName, options: PrepareAgentCliOptions): Promise<AgentCli> {
   const { bin, reason } = await ensureClient(name);
   if (!bin) throw new Error(`${AGENT_CLI_PACKAGES[name].title} is not available: ${reason}`);
   const home = mkdtempSync(path.join(os.tmpdir(), `baton-${name}-home-`));

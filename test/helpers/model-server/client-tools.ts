@@ -25,6 +25,7 @@ export interface ClientToolsOptions {
  * | Gemini CLI 0.61.0 | `write_file {file_path, content}` | `replace {file_path, old_string, new_string, instruction}` | `run_shell_command {command, description}` |
  * | Codex CLI 0.171.0 | `apply_patch` (freeform, `*** Add File:`) | `apply_patch` (`*** Update File:`) | `exec_command {cmd}` (or `shell_command`/`shell` on other models) |
  * | Copilot CLI 1.0.102 | `create {path, file_text}` (absolute path, file must not exist) | `edit {path, old_str, new_str}` | `bash {command, description}` |
+ * | OpenCode 1.18.33 | `write {filePath, content}` | `edit {filePath, oldString, newString}` | `bash {command, description}` (exit code in its metadata only) |
  *
  * Codex offers `apply_patch` only for models it knows (the set-up in agent-clis uses one); without
  * it, writes and edits fall back to a `node -e` command through its shell tool.
@@ -54,6 +55,14 @@ export function clientTools(client: AgentClient, options: ClientToolsOptions = {
         writeFile: (file, file_text) => ({ tool: 'create', args: { path: absolute(file), file_text } }),
         editFile: (file, old_str, new_str) => ({ tool: 'edit', args: { path: absolute(file), old_str, new_str } }),
         runShell: (command) => ({ tool: 'bash', args: { command, description: 'Run a command', mode: 'sync', initial_wait: 120 } }),
+      };
+    }
+    case 'opencode': {
+      const absolute = (file: string) => (options.cwd ? absolutePath(file, options.cwd) : file);
+      return {
+        writeFile: (file, content) => ({ tool: 'write', args: { filePath: absolute(file), content } }),
+        editFile: (file, oldString, newString) => ({ tool: 'edit', args: { filePath: absolute(file), oldString, newString } }),
+        runShell: (command) => ({ tool: 'bash', args: { command, description: 'Run a command' } }),
       };
     }
     case 'unknown':

@@ -2,7 +2,7 @@
 export type ModelApi = 'anthropic' | 'gemini' | 'openai-responses' | 'openai-chat';
 
 /** The agent CLI that sent a request, told from its headers; `unknown` for anything else (an SDK, curl). */
-export type AgentClient = 'claude' | 'gemini' | 'codex' | 'copilot' | 'unknown';
+export type AgentClient = 'claude' | 'gemini' | 'codex' | 'copilot' | 'opencode' | 'unknown';
 
 /** A tool the client offered the model. */
 export interface OfferedTool {
