@@ -1,6 +1,6 @@
 import { clipText, DEFAULT_MAX_OUTPUT_CHARS, DEFAULT_MAX_TEXT_CHARS } from './clip-text.js';
 import { maskText, maskValue } from './mask-value.js';
-import type { AgentSession, ParseLimits, SessionClient, SessionEvent, SessionToolCall, SubagentLink } from './types.js';
+import type { AgentSession, ReadSessionOptions, SessionClient, SessionEvent, SessionToolCall, SubagentLink } from './types.js';
 import { describeToolCall, exitCodeOf, pickFailureLine } from '../vocabulary/index.js';
 
 /** A tool result as a client recorded it, before the builder bounds, masks and reads it. */
@@ -32,14 +32,24 @@ export class SessionBuilder {
   private skipped = 0;
   private readonly maxOutput: number;
   private readonly maxText: number;
+  // Calls read before an incremental read's start, waiting for their result (options.resume).
+  private readonly resumed = new Map<string, number | undefined>();
 
   constructor(
     private readonly client: SessionClient,
     private readonly source: string,
-    limits: ParseLimits = {},
+    options: ReadSessionOptions = {},
   ) {
-    this.maxOutput = limits.maxOutputChars ?? DEFAULT_MAX_OUTPUT_CHARS;
-    this.maxText = limits.maxTextChars ?? DEFAULT_MAX_TEXT_CHARS;
+    this.maxOutput = options.maxOutputChars ?? DEFAULT_MAX_OUTPUT_CHARS;
+    this.maxText = options.maxTextChars ?? DEFAULT_MAX_TEXT_CHARS;
+    if (options.resume) {
+      Object.assign(this.meta, options.resume.meta);
+      for (const { call, at } of options.resume.pending) {
+        if (call.id === undefined) continue;
+        this.calls.set(call.id, { ...call, paths: [...call.paths] });
+        this.resumed.set(call.id, at);
+      }
+    }
   }
 
   /** Counts a record that could not be read. */
@@ -107,6 +117,10 @@ export class SessionBuilder {
       return;
     }
     if (call.output !== undefined) return;
+    if (this.resumed.has(id)) {
+      this.push({ type: 'tool', call, ...stamp(this.resumed.get(id)) });
+      this.resumed.delete(id);
+    }
     this.seen(at);
     const masked = maskText(raw.output);
     const clipped = clipText(masked, this.maxOutput);
