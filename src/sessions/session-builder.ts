@@ -1,5 +1,5 @@
 import { clipText, DEFAULT_MAX_OUTPUT_CHARS, DEFAULT_MAX_TEXT_CHARS } from './clip-text.js';
-import { maskText, maskValue } from './mask-value.js';
+import { maskClipped, maskText, maskValue } from './mask-value.js';
 import type { AgentSession, ReadSessionOptions, SessionClient, SessionEvent, SessionToolCall, SubagentLink } from './types.js';
 import { describeToolCall, exitCodeOf, pickFailureLine } from '../vocabulary/index.js';
 
@@ -122,15 +122,15 @@ export class SessionBuilder {
       this.resumed.delete(id);
     }
     this.seen(at);
-    const masked = maskText(raw.output);
-    const clipped = clipText(masked, this.maxOutput);
+    // Only the kept head and tail are masked; the exit code (a number) is read from the raw text.
+    const clipped = maskClipped(raw.output, this.maxOutput);
     call.output = clipped.text;
     if (clipped.truncated) call.outputTruncated = true;
-    const exitCode = raw.exitCode ?? exitCodeOf(masked, raw.metadata);
+    const exitCode = raw.exitCode ?? exitCodeOf(raw.output, raw.metadata);
     if (exitCode !== undefined) call.exitCode = exitCode;
     call.failed = raw.failed === true || (exitCode !== undefined && exitCode !== 0);
     if (call.failed) {
-      const line = pickFailureLine(masked);
+      const line = this.failureLine(raw.output, clipped);
       if (line !== undefined) call.failureLine = line;
     }
   }
@@ -168,6 +168,18 @@ export class SessionBuilder {
   private push(event: SessionEvent): void {
     this.seen(event.at);
     this.events.push(event);
+  }
+
+  /**
+   * The failure line of the whole output, masked: picked from the masked text when it was masked
+   * whole; else from the raw text, the line then masked, unless a PEM block (whose body lines no
+   * rule knows alone) is in it: then from the kept head and tail.
+   */
+  private failureLine(raw: string, clipped: { text: string; masked?: string }): string | undefined {
+    if (clipped.masked !== undefined) return pickFailureLine(clipped.masked);
+    if (raw.includes('-----BEGIN')) return pickFailureLine(clipped.text);
+    const line = pickFailureLine(raw);
+    return line === undefined ? undefined : maskText(line);
   }
 
   private bound(text: string): string {
