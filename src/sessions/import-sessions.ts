@@ -1,12 +1,16 @@
 import { createHash } from 'node:crypto';
 // agent-sessions.js, not the ledger's index (it also exports the JSON-lines parser, which loads zod):
 // `baton status` imports through here.
-import type { LedgerRecord, LedgerRecords } from '../ledger/index.js';
+import type { AgentSessionData, LedgerRecord, LedgerRecords } from '../ledger/index.js';
+import type { PlanItem } from '../vocabulary/index.js';
+import { appendSessionData } from './append-session-data.js';
 import { agentSessionId, getAgentSession } from '../ledger/light.js';
 import { discoverSessionFiles, type SessionFileEntry } from './discover-session-files.js';
 import { isUnderRoots, workspaceRoots } from './discover-roots.js';
 import { readHeadCwd } from './read-head-cwd.js';
 import { readSessionFile } from './read-session-file.js';
+import { canAppend, HEAD_HASH_BYTES, headHash, type ImportCarry, nextResume } from './resume-import.js';
+import { sessionPlan } from './session-open-plan.js';
 import { mergeSessionData, sessionRecordData } from './session-record-data.js';
 import { sessionStores } from './session-stores.js';
 import type { AgentSession } from './types.js';
@@ -26,6 +30,8 @@ export interface SessionImportState {
   /** The agent_sessions record it went to. */
   recordId?: string;
   skipped: number;
+  /** What reading on from `offset` needs (a JSONL file with a record): see resume-import.ts. */
+  carry?: ImportCarry;
 }
 
 export interface ImportSessionsOptions {
@@ -58,9 +64,11 @@ export interface ImportSessionsResult {
 /**
  * Imports this workspace's sessions from every agent CLI's own store into the ledger's
  * agent_sessions records (one per client and session id, merged with what the hooks recorded).
- * Incremental: a file whose size and mtime are those of its last import is not opened, and a
- * Codex or Copilot file of another workspace is read once (its first line). Texts are redacted by
- * the readers and again by the ledger's writes.
+ * Incremental: a file whose size and mtime are those of its last import is not opened; a JSONL
+ * file that grew since (same head bytes) is read from its stored offset only, its whole lines
+ * (a partial last line waits for the next import), and added to what the earlier lines gave; a
+ * file that shrank or was rewritten is read whole. A Codex or Copilot file of another workspace
+ * is read once (its first line). Texts are redacted by the readers and again by the ledger's writes.
  */
 export async function importSessions(ledger: LedgerRecords, options: ImportSessionsOptions): Promise<ImportSessionsResult> {
   const t0 = performance.now();
@@ -84,32 +92,71 @@ export async function importSessions(ledger: LedgerRecords, options: ImportSessi
       continue;
     }
     result.found += 1;
-    const { session, end } = await readSessionFile(entry.file, { client: entry.client });
-    result.bytes += entry.size;
-    result.skippedLines += session.skipped;
-    const recordId = await storeSession(ledger, session, workspace, now);
-    if (recordId) result.records.push(recordId);
-    await saveState(ledger, entry, {
-      ours: true,
-      offset: end,
-      skipped: session.skipped,
-      ...(cwd ? { cwd } : {}),
-      ...(recordId ? { recordId } : {}),
-    });
+    await importFile(ledger, entry, prior, { workspace, now, ...(cwd ? { cwd } : {}) }, result);
     result.imported += 1;
   }
   result.ms = Math.round(performance.now() - t0);
   return result;
 }
 
-/** Writes the session's record (merged with the hooks' one); none for a sub-agent or an empty session. */
-async function storeSession(ledger: LedgerRecords, session: AgentSession, workspace: string, now: number): Promise<string | undefined> {
-  if (session.parentId !== undefined) return undefined;
-  const calls = session.events.filter((e) => e.type === 'tool').length;
-  const prompts = session.events.filter((e) => e.type === 'user').length;
-  if (calls === 0 && prompts === 0) return undefined;
-  const imported = sessionRecordData(session, workspace, now);
-  const id = agentSessionId(imported.client, session.id);
+/** Reads one changed file (from its offset when it only grew), writes its record and its import state. */
+async function importFile(
+  ledger: LedgerRecords,
+  entry: SessionFileEntry,
+  prior: SessionImportState | undefined,
+  where: { workspace: string; now: number; cwd?: string },
+  result: ImportSessionsResult,
+): Promise<void> {
+  const carry = prior?.ours ? prior.carry : undefined;
+  const append = prior !== undefined && carry !== undefined && (await canAppend(entry, prior.offset, prior.size, carry));
+  const start = append ? prior.offset : 0;
+  const { session, end } = await readSessionFile(entry.file, {
+    client: entry.client,
+    ...(append ? { start, resume: carry.resume } : {}),
+  });
+  result.bytes += entry.size - start;
+  result.skippedLines += session.skipped;
+  let data: AgentSessionData | undefined;
+  let plan: PlanItem[] = [];
+  if (append) {
+    const resumed = new Set(carry.resume.pending.flatMap((p) => (p.call.id === undefined ? [] : [p.call.id])));
+    ({ data, plan } = appendSessionData(carry.imported, carry.plan, session, resumed, where.now));
+  } else if (storable(session)) {
+    data = sessionRecordData(session, where.workspace, where.now);
+    plan = sessionPlan(session.events.flatMap((e) => (e.type === 'tool' ? [e.call] : [])));
+  }
+  const recordId = data ? await storeSession(ledger, data, session.id) : undefined;
+  if (recordId) result.records.push(recordId);
+  const headBytes = Math.min(HEAD_HASH_BYTES, end);
+  const nextCarry: ImportCarry | undefined =
+    data && entry.file.endsWith('.jsonl')
+      ? {
+          headHash: await headHash(entry.file, headBytes),
+          headBytes,
+          resume: nextResume(session, append ? carry.resume : undefined),
+          plan,
+          imported: data,
+        }
+      : undefined;
+  await saveState(ledger, entry, {
+    ours: true,
+    offset: end,
+    skipped: (append ? prior.skipped : 0) + session.skipped,
+    ...(where.cwd ? { cwd: where.cwd } : {}),
+    ...(recordId ? { recordId } : {}),
+    ...(nextCarry ? { carry: nextCarry } : {}),
+  });
+}
+
+/** A session worth a record: not a sub-agent's, and with a prompt or a call. */
+function storable(session: AgentSession): boolean {
+  if (session.parentId !== undefined) return false;
+  return session.events.some((e) => e.type === 'tool' || e.type === 'user');
+}
+
+/** Writes the session's record (merged with the hooks' one). */
+async function storeSession(ledger: LedgerRecords, imported: AgentSessionData, sessionId: string): Promise<string> {
+  const id = agentSessionId(imported.client, sessionId);
   const current = await getAgentSession(ledger, id);
   if (!current) {
     await ledger.createRecord('agent_sessions', { id, status: 'ended', data: imported });
@@ -133,7 +180,7 @@ async function importStates(ledger: LedgerRecords): Promise<Map<string, SessionI
 async function saveState(
   ledger: LedgerRecords,
   entry: SessionFileEntry,
-  state: Pick<SessionImportState, 'ours' | 'offset' | 'skipped' | 'cwd' | 'recordId'>,
+  state: Pick<SessionImportState, 'ours' | 'offset' | 'skipped' | 'cwd' | 'recordId' | 'carry'>,
 ): Promise<void> {
   const id = `${entry.client}-${createHash('sha256').update(entry.file).digest('hex').slice(0, 24)}`;
   const data: SessionImportState = { file: entry.file, client: entry.client, size: entry.size, mtimeMs: entry.mtimeMs, ...state };

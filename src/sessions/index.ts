@@ -41,6 +41,7 @@ export { mergeSessionData, sessionRecordData } from './session-record-data.js';
 export { claudeProjectSlug, geminiProjectNames, sessionStores } from './session-stores.js';
 export type { SessionFileEntry } from './discover-session-files.js';
 export type { SessionImportState } from './import-sessions.js';
+export type { ImportCarry } from './resume-import.js';
 export type { SessionStores } from './session-stores.js';
 export { buildHandoff, DEFAULT_HANDOFF_BUDGET, HANDOFF_TARGETS } from './handoff/build-handoff.js';
 export { sessionFactsBlock } from './handoff/session-facts-block.js';

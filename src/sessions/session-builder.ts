@@ -1,6 +1,6 @@
 import { clipText, DEFAULT_MAX_OUTPUT_CHARS, DEFAULT_MAX_TEXT_CHARS } from './clip-text.js';
-import { maskText, maskValue } from './mask-value.js';
-import type { AgentSession, ParseLimits, SessionClient, SessionEvent, SessionToolCall, SubagentLink } from './types.js';
+import { maskClipped, maskText, maskValue } from './mask-value.js';
+import type { AgentSession, ReadSessionOptions, SessionClient, SessionEvent, SessionToolCall, SubagentLink } from './types.js';
 import { describeToolCall, exitCodeOf, pickFailureLine } from '../vocabulary/index.js';
 
 /** A tool result as a client recorded it, before the builder bounds, masks and reads it. */
@@ -32,14 +32,24 @@ export class SessionBuilder {
   private skipped = 0;
   private readonly maxOutput: number;
   private readonly maxText: number;
+  // Calls read before an incremental read's start, waiting for their result (options.resume).
+  private readonly resumed = new Map<string, number | undefined>();
 
   constructor(
     private readonly client: SessionClient,
     private readonly source: string,
-    limits: ParseLimits = {},
+    options: ReadSessionOptions = {},
   ) {
-    this.maxOutput = limits.maxOutputChars ?? DEFAULT_MAX_OUTPUT_CHARS;
-    this.maxText = limits.maxTextChars ?? DEFAULT_MAX_TEXT_CHARS;
+    this.maxOutput = options.maxOutputChars ?? DEFAULT_MAX_OUTPUT_CHARS;
+    this.maxText = options.maxTextChars ?? DEFAULT_MAX_TEXT_CHARS;
+    if (options.resume) {
+      Object.assign(this.meta, options.resume.meta);
+      for (const { call, at } of options.resume.pending) {
+        if (call.id === undefined) continue;
+        this.calls.set(call.id, { ...call, paths: [...call.paths] });
+        this.resumed.set(call.id, at);
+      }
+    }
   }
 
   /** Counts a record that could not be read. */
@@ -107,16 +117,20 @@ export class SessionBuilder {
       return;
     }
     if (call.output !== undefined) return;
+    if (this.resumed.has(id)) {
+      this.push({ type: 'tool', call, ...stamp(this.resumed.get(id)) });
+      this.resumed.delete(id);
+    }
     this.seen(at);
-    const masked = maskText(raw.output);
-    const clipped = clipText(masked, this.maxOutput);
+    // Only the kept head and tail are masked; the exit code (a number) is read from the raw text.
+    const clipped = maskClipped(raw.output, this.maxOutput);
     call.output = clipped.text;
     if (clipped.truncated) call.outputTruncated = true;
-    const exitCode = raw.exitCode ?? exitCodeOf(masked, raw.metadata);
+    const exitCode = raw.exitCode ?? exitCodeOf(raw.output, raw.metadata);
     if (exitCode !== undefined) call.exitCode = exitCode;
     call.failed = raw.failed === true || (exitCode !== undefined && exitCode !== 0);
     if (call.failed) {
-      const line = pickFailureLine(masked);
+      const line = this.failureLine(raw.output, clipped);
       if (line !== undefined) call.failureLine = line;
     }
   }
@@ -154,6 +168,18 @@ export class SessionBuilder {
   private push(event: SessionEvent): void {
     this.seen(event.at);
     this.events.push(event);
+  }
+
+  /**
+   * The failure line of the whole output, masked: picked from the masked text when it was masked
+   * whole; else from the raw text, the line then masked, unless a PEM block (whose body lines no
+   * rule knows alone) is in it: then from the kept head and tail.
+   */
+  private failureLine(raw: string, clipped: { text: string; masked?: string }): string | undefined {
+    if (clipped.masked !== undefined) return pickFailureLine(clipped.masked);
+    if (raw.includes('-----BEGIN')) return pickFailureLine(clipped.text);
+    const line = pickFailureLine(raw);
+    return line === undefined ? undefined : maskText(line);
   }
 
   private bound(text: string): string {

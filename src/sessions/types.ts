@@ -96,8 +96,24 @@ export interface ParseLimits {
   maxTextChars?: number;
 }
 
+/**
+ * What a read from `start` (an incremental import) needs of the lines before it: the session's
+ * head facts (Codex and Copilot name their id and cwd in the first line only) and the calls still
+ * waiting for their result, so a result appended later attaches to its call.
+ */
+export interface SessionResume {
+  meta: Pick<AgentSession, 'id' | 'cwd' | 'gitRoot' | 'model' | 'clientVersion' | 'title' | 'parentId'>;
+  /** Calls read before `start` without a result yet (their arguments dropped), with their time. */
+  pending: Array<{ call: SessionToolCall; at?: number }>;
+}
+
 /** Options of a reader of one session file. */
 export interface ReadSessionOptions extends ParseLimits {
   /** Byte offset to start at (an incremental import's last end; JSONL files only). @default 0 */
   start?: number;
+  /**
+   * With `start`: the head facts and open calls of the lines before it. A call of `pending` whose
+   * result comes is a tool event of the new session at the result's time.
+   */
+  resume?: SessionResume;
 }

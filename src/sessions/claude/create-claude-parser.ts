@@ -2,7 +2,7 @@ import { classifyEnding } from '../classify-ending.js';
 import { isRecord, stringField } from '../is-record.js';
 import { parseTime } from '../parse-time.js';
 import { SessionBuilder } from '../session-builder.js';
-import type { ParseLimits, SessionParser } from '../types.js';
+import type { ReadSessionOptions, SessionParser } from '../types.js';
 import { blockText, claudePromptText, INTERRUPT_MARKER } from './claude-prompt-text.js';
 
 /** Record types Claude Code writes that carry nothing a session needs (not counted as skipped). */
@@ -26,7 +26,7 @@ const IGNORED = new Set([
  * first line. Sidechain lines inside a main transcript belong to the sub-agent, not to the session;
  * a sub-agent's own file parses as that sub-agent's session (`parentId` set).
  */
-export function createClaudeParser(source: string, limits: ParseLimits = {}): SessionParser {
+export function createClaudeParser(source: string, limits: ReadSessionOptions = {}): SessionParser {
   const b = new SessionBuilder('claude', source, limits);
   let subagentFile: boolean | undefined;
   let openTaskCall: string | undefined;

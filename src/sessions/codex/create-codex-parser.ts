@@ -2,7 +2,7 @@ import { classifyEnding } from '../classify-ending.js';
 import { isRecord, stringField } from '../is-record.js';
 import { parseTime } from '../parse-time.js';
 import { SessionBuilder } from '../session-builder.js';
-import type { ParseLimits, SessionParser } from '../types.js';
+import type { ReadSessionOptions, SessionParser } from '../types.js';
 import { readCodexOutput } from './read-codex-output.js';
 
 /** What Codex puts in a user message that the user did not type. */
@@ -41,7 +41,7 @@ const IGNORED_EVENTS = new Set([
  * `local_shell_call` and any function tool, each with its result and exit code, compactions, and
  * an error, usage limit or abort that ended it.
  */
-export function createCodexParser(source: string, limits: ParseLimits = {}): SessionParser {
+export function createCodexParser(source: string, limits: ReadSessionOptions = {}): SessionParser {
   const b = new SessionBuilder('codex', source, limits);
   // Codex records each prompt twice (a user message item and a user_message event): the second
   // copy is dropped when nothing came between them; the same words typed again later are kept.

@@ -3,7 +3,7 @@ import { classifyEnding } from '../classify-ending.js';
 import { isRecord, stringField } from '../is-record.js';
 import { parseTime } from '../parse-time.js';
 import { SessionBuilder } from '../session-builder.js';
-import type { ParseLimits, SessionParser } from '../types.js';
+import type { ReadSessionOptions, SessionParser } from '../types.js';
 
 const DATETIME = /<current_datetime>[\s\S]*?<\/current_datetime>/g;
 /** Older Copilot CLIs end a shell result with its exit code in this form. */
@@ -17,7 +17,7 @@ const EXITED = /<exited with exit code (-?\d+)>\s*$/;
  * sub-agent wrote (`agentId` on the event) belong to that sub-agent, linked by the call that
  * started it (`subagent.started`).
  */
-export function createCopilotParser(source: string, limits: ParseLimits = {}): SessionParser {
+export function createCopilotParser(source: string, limits: ReadSessionOptions = {}): SessionParser {
   const b = new SessionBuilder('copilot', source, limits);
   return {
     push(record) {

@@ -3,7 +3,7 @@ import { classifyEnding } from '../classify-ending.js';
 import { isRecord, stringField } from '../is-record.js';
 import { parseTime } from '../parse-time.js';
 import { SessionBuilder } from '../session-builder.js';
-import type { ParseLimits, SessionParser } from '../types.js';
+import type { ReadSessionOptions, SessionParser } from '../types.js';
 import { readGeminiResponse } from './read-gemini-response.js';
 
 /** The set-up message Gemini CLI sends first, which the user did not type. */
@@ -18,7 +18,7 @@ const REFERENCED = /\n?--- Content from referenced files ---[\s\S]*$/;
  * checkpoint's `Content[]` (`functionCall` / `functionResponse` parts, matched by id, else by name).
  * A message written again under the same id adds only what it did not have.
  */
-export function createGeminiParser(source: string, limits: ParseLimits = {}): SessionParser {
+export function createGeminiParser(source: string, limits: ReadSessionOptions = {}): SessionParser {
   const b = new SessionBuilder('gemini', source, limits);
   const texts = new Set<string>();
   const open = new Map<string, string[]>();
