@@ -5,15 +5,17 @@ import { objectWithMethods, parseInput } from '../util/index.js';
 
 const count = z.number().int().min(0);
 
+export const promptStateOptionsSchema = z.strictObject({
+  window: count.optional(),
+  maxBlockers: count.optional(),
+  resultTokens: count.optional(),
+  sessions: count.optional(),
+  workspace: z.string().min(1).optional(),
+});
+
 const loadArgsSchema = z.strictObject({
   ledger: objectWithMethods(['recentCompletedTasks', 'listTasks'], 'a Ledger (from openLedger or new MemoryLedger())'),
-  options: z.strictObject({
-    window: count.optional(),
-    maxBlockers: count.optional(),
-    resultTokens: count.optional(),
-    sessions: count.optional(),
-    workspace: z.string().min(1).optional(),
-  }),
+  options: promptStateOptionsSchema,
 });
 
 /** @throws BatonError CONFIG_INVALID naming each problem. */

@@ -45,13 +45,13 @@ export function checkRefreshOptions(options: unknown): void {
   parseInput(optionsSchema, options, { what: 'refreshContext options' });
 }
 
-const snapshotQuerySchema = z.strictObject({
+export const snapshotQuerySchema = z.strictObject({
   taskId: z.string().min(1).optional(),
   limit: z.number().int().min(1).optional(),
   cursor: z.string().optional(),
 });
 
-const snapshotInfoSchema = z.strictObject({
+export const snapshotInfoSchema = z.strictObject({
   format: z.enum(['minimal', 'standard', 'detailed', 'narrative']),
   tokens: z.number().int().min(0),
   id: z

@@ -17,9 +17,9 @@ export const llmSchema = z.strictObject({
   timeoutMs: z.number().int().min(1).optional(),
 });
 
-const extractiveSchema = z.strictObject({ counter: counter.optional() });
+export const extractiveSchema = z.strictObject({ counter: counter.optional() });
 
-const memoryCacheSchema = z.strictObject({
+export const memoryCacheSchema = z.strictObject({
   maxEntries: z.number().int().min(1).optional(),
   backing: objectWithMethods(['get', 'set'], 'a SummaryCache (MemorySummaryCache, DiskSummaryCache)').optional(),
 });

@@ -15,13 +15,13 @@ import type { EventSink, WorkspaceOps } from './types.js';
  * once at module load; runPlan checks both before it writes to the ledger.
  */
 
-const criterionSchema = z.strictObject({
+export const criterionSchema = z.strictObject({
   description: z.string().min(1),
   check: z.string().min(1).optional(),
 });
 
 /** A task as runPlan takes it. Fields a plan file may leave out get the same defaults as there. */
-const planTaskSchema = z.strictObject({
+export const planTaskSchema = z.strictObject({
   id: z.string().min(1).max(MAX_TASK_ID_LENGTH, `a task id of at most ${MAX_TASK_ID_LENGTH} characters`),
   title: z.string().optional(),
   instructions: z.string().min(1),
@@ -43,25 +43,25 @@ const count = (min: number) => z.number().int().min(min);
 const providerSchema = objectWithMethods<Provider>(['run'], 'a Provider (createProvider, createCommandProvider, ...)');
 const providersSchema = z.array(providerSchema).min(1, 'at least one provider is needed');
 
+export const preContextLimitsSchema = z.strictObject({
+  maxLines: count(1).optional(),
+  maxTokens: count(1).optional(),
+  maxFiles: count(1).optional(),
+  maxErrors: count(1).optional(),
+  helperMaxAttempts: count(1).optional(),
+});
+
 /** PreContextInput: the builders' shape (limits nested) or the config's flat one, each part optional. */
-const preContextSchema = z.strictObject({
+export const preContextSchema = z.strictObject({
   enabled: z.boolean().optional(),
   types: z.array(z.enum(['circuit_breaker', 'retry', 'helper'])).optional(),
-  limits: z
-    .strictObject({
-      maxLines: count(1).optional(),
-      maxTokens: count(1).optional(),
-      maxFiles: count(1).optional(),
-      maxErrors: count(1).optional(),
-      helperMaxAttempts: count(1).optional(),
-    })
-    .optional(),
+  limits: preContextLimitsSchema.optional(),
   maxLines: count(1).optional(),
   maxFiles: count(1).optional(),
   helperMaxAttempts: count(1).optional(),
 });
 
-const breakerSchema = z.strictObject({
+export const breakerSchema = z.strictObject({
   coolDownMs: count(0).optional(),
   quotaCoolDownMs: count(0).optional(),
   authCoolDownMs: count(0).optional(),
