@@ -202,10 +202,13 @@ function buildHeadBlocks(scope: AssemblyScope): { head: Block[]; refs: Block[]; 
     ),
   );
   const renderState = (): StateBlocks => {
+    // Over its cap, the state lists the modified files without their details, so every name stays.
+    let body = view.state.render();
+    if (counter.count(body) > cap(shares.state)) body = view.state.render(true);
     const state = renderBlock(
       {
         id: 'state',
-        message: { role: 'user', content: `## Loop state\n${view.state.render()}` },
+        message: { role: 'user', content: `## Loop state\n${body}` },
         maxTokens: cap(shares.state),
         overflow: 'trim-tail',
         priority: 90,

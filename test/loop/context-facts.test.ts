@@ -156,6 +156,25 @@ describe('edited files', () => {
     expect(files.render()).toBe('- C:\\work\\: app.py\n- src/loop/: plan-turns.ts (2 edits), turn.ts\n- README.md');
   });
 
+  it('names every file before any detail when the state is over its cap', () => {
+    const manager = new ContextManager({});
+    const events: LoopEvent[] = [{ kind: 'user', text: 'Fix the app.' }];
+    for (let i = 0; i < 40; i += 1) {
+      const path = `/Users/someone/projects/app/src/module_${i}/implementation_${i}.py`;
+      const call = { id: `e${i}`, name: 'Edit', args: { file_path: path, old_string: 'a', new_string: 'b' } };
+      events.push({ kind: 'assistant', text: '', toolCalls: [call] }, { kind: 'tool', callId: `e${i}`, name: 'Edit', text: 'ok' });
+      events.push(
+        { kind: 'assistant', text: '', toolCalls: [{ ...call, id: `f${i}` }] },
+        { kind: 'tool', callId: `f${i}`, name: 'Edit', text: 'ok' },
+      );
+    }
+    manager.recordAll(events);
+    expect(manager.state.render()).toContain('implementation_0.py (2 edits)');
+    const state = manager.assemble({ budget: 2048 }).messages.find((m) => m.content.startsWith('## Loop state'));
+    expect(state?.content).not.toContain('(2 edits)');
+    expect(state?.content).toContain('implementation_39.py');
+  });
+
   it('reads the paths of a Codex apply_patch from the patch, and skips a failed edit', () => {
     const patch = '*** Begin Patch\n*** Update File: src/app.py\n@@\n-a\n+b\n*** Add File: docs/notes.md\n+hello\n*** End Patch';
     const manager = new ContextManager({});

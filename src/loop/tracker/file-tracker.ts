@@ -52,13 +52,14 @@ export class FileTracker {
 
   /**
    * The modified files, compactly, for the state section: one line per directory, most recently
-   * edited first (`- src/loop/: turn.ts (2 edits; renderTurn), plan-turns.ts`).
+   * edited first (`- src/loop/: turn.ts (2 edits; renderTurn), plan-turns.ts`); `bare` leaves out
+   * the edit counts and functions (a small budget: every file named before any detail).
    */
-  render(): string {
+  render(bare = false): string {
     const groups = new Map<string, string[]>();
     for (const f of this.modifiedFiles()) {
       const cut = Math.max(f.path.lastIndexOf('/'), f.path.lastIndexOf('\\')) + 1;
-      const notes = [...(f.edits > 1 ? [`${f.edits} edits`] : []), ...(f.functions.length ? [f.functions.join(', ')] : [])];
+      const notes = bare ? [] : [...(f.edits > 1 ? [`${f.edits} edits`] : []), ...(f.functions.length ? [f.functions.join(', ')] : [])];
       const name = `${f.path.slice(cut)}${notes.length ? ` (${notes.join('; ')})` : ''}`;
       const dir = f.path.slice(0, cut);
       groups.set(dir, [...(groups.get(dir) ?? []), name]);

@@ -36,10 +36,13 @@ export class LoopState {
     if (this.decisions.length > DEFAULT_MAX_DECISIONS) this.decisions = this.decisions.slice(-DEFAULT_MAX_DECISIONS);
   }
 
-  /** The state section's body (without header). */
-  render(): string {
+  /**
+   * The state section's body (without header). `bare` (a state over its cap) lists the modified
+   * files without their edit counts and functions, so a small budget keeps every name.
+   */
+  render(bare = false): string {
     const lines = [`turns so far: ${this.turns}${this.lastAction ? `; last action: ${this.lastAction}` : ''}`];
-    const files = this.files.render();
+    const files = this.files.render(bare);
     if (files) lines.push('modified files:', files);
     if (this.errors.length > 0) {
       lines.push('recent failures (newest last):');
