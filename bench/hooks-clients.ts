@@ -5,11 +5,12 @@
  * failing command, answer) behind the scripted model server, `--runs` times (default 3) in a
  * project without the hooks and in one with them (`baton hooks install`; Codex with
  * --dangerously-bypass-hook-trust), alternating; reports the median wall time of each and the
- * difference. Needs a build (the hooks run bin/baton.js) and the pinned CLIs (installed on demand).
+ * difference, and the same for the CPU time of the client and its hooks (load-robust). Needs a
+ * build (the hooks run bin/baton.js) and the pinned CLIs (installed on demand).
  * Writes bench/results/hooks-clients.json.
  */
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import path from 'node:path';
@@ -38,15 +39,21 @@ export default async function run(args: string[]): Promise<void> {
     if (!bins[name]) continue;
     const without = await timeSessions(name, runs, false);
     const withHooks = await timeSessions(name, runs, true);
-    const added = median(withHooks) - median(without);
+    const added = median(withHooks.times) - median(without.times);
+    const addedCpu = median(withHooks.cpu) - median(without.cpu);
     results[name] = {
-      withoutMs: without,
-      withMs: withHooks,
-      medianWithoutMs: median(without),
-      medianWithMs: median(withHooks),
+      withoutMs: without.times,
+      withMs: withHooks.times,
+      medianWithoutMs: median(without.times),
+      medianWithMs: median(withHooks.times),
       addedMs: added,
+      withoutCpuMs: without.cpu,
+      withCpuMs: withHooks.cpu,
+      addedCpuMs: addedCpu,
     };
-    console.log(`${name}: without hooks ${median(without)} ms, with ${median(withHooks)} ms: +${added} ms (runs ${runs})`);
+    console.log(
+      `${name}: without hooks ${median(without.times)} ms, with ${median(withHooks.times)} ms: +${added} ms; CPU +${addedCpu} ms (runs ${runs})`,
+    );
     load.push(loadavg()[0] ?? 0);
   }
   await mkdir(path.dirname(RESULTS), { recursive: true });
@@ -57,8 +64,9 @@ export default async function run(args: string[]): Promise<void> {
   console.log(`wrote ${path.relative(ROOT, RESULTS)}`);
 }
 
-async function timeSessions(name: AgentCliName, runs: number, hooks: boolean): Promise<number[]> {
+async function timeSessions(name: AgentCliName, runs: number, hooks: boolean): Promise<{ times: number[]; cpu: number[] }> {
   const times: number[] = [];
+  const cpu: number[] = [];
   for (let i = 0; i < runs; i += 1) {
     const repo = project();
     const server = await startModelServer({ respond: session });
@@ -73,16 +81,34 @@ async function timeSessions(name: AgentCliName, runs: number, hooks: boolean): P
         if (install.code !== 0) throw new Error(`${name}: hooks install failed: ${install.stderr}`);
       }
       const extraArgs = hooks && name === 'codex' ? ['--dangerously-bypass-hook-trust'] : [];
+      const cpuBefore = childrenCpuMs();
       const result = await cli.run('Make hello.txt, then list the missing folder.', { extraArgs });
       if (result.code !== 0) throw new Error(`${name}: exited ${result.code}: ${result.stderr.slice(-800)}`);
       times.push(Math.round(result.durationMs));
+      cpu.push(childrenCpuMs() - cpuBefore);
     } finally {
       cli.cleanup();
       await server.close();
       rmSync(repo, { recursive: true, force: true });
     }
   }
-  return times;
+  return { times, cpu };
+}
+
+/**
+ * CPU time (user + system) of this process's waited-for descendants (/proc/self/stat cutime +
+ * cstime, in 10 ms ticks): the client and every hook it ran and waited for. Unlike wall time it
+ * hardly moves with the shared machine's load; -1 where /proc is missing.
+ */
+function childrenCpuMs(): number {
+  try {
+    const stat = readFileSync('/proc/self/stat', 'utf8');
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    // Fields 16 and 17 of stat(5) (cutime, cstime); index 13 and 14 after the command name.
+    return (Number(fields[13]) + Number(fields[14])) * 10;
+  } catch {
+    return -1;
+  }
 }
 
 /** A user's project: a git repository with Baton as a dev dependency (its bin linked). */

@@ -3,7 +3,8 @@
  * (issue 29): the installed command (`node bin/baton.js hook EVENT --client claude`, a fresh
  * process each time) with the client's JSON on stdin, beside `node -e 0`, `baton --version` and
  * `git status`, in interleaved rounds so the ratios compare like with like on a shared machine.
- * - per tool call: `hook post-tool` (Claude's PostToolUse of a Write);
+ * - per tool call: `hook post-tool` (Claude's PostToolUse of a Write; an older install's binding,
+ *   no longer registered since issue 37: `npm run bench -- hooks-clients` measures what is);
  * - session start: `hook session-start` for a new session (the whole context rendered each time),
  *   on a small repository and on the 50,000-file repository of the refresh bench (200 modified,
  *   50 untracked files, bench/lib/bench-repo.ts), each with a ledger of earlier sessions and runs;
