@@ -1,2 +1,2 @@
 export { CLIENT_LIMITS } from './client-limits.js';
-export type { ClientForwarding, ClientLimits, ResourceForwarding } from './client-limits.js';
+export type { ClientLimits } from './client-limits.js';

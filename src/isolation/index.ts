@@ -1,10 +1,9 @@
 export { inProcessLock } from './branch-lock.js';
-export { DEFAULT_COMMIT_POLICY, DEFAULT_MAX_FILE_BYTES } from './commit-policy.js';
+
 export { createRemoteSites } from './create-remote-sites.js';
 export { createWorktreeSites } from './create-worktree-sites.js';
-export { MAX_PUSH_RACES } from './integrate-commit.js';
-export { safeRefPart, TASK_BRANCH_PREFIX, taskBranch, taskCommitMessage, taskOfSubject } from './task-branch.js';
-export type { BranchLock, ReleaseLock } from './branch-lock.js';
+
+export { safeRefPart } from './task-branch.js';
+export type { BranchLock } from './branch-lock.js';
 export type { CommitPolicy } from './commit-policy.js';
-export type { RemoteSites, RemoteSitesOptions } from './create-remote-sites.js';
-export type { WorktreeSitesOptions } from './create-worktree-sites.js';
+export type { RemoteSites } from './create-remote-sites.js';

@@ -12,7 +12,6 @@ import type { Dispatch, LedgerRecord, NewAttemptDispatch } from './types.js';
 
 /** Which agent CLI ran a session. */
 export type AgentClient = 'claude' | 'gemini' | 'codex';
-export const AGENT_CLIENTS: readonly AgentClient[] = ['claude', 'gemini', 'codex'];
 /** A client an agent_sessions record may name: the hook clients, and those only imported (Copilot CLI). */
 export type AgentSessionClient = AgentClient | 'copilot';
 

@@ -2,7 +2,6 @@
 // session import read, without the ledger's option schemas (zod), which index.ts also names.
 // index.ts re-exports it all; refresh/light.ts says why a module has a second face.
 export {
-  AGENT_CLIENTS,
   agentSessionId,
   endAgentSession,
   getAgentSession,
@@ -16,11 +15,8 @@ export type {
   AgentSessionClient,
   AgentSessionData,
   AgentSessionFailure,
-  AgentSessionTranscript,
-  AgentSessionQuery,
   AgentSessionRecord,
   AgentSessionSource,
-  AgentSessionStatus,
 } from './agent-sessions.js';
 export { HANDOFF_AUDIT_STATUS, listHandoffs } from './handoff-audit.js';
 export type { HandoffAuditData, HandoffAuditRecord } from './handoff-audit.js';

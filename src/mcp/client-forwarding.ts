@@ -1,8 +1,6 @@
 import { CLIENT_LIMITS, type ClientLimits } from '../clients/index.js';
 import { BatonError } from '../errors/index.js';
 
-export type { ClientForwarding, ResourceForwarding } from '../clients/index.js';
-
 /** The values `BATON_MCP_FORWARDS` accepts (what a user can say about a client Baton does not know). */
 export const FORWARDING_OVERRIDES = ['structured', 'text', 'both'] as const;
 export type ForwardingOverride = (typeof FORWARDING_OVERRIDES)[number];

@@ -1,6 +1,5 @@
 export { createLogger, getLogger, silentLogger } from './logger.js';
 export { logLater } from './log-later.js';
-export type { LogLevel } from './log-later.js';
+
 export { counter, gauge, histogram, metricsRegistry, renderMetrics } from './metrics.js';
 export type { Logger } from './logger.js';
-export type { LoggerOptions } from './logger-options.js';

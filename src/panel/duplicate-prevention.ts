@@ -1,8 +1,5 @@
-/**
- * Seed 003's duplicate-prevention instructions, appended to a later agent's system prompt when
- * it receives earlier answers. Version it with the prompts: changing this text changes answers.
- */
-export const DUPLICATE_PREVENTION_VERSION = '1.0.0';
+// Seed 003's duplicate-prevention instructions, appended to a later agent's system prompt when it
+// receives earlier answers. Changing this text changes answers: say so in CHANGELOG.md.
 
 /**
  * Returns `systemPrompt` followed by the instructions naming the earlier agents. Pure. With no

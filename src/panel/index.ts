@@ -1,27 +1,23 @@
-export { buildAgentMessages, renderContextMessage } from './build-agent-messages.js';
-export { callAgentModel } from './call-agent-model.js';
-export { callBatonProvider, renderPanelPrompt } from './call-baton-provider.js';
-export { classifyPanelError } from './classify-panel-error.js';
-export { createLanguageModel, describeModel } from './create-language-model.js';
-export { DUPLICATE_PREVENTION_VERSION, withDuplicatePrevention } from './duplicate-prevention.js';
-export { DEFAULT_MESSAGE_OVERHEAD_TOKENS, fitPanelContext } from './fit-panel-context.js';
+export { buildAgentMessages } from './build-agent-messages.js';
+
+export { renderPanelPrompt } from './call-baton-provider.js';
+
+export { withDuplicatePrevention } from './duplicate-prevention.js';
+export { fitPanelContext } from './fit-panel-context.js';
 export { loadPanelConfig, resolvePanelConfig } from './load-panel-config.js';
-export { DEFAULT_DISPATCH_RESULT_TOKENS, panelTaskId } from './panel-ledger.js';
+
 export { parsePromptFile } from './parse-prompt-file.js';
-export { preparePanelContext } from './prepare-panel-context.js';
-export { DEFAULT_PANEL_AGENT_TIMEOUT_MS, DEFAULT_PANEL_MAX_OUTPUT_TOKENS, runPanel } from './run-panel.js';
-export { DEFAULT_MAX_BODY_BYTES, handlePanelRequest } from './server/handle-panel-request.js';
-export { panelRequestSchema } from './server/panel-request-schema.js';
-export { createPanelServer, DEFAULT_PANEL_SERVER_HOST, DEFAULT_PANEL_SERVER_PORT, startPanelServer } from './server/start-panel-server.js';
+
+export { runPanel } from './run-panel.js';
+
+export { createPanelServer, startPanelServer } from './server/start-panel-server.js';
 export type { AgentMessages, BuildAgentMessagesInput, PanelMessage } from './build-agent-messages.js';
-export type { AgentCallRequest, AgentCallResult } from './call-agent-model.js';
-export type { BatonProviderCallRequest } from './call-baton-provider.js';
+
 export type { FitPanelContextInput, FitPanelContextResult } from './fit-panel-context.js';
 export type { LoadPanelConfigOptions } from './load-panel-config.js';
 export type { PanelSessionData } from './panel-ledger.js';
-export type { PreparedPanelContext, PreparePanelContextInput } from './prepare-panel-context.js';
+
 export type { AgentStartEvent, RunPanelOptions } from './run-panel.js';
-export type { PanelRequestContext } from './server/handle-panel-request.js';
-export type { PanelRequest } from './server/panel-request-schema.js';
+
 export type { PanelServerOptions, RunningPanelServer } from './server/start-panel-server.js';
 export type * from './types.js';

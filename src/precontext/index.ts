@@ -4,24 +4,19 @@ export { buildProviderSwitchContext } from './build-provider-switch-context.js';
 export { buildRetryContext } from './build-retry-context.js';
 export {
   DEFAULT_PRE_CONTEXT_LIMITS,
-  DEFAULT_PRE_CONTEXT_SETTINGS,
   HELPER_CONTEXT_MAX_ATTEMPTS,
   HELPER_MODE,
-  PRE_CONTEXT_MAX_ERRORS,
   PRE_CONTEXT_MAX_FILES,
   PRE_CONTEXT_MAX_LINES,
-  PRE_CONTEXT_MAX_TOKENS,
   PRE_CONTEXT_TYPES,
-  resolvePreContextLimits,
-  TASK_LOOP_ATTEMPTS,
 } from './defaults.js';
 export { detectTaskLoop } from './detect-task-loop.js';
 export { isPreContextEnabled } from './is-pre-context-enabled.js';
 export { resolvePreContextSettings } from './resolve-settings.js';
-export { summarizeAttempts } from './summarize-attempts.js';
+
 export type { HelperContextInput } from './build-helper-context.js';
-export type { ConflictAuthor, MergeConflictContextInput } from './build-merge-conflict-context.js';
+export type { ConflictAuthor } from './build-merge-conflict-context.js';
 export type { ProviderSwitchContextInput } from './build-provider-switch-context.js';
 export type { RetryContextInput } from './build-retry-context.js';
 export type { PreContextInput } from './resolve-settings.js';
-export type { AttemptSummary, PreContextBuildOptions, PreContextLimits, PreContextSettings, PreContextType } from './types.js';
+export type { PreContextLimits, PreContextSettings, PreContextType } from './types.js';

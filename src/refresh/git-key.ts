@@ -7,10 +7,6 @@ import type { GitLocation } from '../workspace/index.js';
  * or three tiny files: cheaper than a thread-pool round trip each, and this runs on every cached
  * refresh (it is the cache key).
  */
-export async function readHead(location: GitLocation): Promise<{ head: string; ref?: string }> {
-  return readHeadNow(location);
-}
-
 function readHeadNow(location: GitLocation): { head: string; ref?: string } {
   const raw = readFileSync(path.join(location.gitDir, 'HEAD'), 'utf8').trim();
   if (!raw.startsWith('ref:')) return { head: raw };

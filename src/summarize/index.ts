@@ -1,10 +1,10 @@
 export { DiskSummaryCache, DEFAULT_SUMMARY_CACHE_DIR } from './disk-summary-cache.js';
-export { createExtractiveSummarizer, EXTRACTIVE_SUMMARIZER_ID, summarizeExtractive } from './extractive-summarizer.js';
-export { createLlmSummarizer, DEFAULT_SUMMARY_TIMEOUT_MS } from './llm-summarizer.js';
-export { DEFAULT_SUMMARY_CACHE_ENTRIES, MemorySummaryCache } from './memory-summary-cache.js';
+export { createExtractiveSummarizer, summarizeExtractive } from './extractive-summarizer.js';
+export { createLlmSummarizer } from './llm-summarizer.js';
+export { MemorySummaryCache } from './memory-summary-cache.js';
 export { summaryCacheKey } from './summary-cache-key.js';
-export { buildSummaryRequest, SUMMARY_PROMPT_VERSION, SUMMARY_SYSTEM_PROMPT } from './summary-prompt.js';
-export { DEFAULT_MIN_SUMMARY_TOKENS, DEFAULT_SUMMARY_RATIO, summaryTargetTokens } from './summary-target.js';
+export { SUMMARY_PROMPT_VERSION, SUMMARY_SYSTEM_PROMPT } from './summary-prompt.js';
+export { summaryTargetTokens } from './summary-target.js';
 export { withSummaryCache } from './with-summary-cache.js';
 export type { LlmSummarizerOptions } from './llm-summarizer.js';
 export type { SummarizeRequest, Summarizer, SummaryCache } from './types.js';

@@ -1,7 +1,5 @@
 import {
-  DEFAULT_AGENT_TIMEOUT_MS,
   DEFAULT_AUTH_COOL_DOWN_MS,
-  DEFAULT_CHECK_TIMEOUT_MS,
   DEFAULT_COOL_DOWN_MS,
   DEFAULT_FAILURE_THRESHOLD,
   DEFAULT_PROBE_LEASE_MS,
@@ -9,16 +7,6 @@ import {
 } from '../config/index.js';
 import type { BreakerSettings } from './types.js';
 
-// One source for the defaults baton.config.json documents; re-exported for library callers.
-export {
-  DEFAULT_AGENT_TIMEOUT_MS,
-  DEFAULT_AUTH_COOL_DOWN_MS,
-  DEFAULT_CHECK_TIMEOUT_MS,
-  DEFAULT_COOL_DOWN_MS,
-  DEFAULT_FAILURE_THRESHOLD,
-  DEFAULT_PROBE_LEASE_MS,
-  DEFAULT_QUOTA_COOL_DOWN_MS,
-};
 /** Seed 000: `retry_policy.max_retries || 3` attempts per task. */
 export const DEFAULT_MAX_ATTEMPTS = 3;
 /** How long the chain waits for the earliest breaker reset before failing the attempt. @default 0 */

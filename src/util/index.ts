@@ -1,13 +1,12 @@
 export { definedFields } from './defined-fields.js';
 export { describeJsonError } from './json-syntax-error.js';
 export { importOptional, isModuleNotFound, missingDependency } from './import-optional.js';
-export { formatPath, inputProblems } from './input-problems.js';
-export { isSecretPath, safeValue } from './safe-value.js';
+
+export { safeValue } from './safe-value.js';
 export { inputError, parseInput } from './parse-input.js';
 export { refuseProtoKey } from './refuse-proto-key.js';
 export { suggestKey } from './suggest-key.js';
-export type { DescribePath, InputProblem } from './input-problems.js';
-export type { ParseInputOptions } from './parse-input.js';
+
 export { abortSignalOption, envOption, functionOption, objectWithMethods, stringMapOption } from './option-schemas.js';
 export { toSnakeCase, toWireCase } from './wire-case.js';
 export type { FileFormatFor, SchemaFor, SnakeCase } from './schema-for.js';

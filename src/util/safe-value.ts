@@ -12,11 +12,6 @@ const SECRET_HOLDERS: ReadonlySet<string> = new Set(['env', 'headers']);
 /** Whole key names that hold a secret on their own (`key`, `auth`), beside isSecretName's. */
 const SECRET_KEYS = /^(?:key|token|secret|password|auth|authorization|cookie)$/i;
 
-/** Whether a value at `path` can hold a secret whatever it looks like. */
-export function isSecretPath(path: readonly PropertyKey[]): boolean {
-  return secretKind(path) !== undefined;
-}
-
 /** `env`, `headers` or `secret` for a path that can hold a secret; undefined for others. */
 function secretKind(path: readonly PropertyKey[]): string | undefined {
   for (const key of path) {

@@ -1,7 +1,7 @@
 import { encodeCursor } from '../defaults.js';
 import type { Page } from '../types.js';
 
-export { DEFAULT_PAGE_SIZE, pageSize } from '../defaults.js';
+export { pageSize } from '../defaults.js';
 
 /** Rows were fetched with limit + 1, so an extra row means another page exists. */
 export function toPage<T>(items: T[], limit: number, key: (item: T) => (string | number)[]): Page<T> {

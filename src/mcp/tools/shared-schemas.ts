@@ -1,7 +1,6 @@
 import * as z from 'zod';
 
-/** Page size for list actions. @default 50 */
-export const DEFAULT_PAGE_SIZE = 50;
+export { DEFAULT_PAGE_SIZE } from '../../ledger/index.js';
 
 export const pageShape = {
   limit: z.number().int().min(1).max(200).optional().describe('Items per page (1-200, default 50).'),

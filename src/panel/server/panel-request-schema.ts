@@ -7,5 +7,3 @@ export const panelRequestSchema = z
     attribution: z.enum(['assistant', 'user']).optional().describe("Overrides the panel file's attribution for this request"),
   })
   .strict();
-
-export type PanelRequest = z.infer<typeof panelRequestSchema>;
