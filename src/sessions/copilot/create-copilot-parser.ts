@@ -3,6 +3,7 @@ import { classifyEnding } from '../classify-ending.js';
 import { isRecord, stringField } from '../is-record.js';
 import { parseTime } from '../parse-time.js';
 import { SessionBuilder } from '../session-builder.js';
+import { copilotEnvironment } from './copilot-environment.js';
 import type { ReadSessionOptions, SessionParser } from '../types.js';
 
 const DATETIME = /<current_datetime>[\s\S]*?<\/current_datetime>/g;
@@ -35,6 +36,13 @@ export function createCopilotParser(source: string, limits: ReadSessionOptions =
       case 'session.start':
       case 'session.resume':
         return onStart(d);
+      case 'system.message': {
+        // The older layout's only record of its cwd (copilot-environment.ts).
+        const env = copilotEnvironment(stringField(d, 'content') ?? '');
+        b.meta.cwd ??= env.cwd;
+        b.meta.gitRoot ??= env.gitRoot;
+        return;
+      }
       case 'session.model_change':
         b.meta.model = stringField(d, 'newModel') ?? b.meta.model;
         return;
