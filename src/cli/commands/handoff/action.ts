@@ -31,12 +31,15 @@ export async function runHandoff(io: CliIO, options: HandoffCliOptions): Promise
       throw new BatonError('INPUT_INVALID', `session ${source.id} has no transcript Baton can read (recorded by hooks only)`, {
         details: { field: '--from', value: source.id },
       });
-    const { session } = await readSessionFile(file, { client: source.data.client });
-    const state = await workspaceState(
-      io.cwd,
-      source,
-      sessions.filter((s) => s !== source),
-    );
+    // The transcript's parse (CPU) and the workspace's git state (child processes) overlap.
+    const [{ session }, state] = await Promise.all([
+      readSessionFile(file, { client: source.data.client }),
+      workspaceState(
+        io.cwd,
+        source,
+        sessions.filter((s) => s !== source),
+      ),
+    ]);
     const handoff = await buildHandoff({ session, target, budget, workspaceState: state });
     const interactive = io.isTTY && !options.print && !options.json;
     const argv = handoffArgv(target, handoff.text, interactive);
