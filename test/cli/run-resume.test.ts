@@ -3,14 +3,19 @@ import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { pathToFileURL } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { runCli } from '../../src/cli/index.js';
 import type { CliIO } from '../../src/cli/index.js';
 import { openLedger } from '../../src/ledger/index.js';
-import { batonCommand } from '../helpers/baton-command.js';
 
 const ROOT = path.resolve(__dirname, '../..');
+// tsx resolved from this checkout: `--import tsx` would resolve from the child's temporary cwd.
+const TSX_LOADER = pathToFileURL(path.join(ROOT, 'node_modules/tsx/dist/loader.mjs')).href;
 const SLEEPER = path.join(ROOT, 'test/supervisor/agents/sleeper.mjs');
+// Runs the CLI from source in a real child process, so it can be SIGKILLed mid-attempt.
+const ENTRY = `import { main } from ${JSON.stringify(path.join(ROOT, 'src/cli/index.ts'))};
+process.exitCode = await main(['node', 'baton', ...process.argv.slice(1)]);`;
 
 async function waitFor(check: () => boolean, timeoutMs: number): Promise<void> {
   const deadline = Date.now() + timeoutMs;
@@ -36,9 +41,7 @@ describe('baton run crash and resume', () => {
       }),
     );
     const args = ['run', 'plan.yaml', '--config', 'baton.config.json', '--ledger', 'sqlite:state.db'];
-    // The CLI in a real child process, so it can be SIGKILLed mid-attempt.
-    const baton = batonCommand();
-    const child = spawn(baton.command, [...baton.args, ...args], {
+    const child = spawn(process.execPath, ['--import', TSX_LOADER, '--input-type=module', '-e', ENTRY, ...args], {
       cwd: dir,
       env: { ...process.env, BATON_LEASE_MS: '1500' },
       stdio: 'ignore',

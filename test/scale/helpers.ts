@@ -1,16 +1,19 @@
 /**
  * Shared plumbing of the scale tests: a project folder with a plan of stand-in tasks (the
  * issue's reproduction: an agent that sleeps, writes out/<task>.txt and logs each start), and
- * `baton` as a real child process (test/helpers/baton-command.ts).
+ * `baton` run from source as a real child process.
  */
 import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { batonCommand } from '../helpers/baton-command.js';
+import { pathToFileURL } from 'node:url';
 
 export const ROOT = path.resolve(import.meta.dirname, '../..');
+const TSX_LOADER = pathToFileURL(path.join(ROOT, 'node_modules/tsx/dist/loader.mjs')).href;
 export const OUT_WRITER = path.join(ROOT, 'test/supervisor/agents/out-writer.mjs');
+const ENTRY = `import { main } from ${JSON.stringify(path.join(ROOT, 'src/cli/index.ts'))};
+process.exitCode = await main(['node', 'baton', ...process.argv.slice(1)]);`;
 
 export interface StartEntry {
   task: string;
@@ -89,10 +92,9 @@ export interface BatonRun {
   done: Promise<{ code: number | null; signal: NodeJS.Signals | null; stdout: string; stderr: string }>;
 }
 
-/** `baton ARGS` in a real child process: the built bin when dist/ is up to date, else from source. */
+/** `baton ARGS` from source in a real child process. */
 export function startBaton(args: readonly string[], options: { cwd: string; env?: Record<string, string> }): BatonRun {
-  const baton = batonCommand();
-  const child = spawn(baton.command, [...baton.args, ...args], {
+  const child = spawn(process.execPath, ['--import', TSX_LOADER, '--input-type=module', '-e', ENTRY, ...args], {
     cwd: options.cwd,
     env: { ...process.env, BATON_LOG_LEVEL: 'warn', ...options.env },
     stdio: ['ignore', 'pipe', 'pipe'],
