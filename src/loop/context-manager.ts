@@ -102,7 +102,7 @@ export class ContextManager {
     const persistent = options.keepTurns === undefined && options.recentTurns === undefined && options.toolResults === undefined;
     const result = assembleContext(this.view(), { ...options, budget }, persistent ? this.plans.get(budget) : undefined);
     if (persistent) this.plans.set(budget, result.plan);
-    observeAssembly(result.context, (performance.now() - started) / 1000);
+    if (this.options.metrics) observeAssembly(result.context, (performance.now() - started) / 1000);
     return result.context;
   }
 

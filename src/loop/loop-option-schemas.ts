@@ -34,6 +34,7 @@ export const managerOptionsSchema = z.strictObject({
   shares: categorySharesSchema.optional(),
   counter: objectWithMethods<TokenCounter>(['count'], 'a TokenCounter ({ count(text): number })').optional(),
   summarizer: objectWithMethods<Summarizer>(['summarize'], 'a Summarizer (createLlmSummarizer, createExtractiveSummarizer)').optional(),
+  metrics: z.boolean().optional(),
 });
 
 export const assembleOverridesShape = {

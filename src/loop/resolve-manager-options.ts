@@ -39,6 +39,7 @@ export function resolveManagerOptions(input: unknown): ResolvedManagerOptions {
     shares: { ...D.DEFAULT_CATEGORY_SHARES, ...options.shares },
     counter: options.counter ?? o200kCounter,
     summarizer: options.summarizer,
+    metrics: options.metrics ?? true,
   };
 }
 

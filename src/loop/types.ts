@@ -128,6 +128,12 @@ export interface ContextManagerOptions {
    * is used, so assembly never waits on the network. @default none
    */
   summarizer?: Summarizer;
+  /**
+   * Record Prometheus metrics for each assembly (`baton_loop_*`, served by `/metrics`). A one-shot
+   * process that never serves them (a CLI command) turns this off and skips loading prom-client.
+   * @default true
+   */
+  metrics?: boolean;
 }
 
 /** Resolved options: every default applied once. */
@@ -142,4 +148,5 @@ export interface ResolvedManagerOptions {
   shares: CategoryShares;
   counter: TokenCounter;
   summarizer: Summarizer | undefined;
+  metrics: boolean;
 }

@@ -113,6 +113,16 @@ describe('loop metrics in the shared registry', () => {
     expect(text).toContain('# TYPE baton_loop_budget_utilization histogram');
   });
 
+  it('records nothing for a manager made with metrics: false', async () => {
+    const quiet = await createContextManager({ limitTokens: 6000, reserveTokens: 0, metrics: false });
+    quiet.record({ kind: 'system', text: 'You are a coding agent.' });
+    quiet.record({ kind: 'user', text: 'Fix the parser.' });
+    const moved = await deltas(ASSEMBLY, async () => {
+      expect(quiet.assemble().tokens).toBeGreaterThan(0);
+    });
+    expect(Object.values(moved).every((n) => n === 0)).toBe(true);
+  });
+
   it('counts each retry by error kind and attempt, and a call that failed for good by its last error', async () => {
     const model = () => createOpenAICompatible({ name: 'local', baseURL: server?.baseURL ?? '', apiKey: 'test' }).chatModel('local-model');
     const call = (manager: ContextManager) =>

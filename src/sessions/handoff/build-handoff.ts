@@ -66,7 +66,8 @@ export async function buildHandoff(options: BuildHandoffOptions): Promise<Handof
   const left = budget - counter.count(fixed) - 16;
   let transcript = '';
   if (left >= MIN_BUDGET_TOKENS) {
-    const manager = new ContextManager({ counter }, options.extractor);
+    // A handoff is one assembly in a one-shot process: no loop metrics (and no prom-client load).
+    const manager = new ContextManager({ counter, metrics: false }, options.extractor);
     manager.recordAll(sessionLoopEvents(session, SYSTEM));
     transcript = manager.assemble({ budget: left }).text;
   }
