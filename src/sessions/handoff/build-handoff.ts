@@ -18,6 +18,8 @@ const CLIENT_LABELS: Record<string, string> = {
   copilot: 'Copilot CLI',
   opencode: 'OpenCode',
 };
+/** Session events recorded for the transcript: its ~1,500 tokens hold far fewer (older ones are masked to a line). */
+const TRANSCRIPT_TAIL_EVENTS = 300;
 const SYSTEM = 'Transcript of the previous session, condensed (older turns summarized):';
 
 export interface BuildHandoffOptions {
@@ -68,7 +70,7 @@ export async function buildHandoff(options: BuildHandoffOptions): Promise<Handof
   if (left >= MIN_BUDGET_TOKENS) {
     // A handoff is one assembly in a one-shot process: no loop metrics (and no prom-client load).
     const manager = new ContextManager({ counter, metrics: false }, options.extractor);
-    manager.recordAll(sessionLoopEvents(session, SYSTEM));
+    manager.recordAll(sessionLoopEvents(session, SYSTEM, TRANSCRIPT_TAIL_EVENTS));
     transcript = manager.assemble({ budget: left }).text;
   }
   const text = truncateToTokens(transcript ? `${fixed}\n\n## Transcript\n${transcript}\n--- end of handoff ---` : fixed, budget);

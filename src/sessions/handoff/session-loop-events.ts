@@ -4,11 +4,17 @@ import type { AgentSession } from '../types.js';
 /**
  * A session as the loop context manager records it: user requests, assistant replies, each tool
  * call as an assistant call followed by its result (exit code and failure kept), a compaction
- * summary as a user message (the clients send it as one). Pure.
+ * summary as a user message (the clients send it as one). With `tail`, only the session's first
+ * request (the loop's goal) and its newest `tail` events: a handoff's transcript is a few thousand
+ * tokens of the newest work, so a long session's older events would be recorded only to be masked
+ * (the facts header lists the whole session's files, failure and plan). Pure.
  */
-export function sessionLoopEvents(session: AgentSession, system: string): LoopEvent[] {
+export function sessionLoopEvents(session: AgentSession, system: string, tail?: number): LoopEvent[] {
   const out: LoopEvent[] = [{ kind: 'system', text: system }];
+  const first = session.events.findIndex((e) => e.type === 'user');
+  const from = tail === undefined ? 0 : Math.max(0, session.events.length - tail);
   session.events.forEach((e, i) => {
+    if (i < from && i !== first) return;
     if (e.type === 'user') out.push({ kind: 'user', text: e.text });
     else if (e.type === 'compaction') out.push({ kind: 'user', text: e.summary });
     else if (e.type === 'assistant') out.push({ kind: 'assistant', text: e.text });
