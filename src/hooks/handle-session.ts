@@ -9,10 +9,10 @@ import { geminiCompressionDue } from './gemini-compression.js';
 import { foldLeftovers } from './fold-leftovers.js';
 import { type SessionFiles, sessionFiles } from './hook-paths.js';
 import { readHookState, writeHookState } from './hook-state.js';
-import { importNewSessions } from './import-new-sessions.js';
 import { appendJournal, leftoverBatches } from './journal.js';
 import { readDirtyState } from './measure-workspace.js';
 import { openHookLedger } from './open-hook-ledger.js';
+import { importSessionsWithin } from '../sessions/light.js';
 import { newSessionData } from './session-record.js';
 import { summarizeSession } from './session-summary.js';
 import type { AgentSessionSource, HookInput, HookSessionState } from './types.js';
@@ -64,7 +64,8 @@ export async function handleSessionStart(input: HookInput, workspace: string, no
       );
     await foldLeftovers(ledger, workspace, files.dir, files.state, now);
     await closeAbandonedSessions(ledger, workspace, id, now);
-    await importNewSessions(ledger, workspace, env);
+    // A session whose hooks never ran (an untrusted Codex) reaches this one; bounded well inside the deadline.
+    await importSessionsWithin(ledger, { cwd: workspace, workspace, env });
     const injection = await buildInjection({ ledger, workspace, input, sessionId: id, state, source, dirty, commits, now });
     if (injection) Object.assign(state, { injectedDigest: injection.digest, injectedAt: now, compactPending: false });
     writeHookState(files.state, state);

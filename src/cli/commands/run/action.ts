@@ -4,9 +4,10 @@ import { BatonError } from '../../../errors/index.js';
 import { createWorktreeSites } from '../../../isolation/index.js';
 import { openLedger } from '../../../ledger/index.js';
 import { createProviders, type Provider } from '../../../providers/index.js';
+import { importSessionsWithin } from '../../../sessions/light.js';
 import { DEFAULT_TASK_LEASE_MS, loadPlan, type RunReport, runPlan, workspaceOps } from '../../../supervisor/index.js';
 import { EXIT_FAILURE, EXIT_OK, parsePort, parsePositiveInt, printResult, type CliIO, type CommonOptions } from '../../context.js';
-import { importSessionsFirst } from './import-sessions-first.js';
+import { sessionWorkspace } from '../sessions/workspace-sessions.js';
 import { startMetricsServer } from './metrics-server.js';
 import { createProgress } from './progress.js';
 import { runQueued } from './run-queued.js';
@@ -55,7 +56,8 @@ export async function runRun(io: CliIO, planFile: string, options: RunOptions): 
     );
   }
   const ledger = await openLedger({ spec: ledgerSpec, cwd: io.cwd });
-  await importSessionsFirst(io, ledger, workspaceDir);
+  // The first task prompt reads hook-recorded and imported sessions alike (bounded: a slow store never holds the run).
+  await importSessionsWithin(ledger, { cwd: workspaceDir, workspace: await sessionWorkspace(workspaceDir), env: io.env });
   const metrics = metricsPort === undefined ? undefined : await startMetricsServer(metricsPort);
   const abort = new AbortController();
   const onSignal = () => abort.abort();
