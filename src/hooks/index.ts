@@ -1,30 +1,26 @@
 export * from './light.js';
-export { contextAnswer } from './answer-hook.js';
-export { buildInjection, contextBudget } from './build-injection.js';
+
+export { contextBudget } from './build-injection.js';
 export { CLIENT_SPECS, isAgentClient } from './client-specs.js';
-export { ABANDONED_AFTER_MS, closeAbandonedSessions } from './close-abandoned.js';
-export { foldSession } from './fold-session.js';
-export { HOOKS_DIR, sessionFiles } from './hook-paths.js';
+
 export { hookMain } from './hook-main.js';
-export { appendJournal, readJournal } from './journal.js';
+
 export { JsonStringCutter } from './json-string-cutter.js';
 export { hooksStatus } from './hooks-status.js';
-export { clientEvents, HOOK_SCOPES, hookCommand, hookTarget, isBatonHookCommand } from './hook-targets.js';
+export { HOOK_SCOPES } from './hook-targets.js';
 export { installHooks, uninstallHooks } from './install-hooks.js';
-export { batonHooksIn, withBatonHooks, withoutBatonHooks } from './merge-hook-config.js';
+
 export { codexHooksFeatureOn, withCodexHooksFeature } from './codex-features.js';
-export { diffDirtyStates, readDirtyState } from './measure-workspace.js';
+
 export { sessionNextStep } from './next-step.js';
-export { parseHookInput } from './parse-hook-input.js';
+
 export { CONTEXT_TITLE, renderHookContext } from './render-hook-context.js';
 export { DEFAULT_DEADLINES_MS, runHook } from './run-hook.js';
 export { HOOK_EVENTS } from './types.js';
-export type { ClientHookBinding, ClientSpec } from './client-specs.js';
-export type { FoldOptions, FoldResult } from './fold-session.js';
-export type { HookScopeStatus, HooksStatus } from './hooks-status.js';
-export type { HookScope, HookTarget } from './hook-targets.js';
-export type { HookFileChange, HookInstallResult, InstallHooksOptions } from './install-hooks.js';
+
+export type { HooksStatus } from './hooks-status.js';
+export type { HookScope } from './hook-targets.js';
+export type { HookInstallResult } from './install-hooks.js';
 export type { HookContextData } from './gather-hook-context.js';
-export type { HookContextLimits, RenderedHookContext } from './render-hook-context.js';
-export type { RunHookOptions } from './run-hook.js';
-export type { AgentClient, HookAnswer, HookEvent, HookInput, HookSessionState, JournalEntry } from './types.js';
+
+export type { AgentClient, HookEvent } from './types.js';

@@ -4,4 +4,4 @@ export { redactSecrets, redactSecretsMany, redactValue } from './redact-secrets.
 export { redactValueSync } from './redact-value-sync.js';
 export { isSecretName } from './secret-name.js';
 export { redactionMarker, SECRET_PATTERNS } from './secret-patterns.js';
-export type { RedactManyResult, RedactResult, RedactValueResult, SecretPattern, SecretRange } from './types.js';
+export type { RedactResult, RedactValueResult, SecretRange } from './types.js';

@@ -1,10 +1,10 @@
 // The light face of sessions/: the import that `baton status` and `baton refresh` run first, without
 // the handoff (which loads the tokenizer). index.ts re-exports it all; refresh/light.ts says why a
 // module has a second face.
-export { isUnderRoots, workspaceRoots } from './discover-roots.js';
+export { workspaceRoots } from './discover-roots.js';
 export { importSessions } from './import-sessions.js';
-export { IMPORT_WITHIN_MS, importSessionsWithin } from './import-sessions-within.js';
-export type { ImportSessionsOptions, ImportSessionsResult } from './import-sessions.js';
+export { importSessionsWithin } from './import-sessions-within.js';
+export type { ImportSessionsResult } from './import-sessions.js';
 // The hooks' fold reads its own session's transcript (src/hooks/import-own-transcript.ts).
 export { readSessionFile } from './read-session-file.js';
 export { sessionRecordData } from './session-record-data.js';

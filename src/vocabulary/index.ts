@@ -9,13 +9,11 @@ export { argsObject, describeToolCall } from './describe-tool-call.js';
 export { exitCodeOf } from './exit-code-of.js';
 export { failureOf } from './failure-of.js';
 export { formatToolCall } from './format-tool-call.js';
-export { summarizePatch } from './patch-paths.js';
+
 export { FAILURE_LINE_MAX_CHARS, findFailureLine, pickFailureLine } from './pick-failure-line.js';
 export { applyPlan, createdPlanItemId, openPlanItems, planListOf, planStatus } from './plan-items.js';
-export { clipWords, describeShellCommand, keyOfCommand, shellCommandOf } from './shell-command.js';
+export { clipWords, describeShellCommand, keyOfCommand } from './shell-command.js';
 export { TOOL_TABLE } from './tool-table.js';
-export type { CallFailure, CallResult } from './failure-of.js';
-export type { PatchSummary } from './patch-paths.js';
-export type { PlanChange } from './plan-items.js';
-export type { ToolArgs, ToolEntry } from './tool-table.js';
+export type { CallFailure } from './failure-of.js';
+
 export type { PlanItem, PlanMode, ToolDescription, ToolKind } from './types.js';
