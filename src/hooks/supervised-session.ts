@@ -1,4 +1,4 @@
-import { agentSessionId, upsertAgentSession } from '../ledger/index.js';
+import { agentSessionId, endAgentSession, upsertAgentSession } from '../ledger/index.js';
 import { freshState } from './fold-session.js';
 import { openHookLedger } from './open-hook-ledger.js';
 import { newSessionData } from './session-record.js';
@@ -9,9 +9,11 @@ import type { HookInput } from './types.js';
  * briefs it (the task prompt) and records it (the task's attempt, with its files and outcome), so
  * the hooks neither inject a context nor journal its turns. Its SessionStart only links the
  * client's session to the task and try (BATON_TASK_ID, BATON_ATTEMPT): a record with no turn,
- * which no window counts.
+ * which no window counts. Its SessionEnd ends that record, so it is not left active until the
+ * abandoned-session sweep closes it.
  */
 export async function linkSupervisedSession(input: HookInput, workspace: string, now: number, env: NodeJS.ProcessEnv): Promise<string> {
+  if (input.event === 'session-end') return endSupervisedSession(input, workspace, now, env);
   if (input.event !== 'session-start') return '';
   const attempt = Number(env.BATON_ATTEMPT);
   const supervised = {
@@ -22,6 +24,19 @@ export async function linkSupervisedSession(input: HookInput, workspace: string,
   try {
     const data = { ...newSessionData(input, workspace, freshState(input, now), now), supervised };
     await upsertAgentSession(ledger, agentSessionId(input.client, input.sessionId), data, () => ({ supervised }));
+  } finally {
+    await ledger.close();
+  }
+  return '';
+}
+
+async function endSupervisedSession(input: HookInput, workspace: string, now: number, env: NodeJS.ProcessEnv): Promise<string> {
+  const ledger = await openHookLedger(workspace, env, 1_000);
+  try {
+    await endAgentSession(ledger, agentSessionId(input.client, input.sessionId), {
+      endedAt: now,
+      ...(input.reason ? { endReason: input.reason } : {}),
+    });
   } finally {
     await ledger.close();
   }

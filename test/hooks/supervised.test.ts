@@ -29,6 +29,9 @@ describe('a try `baton run` supervises (BATON_SUPERVISED)', () => {
     expect(await ws.turns('claude-supervised')).toEqual([]);
     const record = await ws.session('claude-supervised');
     expect(record?.data).toMatchObject({ supervised: { taskId: 'fix-tests', attempt: 2 }, turns: 0, toolCalls: 0 });
+    // Its SessionEnd ends the linked record (it was left active until the abandoned-session sweep).
+    expect(record?.status).toBe('ended');
+    expect(record?.data.endedAt).toBeGreaterThan(0);
     expect(readdirSync(path.join(ws.dir, '.baton/hooks/sessions')).filter((name) => name.startsWith('claude-supervised'))).toEqual([]);
     // The next (unsupervised) session is told of the earlier one, not of the supervised try.
     const context = ws.context(await ws.hook('claude', 'session-start', claude.sessionStart({ session: 'next', cwd: ws.dir })));
