@@ -12,7 +12,6 @@ import { rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild-wasm';
-import { BUILD_STAMP, buildInputsHash } from './build-inputs-hash.mjs';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const OUT = path.join(ROOT, 'dist', 'cli-bundle');
@@ -111,6 +110,3 @@ await writeFile(
   path.join(OUT, 'metafile.json'),
   JSON.stringify(Object.assign({}, ...[result, ...alone].map((built) => built.metafile.outputs))),
 );
-// What this build was made from (scripts/build-inputs-hash.mjs): the tests' packed tarball reuses
-// this dist/ while the sources still hash the same, instead of building it a second time.
-await writeFile(path.join(ROOT, BUILD_STAMP), `${await buildInputsHash(ROOT)}\n`);

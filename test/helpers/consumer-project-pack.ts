@@ -68,12 +68,8 @@ async function packOnce(): Promise<PackedBaton> {
       if (existsSync(from)) await cp(from, path.join(stage, entry), { recursive: true });
     }
     await symlink(path.join(REPO_ROOT, 'node_modules'), path.join(stage, 'node_modules'), 'dir');
-    // `npm pack` runs `prepare` (the build) first, as it does for a publish, unless dist/ was built
-    // from these very sources (npm test builds it just before vitest): then that build is packed.
-    const built = await builtFromTheseSources();
-    if (built) await cp(path.join(REPO_ROOT, 'dist'), path.join(stage, 'dist'), { recursive: true });
-    const args = ['pack', '--json', '--pack-destination', stage, ...(built ? ['--ignore-scripts'] : [])];
-    const result = await execa('npm', args, { cwd: stage, reject: false, all: true });
+    // `npm pack` runs `prepare` (the build) first, as it does for a publish.
+    const result = await execa('npm', ['pack', '--json', '--pack-destination', stage], { cwd: stage, reject: false, all: true });
     if (result.exitCode !== 0) throw new Error(`npm pack failed (exit ${result.exitCode}):\n${result.all}`);
     const written = (await readdir(stage)).find((name) => name.endsWith('.tgz'));
     if (!written) throw new Error(`npm pack wrote no tarball in ${stage}:\n${result.all}`);
@@ -81,14 +77,6 @@ async function packOnce(): Promise<PackedBaton> {
     await rm(stage, { recursive: true, force: true });
   });
   return { tarball, hash, version };
-}
-
-/** Whether dist/'s build stamp (scripts/build-inputs-hash.mjs) names the sources as they are now. */
-async function builtFromTheseSources(): Promise<boolean> {
-  const stamp = await readFile(path.join(REPO_ROOT, 'dist', '.build-inputs'), 'utf8').catch(() => '');
-  if (!stamp.trim()) return false;
-  const now = await execa('node', [path.join(REPO_ROOT, 'scripts', 'build-inputs-hash.mjs')], { cwd: REPO_ROOT, reject: false });
-  return now.exitCode === 0 && now.stdout.trim() === stamp.trim();
 }
 
 /** A hash over the path and content of every file the tarball is made from. */
