@@ -12,7 +12,24 @@ import { afterAll, expect, it } from 'vitest';
 import { openLedger } from '../../src/ledger/index.js';
 import { describeWithRedis, REDIS_TEST_URL, uniqueNamespace } from '../helpers/redis.js';
 import { type BatonRun, makeProject, startBaton, startsPerTask } from './helpers.js';
-import { cleanUp, cleanups, readyLines, type Report, startProducer, startWorkers, waitForText, withRemote } from './queue-helpers.js';
+import {
+  cleanUp,
+  cleanups,
+  readyLines,
+  type Report,
+  startProducer,
+  startWorkers,
+  waitForOutput,
+  waitForText,
+  withRemote,
+} from './queue-helpers.js';
+
+/** A path in a fresh folder: the stand-in agent waits until the test writes it (AGENT_WAIT_FILE). */
+function releaseFile(): string {
+  const release = path.join(mkdtempSync(path.join(tmpdir(), 'baton-release-')), 'go');
+  cleanups.push(() => rmSync(path.dirname(release), { recursive: true, force: true }));
+  return release;
+}
 
 await describeWithRedis('baton worker on BullMQ', () => {
   const namespaces: string[] = [];
@@ -102,7 +119,10 @@ await describeWithRedis('baton worker on BullMQ', () => {
   }, 240_000);
 
   it("gives a SIGKILLed worker's task to another worker, which records the attempt interrupted and resumes it with context", async () => {
-    const project = makeProject([{ id: 'slow' }], { AGENT_SLEEP_MS: '5000' });
+    // The agent waits for a file the test writes only once the first attempt is killed: the second
+    // attempt then runs at once (no fixed sleep to outlast).
+    const release = releaseFile();
+    const project = makeProject([{ id: 'slow' }], { AGENT_SLEEP_MS: '0', AGENT_WAIT_FILE: release });
     cleanups.push(() => rmSync(project.dir, { recursive: true, force: true }));
     const { clones } = withRemote(project, 2);
     const namespace = uniqueNamespace('queue-kill');
@@ -122,6 +142,7 @@ await describeWithRedis('baton worker on BullMQ', () => {
       } catch {
         // the agent may be gone already
       }
+      writeFileSync(release, 'go\n');
       const done = await producer.done;
       expect(done.code, done.stderr).toBe(0);
       const report = JSON.parse(done.stdout) as Report;
@@ -179,7 +200,10 @@ await describeWithRedis('baton worker on BullMQ', () => {
   }, 180_000);
 
   it('lets a worker stopped with SIGTERM mid-attempt finish the attempt, never leaving it running', async () => {
-    const project = makeProject([{ id: 'graceful' }], { AGENT_SLEEP_MS: '3000' });
+    // The agent runs until the test writes this file, which it does only once the worker has said
+    // it is finishing its running task: the attempt is surely mid-way when SIGTERM arrives.
+    const release = releaseFile();
+    const project = makeProject([{ id: 'graceful' }], { AGENT_SLEEP_MS: '0', AGENT_WAIT_FILE: release });
     cleanups.push(() => rmSync(project.dir, { recursive: true, force: true }));
     const { clones } = withRemote(project, 1);
     const namespace = uniqueNamespace('queue-term');
@@ -188,7 +212,12 @@ await describeWithRedis('baton worker on BullMQ', () => {
     const producer = startProducer(project, namespace);
     const deadline = Date.now() + 60_000;
     while (project.starts().length === 0 && Date.now() < deadline) await sleep(100);
+    expect(project.starts()).toHaveLength(1);
+    const finishing = waitForOutput(worker, /SIGTERM: finishing the running tasks/, 60_000);
     worker.child.kill('SIGTERM');
+    await finishing;
+    expect(worker.child.exitCode).toBeNull();
+    writeFileSync(release, 'go\n');
     const stopped = await worker.done;
     expect(stopped.code, stopped.stderr).toBe(0);
     expect(stopped.stdout).toContain('SIGTERM: finishing the running tasks');
@@ -206,8 +235,7 @@ await describeWithRedis('baton worker on BullMQ', () => {
   it('leaves a task it cannot start at once to a worker that comes later', async () => {
     // The agents wait for a file the test writes only once both have started: the first worker,
     // busy with its agent, must have left the second task queued for the second worker.
-    const release = path.join(mkdtempSync(path.join(tmpdir(), 'baton-release-')), 'go');
-    cleanups.push(() => rmSync(path.dirname(release), { recursive: true, force: true }));
+    const release = releaseFile();
     const project = makeProject([{ id: 'a' }, { id: 'b' }], { AGENT_SLEEP_MS: '0', AGENT_WAIT_FILE: release });
     cleanups.push(() => rmSync(project.dir, { recursive: true, force: true }));
     const { clones } = withRemote(project, 2);
