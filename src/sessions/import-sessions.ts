@@ -183,9 +183,14 @@ async function saveState(
   entry: SessionFileEntry,
   state: Pick<SessionImportState, 'ours' | 'offset' | 'skipped' | 'cwd' | 'recordId' | 'carry'>,
 ): Promise<void> {
-  const id = `${entry.client}-${createHash('sha256').update(entry.file).digest('hex').slice(0, 24)}`;
+  const id = importStateId(entry.client, entry.file);
   const data: SessionImportState = { file: entry.file, client: entry.client, size: entry.size, mtimeMs: entry.mtimeMs, ...state };
   const existing: LedgerRecord<SessionImportState> | undefined = await ledger.getRecord<SessionImportState>('session_imports', id);
   if (existing) await ledger.updateRecord('session_imports', id, { data });
   else await ledger.createRecord('session_imports', { id, data });
+}
+
+/** The id of a session file's `session_imports` record. */
+export function importStateId(client: string, file: string): string {
+  return `${client}-${createHash('sha256').update(file).digest('hex').slice(0, 24)}`;
 }

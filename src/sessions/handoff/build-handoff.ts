@@ -1,8 +1,8 @@
 import { ContextManager, MIN_BUDGET_TOKENS, type SnippetExtractor } from '../../loop/index.js';
 import { o200kCounter, type TokenCounter, truncateToTokens } from '../../tokens/index.js';
 import type { AgentSession } from '../types.js';
-import { sessionFactsBlock } from './session-facts-block.js';
-import { sessionLoopEvents } from './session-loop-events.js';
+import { type HandoffFacts, sessionFacts, sessionFactsBlock } from './session-facts-block.js';
+import { sessionLoopEvents, TRANSCRIPT_TAIL_EVENTS } from './session-loop-events.js';
 
 /** The agent CLIs a handoff can start. */
 export const HANDOFF_TARGETS = ['claude', 'codex', 'gemini', 'copilot', 'opencode'] as const;
@@ -18,12 +18,15 @@ const CLIENT_LABELS: Record<string, string> = {
   copilot: 'Copilot CLI',
   opencode: 'OpenCode',
 };
-/** Session events recorded for the transcript: its ~1,500 tokens hold far fewer (older ones are masked to a line). */
-const TRANSCRIPT_TAIL_EVENTS = 300;
 const SYSTEM = 'Transcript of the previous session, condensed (older turns summarized):';
 
 export interface BuildHandoffOptions {
   session: AgentSession;
+  /**
+   * The header's facts when `session` is a window of the session (its first request and newest
+   * events: readHandoffSession); @default read from `session` (the whole session).
+   */
+  facts?: HandoffFacts;
   target: HandoffTarget;
   /** @default DEFAULT_HANDOFF_BUDGET */
   budget?: number;
@@ -61,7 +64,7 @@ export async function buildHandoff(options: BuildHandoffOptions): Promise<Handof
   const head = [
     `--- Handoff from ${from} to ${CLIENT_LABELS[options.target]} (Baton) ---`,
     'You are taking over work another agent session started in this workspace. Continue it: check the state below, then go on with the newest request.',
-    sessionFactsBlock(session, from),
+    sessionFactsBlock(options.facts ?? sessionFacts(session), from),
   ].join('\n\n');
   const state = options.workspaceState ? truncateToTokens(`## Workspace now\n${options.workspaceState}`, Math.floor(budget / 5)) : '';
   const fixed = truncateToTokens([head, state].filter(Boolean).join('\n\n'), Math.floor(budget * 0.6));

@@ -1,6 +1,6 @@
 import { normalizeWhitespace } from '../../loop/index.js';
 import { sessionOpenPlan } from '../session-open-plan.js';
-import type { AgentSession, SessionToolCall } from '../types.js';
+import type { AgentSession, PlanItem, SessionToolCall } from '../types.js';
 
 /** Characters of a request kept in the handoff's header. */
 const REQUEST_CHARS = 400;
@@ -8,44 +8,87 @@ const REQUEST_CHARS = 400;
 const LINE_CHARS = 200;
 const MAX_FILES = 40;
 const MAX_PLAN = 15;
-const LAST_ACTIONS = 3;
+/** The header's last actions. */
+export const LAST_ACTIONS = 3;
 
-/**
- * The handoff's header: what the next agent must not lose, read from the session itself — the
- * task (first request), the newest request, how the session ended (a usage limit said first), the
- * files it edited, the newest failure, the last actions with their results' first and last lines
- * and the open plan items. Markdown, deterministic. Pure.
- */
-export function sessionFactsBlock(session: AgentSession, label: string): string {
+/** What the handoff's header says of the session: from the whole session, or from its ledger record and a window of it. */
+export interface HandoffFacts {
+  id: string;
+  model?: string;
+  ending: AgentSession['ending'];
+  endingMessage?: string;
+  /** The first request. */
+  task?: string;
+  /** The newest request, when the session had more than one. */
+  newestRequest?: string;
+  /** The files it edited, oldest first. */
+  files: string[];
+  failure?: { what: string; exitCode?: number; line?: string };
+  /** The open plan items. */
+  plan: PlanItem[];
+  /** The last actions, oldest first. */
+  lastActions: SessionToolCall[];
+}
+
+/** The header's facts read from the whole session. Pure. */
+export function sessionFacts(session: AgentSession): HandoffFacts {
   const calls = session.events.flatMap((e) => (e.type === 'tool' ? [e.call] : []));
   const requests = session.events.flatMap((e) => (e.type === 'user' ? [e.text] : []));
-  const lines = [`## ${label} session ${session.id.slice(0, 8)}${session.model ? ` (${session.model})` : ''}`];
-  const ending = endingLine(session);
+  const failed = [...calls].reverse().find((c) => c.failed);
+  return {
+    id: session.id,
+    ...(session.model ? { model: session.model } : {}),
+    ending: session.ending,
+    ...(session.endingMessage ? { endingMessage: session.endingMessage } : {}),
+    ...(requests[0] === undefined ? {} : { task: requests[0] }),
+    ...(requests.length > 1 ? { newestRequest: requests.at(-1) } : {}),
+    files: editedFiles(calls),
+    ...(failed ? { failure: failureOf(failed) } : {}),
+    plan: sessionOpenPlan(calls),
+    lastActions: calls.slice(-LAST_ACTIONS),
+  };
+}
+
+/** A failed call as the header's newest failure. */
+export function failureOf(call: SessionToolCall): NonNullable<HandoffFacts['failure']> {
+  return {
+    what: call.key ?? call.name,
+    ...(call.exitCode === undefined ? {} : { exitCode: call.exitCode }),
+    ...(call.failureLine ? { line: call.failureLine } : {}),
+  };
+}
+
+/**
+ * The handoff's header: what the next agent must not lose — the task (first request), the newest
+ * request, how the session ended (a usage limit said first), the files it edited, the newest
+ * failure, the last actions with their results' first and last lines and the open plan items.
+ * Markdown, deterministic. Pure.
+ */
+export function sessionFactsBlock(facts: HandoffFacts, label: string): string {
+  const lines = [`## ${label} session ${facts.id.slice(0, 8)}${facts.model ? ` (${facts.model})` : ''}`];
+  const ending = endingLine(facts);
   if (ending) lines.push(ending);
-  if (requests[0] !== undefined) lines.push(`Task: ${clip(requests[0], REQUEST_CHARS)}`);
-  if (requests.length > 1) lines.push(`Newest request: ${clip(requests.at(-1) as string, REQUEST_CHARS)}`);
-  const files = editedFiles(calls);
+  if (facts.task !== undefined) lines.push(`Task: ${clip(facts.task, REQUEST_CHARS)}`);
+  if (facts.newestRequest !== undefined) lines.push(`Newest request: ${clip(facts.newestRequest, REQUEST_CHARS)}`);
+  const { files, failure, plan } = facts;
   if (files.length > 0)
     lines.push(
       `Files edited: ${files.slice(-MAX_FILES).join(', ')}${files.length > MAX_FILES ? ` (+${files.length - MAX_FILES} earlier)` : ''}`,
     );
-  const failed = [...calls].reverse().find((c) => c.failed);
-  if (failed)
+  if (failure)
     lines.push(
-      `Newest failure: ${clip(failed.key ?? failed.name, LINE_CHARS)}${failed.exitCode === undefined ? '' : ` (exit ${failed.exitCode})`}${failed.failureLine ? ` — ${clip(failed.failureLine, LINE_CHARS)}` : ''}`,
+      `Newest failure: ${clip(failure.what, LINE_CHARS)}${failure.exitCode === undefined ? '' : ` (exit ${failure.exitCode})`}${failure.line ? ` — ${clip(failure.line, LINE_CHARS)}` : ''}`,
     );
-  const plan = sessionOpenPlan(calls);
   if (plan.length > 0)
     lines.push(
       'Open plan items:',
       ...plan.slice(0, MAX_PLAN).map((i) => `- [${i.status === 'in_progress' ? '~' : ' '}] ${clip(i.text, LINE_CHARS)}`),
     );
-  const last = calls.slice(-LAST_ACTIONS);
-  if (last.length > 0) lines.push('Last actions:', ...last.map(actionLine));
+  if (facts.lastActions.length > 0) lines.push('Last actions:', ...facts.lastActions.map(actionLine));
   return lines.join('\n');
 }
 
-function endingLine(session: AgentSession): string | undefined {
+function endingLine(session: Pick<HandoffFacts, 'ending' | 'endingMessage'>): string | undefined {
   const why = session.endingMessage ? ` (${clip(session.endingMessage, LINE_CHARS)})` : '';
   if (session.ending === 'usage_limit') return `The last turn was cut off by a usage limit${why}: continue where it stopped.`;
   if (session.ending === 'error') return `The session ended with an error${why}.`;
@@ -65,7 +108,7 @@ function actionLine(call: SessionToolCall): string {
   return `- ${call.name}: ${clip(call.key ?? '', LINE_CHARS)}${status}${result}`;
 }
 
-function editedFiles(calls: readonly SessionToolCall[]): string[] {
+export function editedFiles(calls: readonly SessionToolCall[]): string[] {
   const out = new Set<string>();
   for (const c of calls) if (!c.failed && (c.kind === 'edit' || c.kind === 'write')) for (const p of c.paths) out.add(p);
   return [...out];

@@ -1,6 +1,9 @@
 import type { LoopEvent } from '../../loop/index.js';
 import type { AgentSession } from '../types.js';
 
+/** Session events a handoff's transcript records: its ~1,500 tokens hold far fewer (older ones are masked to a line). */
+export const TRANSCRIPT_TAIL_EVENTS = 300;
+
 /**
  * A session as the loop context manager records it: user requests, assistant replies, each tool
  * call as an assistant call followed by its result (exit code and failure kept), a compaction

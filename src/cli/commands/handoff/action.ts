@@ -6,7 +6,7 @@ import {
   HANDOFF_TARGETS,
   type HandoffTarget,
   handoffArgv,
-  readSessionFile,
+  readHandoffSession,
   workspaceState,
 } from '../../../sessions/index.js';
 import { type CliIO, type CommonOptions, EXIT_OK, openCliLedger, parsePositiveInt, printResult } from '../../context.js';
@@ -31,16 +31,16 @@ export async function runHandoff(io: CliIO, options: HandoffCliOptions): Promise
       throw new BatonError('INPUT_INVALID', `session ${source.id} has no transcript Baton can read (recorded by hooks only)`, {
         details: { field: '--from', value: source.id },
       });
-    // The transcript's parse (CPU) and the workspace's git state (child processes) overlap.
-    const [{ session }, state] = await Promise.all([
-      readSessionFile(file, { client: source.data.client }),
+    // The transcript's head and tail (CPU) and the workspace's git state (child processes) overlap.
+    const [{ session, facts }, state] = await Promise.all([
+      readHandoffSession(ledger, source),
       workspaceState(
         io.cwd,
         source,
         sessions.filter((s) => s !== source),
       ),
     ]);
-    const handoff = await buildHandoff({ session, target, budget, workspaceState: state });
+    const handoff = await buildHandoff({ session, ...(facts ? { facts } : {}), target, budget, workspaceState: state });
     const interactive = io.isTTY && !options.print && !options.json;
     const argv = handoffArgv(target, handoff.text, interactive);
     await recordHandoff(ledger, {
