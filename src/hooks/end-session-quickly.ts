@@ -38,7 +38,7 @@ export async function endSessionQuickly(
   now: number,
   env: NodeJS.ProcessEnv,
 ): Promise<boolean> {
-  if (!nothingLeft(files)) return false;
+  if (!nothingLeft(files) || exists(files.lock)) return false;
   const state = readHookState(files.state);
   if (!state || !transcriptAsRead(input, state)) return false;
   const lock = await acquireFoldLock(files.lock, Date.now, 0);
@@ -53,10 +53,14 @@ export async function endSessionQuickly(
   }
 }
 
-/** No journal line, no folding file, no fold lock (a live fold, or a dead one whose takeover the full fold logs). */
+/** No journal line and no folding file. */
 function nothingLeft(files: SessionFiles): boolean {
-  const size = (file: string) => statSync(file, { throwIfNoEntry: false })?.size;
-  return !size(files.journal) && size(files.lock) === undefined && leftoverBatches(files).length === 0;
+  return !statSync(files.journal, { throwIfNoEntry: false })?.size && leftoverBatches(files).length === 0;
+}
+
+/** A fold lock (a live fold, or a dead one whose takeover the full fold logs) sends SessionEnd through the fold. */
+function exists(file: string): boolean {
+  return statSync(file, { throwIfNoEntry: false }) !== undefined;
 }
 
 /** Whether the transcript holds nothing the last fold's import did not read. */
