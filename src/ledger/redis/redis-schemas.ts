@@ -1,3 +1,4 @@
+import * as z from 'zod';
 import { BatonError } from '../../errors/index.js';
 import type { Breaker, Dispatch, LedgerRecord, Task } from '../types.js';
 import * as lines from '../ledger-lines.js';
@@ -9,7 +10,9 @@ import * as lines from '../ledger-lines.js';
  */
 
 // The export format's record schemas, loose here: fields this version does not know are kept.
-const taskSchema = lines.taskSchema.loose();
+const taskSchema = lines.taskSchema
+  .extend({ acceptanceCriteria: z.array(z.looseObject({ description: z.string(), check: z.string().optional() })) })
+  .loose();
 // A dispatch's seq is kept apart from its JSON (a hash field, or an index entry's score: parseSeq).
 const dispatchSchema = lines.dispatchSchema.omit({ seq: true });
 const breakerSchema = lines.breakerSchema;
