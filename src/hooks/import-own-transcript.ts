@@ -1,10 +1,9 @@
 import { stat } from 'node:fs/promises';
 import { type AgentSessionData, agentSessionId, getAgentSession, type Ledger } from '../ledger/index.js';
-import { readSessionFile, sessionRecordData } from '../sessions/light.js';
+import { mergeSessionData, readSessionFile, sessionRecordData } from '../sessions/light.js';
 import type { AgentSession } from '../sessions/index.js';
 import { userPrompt } from './parse-hook-input.js';
 import { ensureSessionRecord, MAX_SESSION_TEXT } from './session-record.js';
-import { summarizeSession } from './session-summary.js';
 import type { HookInput, HookSessionState } from './types.js';
 
 /**
@@ -14,7 +13,8 @@ import type { HookInput, HookSessionState } from './types.js';
  * per-tool-call hooks used to note one process at a time; the fold at the end of a turn now reads
  * it once. A missing or unreadable transcript changes nothing (the next session start's import
  * tries again). A transcript with no prompt and no tool call (a `claude mcp list`) makes no record.
- * Says whether it created the session's record or merged into it.
+ * The merge is the import's own (mergeSessionData: measured facts win, otherwise the newest or most
+ * complete). Says whether it created the session's record or merged into it.
  */
 export async function importOwnTranscript(
   ledger: Ledger,
@@ -40,37 +40,9 @@ export async function importOwnTranscript(
   const existed = Boolean(await getAgentSession(ledger, id));
   const record = await ensureSessionRecord(ledger, id, input, workspace, state, now);
   await ledger.updateRecord<AgentSessionData>('agent_sessions', id, {
-    data: withTranscript(record.data, ownWords(imported, session), lastPromptAt(session)),
+    data: mergeSessionData(record.data, ownWords(imported, session), { promptAt: lastPromptAt(session), hooked: true }),
   });
   return existed ? 'merged' : 'created';
-}
-
-/**
- * The hooks' record with its transcript's facts: the transcript gives the texts, counts and
- * failures (it saw every call); the workspace measurement the folds made wins for files (measured
- * facts win), and the hooks' own end reason and last reply (Stop's, newer than a transcript not yet
- * flushed) stay. A cut-off turn is forgotten once the transcript has a prompt after it.
- */
-export function withTranscript(current: AgentSessionData, imported: AgentSessionData, promptAt: number | undefined): AgentSessionData {
-  const next: AgentSessionData = {
-    ...current,
-    model: current.model ?? imported.model,
-    startedAt: Math.min(current.startedAt, imported.startedAt),
-    turns: Math.max(current.turns, imported.turns),
-    toolCalls: Math.max(current.toolCalls, imported.toolCalls),
-    compactions: Math.max(current.compactions, imported.compactions),
-    failures: imported.failures.length >= current.failures.length ? imported.failures : current.failures,
-    lastPrompt: imported.lastPrompt ?? current.lastPrompt,
-    lastReply: current.lastReply ?? imported.lastReply,
-    ...(imported.transcript ? { transcript: imported.transcript } : {}),
-  };
-  if (!next.lastPrompt) delete next.lastPrompt;
-  if (!next.lastReply) delete next.lastReply;
-  const measured = current.filesCreated.length + current.filesUpdated.length + current.filesDeleted.length > 0;
-  if (!measured) next.filesUpdated = imported.filesUpdated;
-  if (next.cutOff && promptAt !== undefined && promptAt > next.cutOff.at) delete next.cutOff;
-  next.summary = summarizeSession(next, next.endedAt === undefined ? 'active' : 'ended');
-  return next;
 }
 
 /**

@@ -11,7 +11,8 @@ import { readHeadCwd } from './read-head-cwd.js';
 import { readSessionFile } from './read-session-file.js';
 import { canAppend, HEAD_HASH_BYTES, headHash, type ImportCarry, nextResume } from './resume-import.js';
 import { sessionPlan } from './session-open-plan.js';
-import { mergeSessionData, sessionRecordData } from './session-record-data.js';
+import { mergeSessionData } from './merge-session-data.js';
+import { sessionRecordData } from './session-record-data.js';
 import { sessionStores } from './session-stores.js';
 import type { AgentSession } from './types.js';
 

@@ -8,3 +8,5 @@ export type { ImportSessionsResult } from './import-sessions.js';
 // The hooks' fold reads its own session's transcript (src/hooks/import-own-transcript.ts).
 export { readSessionFile } from './read-session-file.js';
 export { sessionRecordData } from './session-record-data.js';
+// One merge rule for a session both the hooks and a transcript gave (the import and the hooks' fold).
+export { mergeSessionData } from './merge-session-data.js';

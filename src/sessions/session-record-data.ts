@@ -56,29 +56,6 @@ export function sessionRecordData(session: AgentSession, workspace: string, now:
   return data;
 }
 
-/**
- * One session from both sources: the hooks' record (workspace-measured files, exit codes, turns)
- * wins where it measured; the transcript adds what the hooks could not see (its prompts, plan,
- * ending, model, earlier start). A record the import wrote itself is replaced by the new import.
- */
-export function mergeSessionData(current: AgentSessionData, imported: AgentSessionData): AgentSessionData {
-  if (current.origin === 'import') return imported;
-  const merged: AgentSessionData = {
-    ...current,
-    model: current.model ?? imported.model,
-    startedAt: Math.min(current.startedAt, imported.startedAt),
-    turns: Math.max(current.turns, imported.turns),
-    toolCalls: Math.max(current.toolCalls, imported.toolCalls),
-    lastPrompt: current.lastPrompt ?? imported.lastPrompt,
-    lastReply: current.lastReply ?? imported.lastReply,
-    failures: current.failures.length > 0 ? current.failures : imported.failures,
-    transcript: imported.transcript,
-  };
-  const measured = current.filesCreated.length + current.filesUpdated.length + current.filesDeleted.length > 0;
-  if (!measured) merged.filesUpdated = imported.filesUpdated;
-  return merged;
-}
-
 function failuresOf(session: AgentSession): AgentSessionFailure[] {
   const out: AgentSessionFailure[] = [];
   let turn = 0;

@@ -76,7 +76,7 @@ describe('session discovery and import (real stores laid out in a temp HOME, the
     }
   });
 
-  it('a session the hooks also recorded is one session: measured files and exit codes win, the transcript adds its plan and ending', async () => {
+  it('a session the hooks also recorded is one session: measured files and exit codes win, the transcript adds its failures, plan and ending', async () => {
     await layOutStores(home, workspace);
     const env = storeEnv(home);
     const ledger = await openLedger({ spec: env.BATON_LEDGER as string, cwd: workspace });
@@ -103,7 +103,9 @@ describe('session discovery and import (real stores laid out in a temp HOME, the
       expect(result.records).toContain(id);
       const merged = (await getAgentSession(ledger, id))?.data;
       expect(merged?.filesUpdated).toEqual(['measured.ts']);
-      expect(merged?.failures).toEqual(hooked.failures);
+      // The measured failure stays as measured; the transcript's own failures are added beside it.
+      expect(merged?.failures[0]).toEqual(hooked.failures[0]);
+      expect(merged?.failures.length).toBeGreaterThan(1);
       expect(merged?.toolCalls).toBeGreaterThan(3);
       expect(merged?.startedAt).toBeLessThan(hooked.startedAt);
       expect(merged?.transcript?.ending).toBe('interrupted');
