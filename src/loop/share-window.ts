@@ -138,7 +138,7 @@ export function waterLevel(sizes: readonly number[], room: number): number | und
 
 /** A turn with its calls compacted and each output at most `water` tokens (head and tail). Cached per share. */
 export function renderTurnShared(turn: Turn, water: number, counter: TokenCounter): Rendered {
-  const shared = (turn.cache.shared ??= new Map());
+  const shared = (turn.cache.shared ??= new Map<number, Rendered>());
   const hit = shared.get(water);
   if (hit) return hit;
   const rendered = measure(
