@@ -6,6 +6,10 @@ import { measure, type Rendered, renderTurn, type ToolResultRecord, type Turn, t
 
 /** The smallest share of the window's allowance an output is cut to (about its first and last line). @default 40 */
 export const MIN_SHARED_TOKENS = 40;
+/** Renderings at different shares kept per turn (a compaction tries a few). */
+const MAX_SHARED_RENDERINGS = 8;
+/** Tokens left per output for the joins of a cut output's parts. */
+const JOIN_SLACK = 3;
 /** Re-measures when a share's rendering comes out over its room (joins count a little apart). */
 const FIT_ATTEMPTS = 4;
 
@@ -96,14 +100,16 @@ function fitWater(input: ShareWindowInput, from: number, end: number, room: numb
   let fixed = 0;
   const sizes: number[] = [];
   for (const turn of window) {
-    fixed +=
-      measure(
-        turnMessages(turn, () => '', true),
-        counter,
-      ).tokens + sep;
+    turn.cache.bare ??= measure(
+      turnMessages(turn, () => '', true),
+      counter,
+    ).tokens;
+    fixed += turn.cache.bare + sep;
     for (const r of turn.results) sizes.push(rawTokens(r, counter));
   }
-  let water = waterLevel(sizes, room - fixed);
+  // Each cut output's join and marker cost a few tokens more than its share: leave them room so
+  // the first rendering usually fits.
+  let water = waterLevel(sizes, room - fixed - JOIN_SLACK * sizes.length);
   for (let attempt = 0; attempt < FIT_ATTEMPTS && water !== undefined; attempt += 1) {
     const used = window.reduce((sum, turn) => sum + renderTurnShared(turn, water as number, counter).tokens + sep, 0);
     if (used <= room) return water;
@@ -130,15 +136,17 @@ export function waterLevel(sizes: readonly number[], room: number): number | und
   return left >= 0 ? Math.max(MIN_SHARED_TOKENS, sorted.at(-1) ?? 0) : undefined;
 }
 
-/** A turn with its calls compacted and each output at most `water` tokens (head and tail). Cached per water. */
+/** A turn with its calls compacted and each output at most `water` tokens (head and tail). Cached per share. */
 export function renderTurnShared(turn: Turn, water: number, counter: TokenCounter): Rendered {
-  const hit = turn.cache.shared;
-  if (hit && hit.water === water) return hit.rendered;
+  const shared = (turn.cache.shared ??= new Map<number, Rendered>());
+  const hit = shared.get(water);
+  if (hit) return hit;
   const rendered = measure(
     turnMessages(turn, (r) => clipOutput(r, water, counter), true),
     counter,
   );
-  turn.cache.shared = { water, rendered };
+  if (shared.size >= MAX_SHARED_RENDERINGS) shared.clear();
+  shared.set(water, rendered);
   return rendered;
 }
 

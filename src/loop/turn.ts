@@ -32,8 +32,10 @@ export interface Turn {
   results: ToolResultRecord[];
   cache: Partial<Record<TurnLevel, Rendered>> & {
     clipped?: { maxTokens: number; rendered: Rendered };
-    /** The rendering with the recent window's shared allowance (share-window.ts). */
-    shared?: { water: number; rendered: Rendered };
+    /** Renderings with the recent window's shared allowance, by share (share-window.ts). */
+    shared?: Map<number, Rendered>;
+    /** Tokens of the turn with its calls compacted and its outputs empty. */
+    bare?: number;
   };
   /** An LLM summary arrived after the summary rendering was cached; refreshed at the next compaction. */
   summaryStale?: boolean;
