@@ -1,9 +1,11 @@
 import { defineConfig } from 'vitest/config';
+import { LongestFirstSequencer } from './test/helpers/sequencer/index.js';
 
 /**
  * Test files run in parallel forks. Vitest's default (cpus - 1) is one fork on a 2-core machine,
  * though most of this suite waits on child processes (agent CLIs, git, npm) rather than computing;
- * `BATON_TEST_WORKERS` overrides the count.
+ * `BATON_TEST_WORKERS` overrides the count. The longest files start first (their checked-in
+ * durations: test/helpers/sequencer/durations.json), so the run does not end on one long file.
  */
 const workers = Number(process.env.BATON_TEST_WORKERS ?? 3);
 
@@ -14,6 +16,7 @@ export default defineConfig({
     hookTimeout: 30_000,
     pool: 'forks',
     maxWorkers: Number.isInteger(workers) && workers > 0 ? workers : 3,
+    sequence: { sequencer: LongestFirstSequencer },
     reporters: process.env.CI ? ['default', ['json', { outputFile: '.ci/vitest-results.json' }]] : ['default'],
   },
 });

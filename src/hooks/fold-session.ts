@@ -1,8 +1,10 @@
+import { stat } from 'node:fs/promises';
 import { agentSessionId, type Ledger } from '../ledger/index.js';
 import type { WorkspaceDiff } from '../workspace/index.js';
 import { readCodexExitCodes } from './codex-exit-codes.js';
 import { acquireFoldLock, type LockHolder } from './fold-lock.js';
-import { closeSession, type ToolEntry, type TurnFailure, writeBatch } from './fold-turn.js';
+import { closeSession } from './close-session.js';
+import { type ToolEntry, type TurnFailure, writeBatch } from './fold-turn.js';
 import { logHookProblem } from './hook-log.js';
 import { importOwnTranscript } from './import-own-transcript.js';
 import { hookLogFile, type SessionFiles, sessionFiles } from './hook-paths.js';
@@ -115,10 +117,31 @@ async function foldLocked(
     commitBatch(files, state, batch, number, result.dirty, now);
     if (!batch) break;
   }
-  if (options.transcript !== false && (await importOwnTranscript(ledger, input, workspace, state, now)) === 'created' && ended)
-    // The transcript made the record after the batch's end found none to close.
-    await closeSession(ledger, id, ended.at, ended.reason);
+  if (options.transcript !== false) await importTranscript(ledger, input, workspace, files, state, now, ended);
   return result;
+}
+
+/**
+ * The session's own transcript into its record (import-own-transcript.ts); the size it had before
+ * the read is kept in the state, so that a SessionEnd finding it unchanged need not read it again.
+ */
+async function importTranscript(
+  ledger: Ledger,
+  input: HookInput,
+  workspace: string,
+  files: SessionFiles,
+  state: HookSessionState,
+  now: number,
+  ended: Extract<JournalEntry, { kind: 'end' }> | undefined,
+): Promise<void> {
+  const file = input.transcriptPath;
+  const before = file ? await stat(file).catch(() => undefined) : undefined;
+  if ((await importOwnTranscript(ledger, input, workspace, state, now)) === 'created' && ended)
+    // The transcript made the record after the batch's end found none to close.
+    await closeSession(ledger, agentSessionId(input.client, input.sessionId), ended.at, ended.reason);
+  if (!file || !before?.isFile()) return;
+  state.transcriptSeen = { file, bytes: before.size };
+  writeHookState(files.state, state);
 }
 
 /** Records that a batch is in the ledger: the state moves past it (and to the new baseline), its file goes. */

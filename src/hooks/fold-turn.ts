@@ -1,18 +1,11 @@
 import { isBatonError } from '../errors/index.js';
-import {
-  type AgentSessionData,
-  type AgentSessionFailure,
-  endAgentSession,
-  getAgentSession,
-  type Ledger,
-  recordAgentSessionTurn,
-} from '../ledger/index.js';
+import { type AgentSessionData, type AgentSessionFailure, getAgentSession, type Ledger, recordAgentSessionTurn } from '../ledger/index.js';
 import { maskSecretsSync } from '../redact/index.js';
 import { pickFailureLine } from '../vocabulary/index.js';
 import type { WorkspaceDiff } from '../workspace/index.js';
 import { CLIENT_SPECS } from './client-specs.js';
+import { closeSession } from './close-session.js';
 import { ensureSessionRecord, mergeNotes, mergeTurn } from './session-record.js';
-import { cutOffEndReason, summarizeSession } from './session-summary.js';
 import type { HookInput, HookSessionState, JournalEntry } from './types.js';
 
 export type ToolEntry = Extract<JournalEntry, { kind: 'tool' }>;
@@ -57,17 +50,6 @@ export async function writeBatch(ledger: Ledger, id: string, turn: Turn): Promis
   const end = turn.entries.findLast((entry) => entry.kind === 'end');
   if (end) await closeSession(ledger, id, end.at, end.reason);
   return { failures, ...(dispatchId ? { dispatchId } : {}) };
-}
-
-/** Closes the session's record with its summary (idempotent: a second end keeps the first's time). */
-export async function closeSession(ledger: Ledger, id: string, at: number, reason: string | undefined): Promise<void> {
-  const current = await getAgentSession(ledger, id);
-  if (!current) return;
-  // A session whose last turn was cut off (a usage limit) ended because of it, whatever SessionEnd says.
-  const why = current.data.cutOff ? cutOffEndReason(current.data.cutOff.error) : reason;
-  const data: AgentSessionData = { ...current.data, lastActivityAt: at, endedAt: at, ...(why ? { endReason: why } : {}) };
-  data.summary = summarizeSession(data, 'ended');
-  await endAgentSession(ledger, id, data);
 }
 
 interface WrittenTurn extends Turn {

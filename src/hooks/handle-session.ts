@@ -1,5 +1,5 @@
 import { statSync } from 'node:fs';
-import { type AgentSessionData, agentSessionId, getAgentSession, type Ledger, upsertAgentSession } from '../ledger/index.js';
+import { type AgentSessionData, agentSessionId, getAgentSession, upsertAgentSession } from '../ledger/index.js';
 import { contextAnswer, type InjectionPoint } from './answer-hook.js';
 import { buildInjection } from './build-injection.js';
 import { closeAbandonedSessions } from './close-abandoned.js';
@@ -11,28 +11,11 @@ import { type SessionFiles, sessionFiles } from './hook-paths.js';
 import { readHookState, writeHookState } from './hook-state.js';
 import { appendJournal, leftoverBatches } from './journal.js';
 import { readDirtyState } from './measure-workspace.js';
-import { openHookLedger } from './open-hook-ledger.js';
 import { importSessionsWithin } from '../sessions/light.js';
 import { newSessionData } from './session-record.js';
 import { summarizeSession } from './session-summary.js';
 import type { AgentSessionSource, HookInput, HookSessionState } from './types.js';
-
-/** How long a hook's SQLite write waits for another process's lock: well inside the client's timeout. */
-const BUSY_TIMEOUT_MS = { start: 1_000, fold: 1_500, end: 400 } as const;
-
-async function withLedger<T>(
-  workspace: string,
-  env: NodeJS.ProcessEnv,
-  busyTimeoutMs: number,
-  use: (ledger: Ledger) => Promise<T>,
-): Promise<T> {
-  const ledger = await openHookLedger(workspace, env, busyTimeoutMs);
-  try {
-    return await use(ledger);
-  } finally {
-    await ledger.close();
-  }
-}
+import { BUSY_TIMEOUT_MS, withHookLedger } from './with-hook-ledger.js';
 
 /**
  * SessionStart (startup, resume, clear, compact): folds what a dead process of this session left
@@ -50,7 +33,7 @@ export async function handleSessionStart(input: HookInput, workspace: string, no
   // git runs in its own processes while this one loads and opens the ledger.
   const measuring = unfolded ? undefined : readDirtyState(workspace).catch(() => undefined);
   const commits = readRecentCommits(workspace);
-  return withLedger(workspace, env, BUSY_TIMEOUT_MS.start, async (ledger) => {
+  return withHookLedger(workspace, env, BUSY_TIMEOUT_MS.start, async (ledger) => {
     const folded = unfolded ? await foldSession(ledger, workspace, input, now) : undefined;
     const state = readHookState(files.state) ?? freshState(input, now);
     const dirty = folded ? folded.dirty : await measuring;
@@ -86,17 +69,6 @@ function reopened(current: AgentSessionData, source: AgentSessionSource, input: 
   return next;
 }
 
-/** Stop / AfterAgent / StopFailure (a cut-off turn, noted first): the turn ended; fold it (one dispatch when it did something), then what other sessions left. */
-export async function handleStop(input: HookInput, workspace: string, now: number, env: NodeJS.ProcessEnv): Promise<string> {
-  const files = sessionFiles(workspace, agentSessionId(input.client, input.sessionId));
-  if (input.stopError) appendJournal(files.journal, files.dir, { kind: 'cut-off', at: now, error: input.stopError });
-  await withLedger(workspace, env, BUSY_TIMEOUT_MS.fold, async (ledger) => {
-    await foldSession(ledger, workspace, input, now);
-    await foldLeftovers(ledger, workspace, files.dir, files.state, now);
-  });
-  return '';
-}
-
 /**
  * PreCompact (Claude, Codex) and PreCompress (Gemini): fold the work so far, so the context
  * injected after the compaction knows what was in flight. Gemini fires PreCompress before every
@@ -109,30 +81,11 @@ export async function handlePreCompact(input: HookInput, workspace: string, now:
   const id = agentSessionId(input.client, input.sessionId);
   const files = sessionFiles(workspace, id);
   appendJournal(files.journal, files.dir, { kind: 'compact', at: now, trigger: input.trigger ?? 'auto' });
-  await withLedger(workspace, env, BUSY_TIMEOUT_MS.fold, (ledger) => foldSession(ledger, workspace, input, now));
+  await withHookLedger(workspace, env, BUSY_TIMEOUT_MS.fold, (ledger) => foldSession(ledger, workspace, input, now));
   if (input.client === 'gemini') {
     const state = readHookState(files.state) ?? freshState(input, now);
     writeHookState(files.state, { ...state, compactPending: true });
   }
-  return '';
-}
-
-/** @default 700 ms: how long SessionEnd waits for a live fold of its session (a Stop still folding) inside Claude's 1.5 s. */
-const SESSION_END_WAIT_MS = 700;
-
-/**
- * SessionEnd: the end is written to the journal first, then folded with what is left; the fold
- * closes the record with its summary. When a live fold of the session keeps its lock past
- * SESSION_END_WAIT_MS, the journal keeps the end and the next fold of any session in the
- * workspace closes it (said in the hooks' log).
- */
-export async function handleSessionEnd(input: HookInput, workspace: string, now: number, env: NodeJS.ProcessEnv): Promise<string> {
-  const files = sessionFiles(workspace, agentSessionId(input.client, input.sessionId));
-  appendJournal(files.journal, files.dir, { kind: 'end', at: now, ...(input.reason ? { reason: input.reason } : {}) });
-  const folded = await withLedger(workspace, env, BUSY_TIMEOUT_MS.end, (ledger) =>
-    foldSession(ledger, workspace, input, now, { measure: 'if-work', waitMs: SESSION_END_WAIT_MS }),
-  );
-  if (!folded.folded) throw new Error('a fold of this session was still running: its end is kept in the journal for the next fold');
   return '';
 }
 
@@ -143,7 +96,7 @@ function hasUnfolded(files: SessionFiles): boolean {
 
 /** The work so far folded before a compression (Gemini's BeforeAgent, when one is due). */
 export async function foldBeforeCompression(input: HookInput, workspace: string, now: number, env: NodeJS.ProcessEnv): Promise<void> {
-  await withLedger(workspace, env, BUSY_TIMEOUT_MS.fold, (ledger) => foldSession(ledger, workspace, input, now));
+  await withHookLedger(workspace, env, BUSY_TIMEOUT_MS.fold, (ledger) => foldSession(ledger, workspace, input, now));
 }
 
 /** The context after a Gemini compression, through BeforeAgent or AfterTool; clears the mark. */
@@ -156,7 +109,7 @@ export async function injectAfterCompression(
 ): Promise<string> {
   const id = agentSessionId(input.client, input.sessionId);
   const files = sessionFiles(workspace, id);
-  return withLedger(workspace, env, BUSY_TIMEOUT_MS.start, async (ledger) => {
+  return withHookLedger(workspace, env, BUSY_TIMEOUT_MS.start, async (ledger) => {
     const state: HookSessionState = readHookState(files.state) ?? freshState(input, now);
     const dirty = await readDirtyState(workspace).catch(() => undefined);
     const injection = await buildInjection({ ledger, workspace, input, sessionId: id, state, source: 'compact', dirty, now });

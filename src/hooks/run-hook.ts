@@ -86,17 +86,18 @@ async function dispatch(input: HookInput, workspace: string, now: number, env: N
     const { handleBeforeAgent } = await import('./handle-before-agent.js');
     return handleBeforeAgent(input, workspace, now, env);
   }
-  const handlers = await import('./handle-session.js');
+  // Each event loads its own handler: the end of a turn and the end of a session load neither the
+  // context renderer nor the tokenizer that SessionStart uses.
   switch (input.event) {
-    case 'session-start':
-      return handlers.handleSessionStart(input, workspace, now, env);
-    case 'pre-compact':
-      return handlers.handlePreCompact(input, workspace, now, env);
     case 'stop':
-      return handlers.handleStop(input, workspace, now, env);
+      return (await import('./handle-stop.js')).handleStop(input, workspace, now, env);
     case 'session-end':
-      return handlers.handleSessionEnd(input, workspace, now, env);
+      return (await import('./handle-session-end.js')).handleSessionEnd(input, workspace, now, env);
   }
+  const handlers = await import('./handle-session.js');
+  return input.event === 'session-start'
+    ? handlers.handleSessionStart(input, workspace, now, env)
+    : handlers.handlePreCompact(input, workspace, now, env);
 }
 
 function messageOf(error: unknown): string {

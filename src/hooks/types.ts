@@ -87,6 +87,12 @@ export interface HookSessionState {
   foldedBytes: number;
   /** Bytes of Codex's rollout already read for exit codes. */
   transcriptBytes?: number;
+  /**
+   * The session's transcript as the last fold's import of it found it (its path and size): a
+   * SessionEnd whose transcript only grew by lines no import reads closes the record without
+   * reading it again (end-session-quickly.ts).
+   */
+  transcriptSeen?: { file: string; bytes: number };
   /** Workspace files that differed from HEAD at the last fold (path -> size and mtime signature, or '-' when deleted). */
   baseline: Record<string, string>;
   /** HEAD at the last fold. */

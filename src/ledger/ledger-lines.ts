@@ -5,10 +5,11 @@ import type { LedgerLine } from './types.js';
 import { DISPATCH_STATUSES, RECORD_COLLECTIONS, TASK_STATUSES } from './types.js';
 import { describeJsonError } from '../util/index.js';
 
+// The stored shapes, also what the Redis backend checks its rows against (redis/redis-schemas.ts).
 const ms = z.number().int().nonnegative();
 const strings = z.array(z.string());
 
-const taskSchema = z.object({
+export const taskSchema = z.object({
   id: z.string().min(1).max(MAX_TASK_ID_LENGTH, `at most ${MAX_TASK_ID_LENGTH} characters`),
   title: z.string(),
   instructions: z.string(),
@@ -28,7 +29,7 @@ const taskSchema = z.object({
   completedAt: ms.optional(),
 });
 
-const dispatchSchema = z.looseObject({
+export const dispatchSchema = z.looseObject({
   id: z.string().min(1),
   seq: z.number().int().positive(),
   taskId: z.string().min(1),
@@ -42,7 +43,7 @@ const dispatchSchema = z.looseObject({
   startedAt: ms,
 });
 
-const breakerSchema = z.looseObject({
+export const breakerSchema = z.looseObject({
   provider: z.string().min(1),
   state: z.enum(['closed', 'open', 'half_open']),
   failureCount: z.number().int().nonnegative(),
@@ -52,7 +53,7 @@ const breakerSchema = z.looseObject({
 
 const claimSchema = z.object({ taskId: z.string().min(1), owner: z.string().min(1), leaseUntil: ms });
 
-const recordSchema = z.object({
+export const recordSchema = z.object({
   id: z.string().min(1),
   status: z.string().optional(),
   taskId: z.string().optional(),

@@ -4,12 +4,13 @@ import { definedFields } from '../util/index.js';
 import { DEFAULT_SAFETY_TOKENS } from './defaults.js';
 import { actionAges, type PlannedLevel, planTurns } from './plan-turns.js';
 import { MESSAGE_SEPARATOR, messageHeader, renderMessage } from './render-message.js';
+import { renderPlanned, shareWindow } from './share-window.js';
 import { shrinkLarge } from './shrink-large.js';
 import { rankSnippets, renderSnippet, type SnippetEntry } from './snippets/rank-snippets.js';
 import type { LoopState } from './tracker/loop-state.js';
 import type { PinnedFacts } from './tracker/pinned-facts.js';
 import { measure, type Rendered, renderTurn, renderTurnClipped, type Turn } from './turn.js';
-import type { AssembledContext, AssembleOptions, ContextMessage, ResolvedManagerOptions, TurnLevel } from './types.js';
+import type { AssembledContext, AssembleOptions, ContextMessage, ResolvedManagerOptions } from './types.js';
 
 /** What assembly reads from the manager. */
 export interface ManagerView {
@@ -50,6 +51,8 @@ export interface PlanState {
   /** The pinned facts as rendered at the last compaction (none while nothing is pinned). */
   pinned: Block | undefined;
   stateAfter: number;
+  /** The recent window's shared allowance per output, when its turns are `clipped`. */
+  water?: number;
 }
 
 /** Characters of the task that must survive any cut (the goal's head). @default 400 */
@@ -74,7 +77,7 @@ export function assembleContext(
   const scope = assemblyScope(view, options);
   const { head, refs, renderState } = buildHeadBlocks(scope);
   const turnPlan = planTurnLevels(scope, previous, head, refs, renderState);
-  const { plan, compacted, state, first, pinned } = turnPlan;
+  const { plan, compacted, state, first, pinned, water } = turnPlan;
   if (pinned) head.push(pinned);
   // Reference material is the first thing to go when the turns need the room.
   if (turnPlan.core + turnPlan.refTokens + turnPlan.turnTokens <= scope.usable) head.push(...refs);
@@ -106,7 +109,7 @@ export function assembleContext(
     scope.budget,
   );
   return {
-    plan: { levels: plan, snippets: snippetBlock, state, pinned, stateAfter },
+    plan: { levels: plan, snippets: snippetBlock, state, pinned, stateAfter, ...definedFields({ water }) },
     context: {
       messages: toMessages(blocks, packed.sections),
       text: packed.text,
@@ -255,9 +258,11 @@ interface TurnPlan {
   refTokens: number;
   turnTokens: number;
   recentTurns: number;
-  cost: (i: number, level: TurnLevel) => number;
+  cost: (i: number, level: Exclude<PlannedLevel, 'dropped'>) => number;
   /** Tool calls after each turn (its age in actions; see actionAges). */
   ages: number[];
+  /** The recent window's shared allowance per output, when its turns are `clipped`. */
+  water: number | undefined;
 }
 
 /**
@@ -281,7 +286,8 @@ function planTurnLevels(
   const refTokens = tokensOf(scope, refs);
   const first = options.keepTurns === undefined ? 0 : Math.max(0, view.turns.length - options.keepTurns);
   const turns = view.turns.slice(first);
-  const cost = (i: number, level: TurnLevel) => renderTurn(turns[i] as Turn, level, counter).tokens + sep;
+  let water = plan0Water(previous, turns.length);
+  const cost = (i: number, level: Exclude<PlannedLevel, 'dropped'>) => renderPlanned(turns[i] as Turn, level, water, counter).tokens + sep;
   const recentTurns = options.recentTurns ?? o.recentTurns;
   let plan: PlannedLevel[] | undefined = previous && previous.levels.length <= turns.length ? [...previous.levels] : undefined;
   if (plan) while (plan.length < turns.length) plan.push('verbatim');
@@ -304,17 +310,23 @@ function planTurnLevels(
       delete turn.cache.summary;
       turn.summaryStale = false;
     }
+    const hard = Math.max(0, scope.usable - core);
+    const noVerbatim = options.toolResults === 'summary';
+    const available = Math.max(0, Math.floor(budget * o.lowWater) - core - refTokens);
     plan = planTurns(turns.length, {
       recentTurns,
       maskAfterTurns: o.maskAfterTurns,
-      available: Math.max(0, Math.floor(budget * o.lowWater) - core - refTokens),
-      hardAvailable: Math.max(0, scope.usable - core),
+      available,
+      hardAvailable: hard,
       cost,
       calls,
-      noVerbatim: options.toolResults === 'summary',
+      noVerbatim,
     });
+    const shared = noVerbatim ? undefined : shareWindow({ plan, ages, recentTurns, hard, cost, turns, counter, sep });
+    water = shared?.water;
+    if (shared) plan = shared.levels;
   }
-  return { turns, first, plan, compacted, state, pinned, core, refTokens, turnTokens: sum(plan), recentTurns, cost, ages };
+  return { turns, first, plan, compacted, state, pinned, core, refTokens, turnTokens: sum(plan), recentTurns, cost, ages, water };
 }
 
 /** One block per kept turn; the newest keeps head and tail of a single huge output. */
@@ -326,12 +338,13 @@ function buildTurnBlocks(scope: AssemblyScope, turnPlan: TurnPlan, fixed: number
   plan.forEach((level, i) => {
     const turn = turns[i] as Turn;
     if (level === 'dropped') return;
-    let rendered = renderTurn(turn, level, counter);
+    let rendered = renderPlanned(turn, level, turnPlan.water, counter);
     const isLast = i === turns.length - 1;
     if (isLast && fixed + turnTokens > usable) {
       // A single huge output: keep its head and tail so the newest result is still seen.
       const room = usable - fixed - (turnTokens - rendered.tokens - sep) - sep;
-      rendered = level === 'verbatim' ? renderTurnClipped(turn, Math.max(32, room), counter) : renderTurn(turn, 'masked', counter);
+      const whole = level === 'verbatim' || level === 'clipped';
+      rendered = whole ? renderTurnClipped(turn, Math.max(32, room), counter) : renderTurn(turn, 'masked', counter);
       turnTokens += rendered.tokens - cost(i, level) + sep;
     }
     const age = ages[i] as number;
@@ -339,6 +352,11 @@ function buildTurnBlocks(scope: AssemblyScope, turnPlan: TurnPlan, fixed: number
     blocks.push({ id: `turn-${turn.index}`, rendered, priority, required: isLast, overflow: isLast ? 'head-tail' : 'drop' });
   });
   return { blocks, turnTokens };
+}
+
+/** The previous plan's shared allowance while its levels still apply (the plan is extended, not redone). */
+function plan0Water(previous: PlanState | undefined, turns: number): number | undefined {
+  return previous && previous.levels.length <= turns ? previous.water : undefined;
 }
 
 function turnIndexOf(b: Block): number {

@@ -13,6 +13,7 @@ export { createContextManager } from './create-context-manager.js';
 export { MIN_BUDGET_TOKENS } from './defaults.js';
 export { compactArgs } from './compact-args.js';
 export { actionAges, planTurns } from './plan-turns.js';
+export { MIN_SHARED_TOKENS, waterLevel } from './share-window.js';
 export { diffPaths, processEditFile } from './processors/edit-file.js';
 export { findErrorLines, normalizeWhitespace } from './processors/error-lines.js';
 export { processGrep } from './processors/grep.js';

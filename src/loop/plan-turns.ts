@@ -3,8 +3,11 @@ import type { TurnLevel } from './types.js';
 /** Share of the hard limit kept for older turns' one-line masks when recent turns fill the target. */
 const OLD_TURNS_BAND = 0.15;
 
-/** A turn's level in a plan; dropped turns are left out of the prompt. */
-export type PlannedLevel = TurnLevel | 'dropped';
+/**
+ * A turn's level in a plan; dropped turns are left out of the prompt; `clipped` turns are the
+ * recent window sharing one head+tail allowance (share-window.ts).
+ */
+export type PlannedLevel = TurnLevel | 'clipped' | 'dropped';
 
 /** Inputs of a compaction plan. */
 export interface PlanTurnsOptions {
@@ -96,5 +99,5 @@ export function planTurns(count: number, options: PlanTurnsOptions): PlannedLeve
 
 function levelCost(levels: readonly PlannedLevel[], i: number, cost: (i: number, level: TurnLevel) => number): number {
   const level = levels[i];
-  return level === undefined || level === 'dropped' ? 0 : cost(i, level);
+  return level === undefined || level === 'dropped' || level === 'clipped' ? 0 : cost(i, level);
 }

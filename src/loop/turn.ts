@@ -19,6 +19,8 @@ export interface ToolResultRecord {
   isError?: boolean;
   /** A background LLM summary, used instead of `summary` once it has arrived. */
   llmSummary?: string;
+  /** Tokens of `raw`, counted once when the recent window shares an allowance. */
+  rawTokens?: number;
 }
 
 /** One model turn with its tool results, or one user message; the unit that is never split. */
@@ -28,7 +30,11 @@ export interface Turn {
   text: string;
   toolCalls: ToolCall[];
   results: ToolResultRecord[];
-  cache: Partial<Record<TurnLevel, Rendered>> & { clipped?: { maxTokens: number; rendered: Rendered } };
+  cache: Partial<Record<TurnLevel, Rendered>> & {
+    clipped?: { maxTokens: number; rendered: Rendered };
+    /** The rendering with the recent window's shared allowance (share-window.ts). */
+    shared?: { water: number; rendered: Rendered };
+  };
   /** An LLM summary arrived after the summary rendering was cached; refreshed at the next compaction. */
   summaryStale?: boolean;
 }
@@ -85,7 +91,6 @@ function contentAt(result: ToolResultRecord, level: TurnLevel): string {
   return `${withEnds(result.llmSummary ?? result.summary, result.raw)}\n[summary; fetch_raw("${result.rawId}") returns the full output]`;
 }
 
-/** The turn's messages; `compact` shrinks the calls' long arguments (compactArgs). */
 /** Characters of an output's first or last line a summary shows when it lacks them. @default 160 */
 const END_LINE_CHARS = 160;
 
@@ -99,7 +104,8 @@ function withEnds(summary: string, raw: string): string {
   return `${head}${summary}${tail}`;
 }
 
-function turnMessages(turn: Turn, content: (r: ToolResultRecord) => string, compact = false): ContextMessage[] {
+/** The turn's messages, each output as `content` gives it; `compact` shrinks the calls' long arguments (compactArgs). */
+export function turnMessages(turn: Turn, content: (r: ToolResultRecord) => string, compact = false): ContextMessage[] {
   if (turn.kind === 'user') return [{ role: 'user', content: turn.text }];
   const calls = compact ? compactCalls(turn.toolCalls) : turn.toolCalls;
   const messages: ContextMessage[] = [{ role: 'assistant', content: turn.text, ...(calls.length ? { toolCalls: calls } : {}) }];

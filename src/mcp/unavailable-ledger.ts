@@ -1,23 +1,19 @@
 import { BatonError, errorMessage } from '../errors/index.js';
 import type { Ledger } from '../ledger/index.js';
 
-const UNAVAILABLE = Symbol.for('baton.unavailable-ledger');
-
 /**
  * A stand-in for a ledger that could not be opened: every call rejects with LEDGER_UNAVAILABLE
  * naming the cause, so refresh_context can still answer from git and files (§6.5) and the other
  * tools report the failure as an error result. It names what it stands in for, honestly:
  * `backend` is the backend that was tried, and `location` says that it is unavailable and why.
- * `isUnavailableLedger` tells it apart from a working ledger.
  */
 export function unavailableLedger(root: string, tried: Ledger['backend'], cause: unknown): Ledger {
   const reason = errorMessage(cause);
   const error = () => new BatonError('LEDGER_UNAVAILABLE', `The ledger of ${root} cannot be opened: ${reason}`, { cause });
-  const target: Partial<Ledger> & { [UNAVAILABLE]: true } = {
+  const target: Partial<Ledger> = {
     backend: tried,
     location: `unavailable (${reason})`,
     close: async () => undefined,
-    [UNAVAILABLE]: true,
   };
   return new Proxy(target, {
     get(object, prop) {
@@ -26,11 +22,6 @@ export function unavailableLedger(root: string, tried: Ledger['backend'], cause:
       return () => Promise.reject(error());
     },
   }) as Ledger;
-}
-
-/** True for the stand-in of a ledger that could not be opened. */
-export function isUnavailableLedger(ledger: Ledger): boolean {
-  return UNAVAILABLE in ledger;
 }
 
 /** The backend a workspace's ledger spec names (what was tried), from BATON_LEDGER or the default. */

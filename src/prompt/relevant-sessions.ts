@@ -1,22 +1,8 @@
 import { type AgentSessionRecord, type LedgerRecords, listAgentSessions } from '../ledger/index.js';
+import { isSupervisedTry } from './supervised-try.js';
 
 /** Sessions read at most to find the relevant ones (supervised tries are skipped, so read past them). */
 const READ_FACTOR = 4;
-
-// A Baton task prompt (seed 000) or a seam block leads the first request of a try `baton run` started.
-const TASK_PROMPT = /(^|\n)## Task ID\n|^--- (RETRY|PROVIDER SWITCH|HELPER AGENT|MERGE CONFLICT) CONTEXT ---/;
-
-/**
- * Whether a session is one of `baton run`'s own supervised tries: linked by its hooks
- * (BATON_SUPERVISED, `data.supervised`), or imported from the client's store with a Baton task
- * prompt as its first request (a try whose CLI has no Baton hooks). The task's attempts already
- * say what such a session did.
- */
-export function isSupervisedTry(record: AgentSessionRecord): boolean {
-  if (record.data.supervised !== undefined) return true;
-  const first = record.data.transcript?.task;
-  return first !== undefined && TASK_PROMPT.test(first);
-}
 
 function didWork(record: AgentSessionRecord): boolean {
   const d = record.data;

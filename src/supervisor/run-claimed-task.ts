@@ -16,6 +16,8 @@ export interface RunClaimedOptions {
   recentHistoryWindow: number;
   checkTimeoutMs: number;
   sites?: TaskSites;
+  /** Before each try's prompt (runPlan's `refreshSessions`). */
+  refreshSessions?: () => Promise<void>;
 }
 
 /**
@@ -53,6 +55,7 @@ export async function runClaimedTask(task: Task, options: RunClaimedOptions): Pr
         firstAttempt: budget.firstAttempt,
         recentHistoryWindow: options.recentHistoryWindow,
         checkTimeoutMs: options.checkTimeoutMs,
+        ...(options.refreshSessions ? { refreshSessions: options.refreshSessions } : {}),
         ...(site?.complete ? { beforeComplete: siteCompletion(site.complete, site.workspace, running, { ...options, chain }) } : {}),
       });
     } finally {

@@ -112,6 +112,7 @@ export const runPlanOptionsSchema = z.strictObject({
   logger: objectWithMethods<Logger>(['info', 'warn', 'error'], 'a Logger (pino, or createLogger())').optional(),
   onEvent: functionOption<EventSink>().optional(),
   signal: abortSignalOption.optional(),
+  refreshSessions: functionOption<() => Promise<void>>().optional(),
 });
 
 /**

@@ -70,6 +70,12 @@ export interface RunPlanOptions {
   logger?: Logger;
   onEvent?: EventSink;
   signal?: AbortSignal;
+  /**
+   * Runs before each try's prompt is built, so the prompt's agent CLI sessions are current: `baton
+   * run` passes `sessionRefresher` (imports what is new in the CLIs' stores, bounded). A rejection
+   * is logged and the prompt is built from what the ledger holds. @default none
+   */
+  refreshSessions?: () => Promise<void>;
 }
 
 /**
@@ -135,6 +141,7 @@ export async function runPlan(input: Plan, options: RunPlanOptions): Promise<Run
     recentHistoryWindow: options.recentHistoryWindow ?? DEFAULT_RECENT_HISTORY_WINDOW,
     checkTimeoutMs: options.checkTimeoutMs ?? DEFAULT_CHECK_TIMEOUT_MS,
     ...(options.sites ? { sites: options.sites } : {}),
+    ...(options.refreshSessions ? { refreshSessions: options.refreshSessions } : {}),
   };
 
   /** Each task as its upsert returned it: a first look right after needs no read. */

@@ -27,6 +27,8 @@ export interface TaskRunOptions {
    * `final` ends the attempts (the task is blocked with `error`).
    */
   beforeComplete?: (attempt: number, dispatch: Dispatch) => Promise<CompletionGate>;
+  /** Runs before each try's prompt is built (runPlan's `refreshSessions`: imports new agent CLI sessions). */
+  refreshSessions?: () => Promise<void>;
 }
 
 /** Where a task's attempts stand, carried from one attempt to the next. */
@@ -110,9 +112,13 @@ async function runAttempt(loop: AttemptLoop, options: TaskRunOptions): Promise<T
   return settleAttempt(loop, run, options);
 }
 
-/** The task prompt (seed 001, with this workspace's agent CLI sessions), logged masked when info logs are on. */
+/**
+ * The task prompt (seed 001, with this workspace's agent CLI sessions as they are now: refreshed
+ * first, so a session another CLI ran since the last try is in it), logged masked when info logs are on.
+ */
 async function basePrompt(task: Task, attempt: number, options: TaskRunOptions): Promise<string> {
   const { chain } = options;
+  await options.refreshSessions?.().catch((error: unknown) => chain.logger.warn({ err: error, taskId: task.id }, 'session import failed'));
   const workspace = await sessionsWorkspaceOf(chain.cwd);
   const state = await loadPromptState(chain.ledger, { window: options.recentHistoryWindow, workspace });
   const base = buildTaskPrompt(task, state, { workingDirectory: chain.cwd });

@@ -1,5 +1,5 @@
 import { html, type SafeHtml } from './html.js';
-import type { NavKey } from './types.js';
+import type { NavKey, ViewResult } from './types.js';
 
 const NAV: Array<{ key: NavKey; href: string; label: string; shortcut: string }> = [
   { key: 'tasks', href: '/', label: 'Tasks', shortcut: 'g t' },
@@ -55,4 +55,45 @@ export function copyBlock(id: string, label: string, text: string): SafeHtml {
       <button type="button" class="copy secondary" data-copy="${id}" aria-label="Copy ${label}">Copy</button>
     </div>
     <pre id="${id}" aria-labelledby="${id}-label" tabindex="0">${text}</pre>`;
+}
+
+/** A column heading of dataTable; `num` ones are right-aligned. */
+export type Column = string | { label: string; num: true };
+
+/** A right-aligned (numeric) column heading. */
+export const num = (label: string): Column => ({ label, num: true });
+
+/** A table with an id, one header row of column headings, and the given body rows. */
+export function dataTable(id: string, columns: readonly Column[], rows: unknown): SafeHtml {
+  const head = columns.map((c) =>
+    typeof c === 'string' ? html`<th scope="col">${c}</th>` : html`<th scope="col" class="num">${c.label}</th>`,
+  );
+  return html`<table id="${id}">
+    <thead>
+      <tr>
+        ${head}
+      </tr>
+    </thead>
+    <tbody>
+      ${rows}
+    </tbody>
+  </table>`;
+}
+
+/** The newest/older links under a list read by cursor at `path`. */
+export function pager(path: string, cursor: string | undefined, next: string | undefined): SafeHtml {
+  return html`<nav class="pager" aria-label="Pages">
+    ${cursor && html`<a href="${path}">« Newest</a>`}${next && html`<a class="button secondary" href="${path}?cursor=${encodeURIComponent(next)}">Older »</a>`}
+  </nav>`;
+}
+
+/** The 404 view for a missing item: `message` says which one and links back. */
+export function notFound(nav: NavKey, title: string, message: SafeHtml): ViewResult {
+  return {
+    title,
+    nav,
+    status: 404,
+    body: html`<h1>${title}</h1>
+      <p>${message}</p>`,
+  };
 }

@@ -4,7 +4,7 @@ import { callTool, callTools, clientTools, fail, type ModelServer, type Respond,
 
 // The scripted model server on its own, over plain HTTP: the wire shapes the four real CLIs do not
 // all exercise (non-streaming answers, parallel calls, failures, side requests, script errors).
-// agent-clis.test.ts proves the same server inside the real clients.
+// agent-clis-suite.ts (agent-clis-NAME.test.ts) proves the same server inside the real clients.
 
 let server: ModelServer | undefined;
 afterEach(async () => {

@@ -158,6 +158,22 @@ await describeWithRedis('redis ledger behaviour', () => {
     expect((error as Error).message).toContain(REDIS_TEST_URL);
   });
 
+  it('keeps fields this version does not know when it reads a stored task, inside acceptance criteria too', async () => {
+    const { ledger, namespace } = await open('unknown-fields');
+    try {
+      await ledger.createTask({ id: 't1', title: 'a', acceptanceCriteria: [{ description: 'd' }] });
+      const key = `baton:${namespace}:task:t1`;
+      await withRawRedis(async (client) => {
+        const stored = JSON.parse((await client.hget(key, 'v')) as string) as Record<string, unknown>;
+        const criteria = [{ description: 'd', timeoutMs: 5 }];
+        await client.hset(key, 'v', JSON.stringify({ ...stored, acceptanceCriteria: criteria, laterField: 1 }));
+      });
+      expect(await ledger.getTask('t1')).toMatchObject({ acceptanceCriteria: [{ description: 'd', timeoutMs: 5 }], laterField: 1 });
+    } finally {
+      await ledger.close();
+    }
+  });
+
   it('keeps every key under baton:<namespace>: and uses only core data types', async () => {
     const { ledger, namespace } = await open('keys');
     try {

@@ -82,6 +82,20 @@ describe('per-tool processors', () => {
     expect(out.summary).not.toContain('total = sum(values)');
   });
 
+  it('read_file: the digest keeps the last two error-looking lines of the view, numbered as shown', () => {
+    const rows = Array.from({ length: 40 }, (_, i) => `${i + 1}:    value_${i} = compute(${i})`);
+    rows[9] = '10:    raise KeyError(name)';
+    rows[23] = '24:    except ValueError:';
+    rows[30] = '31:        log.error("bad input")';
+    const output = `[File: /repo/server.py (40 lines total)]\n${rows.join('\n')}\n`;
+    const out = processReadFile(input('open', { command: 'open server.py' }, output));
+    expect(out.summary).toContain('/repo/server.py lines 1-40 of 40');
+    expect(out.summary).toContain('24:    except ValueError:');
+    expect(out.summary).toContain('31:        log.error("bad input")');
+    expect(out.summary).not.toContain('raise KeyError');
+    expect(out.summary).not.toContain('compute(');
+  });
+
   it('grep: reports match and file counts, the busiest files and the first matches', () => {
     const lines = Array.from({ length: 30 }, (_, i) => `src/${i % 3 === 0 ? 'a' : 'b'}.ts:${i + 1}:  const foo = ${i};`);
     const out = processGrep(input('grep', { pattern: 'foo' }, lines.join('\n')));

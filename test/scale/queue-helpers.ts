@@ -26,6 +26,13 @@ export async function cleanUp(namespaces: readonly string[]): Promise<void> {
   }
   for (const cleanup of cleanups) cleanup();
 }
+/** A path in a fresh folder: the stand-in agent waits until the test writes it (AGENT_WAIT_FILE). */
+export function releaseFile(): string {
+  const release = path.join(mkdtempSync(path.join(tmpdir(), 'baton-release-')), 'go');
+  cleanups.push(() => rmSync(path.dirname(release), { recursive: true, force: true }));
+  return release;
+}
+
 export const QUEUE_ENV = { BATON_QUEUE_LOCK_MS: '2000', BATON_QUEUE_STALLED_MS: '1000', BATON_LEASE_MS: '1500' };
 
 /** The project pushed to a bare remote, and `n` worker clones with the same config. */

@@ -1,7 +1,7 @@
 import * as z from 'zod';
 import { BatonError } from '../../errors/index.js';
 import type { Breaker, Dispatch, LedgerRecord, Task } from '../types.js';
-import { TASK_STATUSES } from '../types.js';
+import * as lines from '../ledger-lines.js';
 
 /*
  * Rows read back from Redis are outside data (another process, an older version or a human with
@@ -9,54 +9,14 @@ import { TASK_STATUSES } from '../types.js';
  * Loose objects keep fields this version does not know instead of silently dropping them.
  */
 
-const timestamp = z.number().finite();
-const strings = z.array(z.string());
-
-const taskSchema = z.looseObject({
-  id: z.string().min(1),
-  title: z.string(),
-  instructions: z.string(),
-  intent: z.string(),
-  acceptanceCriteria: z.array(z.looseObject({ description: z.string(), check: z.string().optional() })),
-  status: z.enum(TASK_STATUSES as [string, ...string[]]),
-  priority: z.number(),
-  dependsOn: strings,
-  options: z.record(z.string(), z.unknown()),
-  links: z.looseObject({}),
-  createdAt: timestamp,
-  updatedAt: timestamp,
-  completedAt: timestamp.optional(),
-});
-
-const dispatchSchema = z.looseObject({
-  id: z.string().min(1),
-  taskId: z.string(),
-  attempt: z.number(),
-  provider: z.string(),
-  status: z.enum(['running', 'completed', 'failed', 'interrupted']),
-  filesCreated: strings,
-  filesUpdated: strings,
-  filesDeleted: strings,
-  validationErrors: strings,
-  startedAt: timestamp,
-});
-
-const breakerSchema = z.looseObject({
-  provider: z.string(),
-  state: z.enum(['closed', 'open', 'half_open']),
-  failureCount: z.number(),
-  generation: z.number().int(),
-  updatedAt: timestamp,
-});
-
-const recordSchema = z.looseObject({
-  id: z.string().min(1),
-  status: z.string().optional(),
-  taskId: z.string().optional(),
-  createdAt: timestamp,
-  updatedAt: timestamp,
-  data: z.record(z.string(), z.unknown()),
-});
+// The export format's record schemas, loose here: fields this version does not know are kept.
+const taskSchema = lines.taskSchema
+  .extend({ acceptanceCriteria: z.array(z.looseObject({ description: z.string(), check: z.string().optional() })) })
+  .loose();
+// A dispatch's seq is kept apart from its JSON (a hash field, or an index entry's score: parseSeq).
+const dispatchSchema = lines.dispatchSchema.omit({ seq: true });
+const breakerSchema = lines.breakerSchema;
+const recordSchema = lines.recordSchema.loose();
 
 const DISPATCH_STATUS_SET: ReadonlySet<unknown> = new Set(dispatchSchema.shape.status.options);
 
@@ -64,8 +24,9 @@ function isStringArray(value: unknown): boolean {
   return Array.isArray(value) && value.every((item) => typeof item === 'string');
 }
 
-function isFiniteNumber(value: unknown): boolean {
-  return typeof value === 'number' && Number.isFinite(value);
+/** A whole number from 0 up (attempts, timestamps in ms), as the schemas' `int().nonnegative()`. */
+function isCount(value: unknown): boolean {
+  return Number.isSafeInteger(value) && (value as number) >= 0;
 }
 
 /**
@@ -80,14 +41,16 @@ function isStoredDispatch(value: unknown): boolean {
     typeof d.id === 'string' &&
     d.id.length > 0 &&
     typeof d.taskId === 'string' &&
-    isFiniteNumber(d.attempt) &&
+    d.taskId.length > 0 &&
+    isCount(d.attempt) &&
     typeof d.provider === 'string' &&
+    d.provider.length > 0 &&
     DISPATCH_STATUS_SET.has(d.status) &&
     isStringArray(d.filesCreated) &&
     isStringArray(d.filesUpdated) &&
     isStringArray(d.filesDeleted) &&
     isStringArray(d.validationErrors) &&
-    isFiniteNumber(d.startedAt)
+    isCount(d.startedAt)
   );
 }
 

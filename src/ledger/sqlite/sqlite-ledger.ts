@@ -137,6 +137,10 @@ export class SqliteLedger implements Ledger {
   }
 
   async appendDispatch(input: L.NewDispatch): Promise<L.Dispatch> {
+    return this.insertDispatch(input);
+  }
+
+  private insertDispatch(input: L.NewDispatch): L.Dispatch {
     const draft = materializeDispatch(structuredClone(input), 0, this.now());
     try {
       // A NULL seq lets SQLite assign max(seq) + 1 inside the write lock, so seqs from many
@@ -157,14 +161,7 @@ export class SqliteLedger implements Ledger {
         const row = this.sql.get('SELECT MAX(attempt) AS highest FROM dispatches WHERE task_id = ?').get(input.taskId) as {
           highest: number | null;
         };
-        const draft = materializeDispatch(structuredClone({ ...input, attempt: (row.highest ?? 0) + 1 }), 0, this.now());
-        try {
-          const { lastInsertRowid } = this.sql.get(INSERT_DISPATCH).run({ ...dispatchToRow(draft), seq: null });
-          return { ...draft, seq: Number(lastInsertRowid) };
-        } catch (error) {
-          if (isUniqueViolation(error)) throw conflict('dispatch', draft.id);
-          throw error;
-        }
+        return this.insertDispatch({ ...input, attempt: (row.highest ?? 0) + 1 });
       })
       .immediate();
   }

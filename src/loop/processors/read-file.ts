@@ -1,5 +1,5 @@
 import { parseFileView } from '../snippets/parse-file-view.js';
-import { findErrorLines } from './error-lines.js';
+import { ERROR_LINE, findErrorLines } from './error-lines.js';
 import type { ProcessedOutput, ProcessorInput } from './types.js';
 
 /** Outline entry: a function or class and where it sits. */
@@ -16,6 +16,9 @@ export type Outliner = (path: string, code: string, startLine: number) => Outlin
 const MAX_OUTLINE = 12;
 const MAX_RANGES = 2;
 const RANGE_LINES = 6;
+/** Error-looking lines of a view (a `raise`, an `except`, an error message) its digest keeps. */
+const MAX_SALIENT = 2;
+const SALIENT_CHARS = 160;
 
 /**
  * read_file: names the file and the lines shown, outlines the definitions in view, and keeps up
@@ -32,8 +35,25 @@ export function processReadFile(input: ProcessorInput & { outline?: Outliner }):
     const shown = outline.slice(0, MAX_OUTLINE).map((o) => `${o.kind} ${o.name} ${o.startLine}-${o.endLine}`);
     parts.push(`outline: ${shown.join('; ')}${outline.length > MAX_OUTLINE ? ` (+${outline.length - MAX_OUTLINE})` : ''}`);
   }
-  for (const range of relevantRanges(view.lines, view.startLine, input.relevantTerms)) parts.push(range);
+  const ranges = relevantRanges(view.lines, view.startLine, input.relevantTerms);
+  parts.push(...ranges, ...salientLines(view.lines, view.startLine, ranges.join('\n')));
   return { summary: parts.join('\n'), errors };
+}
+
+/**
+ * The view's last error-looking lines (`ERROR_LINE`: where the code raises, catches or reports an
+ * error), numbered as shown, that a kept range does not already show: a digest then still says
+ * where the file deals with errors once its listing is gone. Pure.
+ */
+function salientLines(lines: readonly string[], startLine: number, shown: string): string[] {
+  const out: string[] = [];
+  for (let i = lines.length - 1; i >= 0 && out.length < MAX_SALIENT; i -= 1) {
+    const line = lines[i] ?? '';
+    if (!ERROR_LINE.test(line) || line.trim().length === 0) continue;
+    const numbered = `${startLine + i}:${line.length > SALIENT_CHARS ? `${line.slice(0, SALIENT_CHARS)}…` : line}`;
+    if (!shown.includes(numbered)) out.unshift(numbered);
+  }
+  return out;
 }
 
 function relevantRanges(lines: readonly string[], startLine: number, terms?: ReadonlySet<string>): string[] {

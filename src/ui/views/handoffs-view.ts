@@ -2,7 +2,7 @@ import { HANDOFF_AUDIT_STATUS, type HandoffAuditRecord, listHandoffs } from '../
 import { redactValue } from '../../redact/index.js';
 import { formatAgo, formatTime } from '../format.js';
 import { html, type SafeHtml } from '../html.js';
-import { copyBlock } from '../layout.js';
+import { copyBlock, dataTable, pager, notFound } from '../layout.js';
 import type { ViewContext, ViewResult } from '../types.js';
 
 const PAGE = 30;
@@ -32,29 +32,20 @@ function outcome(record: HandoffAuditRecord): SafeHtml {
 
 /** A table of handoffs: when, from which session and client, to which CLI, budget and tokens, printed or started. */
 export function handoffsTable(records: readonly HandoffAuditRecord[], now: number, id = 'handoffs'): SafeHtml {
-  return html`<table id="${id}">
-    <thead>
-      <tr>
-        <th scope="col">When</th>
-        <th scope="col">From</th>
-        <th scope="col">To</th>
-        <th scope="col">Tokens / budget</th>
-        <th scope="col">How</th>
-      </tr>
-    </thead>
-    <tbody>
-      ${records.map(
-        (r) =>
-          html`<tr data-handoff="${r.id}">
-            <td><a href="/handoffs/${encodeURIComponent(r.id)}" title="${formatTime(r.data.at)}">${formatAgo(r.data.at, now)}</a></td>
-            <td>${clientLabel(sourceClient(r))} · ${sessionLink(r)}</td>
-            <td>${clientLabel(r.data.to)}</td>
-            <td>${r.data.tokens} / ${r.data.budget}</td>
-            <td>${outcome(r)}</td>
-          </tr>`,
-      )}
-    </tbody>
-  </table>`;
+  return dataTable(
+    id,
+    ['When', 'From', 'To', 'Tokens / budget', 'How'],
+    records.map(
+      (r) =>
+        html`<tr data-handoff="${r.id}">
+          <td><a href="/handoffs/${encodeURIComponent(r.id)}" title="${formatTime(r.data.at)}">${formatAgo(r.data.at, now)}</a></td>
+          <td>${clientLabel(sourceClient(r))} · ${sessionLink(r)}</td>
+          <td>${clientLabel(r.data.to)}</td>
+          <td>${r.data.tokens} / ${r.data.budget}</td>
+          <td>${outcome(r)}</td>
+        </tr>`,
+    ),
+  );
 }
 
 /** Every `baton handoff`, newest first: from which session to which CLI, how big, printed or started. */
@@ -74,9 +65,7 @@ export async function renderHandoffsView(ctx: ViewContext): Promise<ViewResult> 
           </p>`
         : handoffsTable(handoffs, ctx.now)
     }
-    <nav class="pager" aria-label="Pages">
-      ${cursor && html`<a href="/handoffs">« Newest</a>`}${page.nextCursor && html`<a class="button secondary" href="/handoffs?cursor=${encodeURIComponent(page.nextCursor)}">Older »</a>`}
-    </nav>`;
+    ${pager('/handoffs', cursor, page.nextCursor)}`;
   return { title: 'Handoffs', nav: 'handoffs', body };
 }
 
@@ -84,13 +73,7 @@ export async function renderHandoffsView(ctx: ViewContext): Promise<ViewResult> 
 export async function renderHandoffView(ctx: ViewContext, id: string): Promise<ViewResult> {
   const found = await ctx.ledger.getRecord<HandoffAuditRecord['data']>('audit', id);
   if (!found || found.status !== HANDOFF_AUDIT_STATUS) {
-    return {
-      title: 'Handoff not found',
-      nav: 'handoffs',
-      status: 404,
-      body: html`<h1>Handoff not found</h1>
-        <p>No handoff <code>${id}</code>. <a href="/handoffs">All handoffs</a>.</p>`,
-    };
+    return notFound('handoffs', 'Handoff not found', html`No handoff <code>${id}</code>. <a href="/handoffs">All handoffs</a>.`);
   }
   const { value: record } = await redactValue(found);
   const d = record.data;

@@ -3,7 +3,7 @@ import type { PanelSessionData } from '../../panel/index.js';
 import { redactValue } from '../../redact/index.js';
 import { formatAgo, formatDuration, formatTime } from '../format.js';
 import { html } from '../html.js';
-import { badge, copyBlock } from '../layout.js';
+import { badge, copyBlock, dataTable, pager, notFound } from '../layout.js';
 import type { ViewContext, ViewResult } from '../types.js';
 
 const PAGE = 30;
@@ -28,31 +28,21 @@ export async function renderPanelsView(ctx: ViewContext): Promise<ViewResult> {
         ? html`<p class="empty">
             ${cursor ? 'No more panel sessions.' : html`<strong>No panel session yet.</strong> <code>baton panel QUESTION</code> records one here.`}
           </p>`
-        : html`<table id="panels">
-            <thead>
-              <tr>
-                <th scope="col">Question</th>
-                <th scope="col">Agents</th>
-                <th scope="col">Status</th>
-                <th scope="col">Started</th>
-              </tr>
-            </thead>
-            <tbody>
-              ${data.map(
-                (s: LedgerRecord<PanelSessionData>) =>
-                  html`<tr>
-                    <td><a href="/panels/${encodeURIComponent(s.id)}">${clip(s.data.question, 140)}</a></td>
-                    <td>${s.data.agents.join(' → ')}</td>
-                    <td>${badge(s.status)}</td>
-                    <td>${formatAgo(s.createdAt, ctx.now)}</td>
-                  </tr>`,
-              )}
-            </tbody>
-          </table>`
+        : dataTable(
+            'panels',
+            ['Question', 'Agents', 'Status', 'Started'],
+            data.map(
+              (s: LedgerRecord<PanelSessionData>) =>
+                html`<tr>
+                  <td><a href="/panels/${encodeURIComponent(s.id)}">${clip(s.data.question, 140)}</a></td>
+                  <td>${s.data.agents.join(' → ')}</td>
+                  <td>${badge(s.status)}</td>
+                  <td>${formatAgo(s.createdAt, ctx.now)}</td>
+                </tr>`,
+            ),
+          )
     }
-    <nav class="pager" aria-label="Pages">
-      ${cursor && html`<a href="/panels">« Newest</a>`}${page.nextCursor && html`<a class="button secondary" href="/panels?cursor=${encodeURIComponent(page.nextCursor)}">Older »</a>`}
-    </nav>`;
+    ${pager('/panels', cursor, page.nextCursor)}`;
   return { title: 'Panels', nav: 'panels', body };
 }
 
@@ -60,13 +50,7 @@ export async function renderPanelsView(ctx: ViewContext): Promise<ViewResult> {
 export async function renderPanelView(ctx: ViewContext, id: string): Promise<ViewResult> {
   const session = await ctx.ledger.getRecord<PanelSessionData>('sessions', id);
   if (session?.data.kind !== 'panel') {
-    return {
-      title: 'Panel not found',
-      nav: 'panels',
-      status: 404,
-      body: html`<h1>Panel not found</h1>
-        <p>No panel session <code>${id}</code>. <a href="/panels">All panels</a>.</p>`,
-    };
+    return notFound('panels', 'Panel not found', html`No panel session <code>${id}</code>. <a href="/panels">All panels</a>.`);
   }
   const dispatches = await ctx.ledger.listDispatches({ taskId: panelTaskId(id), limit: 200 });
   const { value: data } = await redactValue({ session, dispatches: [...dispatches.items].sort((a, b) => a.seq - b.seq) });

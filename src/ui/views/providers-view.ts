@@ -2,7 +2,7 @@ import type { Breaker, Dispatch } from '../../ledger/index.js';
 import { redactValue } from '../../redact/index.js';
 import { formatAgo, formatDuration } from '../format.js';
 import { html, raw, type SafeHtml } from '../html.js';
-import { badge } from '../layout.js';
+import { badge, dataTable, num } from '../layout.js';
 import type { ViewContext, ViewResult } from '../types.js';
 
 /** The outcome mix counts this many of the newest dispatches. @default 2000 */
@@ -38,49 +38,31 @@ export async function renderProvidersView(ctx: ViewContext): Promise<ViewResult>
   const breakerTable =
     data.breakers.length === 0
       ? html`<p class="empty">No breaker recorded yet: every provider is closed (healthy) until one fails.</p>`
-      : html`<table id="breakers">
-          <thead>
-            <tr>
-              <th scope="col">Provider</th>
-              <th scope="col">State</th>
-              <th scope="col">Why</th>
-              <th scope="col" class="num">Failures</th>
-              <th scope="col">Resets in</th>
-              <th scope="col">Changed</th>
-            </tr>
-          </thead>
-          <tbody>
-            ${data.breakers.map((b) => breakerRow(b, ctx.now))}
-          </tbody>
-        </table>`;
+      : dataTable(
+          'breakers',
+          ['Provider', 'State', 'Why', num('Failures'), 'Resets in', 'Changed'],
+          data.breakers.map((b) => breakerRow(b, ctx.now)),
+        );
 
   const mixTable =
     data.mix.length === 0
       ? html`<p class="empty">No dispatch yet.</p>`
-      : html`<table id="outcome-mix">
-          <thead>
-            <tr>
-              <th scope="col">Provider</th>
-              <th scope="col" class="num">Tries</th>
-              <th scope="col">Outcomes</th>
-              <th scope="col" class="num">Median duration</th>
-            </tr>
-          </thead>
-          <tbody>
-            ${data.mix.map(
-              (row) =>
-                html`<tr data-provider="${row.provider}">
-                  <th scope="row">${row.provider}</th>
-                  <td class="num">${row.total}</td>
-                  <td>
-                    ${bar(row)}
-                    <div class="legend">${row.outcomes.map(([kind, n]) => html`<span>${badge(kind)} ${n}</span>`)}</div>
-                  </td>
-                  <td class="num">${formatDuration(row.medianMs)}</td>
-                </tr>`,
-            )}
-          </tbody>
-        </table>`;
+      : dataTable(
+          'outcome-mix',
+          ['Provider', num('Tries'), 'Outcomes', num('Median duration')],
+          data.mix.map(
+            (row) =>
+              html`<tr data-provider="${row.provider}">
+                <th scope="row">${row.provider}</th>
+                <td class="num">${row.total}</td>
+                <td>
+                  ${bar(row)}
+                  <div class="legend">${row.outcomes.map(([kind, n]) => html`<span>${badge(kind)} ${n}</span>`)}</div>
+                </td>
+                <td class="num">${formatDuration(row.medianMs)}</td>
+              </tr>`,
+          ),
+        );
 
   const body = html`<h1>Providers</h1>
     <p class="lead">

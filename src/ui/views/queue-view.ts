@@ -1,6 +1,7 @@
 import { errorMessage } from '../../errors/index.js';
 import { formatAgo, formatDuration } from '../format.js';
 import { html } from '../html.js';
+import { dataTable, num } from '../layout.js';
 import type { ViewContext, ViewResult } from '../types.js';
 import { maskSecretsSync } from '../../redact/index.js';
 
@@ -47,23 +48,17 @@ export async function renderQueueView(ctx: ViewContext): Promise<ViewResult> {
       }
       ${
         summary &&
-        html`<table id="queue-counts">
-            <thead>
-              <tr>
-                <th scope="col">State</th>
-                <th scope="col" class="num">Jobs</th>
-              </tr>
-            </thead>
-            <tbody>
-              ${Object.entries(summary.counts).map(
-                ([state, n]) =>
-                  html`<tr>
-                    <th scope="row">${state}</th>
-                    <td class="num">${n}</td>
-                  </tr>`,
-              )}
-            </tbody>
-          </table>
+        html`${dataTable(
+            'queue-counts',
+            ['State', num('Jobs')],
+            Object.entries(summary.counts).map(
+              ([state, n]) =>
+                html`<tr>
+                  <th scope="row">${state}</th>
+                  <td class="num">${n}</td>
+                </tr>`,
+            ),
+          )}
           <h2>Workers</h2>
           ${
             summary.workers.length === 0

@@ -15,7 +15,7 @@ import {
 import type { LedgerRecord } from '../../ledger/index.js';
 import { formatTime } from '../format.js';
 import { html, type SafeHtml } from '../html.js';
-import { copyBlock } from '../layout.js';
+import { copyBlock, dataTable, num } from '../layout.js';
 import type { ViewContext, ViewResult } from '../types.js';
 
 const SNAPSHOT_LIST = 30;
@@ -138,31 +138,21 @@ function snapshotSection(
     );
   const older = a ?? items[1]?.id ?? items[0]?.id;
   const newer = b ?? items[0]?.id;
-  return html`<table id="snapshots">
-      <thead>
-        <tr>
-          <th scope="col">Snapshot</th>
-          <th scope="col">Taken</th>
-          <th scope="col">Task</th>
-          <th scope="col">Format</th>
-          <th scope="col" class="num">Tokens</th>
-          <th scope="col">HEAD</th>
-        </tr>
-      </thead>
-      <tbody>
-        ${items.map(
-          (s) =>
-            html`<tr>
-              <td><code>${s.id}</code></td>
-              <td>${formatTime(s.data.generatedAt)}</td>
-              <td>${s.taskId ?? '—'}</td>
-              <td>${s.data.format}</td>
-              <td class="num">${s.data.tokens}</td>
-              <td><code>${(s.data.head ?? '').slice(0, 10) || '—'}</code></td>
-            </tr>`,
-        )}
-      </tbody>
-    </table>
+  return html`${dataTable(
+      'snapshots',
+      ['Snapshot', 'Taken', 'Task', 'Format', num('Tokens'), 'HEAD'],
+      items.map(
+        (s) =>
+          html`<tr>
+            <td><code>${s.id}</code></td>
+            <td>${formatTime(s.data.generatedAt)}</td>
+            <td>${s.taskId ?? '—'}</td>
+            <td>${s.data.format}</td>
+            <td class="num">${s.data.tokens}</td>
+            <td><code>${(s.data.head ?? '').slice(0, 10) || '—'}</code></td>
+          </tr>`,
+      ),
+    )}
     <form class="search" method="get" action="/recovery" aria-label="Compare two snapshots">
       ${taskId && html`<input type="hidden" name="task" value="${taskId}" />`}
       <label for="snap-a">From</label

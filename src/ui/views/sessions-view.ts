@@ -2,7 +2,7 @@ import { type AgentSessionData, type Dispatch, type LedgerRecord, listHandoffs }
 import { redactValue } from '../../redact/index.js';
 import { formatAgo, formatDuration, formatTime } from '../format.js';
 import { html, type SafeHtml } from '../html.js';
-import { badge } from '../layout.js';
+import { badge, dataTable, pager, notFound } from '../layout.js';
 import type { ViewContext, ViewResult } from '../types.js';
 import { handoffsTable } from './handoffs-view.js';
 
@@ -44,35 +44,25 @@ export async function renderSessionsView(ctx: ViewContext): Promise<ViewResult> 
         ? html`<p class="empty">
             ${cursor ? 'No more sessions.' : html`<strong>No agent session yet.</strong> <code>baton hooks install --client claude</code> records them here.`}
           </p>`
-        : html`<table id="sessions">
-            <thead>
-              <tr>
-                <th scope="col">Session</th>
-                <th scope="col">What it did</th>
-                <th scope="col">Status</th>
-                <th scope="col">Last active</th>
-              </tr>
-            </thead>
-            <tbody>
-              ${sessions.map(
-                (s: LedgerRecord<AgentSessionData>) =>
-                  html`<tr>
-                    <td>
-                      <a href="/sessions/${encodeURIComponent(s.id)}"
-                        >${CLIENT_LABELS[s.data.client] ?? s.data.client} ${s.data.clientSessionId.slice(0, 8)}</a
-                      >
-                    </td>
-                    <td>${supervisedNote(s.data)}${s.data.summary}</td>
-                    <td>${badge(s.status)}</td>
-                    <td>${formatAgo(s.data.lastActivityAt, ctx.now)}</td>
-                  </tr>`,
-              )}
-            </tbody>
-          </table>`
+        : dataTable(
+            'sessions',
+            ['Session', 'What it did', 'Status', 'Last active'],
+            sessions.map(
+              (s: LedgerRecord<AgentSessionData>) =>
+                html`<tr>
+                  <td>
+                    <a href="/sessions/${encodeURIComponent(s.id)}"
+                      >${CLIENT_LABELS[s.data.client] ?? s.data.client} ${s.data.clientSessionId.slice(0, 8)}</a
+                    >
+                  </td>
+                  <td>${supervisedNote(s.data)}${s.data.summary}</td>
+                  <td>${badge(s.status)}</td>
+                  <td>${formatAgo(s.data.lastActivityAt, ctx.now)}</td>
+                </tr>`,
+            ),
+          )
     }
-    <nav class="pager" aria-label="Pages">
-      ${cursor && html`<a href="/sessions">« Newest</a>`}${page.nextCursor && html`<a class="button secondary" href="/sessions?cursor=${encodeURIComponent(page.nextCursor)}">Older »</a>`}
-    </nav>`;
+    ${pager('/sessions', cursor, page.nextCursor)}`;
   return { title: 'Agent sessions', nav: 'sessions', body };
 }
 
@@ -80,13 +70,7 @@ export async function renderSessionsView(ctx: ViewContext): Promise<ViewResult> 
 export async function renderSessionView(ctx: ViewContext, id: string): Promise<ViewResult> {
   const session = await ctx.ledger.getRecord<AgentSessionData>('agent_sessions', id);
   if (!session) {
-    return {
-      title: 'Session not found',
-      nav: 'sessions',
-      status: 404,
-      body: html`<h1>Session not found</h1>
-        <p>No agent session <code>${id}</code>. <a href="/sessions">All sessions</a>.</p>`,
-    };
+    return notFound('sessions', 'Session not found', html`No agent session <code>${id}</code>. <a href="/sessions">All sessions</a>.`);
   }
   const [turns, handoffs] = await Promise.all([
     ctx.ledger.listDispatches({ taskId: id, limit: 200 }),
@@ -134,27 +118,19 @@ export async function renderSessionView(ctx: ViewContext, id: string): Promise<V
     ${
       data.turns.length === 0
         ? html`<p class="empty">No turn recorded yet (a turn is recorded when it ends).</p>`
-        : html`<table id="turns">
-            <thead>
-              <tr>
-                <th scope="col">Turn</th>
-                <th scope="col">Outcome</th>
-                <th scope="col">What it did</th>
-                <th scope="col">Took</th>
-              </tr>
-            </thead>
-            <tbody>
-              ${data.turns.map(
-                (d: Dispatch) =>
-                  html`<tr id="turn-${d.attempt}">
-                    <td>${d.attempt}</td>
-                    <td>${badge(d.status)}</td>
-                    <td>${d.result ?? ''}</td>
-                    <td>${formatDuration(d.durationMs)}</td>
-                  </tr>`,
-              )}
-            </tbody>
-          </table>`
+        : dataTable(
+            'turns',
+            ['Turn', 'Outcome', 'What it did', 'Took'],
+            data.turns.map(
+              (d: Dispatch) =>
+                html`<tr id="turn-${d.attempt}">
+                  <td>${d.attempt}</td>
+                  <td>${badge(d.status)}</td>
+                  <td>${d.result ?? ''}</td>
+                  <td>${formatDuration(d.durationMs)}</td>
+                </tr>`,
+            ),
+          )
     }`;
   return { title: 'Agent session', nav: 'sessions', body };
 }

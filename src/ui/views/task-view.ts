@@ -2,7 +2,7 @@ import type { Dispatch, Ledger, Task } from '../../ledger/index.js';
 import { redactValue } from '../../redact/index.js';
 import { formatDuration, formatTime, SEAM_LABELS } from '../format.js';
 import { html, type SafeHtml } from '../html.js';
-import { badge, copyBlock } from '../layout.js';
+import { badge, copyBlock, notFound } from '../layout.js';
 import type { ViewContext, ViewResult } from '../types.js';
 
 /** A task's timeline reads at most this many dispatches. @default 1000 */
@@ -18,13 +18,7 @@ const PAGE = 200;
 export async function renderTaskView(ctx: ViewContext, id: string): Promise<ViewResult> {
   const task = await ctx.ledger.getTask(id);
   if (!task) {
-    return {
-      title: 'Task not found',
-      nav: 'tasks',
-      status: 404,
-      body: html`<h1>Task not found</h1>
-        <p>The ledger has no task <code>${id}</code>. <a href="/">Back to the task list</a>.</p>`,
-    };
+    return notFound('tasks', 'Task not found', html`The ledger has no task <code>${id}</code>. <a href="/">Back to the task list</a>.`);
   }
   const [deps, dispatches] = await Promise.all([
     Promise.all(task.dependsOn.map(async (dep) => ({ id: dep, task: await ctx.ledger.getTask(dep) }))),

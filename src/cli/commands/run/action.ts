@@ -4,8 +4,7 @@ import { BatonError } from '../../../errors/index.js';
 import { createWorktreeSites } from '../../../isolation/index.js';
 import { openLedger } from '../../../ledger/index.js';
 import { createProviders, type Provider } from '../../../providers/index.js';
-import { importSessionsWithin } from '../../../sessions/light.js';
-import { DEFAULT_TASK_LEASE_MS, loadPlan, type RunReport, runPlan, workspaceOps } from '../../../supervisor/index.js';
+import { DEFAULT_TASK_LEASE_MS, loadPlan, type RunReport, runPlan, sessionRefresher, workspaceOps } from '../../../supervisor/index.js';
 import { EXIT_FAILURE, EXIT_OK, parsePort, parsePositiveInt, printResult, type CliIO, type CommonOptions } from '../../context.js';
 import { sessionWorkspace } from '../sessions/workspace-sessions.js';
 import { startMetricsServer } from './metrics-server.js';
@@ -56,8 +55,10 @@ export async function runRun(io: CliIO, planFile: string, options: RunOptions): 
     );
   }
   const ledger = await openLedger({ spec: ledgerSpec, cwd: io.cwd });
-  // The first task prompt reads hook-recorded and imported sessions alike (bounded: a slow store never holds the run).
-  await importSessionsWithin(ledger, { cwd: workspaceDir, workspace: await sessionWorkspace(workspaceDir), env: io.env });
+  // Each try's prompt reads hook-recorded and imported sessions alike, imported just before it (bounded:
+  // a slow store never holds the run), so a session another CLI ran between two tries is in the next one.
+  const refreshSessions = sessionRefresher(ledger, { cwd: workspaceDir, workspace: await sessionWorkspace(workspaceDir), env: io.env });
+  if (options.queue) await refreshSessions();
   const metrics = metricsPort === undefined ? undefined : await startMetricsServer(metricsPort);
   const abort = new AbortController();
   const onSignal = () => abort.abort();
@@ -94,6 +95,7 @@ export async function runRun(io: CliIO, planFile: string, options: RunOptions): 
           ...(sites ? { sites } : {}),
           onEvent: progress.onEvent,
           signal: abort.signal,
+          refreshSessions,
           ...(maxRetries === undefined ? {} : { maxRetries }),
         });
   } finally {

@@ -10,7 +10,7 @@ export interface SessionsCliOptions extends CommonOptions {
 export async function runSessionsList(io: CliIO, options: SessionsCliOptions): Promise<number> {
   const ledger = await openCliLedger(io, options);
   try {
-    const { workspace, imported, sessions } = await importAndList(io, ledger, options.client);
+    const { workspace, imported, sessions } = await importAndList(io, ledger, options.client, { supervised: true });
     const value = { workspace, imported: importSummary(imported), sessions: sessions.map(sessionRow) };
     printResult(io, options, value, () => renderSessionList(workspace, sessions));
     return EXIT_OK;
@@ -22,7 +22,7 @@ export async function runSessionsList(io: CliIO, options: SessionsCliOptions): P
 export async function runSessionsShow(io: CliIO, id: string, options: SessionsCliOptions): Promise<number> {
   const ledger = await openCliLedger(io, options);
   try {
-    const { sessions } = await importAndList(io, ledger, options.client);
+    const { sessions } = await importAndList(io, ledger, options.client, { supervised: true });
     const record: AgentSessionRecord = findSession(sessions, id);
     printResult(io, options, { ...sessionRow(record), record: record.data }, () => renderSession(record));
     return EXIT_OK;
@@ -34,7 +34,7 @@ export async function runSessionsShow(io: CliIO, id: string, options: SessionsCl
 export async function runSessionsImport(io: CliIO, options: SessionsCliOptions): Promise<number> {
   const ledger = await openCliLedger(io, options);
   try {
-    const { workspace, imported } = await importAndList(io, ledger, options.client);
+    const { workspace, imported } = await importAndList(io, ledger, options.client, { supervised: true });
     printResult(io, options, { workspace, ...importSummary(imported) }, () => renderImport(workspace, imported));
     return EXIT_OK;
   } finally {

@@ -1,7 +1,11 @@
 import type { AgentSessionRecord } from '../../../ledger/index.js';
+import { supervisedLink } from '../../../prompt/light.js';
 import type { ImportSessionsResult } from '../../../sessions/index.js';
 
-/** One line of `baton sessions`: client, id, start/end, how it ended, prompts, calls, files. */
+/**
+ * One line of `baton sessions`: client, id, start/end, how it ended, prompts, calls, files, source,
+ * and `supervised`: null, or the task and try (`attempt`; null when unknown) of a try `baton run` ran.
+ */
 export function sessionRow(record: AgentSessionRecord) {
   const d = record.data;
   return {
@@ -16,6 +20,7 @@ export function sessionRow(record: AgentSessionRecord) {
     calls: d.toolCalls,
     files: [...d.filesCreated, ...d.filesUpdated, ...d.filesDeleted].length,
     source: d.origin === 'import' ? 'import' : d.transcript ? 'hooks+import' : 'hooks',
+    supervised: supervisedRow(record),
     ...(d.model === undefined ? {} : { model: d.model }),
   };
 }
@@ -27,7 +32,8 @@ export function renderSessionList(workspace: string, sessions: readonly AgentSes
     const r = sessionRow(record);
     const span = `${r.startedAt.slice(0, 16).replace('T', ' ')} → ${r.endedAt ? r.endedAt.slice(11, 16) : 'now'}`;
     lines.push(
-      `  ${r.client.padEnd(7)} ${r.sessionId.slice(0, 8)}  ${span}  ${String(r.ending ?? r.status).padEnd(11)} ${r.prompts} prompts, ${r.calls} calls, ${r.files} files  [${r.source}]`,
+      `  ${r.client.padEnd(7)} ${r.sessionId.slice(0, 8)}  ${span}  ${String(r.ending ?? r.status).padEnd(11)} ${r.prompts} prompts, ${r.calls} calls, ${r.files} files  [${r.source}]` +
+        (r.supervised ? `  supervised: ${describeTry(r.supervised)}` : ''),
     );
   }
   return lines.join('\n');
@@ -41,6 +47,7 @@ export function renderSession(record: AgentSessionRecord): string {
     `  ${r.startedAt} → ${r.endedAt ?? 'active'}; ended: ${r.ending ?? r.status}${d.transcript?.endingMessage ? ` — ${d.transcript.endingMessage}` : ''}`,
     `  ${r.prompts} prompts, ${r.calls} tool calls; source: ${r.source}${d.model ? `; model ${d.model}` : ''}`,
   ];
+  if (r.supervised) lines.push(`  Supervised: ${describeTry(r.supervised)} of baton run (that attempt records its files and outcome)`);
   if (d.transcript?.task) lines.push(`  Task: ${oneLine(d.transcript.task)}`);
   if (d.lastPrompt) lines.push(`  Last request: ${oneLine(d.lastPrompt)}`);
   const files = [...d.filesCreated, ...d.filesUpdated, ...d.filesDeleted];
@@ -61,6 +68,15 @@ export function renderImport(workspace: string, r: ImportSessionsResult): string
     `Imported ${r.imported} session file(s) of ${workspace} (${r.unchanged} unchanged, ${r.foreign} of other workspaces skipped, ` +
     `${r.skippedLines} unreadable lines skipped) in ${r.ms} ms${speed}.`
   );
+}
+
+function supervisedRow(record: AgentSessionRecord): { taskId: string | null; attempt: number | null } | null {
+  const link = supervisedLink(record);
+  return link ? { taskId: link.taskId ?? null, attempt: link.attempt ?? null } : null;
+}
+
+function describeTry(link: { taskId: string | null; attempt: number | null }): string {
+  return `${link.taskId === null ? 'a task' : `task ${link.taskId}`}${link.attempt === null ? '' : ` try ${link.attempt}`}`;
 }
 
 function oneLine(text: string): string {

@@ -3,7 +3,7 @@ import { BatonError } from '../../../errors/index.js';
 // indexes load the context renderer, the handoff and the tokenizer.
 import { findBatonWorkspace } from '../../../hooks/light.js';
 import type { Ledger } from '../../../ledger/index.js';
-import { type AgentSessionRecord, listAgentSessions } from '../../../ledger/light.js';
+import { type AgentSessionRecord, isEmptyAgentSession, listAgentSessions } from '../../../ledger/light.js';
 import { importSessions, type ImportSessionsResult, workspaceRoots } from '../../../sessions/light.js';
 import type { CliIO } from '../../context.js';
 
@@ -17,17 +17,31 @@ export async function sessionWorkspace(cwd: string): Promise<string> {
   return roots[0] ?? cwd;
 }
 
-/** Imports what is new in the client stores, then lists the workspace's sessions, newest activity first. */
+/**
+ * Imports what is new in the client stores, then lists the workspace's sessions that did
+ * something, newest activity first. `supervised`: also the tries `baton run` ran with the hooks
+ * linking them (their records hold no turn of their own: their task's attempt does), which
+ * `baton sessions` marks with their task and try.
+ */
 export async function importAndList(
   io: CliIO,
   ledger: Ledger,
   client: string | undefined,
+  options: { supervised?: boolean } = {},
 ): Promise<{ workspace: string; imported: ImportSessionsResult; sessions: AgentSessionRecord[] }> {
   checkClient(client);
   const workspace = await sessionWorkspace(io.cwd);
   const imported = await importSessions(ledger, { cwd: io.cwd, workspace, env: io.env });
-  const all = await listAgentSessions(ledger, { workspace, limit: 500, scan: 5000 });
+  const supervised = options.supervised === true;
+  const all = await listAgentSessions(ledger, {
+    workspace,
+    limit: 500,
+    scan: 5000,
+    includeSupervised: supervised,
+    includeEmpty: supervised,
+  });
   const sessions = all
+    .filter((r) => (supervised && r.data.supervised !== undefined) || !isEmptyAgentSession(r))
     .filter((r) => client === undefined || r.data.client === client)
     .sort((a, b) => b.data.lastActivityAt - a.data.lastActivityAt);
   return { workspace, imported, sessions };

@@ -3,29 +3,21 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { AGENT_CLI_PACKAGES, AGENT_CLIS, type AgentCli, type AgentCliName, ensureClients, prepareAgentCli } from './agent-clis/index.js';
+import { AGENT_CLI_PACKAGES, type AgentCli, type AgentCliName, ensureClients, prepareAgentCli } from './agent-clis/index.js';
 import { clientTools, fail, type ModelRequestView, type ModelServer, type Respond, say, startModelServer } from './model-server/index.js';
 
-// The four real agent CLIs at pinned versions, headless, each pointed at the scripted model server
-// through env and config only (dummy keys, no login, no network): the model is the only stand-in.
-// Proves the shared helpers that the real-CLI suites build on: each client's own file and shell
-// tools run, their results (a failing command's exit code included) come back to the model, a
-// prompt starting with `---` reaches the model verbatim, and a 429 is retried inside the client.
+// One real agent CLI at its pinned version, headless, pointed at the scripted model server through
+// env and config only (dummy keys, no login, no network): the model is the only stand-in. Proves
+// the shared helpers that the real-CLI suites build on: the client's own file and shell tools run,
+// their results (a failing command's exit code included) come back to the model, a prompt starting
+// with `---` reaches the model verbatim, and a 429 is retried inside the client. Each client has its
+// own agent-clis-NAME.test.ts, so the four run on different test workers at once.
 
 const RUN_TIMEOUT_MS = 180_000;
 const TEST_TIMEOUT_MS = 420_000;
 const FINAL = 'All scripted steps done.';
 const MARKER = '--- RETRY CONTEXT ---';
-let available: Partial<Record<AgentCliName, string>> = {};
 const cleanups: Array<() => void> = [];
-
-beforeAll(async () => {
-  available = await ensureClients(AGENT_CLIS, 'agent-clis');
-}, 900_000);
-
-afterAll(() => {
-  for (const cleanup of cleanups) cleanup();
-});
 
 /** A fresh git repository with one commit, removed after the suite. */
 function gitRepo(): string {
@@ -53,7 +45,16 @@ async function withCli<T>(
   }
 }
 
-for (const name of AGENT_CLIS) {
+/** The suite of one client: its tools, a `---` prompt by argument and on stdin, a 429 retried. */
+export function agentCliSuite(name: AgentCliName): void {
+  let available: Partial<Record<AgentCliName, string>> = {};
+  beforeAll(async () => {
+    available = await ensureClients([name], 'agent-clis');
+  }, 900_000);
+  afterAll(() => {
+    for (const cleanup of cleanups) cleanup();
+  });
+
   const { title, version } = AGENT_CLI_PACKAGES[name];
   describe(`${title} ${version} against the scripted model server`, () => {
     it(

@@ -1,0 +1,4 @@
+// The scripted model server inside the real codex CLI: see agent-clis-suite.ts.
+import { agentCliSuite } from './agent-clis-suite.js';
+
+agentCliSuite('codex');

@@ -1,0 +1,1 @@
+export { longestFirst, LongestFirstSequencer, readDurations } from './longest-first.js';
