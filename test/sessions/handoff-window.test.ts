@@ -10,10 +10,10 @@ const ID = '7a1d0ff0-0000-4000-8000-000000000037';
 const OUTPUT = 'x'.repeat(1500);
 
 /** Claude Code transcript lines: a first request, then `calls` Bash calls (every 100th an Edit of src/f<i>.ts), from `at`. */
-function claudeLines(cwd: string, from: number, calls: number, extra: unknown[] = []): string {
+function claudeLines(cwd: string, from: number, calls: number, extra: unknown[] = [], output = OUTPUT, preamble: unknown[] = []): string {
   const base = { sessionId: ID, cwd, version: '2.1.0', isSidechain: false };
   const t = (i: number) => new Date(Date.UTC(2026, 10, 1) + i * 1000).toISOString();
-  const lines: unknown[] = [];
+  const lines: unknown[] = [...preamble];
   if (from === 0)
     lines.push({
       ...base,
@@ -42,7 +42,7 @@ function claudeLines(cwd: string, from: number, calls: number, extra: unknown[] 
       type: 'user',
       uuid: `r${i}`,
       timestamp: t(i * 2 + 2),
-      message: { role: 'user', content: [{ type: 'tool_result', tool_use_id: `toolu_${i}`, content: `step ${i} done\n${OUTPUT}` }] },
+      message: { role: 'user', content: [{ type: 'tool_result', tool_use_id: `toolu_${i}`, content: `step ${i} done\n${output}` }] },
     });
   }
   return [...lines, ...extra].map((l) => JSON.stringify(l)).join('\n') + '\n';
@@ -78,6 +78,22 @@ describe('the handoff reads a long session’s head and tail only', () => {
     expect(window?.first).toEqual(whole.events[0]);
     expect(window?.tail.slice(-300)).toEqual(whole.events.slice(-300));
     expect(window?.session.id).toBe(ID);
+  });
+
+  it('a first request the tail window also holds (a long preamble before it) is in the window once', async () => {
+    const preamble = Array.from({ length: 100 }, (_, i) => ({
+      type: 'file-history-snapshot',
+      messageId: `m${i}`,
+      snapshot: { pad: 'p'.repeat(1000) },
+    }));
+    const short = path.join(root, 'short.jsonl');
+    await writeFile(short, claudeLines(workspace, 0, 330, [], 'ok', preamble));
+    const size = (await stat(short)).size;
+    const window = await readSessionWindow(short, 'claude', 300);
+    expect(size).toBeGreaterThan(256 * 1024);
+    expect(window?.whole).toBe(false);
+    const firsts = window?.session.events.filter((e) => e.type === 'user' && e.text === 'Port the parser to the new API');
+    expect(firsts).toHaveLength(1);
   });
 
   it('a session not yet imported: the first handoff imports it and says what the whole session did (an early edit from the record)', async () => {

@@ -57,7 +57,9 @@ export async function readSessionWindow(file: string, client: SessionClient, tai
         window = nextWindow(window, tailSession.events.length, tail + TAIL_MARGIN);
         continue;
       }
-      const events = head.first ? [head.first, ...tailSession.events] : tailSession.events;
+      // A head that reaches into the tail window (a short file with a long preamble) has its first request there too.
+      const inTail = head.first !== undefined && tailSession.events.some((e) => sameEvent(e, head.first as SessionEvent));
+      const events = head.first && !inTail ? [head.first, ...tailSession.events] : tailSession.events;
       return {
         session: { ...tailSession, events },
         ...(head.first ? { first: head.first } : {}),
@@ -134,4 +136,8 @@ function metaOf(session: AgentSession): SessionResume['meta'] {
   const { id, cwd, gitRoot, model, clientVersion, title, parentId } = session;
   const meta = { id, cwd, gitRoot, model, clientVersion, title, parentId };
   return Object.fromEntries(Object.entries(meta).filter(([, v]) => v !== undefined)) as SessionResume['meta'];
+}
+
+function sameEvent(a: SessionEvent, b: SessionEvent): boolean {
+  return a.type === b.type && a.at === b.at && JSON.stringify(a) === JSON.stringify(b);
 }
