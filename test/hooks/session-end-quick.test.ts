@@ -1,8 +1,10 @@
-import { appendFileSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { appendFileSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { type HookWorkspace, makeHookWorkspace } from './helpers/hook-workspace.js';
-import { claude } from './helpers/payloads.js';
+import { FAILED_CODEX_ID, writeFailedCodexRollout } from '../sessions/failed-codex-rollout.js';
+import { claude, codex } from './helpers/payloads.js';
 
 const SESSION = 'quick-end';
 
@@ -56,5 +58,27 @@ describe('SessionEnd right after a Stop that folded everything', () => {
     expect(record).toMatchObject({ endReason: 'other', lastPrompt: 'now the tests', turns: 2 });
     expect(record?.endedAt).toBeDefined();
     expect(hookState(ws.dir).nextBatch).toBe(1);
+  });
+
+  it('closes a Codex session without a fold when its rollout only gained the task_complete event', async () => {
+    ws = makeHookWorkspace();
+    const home = mkdtempSync(path.join(os.tmpdir(), 'baton-rollout-'));
+    try {
+      const rollout = await writeFailedCodexRollout(home, ws.dir);
+      const s = { session: FAILED_CODEX_ID, cwd: ws.dir };
+      const env = { ...process.env, HOME: home, CODEX_HOME: path.join(home, 'empty'), CLAUDE_CONFIG_DIR: path.join(home, 'empty') };
+      await ws.hook('codex', 'session-start', codex.sessionStart(s, 'startup', rollout), { env });
+      await ws.hook('codex', 'stop', codex.stop(s, rollout), { env });
+      const done = { type: 'task_complete', turn_id: 't1', last_agent_message: 'done', duration_ms: 3375 };
+      appendFileSync(rollout, `${JSON.stringify({ timestamp: '2026-03-01T10:00:59.000Z', type: 'event_msg', payload: done })}\n`);
+      const end = { session_id: s.session, cwd: ws.dir, hook_event_name: 'SessionEnd', transcript_path: rollout, reason: 'other' };
+      await ws.hook('codex', 'session-end', end, { env });
+      const record = (await ws.session(`codex-${FAILED_CODEX_ID}`))?.data;
+      expect(record).toMatchObject({ lastPrompt: 'make the parser tests pass', toolCalls: 1 });
+      expect(record?.endedAt).toBeDefined();
+      expect(hookState(ws.dir).nextBatch).toBeUndefined();
+    } finally {
+      rmSync(home, { recursive: true, force: true });
+    }
   });
 });
