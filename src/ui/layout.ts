@@ -63,12 +63,18 @@ export type Column = string | { label: string; num: true };
 /** A right-aligned (numeric) column heading. */
 export const num = (label: string): Column => ({ label, num: true });
 
-/** A table with an id, one header row of column headings, and the given body rows. */
-export function dataTable(id: string, columns: readonly Column[], rows: unknown): SafeHtml {
+/** A table with an id, an optional caption, one header row of column headings, and the given body rows. */
+export function dataTable(id: string, columns: readonly Column[], rows: unknown, caption?: string): SafeHtml {
   const head = columns.map((c) =>
     typeof c === 'string' ? html`<th scope="col">${c}</th>` : html`<th scope="col" class="num">${c.label}</th>`,
   );
   return html`<table id="${id}">
+    ${
+      caption &&
+      html`<caption class="muted">
+        ${caption}
+      </caption>`
+    }
     <thead>
       <tr>
         ${head}

@@ -2,7 +2,7 @@ import { type Dispatch, type Task, TASK_STATUSES, type TaskStatus } from '../../
 import { redactValue } from '../../redact/index.js';
 import { formatAgo, statusLabel } from '../format.js';
 import { html } from '../html.js';
-import { badge } from '../layout.js';
+import { badge, dataTable, num } from '../layout.js';
 import type { ViewContext, ViewResult } from '../types.js';
 
 /** Rows per page. @default 50 */
@@ -65,24 +65,12 @@ export async function renderTasksView(ctx: ViewContext): Promise<ViewResult> {
       ? html`<p class="empty">
           ${q ? html`No task matches <strong>${q}</strong>.` : total === 0 ? html`<strong>No tasks yet.</strong> Start one with <code>baton run PLAN</code>; this page updates by itself.` : html`No ${statusLabel(status ?? '')} tasks.`}
         </p>`
-      : html`<table id="tasks">
-          <caption class="muted">
-            ${caption(status, q, rows.length, total, 'nextCursor' in listing && Boolean(listing.nextCursor))}
-          </caption>
-          <thead>
-            <tr>
-              <th scope="col">Task</th>
-              <th scope="col">Status</th>
-              <th scope="col" class="num">Priority</th>
-              <th scope="col">Depends on</th>
-              <th scope="col">Last try</th>
-              <th scope="col">Updated</th>
-            </tr>
-          </thead>
-          <tbody>
-            ${rows}
-          </tbody>
-        </table>`;
+      : dataTable(
+          'tasks',
+          ['Task', 'Status', num('Priority'), 'Depends on', 'Last try', 'Updated'],
+          rows,
+          caption(status, q, rows.length, total, 'nextCursor' in listing && Boolean(listing.nextCursor)),
+        );
   const pager = html`<nav class="pager" aria-label="Pages">
     ${cursor && html`<a href="${link({ status, q })}">« First page</a>`}
     ${listing.nextCursor && html`<a class="button secondary" id="next-page" href="${link({ status, q, cursor: listing.nextCursor })}">Next ${TASK_PAGE_SIZE} »</a>`}
