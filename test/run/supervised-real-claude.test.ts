@@ -137,6 +137,11 @@ describe('baton run with Baton hooks installed in the real Claude Code', () => {
     // 3. An import of Claude's own transcripts (baton sessions) keeps the try linked, not a second session.
     const listed = await runBaton(['sessions', '--json'], { cwd: repo, env: { ...process.env, HOME: cli.home } });
     expect(listed.code, listed.stderr).toBe(0);
+    // ...and `baton sessions` lists it, marked with its task and try.
+    const rows = listed.json<{ sessions: Array<{ id: string; supervised: unknown }> }>().sessions;
+    expect(rows.filter((r) => r.supervised !== null)).toEqual([
+      expect.objectContaining({ id: supervisedId, supervised: { task_id: 'done-file', attempt: 1 } }),
+    ]);
     const after = await readLedger(repo, (ledger) => ledger.getRecord<AgentSessionData>('agent_sessions', supervisedId));
     expect(after?.data.supervised).toEqual({ taskId: 'done-file', attempt: 1 });
     expect(await readLedger(repo, async (ledger) => (await ledger.listDispatches({ taskId: supervisedId, limit: 10 })).items)).toEqual([]);
