@@ -6,6 +6,7 @@ import { actionAges, type PlannedLevel, planTurns } from './plan-turns.js';
 import { MESSAGE_SEPARATOR, messageHeader, renderMessage } from './render-message.js';
 import { renderPlanned, shareWindow } from './share-window.js';
 import { shrinkLarge } from './shrink-large.js';
+import { shrinkTask } from './shrink-task.js';
 import { rankSnippets, renderSnippet, type SnippetEntry } from './snippets/rank-snippets.js';
 import type { LoopState } from './tracker/loop-state.js';
 import type { PinnedFacts } from './tracker/pinned-facts.js';
@@ -192,7 +193,17 @@ function buildHeadBlocks(scope: AssemblyScope): { head: Block[]; refs: Block[]; 
     const maxTokens = Math.max(minGoal, cap(shares.goal));
     head.push(
       renderBlock(
-        { id: 'goal', message, maxTokens, overflow: 'trim-tail', priority: 99, required: true, minTokens: minGoal, memo },
+        {
+          id: 'goal',
+          message,
+          maxTokens,
+          overflow: 'trim-tail',
+          priority: 99,
+          required: true,
+          minTokens: minGoal,
+          memo,
+          shrink: (text, room) => shrinkTask(text, room, counter, GOAL_HEAD_CHARS),
+        },
         counter,
       ),
     );
@@ -376,6 +387,8 @@ interface BlockSpec {
   minTokens?: number;
   /** Renderings kept between assemblies, keyed by id and cap. */
   memo?: ManagerView['memo'];
+  /** How to cut the content to `room` tokens. @default shrinkLarge with `overflow` */
+  shrink?: (text: string, room: number) => string;
 }
 
 function renderBlock(spec: BlockSpec, counter: ResolvedManagerOptions['counter']): Block {
@@ -389,7 +402,9 @@ function renderBlock(spec: BlockSpec, counter: ResolvedManagerOptions['counter']
     if (rendered.tokens > maxTokens) {
       const header = `${messageHeader(message)}\n`;
       const room = Math.max(8, maxTokens - counter.count(header) - 1);
-      const content = shrinkLarge(message.content, room, overflow, counter, rendered.tokens);
+      const content = spec.shrink
+        ? spec.shrink(message.content, room)
+        : shrinkLarge(message.content, room, overflow, counter, rendered.tokens);
       rendered = measure([{ ...message, content }], counter);
     }
     memo?.set(key, { source: message.content, rendered });
