@@ -18,14 +18,20 @@ const OPEN_COMMENT = /^\s*<!--\s*([\w:-]+)-start\s*-->/;
 
 /**
  * The task cut to `maxTokens` with its boilerplate shrunk before the user's own request: the first
- * `headChars` characters always stay; then the request's words (paragraphs and fenced blocks that
- * are neither lists nor under a heading, e.g. the ask after an AGENTS.md, last first) are kept, and the instructions (tagged
+ * `headChars` characters always stay; then the request's words (the paragraphs that end the task
+ * after its last instruction block, neither lists nor under a heading: the ask after an AGENTS.md) are kept, and the instructions (tagged
  * regions such as `<environment_context>` or `<user_instructions>`, `<!-- x-start -->` regions,
  * headings with their lists, long lists) fill what room is left in order. Each omitted run
  * becomes one marker line. Recognised by structure, not by any client's wording. Pure.
  */
 export function shrinkTask(task: string, maxTokens: number, counter: TokenCounter, headChars: number): string {
   const blocks = splitAtHead(segmentTask(task), headChars);
+  // Only a task whose instructions come before a request of the user's own is re-arranged; any
+  // other is cut at its tail as before (its head is the request).
+  const lastTemplate = blocks.findLastIndex((b) => b.template);
+  if (lastTemplate < 0 || lastTemplate === blocks.length - 1 || task.length - blocks.at(-1)!.text.length < headChars) {
+    return shrinkLarge(task, maxTokens, 'trim-tail', counter, counter.count(task));
+  }
   const sizes = blocks.map((b) => counter.count(b.text) + 2);
   const marker = (n: number) => `[... ${n} lines of instructions omitted ...]`;
   let left = maxTokens - 16;
@@ -44,7 +50,9 @@ export function shrinkTask(task: string, maxTokens: number, counter: TokenCounte
     b.keep = true;
     left -= size;
   };
-  for (let i = blocks.length - 1; i >= 0; i -= 1) if (!(blocks[i] as TaskBlock).template) take(i);
+  // The request is the run of the user's own paragraphs that ends the task (the ask after an
+  // AGENTS.md or a template); paragraphs between instruction sections belong to the instructions.
+  for (let i = blocks.length - 1; i >= 0 && !(blocks[i] as TaskBlock).template; i -= 1) take(i);
   for (let i = 0; i < blocks.length; i += 1) take(i);
   const out: string[] = [];
   let omitted = 0;
