@@ -4,6 +4,7 @@ import { mergeSessionData, readSessionFile, sessionRecordData } from '../session
 import type { AgentSession } from '../sessions/index.js';
 import { userPrompt } from './parse-hook-input.js';
 import { ensureSessionRecord, MAX_SESSION_TEXT } from './session-record.js';
+import { cutOffEndReason } from './session-summary.js';
 import type { HookInput, HookSessionState } from './types.js';
 
 /**
@@ -39,10 +40,21 @@ export async function importOwnTranscript(
   const id = agentSessionId(input.client, input.sessionId);
   const existed = Boolean(await getAgentSession(ledger, id));
   const record = await ensureSessionRecord(ledger, id, input, workspace, state, now);
-  await ledger.updateRecord<AgentSessionData>('agent_sessions', id, {
-    data: mergeSessionData(record.data, ownWords(imported, session), { promptAt: lastPromptAt(session), hooked: true }),
-  });
+  const merged = mergeSessionData(record.data, ownWords(imported, session), { promptAt: lastPromptAt(session), hooked: true });
+  await ledger.updateRecord<AgentSessionData>('agent_sessions', id, { data: withTranscriptCutOff(merged, session, now) });
   return existed ? 'merged' : 'created';
+}
+
+/**
+ * A transcript that ends in a usage limit is the cut-off even when its StopFailure hook has not
+ * folded yet: Claude Code starts StopFailure and SessionEnd at the same moment, and whichever folds
+ * first must record the session as ended by the limit.
+ */
+function withTranscriptCutOff(data: AgentSessionData, session: AgentSession, now: number): AgentSessionData {
+  if (session.ending !== 'usage_limit' || data.cutOff) return data;
+  const next: AgentSessionData = { ...data, cutOff: { error: 'rate_limit', at: session.endedAt ?? now, turn: data.turns } };
+  if (next.endedAt !== undefined) next.endReason = cutOffEndReason('rate_limit');
+  return next;
 }
 
 /**
