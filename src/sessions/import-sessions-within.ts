@@ -15,12 +15,19 @@ export async function importSessionsWithin(
   options: ImportSessionsOptions,
   budgetMs = IMPORT_WITHIN_MS,
 ): Promise<void> {
-  const importing = importSessions(ledger, options).catch(() => undefined);
+  await waitAtMost(
+    importSessions(ledger, options).catch(() => undefined),
+    budgetMs,
+  );
+}
+
+/** Waits for `work` at most `budgetMs`; past that it goes on in the background (the timer keeps no process alive). */
+export async function waitAtMost(work: Promise<unknown>, budgetMs: number): Promise<void> {
   let timer: NodeJS.Timeout | undefined;
   const late = new Promise<void>((resolve) => {
     timer = setTimeout(resolve, budgetMs);
     timer.unref();
   });
-  await Promise.race([importing, late]);
+  await Promise.race([work, late]);
   clearTimeout(timer);
 }

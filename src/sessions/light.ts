@@ -3,7 +3,7 @@
 // module has a second face.
 export { workspaceRoots } from './discover-roots.js';
 export { importSessions } from './import-sessions.js';
-export { importSessionsWithin } from './import-sessions-within.js';
+export { IMPORT_WITHIN_MS, importSessionsWithin, waitAtMost } from './import-sessions-within.js';
 export type { ImportSessionsResult } from './import-sessions.js';
 // The hooks' fold reads its own session's transcript (src/hooks/import-own-transcript.ts).
 export { readSessionFile } from './read-session-file.js';

@@ -1,8 +1,8 @@
 import type { LedgerRecords } from '../ledger/index.js';
-import { importSessions } from '../sessions/light.js';
+import { IMPORT_WITHIN_MS, importSessions, waitAtMost } from '../sessions/light.js';
 
 /** At most this long for an import before a try's prompt is built (as the session-start hook's and the run's first). */
-export const REFRESH_SESSIONS_WITHIN_MS = 2_000;
+export const REFRESH_SESSIONS_WITHIN_MS = IMPORT_WITHIN_MS;
 
 /**
  * `baton run`'s `refreshSessions`: before each try's prompt is built, imports what is new in the
@@ -44,16 +44,6 @@ export function coalesced(work: () => Promise<unknown>, budgetMs: number): () =>
         next = undefined;
         return start();
       });
-    return within(mine, budgetMs);
+    return waitAtMost(mine, budgetMs);
   };
-}
-
-async function within(work: Promise<void>, budgetMs: number): Promise<void> {
-  let timer: NodeJS.Timeout | undefined;
-  const late = new Promise<void>((resolve) => {
-    timer = setTimeout(resolve, budgetMs);
-    timer.unref();
-  });
-  await Promise.race([work, late]);
-  clearTimeout(timer);
 }
