@@ -2,8 +2,7 @@ import { stat } from 'node:fs/promises';
 import { type AgentSessionData, agentSessionId, getAgentSession, type Ledger } from '../ledger/index.js';
 import { mergeSessionData, readSessionFile, sessionRecordData } from '../sessions/light.js';
 import type { AgentSession } from '../sessions/index.js';
-import { userPrompt } from './parse-hook-input.js';
-import { ensureSessionRecord, MAX_SESSION_TEXT } from './session-record.js';
+import { ensureSessionRecord } from './session-record.js';
 import { cutOffEndReason } from './session-summary.js';
 import type { HookInput, HookSessionState } from './types.js';
 
@@ -40,7 +39,7 @@ export async function importOwnTranscript(
   const id = agentSessionId(input.client, input.sessionId);
   const existed = Boolean(await getAgentSession(ledger, id));
   const record = await ensureSessionRecord(ledger, id, input, workspace, state, now);
-  const merged = mergeSessionData(record.data, ownWords(imported, session), { promptAt: lastPromptAt(session), hooked: true });
+  const merged = mergeSessionData(record.data, imported, { promptAt: lastPromptAt(session), hooked: true });
   await ledger.updateRecord<AgentSessionData>('agent_sessions', id, { data: withTranscriptCutOff(merged, session, now) });
   return existed ? 'merged' : 'created';
 }
@@ -55,31 +54,6 @@ function withTranscriptCutOff(data: AgentSessionData, session: AgentSession, now
   const next: AgentSessionData = { ...data, cutOff: { error: 'rate_limit', at: session.endedAt ?? now, turn: data.turns } };
   if (next.endedAt !== undefined) next.endReason = cutOffEndReason('rate_limit');
   return next;
-}
-
-/**
- * The prompts in the user's own words: Gemini's transcript keeps the SessionStart context in front
- * of a prompt (`<hook_context>…`), which is Baton's. Taken from the whole texts, before any cut.
- */
-function ownWords(imported: AgentSessionData, session: AgentSession): AgentSessionData {
-  const prompts = session.events.flatMap((event) => {
-    const own = event.type === 'user' ? userPrompt(event.text) : undefined;
-    return own === undefined ? [] : [own];
-  });
-  const next: AgentSessionData = { ...imported };
-  const last = prompts.at(-1);
-  if (last === undefined) delete next.lastPrompt;
-  else next.lastPrompt = cut(last);
-  if (next.transcript) {
-    next.transcript = { ...next.transcript };
-    if (prompts[0] === undefined) delete next.transcript.task;
-    else next.transcript.task = cut(prompts[0]);
-  }
-  return next;
-}
-
-function cut(text: string): string {
-  return text.length <= MAX_SESSION_TEXT ? text : `${text.slice(0, MAX_SESSION_TEXT - 1)}…`;
 }
 
 function lastPromptAt(session: AgentSession): number | undefined {

@@ -3,3 +3,5 @@
 // index's injection code loads. index.ts re-exports it all; refresh/light.ts says why.
 export { findBatonWorkspace } from './hook-paths.js';
 export { summarizeSession } from './session-summary.js';
+// A prompt in the user's own words (Gemini puts Baton's SessionStart context in front of it).
+export { userPrompt } from './parse-hook-input.js';

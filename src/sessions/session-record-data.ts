@@ -1,7 +1,7 @@
 import path from 'node:path';
 import type { AgentSessionClient, AgentSessionData, AgentSessionFailure } from '../ledger/index.js';
 // The hooks' light face: `baton status` imports through here and must stay light.
-import { summarizeSession } from '../hooks/light.js';
+import { summarizeSession, userPrompt } from '../hooks/light.js';
 import { sessionOpenPlan } from './session-open-plan.js';
 import type { AgentSession } from './types.js';
 
@@ -13,7 +13,12 @@ const MAX_TEXT = 500;
 /** The ledger's record data of a session read from its client's own file. Pure. */
 export function sessionRecordData(session: AgentSession, workspace: string, now: number): AgentSessionData {
   const calls = session.events.flatMap((e) => (e.type === 'tool' ? [e.call] : []));
-  const prompts = session.events.flatMap((e) => (e.type === 'user' ? [e.text] : []));
+  const asked = session.events.filter((e) => e.type === 'user');
+  // In the user's own words: Gemini's transcript keeps Baton's SessionStart context in front of a prompt.
+  const prompts = asked.flatMap((e) => {
+    const own = userPrompt(e.text);
+    return own === undefined ? [] : [own];
+  });
   const replies = session.events.flatMap((e) => (e.type === 'assistant' ? [e.text] : []));
   const written = calls.filter((c) => !c.failed && (c.kind === 'edit' || c.kind === 'write'));
   const files = [...new Set(written.flatMap((c) => c.paths.map((p) => relativeTo(workspace, session.cwd, p))))].sort();
@@ -30,7 +35,7 @@ export function sessionRecordData(session: AgentSession, workspace: string, now:
     endedAt: lastActivityAt,
     endReason: session.ending === 'unknown' ? 'imported' : session.ending,
     starts: {},
-    turns: prompts.length,
+    turns: asked.length,
     toolCalls: calls.length,
     compactions: session.events.filter((e) => e.type === 'compaction').length,
     filesCreated: [],
@@ -45,7 +50,7 @@ export function sessionRecordData(session: AgentSession, workspace: string, now:
       file: session.source,
       ending: session.ending,
       ...(session.endingMessage === undefined ? {} : { endingMessage: cut(session.endingMessage) }),
-      prompts: prompts.length,
+      prompts: asked.length,
       skipped: session.skipped,
       ...(prompts[0] === undefined ? {} : { task: cut(prompts[0]) }),
       openPlan: sessionOpenPlan(calls).map((i) => i.text),
