@@ -18,7 +18,7 @@ function geminiSession(prompts: string[]): AgentSession {
     cwd: '/w',
     startedAt: 1_000,
     endedAt: 2_000,
-    ending: 'exit',
+    ending: 'normal',
     events: prompts.map((text, i) => ({ type: 'user' as const, text, at: 1_000 + i })),
     subagents: [],
     skipped: 0,
