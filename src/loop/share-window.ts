@@ -2,7 +2,7 @@ import type { TokenCounter } from '../tokens/index.js';
 import type { PlannedLevel } from './plan-turns.js';
 import { ERROR_LINE } from './processors/error-lines.js';
 import { shrinkLarge } from './shrink-large.js';
-import { measure, type Rendered, renderTurn, type ToolResultRecord, type Turn, turnMessages } from './turn.js';
+import { countsOf, measure, type Rendered, renderTurn, type ToolResultRecord, type Turn, turnMessages } from './turn.js';
 
 /** The smallest share of the window's allowance an output is cut to (about its first and last line). @default 40 */
 export const MIN_SHARED_TOKENS = 40;
@@ -144,6 +144,7 @@ export function renderTurnShared(turn: Turn, water: number, counter: TokenCounte
   const rendered = measure(
     turnMessages(turn, (r) => clipOutput(r, water, counter), true),
     counter,
+    countsOf(turn),
   );
   if (shared.size >= MAX_SHARED_RENDERINGS) shared.clear();
   shared.set(water, rendered);
