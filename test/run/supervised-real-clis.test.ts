@@ -74,64 +74,67 @@ async function recordedTry(repo: string) {
   });
 }
 
-for (const name of CLIENTS) {
-  describe(`baton run with Baton hooks installed in the real ${name}`, () => {
-    it('briefs each supervised try once and records it once, as the task attempt linked to its session', async (ctx) => {
-      if (!bins[name]) return ctx.skip();
-      const repo = supervisedProject('.gemini', cleanups);
-      const server: ModelServer = await startModelServer({ respond: supervisedScript(repo) });
-      cleanups.push(() => server.close());
-      const cli: AgentCli = await prepareAgentCli(name, { serverUrl: server.url, cwd: repo });
-      cleanups.push(() => cli.cleanup());
-      await installHooks(cli, repo);
+// The clients run at once: own projects, model servers and homes.
+describe.concurrent('baton run with Baton hooks installed in a real client', () => {
+  for (const name of CLIENTS) {
+    describe(`baton run with Baton hooks installed in the real ${name}`, () => {
+      it('briefs each supervised try once and records it once, as the task attempt linked to its session', async (ctx) => {
+        if (!bins[name]) return ctx.skip();
+        const repo = supervisedProject('.gemini', cleanups);
+        const server: ModelServer = await startModelServer({ respond: supervisedScript(repo) });
+        cleanups.push(() => server.close());
+        const cli: AgentCli = await prepareAgentCli(name, { serverUrl: server.url, cwd: repo });
+        cleanups.push(() => cli.cleanup());
+        await installHooks(cli, repo);
 
-      // 1. A session by hand: its `ls` fails, and the hooks record it.
-      const byHand = await cli.run('Please list the missing folder.', { extraArgs: hookArgs(name) });
-      expect(byHand.code, byHand.stderr.slice(-2000)).toBe(0);
+        // 1. A session by hand: its `ls` fails, and the hooks record it.
+        const byHand = await cli.run('Please list the missing folder.', { extraArgs: hookArgs(name) });
+        expect(byHand.code, byHand.stderr.slice(-2000)).toBe(0);
 
-      // 2. baton run: each model turn of the try is briefed once, by the task prompt, which names the hand-run failure.
-      const tryTurns = await runPlanWith(name, cli, repo, server);
-      expect(tryTurns.length).toBeGreaterThan(0);
-      for (const turn of tryTurns) {
-        expect(copies(turn.text, '## Task ID\ndone-file')).toBe(1);
-        expect(copies(turn.text, CONTEXT_TITLE)).toBe(0);
-      }
-      expect(tryTurns[0]?.text).toContain(`ls ${MISSING_DIR}`);
+        // 2. baton run: each model turn of the try is briefed once, by the task prompt, which names the hand-run failure.
+        const tryTurns = await runPlanWith(name, cli, repo, server);
+        expect(tryTurns.length).toBeGreaterThan(0);
+        for (const turn of tryTurns) {
+          expect(copies(turn.text, '## Task ID\ndone-file')).toBe(1);
+          expect(copies(turn.text, CONTEXT_TITLE)).toBe(0);
+        }
+        expect(tryTurns[0]?.text).toContain(`ls ${MISSING_DIR}`);
 
-      // Recorded once: the task's attempt; the client session is only linked to it.
-      const recorded = await recordedTry(repo);
-      expect(recorded.attempts.map((d) => [d.attempt, d.status, d.filesCreated])).toEqual([[1, 'completed', ['done.txt']]]);
-      expect(recorded.linked.map((s) => s.data.supervised)).toEqual([{ taskId: 'done-file', attempt: 1 }]);
-      expect(recorded.linked.map((s) => s.data.client)).toEqual([name]);
-      expect(recorded.turnsOfLinked).toEqual([[]]);
-      const supervisedId = (recorded.linked[0] as LedgerRecord<AgentSessionData>).id;
+        // Recorded once: the task's attempt; the client session is only linked to it.
+        const recorded = await recordedTry(repo);
+        expect(recorded.attempts.map((d) => [d.attempt, d.status, d.filesCreated])).toEqual([[1, 'completed', ['done.txt']]]);
+        expect(recorded.linked.map((s) => s.data.supervised)).toEqual([{ taskId: 'done-file', attempt: 1 }]);
+        expect(recorded.linked.map((s) => s.data.client)).toEqual([name]);
+        expect(recorded.turnsOfLinked).toEqual([[]]);
+        const supervisedId = (recorded.linked[0] as LedgerRecord<AgentSessionData>).id;
 
-      // 3. An import of the client's own session files (baton sessions) keeps the try linked, not a
-      // second session, and lists it marked with its task and try.
-      const listed = await runBaton(['sessions', '--json'], { cwd: repo, env: { ...process.env, HOME: cli.home } });
-      expect(listed.code, listed.stderr).toBe(0);
-      const rows = listed.json<{ sessions: Array<{ id: string; supervised: unknown }> }>().sessions;
-      expect(rows.filter((r) => r.supervised !== null)).toEqual([
-        expect.objectContaining({ id: supervisedId, supervised: { task_id: 'done-file', attempt: 1 } }),
-      ]);
-      const after = await readLedger(repo, (ledger) => ledger.getRecord<AgentSessionData>('agent_sessions', supervisedId));
-      expect(after?.data.supervised).toEqual({ taskId: 'done-file', attempt: 1 });
-      expect(await readLedger(repo, async (ledger) => (await ledger.listDispatches({ taskId: supervisedId, limit: 10 })).items)).toEqual(
-        [],
-      );
+        // 3. An import of the client's own session files (baton sessions) keeps the try linked, not a
+        // second session, and lists it marked with its task and try.
+        const listed = await runBaton(['sessions', '--json'], { cwd: repo, env: { ...process.env, HOME: cli.home } });
+        expect(listed.code, listed.stderr).toBe(0);
+        const rows = listed.json<{ sessions: Array<{ id: string; supervised: unknown }> }>().sessions;
+        expect(rows.filter((r) => r.supervised !== null)).toEqual([
+          expect.objectContaining({ id: supervisedId, supervised: { task_id: 'done-file', attempt: 1 } }),
+        ]);
+        const after = await readLedger(repo, (ledger) => ledger.getRecord<AgentSessionData>('agent_sessions', supervisedId));
+        expect(after?.data.supervised).toEqual({ taskId: 'done-file', attempt: 1 });
+        expect(await readLedger(repo, async (ledger) => (await ledger.listDispatches({ taskId: supervisedId, limit: 10 })).items)).toEqual(
+          [],
+        );
 
-      // 4. The next session by hand is briefed on the hand-run session, not on the supervised try.
-      const nextTurns = server.turns.length;
-      const next = await cli.run('What is left to do here?', { extraArgs: hookArgs(name) });
-      expect(next.code, next.stderr.slice(-2000)).toBe(0);
-      const opening = server.turns[nextTurns]?.text ?? '';
-      expect(copies(opening, CONTEXT_TITLE)).toBe(1);
-      expect(opening).toContain(`\`ls ${MISSING_DIR}\` exited 2`);
-      // One session listed: the hand-run one (ids are not compared: Codex's are time-ordered, so two
-      // sessions of the same minute share their first 8 characters).
-      const listedSessions = (opening.split('## Sessions in this workspace\n')[1]?.split('\n\n')[0] ?? '').split('\n');
-      expect(listedSessions.filter((line) => line.startsWith('- '))).toHaveLength(1);
-      expect(listedSessions.join('\n')).toContain('Last request: "Please list the missing folder."');
-    }, 900_000);
-  });
-}
+        // 4. The next session by hand is briefed on the hand-run session, not on the supervised try.
+        const nextTurns = server.turns.length;
+        const next = await cli.run('What is left to do here?', { extraArgs: hookArgs(name) });
+        expect(next.code, next.stderr.slice(-2000)).toBe(0);
+        const opening = server.turns[nextTurns]?.text ?? '';
+        expect(copies(opening, CONTEXT_TITLE)).toBe(1);
+        expect(opening).toContain(`\`ls ${MISSING_DIR}\` exited 2`);
+        // One session listed: the hand-run one (ids are not compared: Codex's are time-ordered, so two
+        // sessions of the same minute share their first 8 characters).
+        const listedSessions = (opening.split('## Sessions in this workspace\n')[1]?.split('\n\n')[0] ?? '').split('\n');
+        expect(listedSessions.filter((line) => line.startsWith('- '))).toHaveLength(1);
+        expect(listedSessions.join('\n')).toContain('Last request: "Please list the missing folder."');
+      }, 900_000);
+    });
+  }
+});
