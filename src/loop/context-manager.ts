@@ -193,9 +193,10 @@ export class ContextManager {
     });
     this.trackFiles(turn, intent, event.text, failure.failed);
     if (!failure.failed) this.trackVocabularyEdits(turn, described);
-    // Error lines of what ran (never of reads and searches, whose code holds such words), the failure's own line last.
-    const ran = intent.kind === 'terminal' || intent.kind === 'edit_file' || intent.kind === 'other';
-    const errorLines = ran ? findErrorLines(event.text).slice(-2) : [];
+    // Error-looking lines of what ran and of file views (where the code raises or catches: what a
+    // view's digest keeps once its listing is gone), never of searches and listings, the failure's own line last.
+    const shown = intent.kind !== 'grep' && intent.kind !== 'list_dir';
+    const errorLines = shown ? findErrorLines(event.text).slice(-2) : [];
     this.state.recordErrorLines(turn.index, errorLines);
     if (failure.failed && failure.line) this.state.recordErrors(turn.index, [failure.line]);
     this.pinned.recordResult({ name: call.name, args: call.args, output: event.text, failure });

@@ -42,6 +42,7 @@ export async function runWorker(io: CliIO, options: WorkerOptions): Promise<numb
   const lease = Number(io.env.BATON_LEASE_MS);
   const lockMs = Number(io.env.BATON_QUEUE_LOCK_MS);
   const stalledMs = Number(io.env.BATON_QUEUE_STALLED_MS);
+  const recheckMs = Number(io.env.BATON_QUEUE_BREAKER_RECHECK_MS);
   const namespace = io.env.BATON_NAMESPACE ?? process.env.BATON_NAMESPACE ?? 'default';
   const stopped = new Promise<NodeJS.Signals>((resolve) => {
     process.once('SIGTERM', () => resolve('SIGTERM'));
@@ -56,6 +57,7 @@ export async function runWorker(io: CliIO, options: WorkerOptions): Promise<numb
       concurrency,
       lockMs: lockMs > 0 ? lockMs : DEFAULT_QUEUE_LOCK_MS,
       stalledIntervalMs: stalledMs > 0 ? stalledMs : DEFAULT_STALLED_INTERVAL_MS,
+      ...(recheckMs > 0 ? { breakerRecheckMs: recheckMs } : {}),
       keepWorktrees: Boolean(options.keepWorktrees),
       commitPolicy: config.commitPolicy,
       run: {
