@@ -69,16 +69,28 @@ export class ContextManager {
    * @throws BatonError('INPUT_INVALID') for an event of the wrong shape, naming the field (and the spelling expected).
    */
   record(input: LoopEvent): void {
-    const event = parseInput(loopEventSchema, input, { what: 'ContextManager.record event', code: 'INPUT_INVALID' });
-    if (event.kind === 'system') this.system = event.text;
-    else if (event.kind === 'user') this.recordUser(event.text, event.reference === true);
-    else if (event.kind === 'assistant') this.recordAssistant(event.text, event.toolCalls ?? []);
-    else this.recordTool(event);
+    this.apply(parseInput(loopEventSchema, input, { what: 'ContextManager.record event', code: 'INPUT_INVALID' }));
   }
 
   /** Records events in order. */
   recordAll(events: Iterable<LoopEvent>): void {
     for (const event of events) this.record(event);
+  }
+
+  /**
+   * Records events Baton's own readers built (typed by construction, never a caller's input) in
+   * order, without the schema check `record` makes at the public edge (issue 35: input is checked
+   * once, where it enters). @internal
+   */
+  recordTrusted(events: Iterable<LoopEvent>): void {
+    for (const event of events) this.apply(event);
+  }
+
+  private apply(event: LoopEvent): void {
+    if (event.kind === 'system') this.system = event.text;
+    else if (event.kind === 'user') this.recordUser(event.text, event.reference === true);
+    else if (event.kind === 'assistant') this.recordAssistant(event.text, event.toolCalls ?? []);
+    else this.recordTool(event);
   }
 
   /** The full output of a tool call that the prompt shows masked or summarized. */
@@ -181,9 +193,10 @@ export class ContextManager {
     });
     this.trackFiles(turn, intent, event.text, failure.failed);
     if (!failure.failed) this.trackVocabularyEdits(turn, described);
-    // Error lines of what ran (never of reads and searches, whose code holds such words), the failure's own line last.
-    const ran = intent.kind === 'terminal' || intent.kind === 'edit_file' || intent.kind === 'other';
-    const errorLines = ran ? findErrorLines(event.text).slice(-2) : [];
+    // Error-looking lines of what ran and of file views (where the code raises or catches: what a
+    // view's digest keeps once its listing is gone), never of searches and listings, the failure's own line last.
+    const shown = intent.kind !== 'grep' && intent.kind !== 'list_dir';
+    const errorLines = shown ? findErrorLines(event.text).slice(-2) : [];
     this.state.recordErrorLines(turn.index, errorLines);
     if (failure.failed && failure.line) this.state.recordErrors(turn.index, [failure.line]);
     this.pinned.recordResult({ name: call.name, args: call.args, output: event.text, failure });

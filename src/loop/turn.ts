@@ -75,16 +75,31 @@ export function renderTurnClipped(turn: Turn, maxTokens: number, counter: TokenC
   if (full.tokens <= maxTokens || turn.results.length === 0) return full;
   const hit = turn.cache.clipped;
   if (hit && hit.maxTokens === maxTokens) return hit.rendered;
+  const shown = withTextFor(turn, maxTokens, counter);
   const fixed = measure(
-    turnMessages(turn, () => '', true),
+    turnMessages(shown, () => '', true),
     counter,
   ).tokens;
   const share = Math.max(16, Math.floor((maxTokens - fixed - 8) / turn.results.length));
-  const messages = turnMessages(turn, (r) => shrinkText(r.raw, share, 'head-tail', counter), true);
+  const messages = turnMessages(shown, (r) => shrinkText(r.raw, share, 'head-tail', counter), true);
   let rendered = measure(messages, counter);
   if (rendered.tokens > maxTokens) rendered = renderTurn(turn, 'masked', counter);
   turn.cache.clipped = { maxTokens, rendered };
   return rendered;
+}
+
+/** Share of a clipped turn its model text may take before it keeps only its head and tail. */
+const TEXT_SHARE = 0.25;
+
+/**
+ * The turn with its model text cut to head and tail when the text alone would take more than
+ * TEXT_SHARE of `maxTokens` (a command with long literals repeated in the prose): the model's own
+ * words give way before the newest outputs are masked.
+ */
+function withTextFor(turn: Turn, maxTokens: number, counter: TokenCounter): Turn {
+  const room = Math.max(32, Math.floor(maxTokens * TEXT_SHARE));
+  const text = shrinkText(turn.text, room, 'head-tail', counter);
+  return text === turn.text ? turn : { ...turn, text };
 }
 
 function contentAt(result: ToolResultRecord, level: TurnLevel): string {

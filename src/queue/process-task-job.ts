@@ -119,6 +119,11 @@ async function runOnClone(job: Job<TaskJobData, TaskJobResult>, context: TaskJob
       report: false,
     },
   );
+  // runPlan imports before each try's prompt (refreshSessions); once more now, so the native session
+  // of the task's last try is in the ledger (linked to its task) when the job ends, not at the next job.
+  await context.run
+    .refreshSessions?.()
+    .catch((error: unknown) => context.logger.warn({ err: error, taskId: task.id }, 'session import failed'));
   return fault ? { fault } : { status: report.tasks[0]?.status ?? 'missing' };
 }
 

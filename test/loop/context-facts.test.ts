@@ -232,3 +232,57 @@ describe('display forms of calls', () => {
     expect(text).toContain('=== 300 passed in 2.1s ===');
   });
 });
+
+describe('error lines in the loop state', () => {
+  const view = (id: string) => {
+    const lines = ['[File: server.py (30 lines total)]', ...Array.from({ length: 28 }, (_, i) => `${i + 1}: x = ${i}`)];
+    lines[24] = '24:     except ValueError:';
+    return [
+      { kind: 'assistant', text: '', toolCalls: [{ id, name: 'open', args: { command: 'open server.py' } }] },
+      { kind: 'tool', callId: id, name: 'open', text: lines.join('\n') },
+    ] satisfies LoopEvent[];
+  };
+
+  it("keeps a file view's error-looking lines (where the code raises or catches) once the view left the window", () => {
+    const manager = new ContextManager({});
+    manager.recordAll([{ kind: 'user', text: 'Solve the challenge.' }, ...view('v0')]);
+    for (let i = 1; i < 5; i += 1) manager.recordAll(call(`c${i}`, 'bash', { command: `echo ${i}` }));
+    expect(manager.state.render()).toContain('- turn 1: 24: except ValueError:');
+  });
+
+  it('keeps no error-looking lines of searches and listings', () => {
+    const manager = new ContextManager({});
+    manager.recordAll([
+      { kind: 'user', text: 'Find the handler.' },
+      { kind: 'assistant', text: '', toolCalls: [{ id: 'g', name: 'Grep', args: { pattern: 'ValueError' } }] },
+      { kind: 'tool', callId: 'g', name: 'Grep', text: 'server.py:24:    except ValueError:' },
+    ]);
+    expect(manager.state.render()).not.toContain('ValueError');
+  });
+});
+
+describe('the newest turn at a small budget', () => {
+  it("cuts the model's long text to head and tail before masking the newest output", () => {
+    const hex = Array.from({ length: 60 }, (_, i) => `0x${(i * 7919).toString(16).padStart(8, '0')}A76EDD727245046F0A24075824`).join(',');
+    const command = `RsaCtfTool.py --publickey "pub1.pub" --decrypt ${hex}`;
+    const output = [
+      '[*] Multikey mode',
+      ...Array.from({ length: 60 }, (_, i) => `[*] attack ${i} running`),
+      '[!] partial_d internal error...',
+    ];
+    const manager = new ContextManager({});
+    manager.recordAll([
+      { kind: 'user', text: 'Decrypt the capsule.' },
+      {
+        kind: 'assistant',
+        text: `Try the Hastad attack.\n\`\`\`\n${command}\n\`\`\``,
+        toolCalls: [{ id: 'r', name: 'bash', args: { command } }],
+      },
+      { kind: 'tool', callId: 'r', name: 'bash', text: output.join('\n') },
+    ]);
+    const { text } = manager.assemble({ budget: 900 });
+    expect(text).not.toContain('masked: 62 lines');
+    expect(text).toContain('[!] partial_d internal error...');
+    expect(text).toContain('Try the Hastad attack.');
+  });
+});

@@ -282,6 +282,7 @@ export function quantile(values: readonly number[], q: number): number {
   return Math.round((sorted[index] as number) * 100) / 100;
 }
 
-function round(x: number): number {
+/** Rounded to 4 decimals, as the reports print shares. */
+export function round(x: number): number {
   return Math.round(x * 10000) / 10000;
 }

@@ -10,7 +10,8 @@ import {
   startQueueWorker,
 } from '../../../queue/index.js';
 import { startMetricsServer } from '../run/metrics-server.js';
-import { DEFAULT_TASK_LEASE_MS } from '../../../supervisor/index.js';
+import { sessionWorkspace } from '../../../sessions/light.js';
+import { DEFAULT_TASK_LEASE_MS, sessionRefresher } from '../../../supervisor/index.js';
 import { type CliIO, type CommonOptions, EXIT_FAILURE, EXIT_OK, parsePort, parsePositiveInt } from '../../context.js';
 import { selectProviders } from '../run/action.js';
 import { createProgress } from '../run/progress.js';
@@ -69,6 +70,9 @@ export async function runWorker(io: CliIO, options: WorkerOptions): Promise<numb
         checkTimeoutMs: config.timeouts.checkMs,
         leaseMs: lease > 0 ? lease : DEFAULT_TASK_LEASE_MS,
         onEvent: progress.onEvent,
+        // As `baton run`: each try's native agent CLI session (in a worktree of this clone) is
+        // imported from the client's store before the next try's prompt and when the task ends.
+        refreshSessions: sessionRefresher(ledger, { cwd: io.cwd, workspace: await sessionWorkspace(io.cwd), env: io.env }),
       },
     });
     const metrics =
