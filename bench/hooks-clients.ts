@@ -5,12 +5,14 @@
  * failing command, answer) behind the scripted model server, `--runs` times (default 3) in a
  * project without the hooks and in one with them (`baton hooks install`; Codex with
  * --dangerously-bypass-hook-trust), alternating; reports the median wall time of each and the
- * difference, and the same for the CPU time of the client and its hooks (load-robust). Needs a
+ * difference, and the same for the CPU time of the client and the hooks it waits for (load-robust;
+ * the Stop and SessionEnd folds run in detached children the client does not wait for, reparented
+ * away from this process, so their CPU is not in it: src/hooks/hook-jobs.ts). Needs a
  * build (the hooks run bin/baton.js) and the pinned CLIs (installed on demand).
  * Writes bench/results/hooks-clients.json.
  */
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import path from 'node:path';
@@ -86,6 +88,8 @@ async function timeSessions(name: AgentCliName, runs: number, hooks: boolean): P
       if (result.code !== 0) throw new Error(`${name}: exited ${result.code}: ${result.stderr.slice(-800)}`);
       times.push(Math.round(result.durationMs));
       cpu.push(childrenCpuMs() - cpuBefore);
+      // Untimed: the folds the hooks handed to detached children finish before the next run starts.
+      await hookJobsDone(repo);
     } finally {
       cli.cleanup();
       await server.close();
@@ -122,6 +126,13 @@ function project(): string {
   git('add', '.');
   git('-c', 'user.name=t', '-c', 'user.email=t@example.com', 'commit', '-q', '-m', 'start');
   return dir;
+}
+
+/** Waits until the hooks' handed-off folds are done: each removes its job file under `.baton/hooks/jobs/`. */
+async function hookJobsDone(repo: string): Promise<void> {
+  const dir = path.join(repo, '.baton', 'hooks', 'jobs');
+  while (existsSync(dir) && readdirSync(dir).some((name) => name.endsWith('.json')))
+    await new Promise((resolve) => setTimeout(resolve, 10));
 }
 
 function median(values: number[]): number {

@@ -57,6 +57,20 @@ export async function openCliLedger(io: CliIO, options: CommonOptions, access: {
   return openLedger({ spec, cwd: io.cwd, readOnlyFallback: access.readOnly ?? false });
 }
 
+/** Runs `use` on the ledger openCliLedger opens (read-only access with `readOnly`), and closes it whatever `use` does. */
+export async function withCliLedger<T>(
+  io: CliIO,
+  options: CommonOptions & { readOnly?: boolean },
+  use: (ledger: Ledger) => Promise<T>,
+): Promise<T> {
+  const ledger = await openCliLedger(io, options, { readOnly: options.readOnly ?? false });
+  try {
+    return await use(ledger);
+  } finally {
+    await ledger.close();
+  }
+}
+
 /** The ledger spec a command would use (see openCliLedger), or undefined for the default. */
 export async function resolveLedgerSpec(io: CliIO, options: CommonOptions): Promise<string | undefined> {
   const explicit = options.ledger ?? io.env.BATON_LEDGER ?? io.env.BATON_REDIS_URL;

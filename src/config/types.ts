@@ -12,17 +12,17 @@ export interface PreContextConfig {
   helperMaxAttempts: number;
 }
 
-/** Circuit-breaker timings and thresholds (REFERENCE.md's outcome table). */
+/** Circuit-breaker timings and thresholds (REFERENCE.md's outcome table); the supervisor's BreakerSettings. */
 export interface BreakerConfig {
-  /** Cool-down after a rate limit without a reset time. */
+  /** Cool-down (open time) after a rate limit without a reset time. @default 60_000 */
   coolDownMs: number;
-  /** Cool-down after quota exhaustion without a reset time. */
+  /** Cool-down after quota exhaustion without a reset time. @default 3_600_000 */
   quotaCoolDownMs: number;
-  /** Cool-down after an auth failure (an operator usually has to act). */
+  /** Cool-down after an auth failure (an operator usually has to act). @default 86_400_000 */
   authCoolDownMs: number;
-  /** Consecutive overloaded/timeout outcomes that open the breaker. */
+  /** Consecutive overloaded/timeout outcomes that open the breaker. @default 3 */
   failureThreshold: number;
-  /** How long a half-open probe holds its lease before another process may probe. */
+  /** How long a half-open probe holds its lease before another process may probe. @default 900_000 */
   probeLeaseMs: number;
 }
 

@@ -1,4 +1,4 @@
-import { agentSessionId } from '../ledger/index.js';
+import { agentSessionId } from '../ledger/light.js';
 import { sessionFiles } from './hook-paths.js';
 import { readHookState } from './hook-state.js';
 import { appendJournal } from './journal.js';

@@ -1,5 +1,6 @@
 import { statSync } from 'node:fs';
-import { type AgentSessionData, agentSessionId, getAgentSession, upsertAgentSession } from '../ledger/index.js';
+import type { AgentSessionData } from '../ledger/index.js';
+import { agentSessionId, getAgentSession, upsertAgentSession } from '../ledger/light.js';
 import { contextAnswer, type InjectionPoint } from './answer-hook.js';
 import { buildInjection } from './build-injection.js';
 import { closeAbandonedSessions } from './close-abandoned.js';
@@ -7,6 +8,7 @@ import { readRecentCommits } from './gather-hook-context.js';
 import { foldSession, freshState } from './fold-session.js';
 import { geminiCompressionDue } from './gemini-compression.js';
 import { foldLeftovers } from './fold-leftovers.js';
+import { waitForHookJobs } from './hook-jobs.js';
 import { type SessionFiles, sessionFiles } from './hook-paths.js';
 import { readHookState, writeHookState } from './hook-state.js';
 import { appendJournal, leftoverBatches } from './journal.js';
@@ -17,6 +19,9 @@ import { summarizeSession } from './session-summary.js';
 import type { AgentSessionSource, HookInput, HookSessionState } from './types.js';
 import { BUSY_TIMEOUT_MS, withHookLedger } from './with-hook-ledger.js';
 
+/** @default 3 s: how long a session start waits for the folds the last hooks handed off (hook-jobs.ts), inside its 6 s. */
+const JOBS_WAIT_MS = 3_000;
+
 /**
  * SessionStart (startup, resume, clear, compact): folds what a dead process of this session left
  * in its journal (after a compaction: the turn so far, with its transcript), measures the workspace (the baseline its turns are measured against), opens or
@@ -24,6 +29,9 @@ import { BUSY_TIMEOUT_MS, withHookLedger } from './with-hook-ledger.js';
  * history already holds the same one.
  */
 export async function handleSessionStart(input: HookInput, workspace: string, now: number, env: NodeJS.ProcessEnv): Promise<string> {
+  // git runs in its own processes while the last session's handed-off fold finishes.
+  const commits = readRecentCommits(workspace);
+  await waitForHookJobs(workspace, env, JOBS_WAIT_MS);
   const id = agentSessionId(input.client, input.sessionId);
   const files = sessionFiles(workspace, id);
   const source: AgentSessionSource = input.source ?? 'startup';
@@ -32,7 +40,6 @@ export async function handleSessionStart(input: HookInput, workspace: string, no
   const unfolded = hasUnfolded(files) || source === 'compact';
   // git runs in its own processes while this one loads and opens the ledger.
   const measuring = unfolded ? undefined : readDirtyState(workspace).catch(() => undefined);
-  const commits = readRecentCommits(workspace);
   return withHookLedger(workspace, env, BUSY_TIMEOUT_MS.start, async (ledger) => {
     const folded = unfolded ? await foldSession(ledger, workspace, input, now) : undefined;
     const state = readHookState(files.state) ?? freshState(input, now);

@@ -2,6 +2,7 @@ import { StringDecoder } from 'node:string_decoder';
 // The files, not the module's index: the index also loads the fold and the context renderer,
 // which the per-tool-call hook must not pay for (run-hook.ts loads them when an event needs them).
 import { isAgentClient } from './client-specs.js';
+import { finishJob, handOffHook, readJob } from './hook-jobs.js';
 import { findBatonWorkspace, hookLogFile } from './hook-paths.js';
 import { JsonStringCutter } from './json-string-cutter.js';
 import { runHook } from './run-hook.js';
@@ -9,6 +10,9 @@ import { HOOK_EVENTS, type HookEvent } from './types.js';
 
 /** @default 100: how long the process may stay after its answer (closing the ledger cleanly), at most. */
 const EXIT_AFTER_ANSWER_MS = 100;
+
+/** @default 30 s: how long a handed-off Stop or SessionEnd (a detached child, no client waiting) may take. */
+const JOB_DEADLINE_MS = 30_000;
 
 /** @default 3000: how long to wait for the client to finish writing stdin. */
 const STDIN_WAIT_MS = 3_000;
@@ -39,11 +43,32 @@ export async function hookMain(argv: readonly string[]): Promise<void> {
     } else await logBadCall(event ?? '', client ?? '', problem);
     return;
   }
+  const jobIndex = rest.indexOf('--job');
+  if (jobIndex >= 0) return runJob(rest[jobIndex + 1] ?? '');
   const stdin = interactive ? '' : await readStdin();
-  const answer = await runHook({ client, event: event as HookEvent, stdin, cwd: process.cwd(), env: process.env });
+  const job = { client, event: event as HookEvent, stdin, cwd: process.cwd(), at: Date.now() };
+  // The end of a turn or of a session: folded by a detached child, the client goes on at once.
+  if (handOffHook(job, process.env)) return;
+  const answer = await runHook({ ...job, env: process.env });
   if (answer.stdout) await new Promise<void>((resolve) => process.stdout.write(answer.stdout, () => resolve()));
   // The answer is out (at the deadline at the latest) and the client waits for the exit: whatever
   // still holds the process (a Redis client retrying an unresponsive server), it ends now.
+  setTimeout(() => process.exit(), EXIT_AFTER_ANSWER_MS).unref();
+}
+
+/**
+ * The detached child of a handed-off Stop or SessionEnd (`--job FILE`): runs the hook as the
+ * client's process would have, at the event's time and with a longer deadline, then removes the
+ * job file (a session start waits for it; a crash leaves it, and the next session start reruns it).
+ */
+async function runJob(file: string): Promise<void> {
+  const job = readJob(file);
+  if (!job) return;
+  try {
+    await runHook({ ...job, env: process.env, now: () => job.at, deadlineMs: JOB_DEADLINE_MS });
+  } finally {
+    finishJob(file);
+  }
   setTimeout(() => process.exit(), EXIT_AFTER_ANSWER_MS).unref();
 }
 

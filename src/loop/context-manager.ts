@@ -69,16 +69,28 @@ export class ContextManager {
    * @throws BatonError('INPUT_INVALID') for an event of the wrong shape, naming the field (and the spelling expected).
    */
   record(input: LoopEvent): void {
-    const event = parseInput(loopEventSchema, input, { what: 'ContextManager.record event', code: 'INPUT_INVALID' });
-    if (event.kind === 'system') this.system = event.text;
-    else if (event.kind === 'user') this.recordUser(event.text, event.reference === true);
-    else if (event.kind === 'assistant') this.recordAssistant(event.text, event.toolCalls ?? []);
-    else this.recordTool(event);
+    this.apply(parseInput(loopEventSchema, input, { what: 'ContextManager.record event', code: 'INPUT_INVALID' }));
   }
 
   /** Records events in order. */
   recordAll(events: Iterable<LoopEvent>): void {
     for (const event of events) this.record(event);
+  }
+
+  /**
+   * Records events Baton's own readers built (typed by construction, never a caller's input) in
+   * order, without the schema check `record` makes at the public edge (issue 35: input is checked
+   * once, where it enters). @internal
+   */
+  recordTrusted(events: Iterable<LoopEvent>): void {
+    for (const event of events) this.apply(event);
+  }
+
+  private apply(event: LoopEvent): void {
+    if (event.kind === 'system') this.system = event.text;
+    else if (event.kind === 'user') this.recordUser(event.text, event.reference === true);
+    else if (event.kind === 'assistant') this.recordAssistant(event.text, event.toolCalls ?? []);
+    else this.recordTool(event);
   }
 
   /** The full output of a tool call that the prompt shows masked or summarized. */

@@ -10,6 +10,7 @@ import { queueMetrics } from './queue-metrics.js';
 /**
  * @default 5_000: while every provider's breaker is open the queue is paused at most this long at
  * a time, then the breakers are read again (one closed early, by a probe elsewhere, resumes it).
+ * `TaskJobContext.breakerRecheckMs` (a worker's `BATON_QUEUE_BREAKER_RECHECK_MS`) overrides it.
  */
 export const BREAKER_RECHECK_MS = 5_000;
 
@@ -25,6 +26,8 @@ export interface TaskJobContext {
   logger: Logger;
   /** This worker's clone failed the job (its error says how): the job was handed back; the worker leaves the rotation. */
   onCloneFault: (why: string) => void;
+  /** @default BREAKER_RECHECK_MS */
+  breakerRecheckMs?: number;
 }
 
 /**
@@ -39,13 +42,14 @@ export function taskJobProcessor(
 ): (job: Job<TaskJobData, TaskJobResult>, token?: string) => Promise<TaskJobResult> {
   const { ledger, owner } = context;
   const providers = context.run.providers.map((p) => p.name);
+  const recheckMs = context.breakerRecheckMs ?? BREAKER_RECHECK_MS;
   return async (job, token) => {
     const { task } = job.data;
     const until = await allBreakersOpenUntil(ledger, providers);
     if (until !== undefined) {
       const at = new Date(until).toISOString();
       context.logger.warn({ until: at, providers }, `every provider's circuit breaker is open: workers take no tasks until ${at}`);
-      await context.queue.rateLimit(Math.max(1, Math.min(until - Date.now(), BREAKER_RECHECK_MS)));
+      await context.queue.rateLimit(Math.max(1, Math.min(until - Date.now(), recheckMs)));
       throw Worker.RateLimitError();
     }
     for (const dep of task.dependsOn) {
@@ -115,6 +119,11 @@ async function runOnClone(job: Job<TaskJobData, TaskJobResult>, context: TaskJob
       report: false,
     },
   );
+  // runPlan imports before each try's prompt (refreshSessions); once more now, so the native session
+  // of the task's last try is in the ledger (linked to its task) when the job ends, not at the next job.
+  await context.run
+    .refreshSessions?.()
+    .catch((error: unknown) => context.logger.warn({ err: error, taskId: task.id }, 'session import failed'));
   return fault ? { fault } : { status: report.tasks[0]?.status ?? 'missing' };
 }
 

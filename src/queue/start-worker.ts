@@ -24,6 +24,8 @@ export interface QueueWorkerOptions {
   lockMs?: number;
   /** @default DEFAULT_STALLED_INTERVAL_MS */
   stalledIntervalMs?: number;
+  /** While every breaker is open, how long the queue is paused before they are read again. @default BREAKER_RECHECK_MS */
+  breakerRecheckMs?: number;
   /** Everything runPlan needs besides the ledger, sites and owner (providers, timeouts, …). */
   run: Omit<RunPlanOptions, 'ledger' | 'sites' | 'owner' | 'concurrency' | 'workspace' | 'workspaceDir'>;
   keepWorktrees?: boolean;
@@ -80,6 +82,7 @@ export async function startQueueWorker(options: QueueWorkerOptions): Promise<Que
     run: options.run,
     logger,
     onCloneFault: rotation.leave,
+    ...(options.breakerRecheckMs === undefined ? {} : { breakerRecheckMs: options.breakerRecheckMs }),
   });
   const lockMs = options.lockMs ?? DEFAULT_QUEUE_LOCK_MS;
   const stalledMs = options.stalledIntervalMs ?? DEFAULT_STALLED_INTERVAL_MS;

@@ -247,29 +247,17 @@ function headlineAttempt(snapshot: ContextSnapshot, options: RenderOptions, coun
 
 function toSection(field: ContextField, counter: TokenCounter): Section {
   const text = field.kind === 'text' ? String(field.value ?? '') : (JSON.stringify(field.value, null, 1) ?? 'null');
+  const base = { id: field.id, text, priority: field.priority, required: field.required, tokens: counter.count(text) };
   if (field.kind === 'json' && field.summary !== undefined) {
     // Summarized before it is dropped; never cut mid-JSON (its floor is the summary itself).
     const summary = JSON.stringify(field.summary, null, 1);
-    return {
-      id: field.id,
-      text,
-      priority: field.priority,
-      required: field.required,
-      overflow: 'summarize',
-      summary,
-      minTokens: counter.count(summary),
-      tokens: counter.count(text),
-    };
+    return { ...base, overflow: 'summarize', summary, minTokens: counter.count(summary) };
   }
   return {
-    id: field.id,
-    text,
-    priority: field.priority,
-    required: field.required,
+    ...base,
     overflow: field.kind === 'json' ? (field.required ? 'trim-tail' : 'drop') : (field.overflow ?? 'trim-tail'),
     minTokens: field.kind === 'json' && field.required ? Number.MAX_SAFE_INTEGER : 40,
     maxTokens: field.maxTokens,
-    tokens: counter.count(text),
   };
 }
 

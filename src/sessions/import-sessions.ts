@@ -42,6 +42,8 @@ export interface ImportSessionsOptions {
   workspace?: string;
   /** Where the client stores are read from (CLAUDE_CONFIG_DIR, CODEX_HOME, GEMINI_CLI_HOME, COPILOT_HOME, HOME). */
   env: NodeJS.ProcessEnv;
+  /** The roots of `cwd` when the caller has them (sessionWorkspaceOf). @default workspaceRoots(cwd) */
+  roots?: readonly string[];
   now?: number;
 }
 
@@ -75,7 +77,7 @@ export async function importSessions(ledger: LedgerRecords, options: ImportSessi
   const t0 = performance.now();
   const now = options.now ?? Date.now();
   const workspace = options.workspace ?? options.cwd;
-  const roots = await workspaceRoots(options.cwd);
+  const roots = options.roots ?? (await workspaceRoots(options.cwd));
   const [files, known] = await Promise.all([discoverSessionFiles(sessionStores(options.env), roots), importStates(ledger)]);
   const result: ImportSessionsResult = { found: 0, imported: 0, unchanged: 0, foreign: 0, skippedLines: 0, bytes: 0, ms: 0, records: [] };
   for (const entry of files) {

@@ -26,6 +26,6 @@ export { sessionLoopEvents } from './handoff/session-loop-events.js';
 
 export type { HandoffTarget } from './handoff/build-handoff.js';
 export { handoffArgv } from './handoff/handoff-argv.js';
-export { workspaceState } from './handoff/workspace-state.js';
+export { workspaceGitLines, workspaceState } from './handoff/workspace-state.js';
 export { readHandoffSession } from './handoff/read-handoff-session.js';
 export { readSessionWindow } from './handoff/read-session-window.js';

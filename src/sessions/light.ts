@@ -2,6 +2,7 @@
 // the handoff (which loads the tokenizer). index.ts re-exports it all; refresh/light.ts says why a
 // module has a second face.
 export { workspaceRoots } from './discover-roots.js';
+export { sessionWorkspace, sessionWorkspaceOf, type SessionWorkspace } from './session-workspace.js';
 export { importSessions } from './import-sessions.js';
 export { IMPORT_WITHIN_MS, importSessionsWithin, waitAtMost } from './import-sessions-within.js';
 export type { ImportSessionsResult } from './import-sessions.js';

@@ -1,23 +1,29 @@
 import { BatonError } from '../errors/index.js';
 import { readClaudeSession } from './claude/read-claude-session.js';
-import { readCodexSession } from './codex/read-codex-session.js';
-import { readCopilotSession } from './copilot/read-copilot-session.js';
+import { createCodexParser } from './codex/create-codex-parser.js';
+import { createCopilotParser } from './copilot/create-copilot-parser.js';
 import { detectSessionClient } from './detect-session-client.js';
 import { readGeminiSession } from './gemini/read-gemini-session.js';
 import { readOpencodeSession } from './opencode/read-opencode-session.js';
-import type { ParsedFile } from './parse-jsonl-file.js';
-import type { ReadSessionOptions, SessionClient } from './types.js';
+import { type ParsedFile, parseJsonlFile } from './parse-jsonl-file.js';
+import type { ReadSessionOptions, SessionClient, SessionParser } from './types.js';
 
 export interface ReadSessionFileOptions extends ReadSessionOptions {
   /** The client that wrote it; detected from its place or its first record when not given. */
   client?: SessionClient;
 }
 
+/** A client whose session is one JSONL file read by its parser alone (Codex CLI, Copilot CLI). */
+const jsonl =
+  (create: (file: string, options: ReadSessionOptions) => SessionParser) =>
+  (file: string, options: ReadSessionOptions): Promise<ParsedFile> =>
+    parseJsonlFile(file, create(file, options), options.start);
+
 const READERS: Partial<Record<SessionClient, (file: string, options: ReadSessionOptions) => Promise<ParsedFile>>> = {
   claude: readClaudeSession,
-  codex: readCodexSession,
+  codex: jsonl(createCodexParser),
   gemini: readGeminiSession,
-  copilot: readCopilotSession,
+  copilot: jsonl(createCopilotParser),
   opencode: readOpencodeSession,
 };
 

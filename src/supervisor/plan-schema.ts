@@ -11,10 +11,14 @@ const criterionFileSchema = z.union([z.string().min(1).describe('What must hold 
 
 const taskId = z.string().min(1).max(MAX_TASK_ID_LENGTH, `a task id of at most ${MAX_TASK_ID_LENGTH} characters`);
 
-export const taskOptionsFileSchema = z.object({ enable_pre_context: z.boolean().optional() }).catchall(z.unknown());
+const taskOptionsFileSchema = z.object({ enable_pre_context: z.boolean().optional() }).catchall(z.unknown());
 export const retryPolicyFileSchema = z.strictObject({ max_retries: z.number().int().min(1).max(50) }).partial();
 
-/** A task of a plan file (PlanTaskFile). */
+/**
+ * A task as a plan file (JSON or YAML) spells it: snake_case, each field but `instructions`
+ * optional, `retry_policy.max_retries` for PlanTask's `maxRetries`. plan-schema-match.ts ties it
+ * to PlanTask, so a new task field cannot be refused by a forgotten schema.
+ */
 export const planTaskFileSchema = z
   .strictObject({
     id: taskId.optional().describe('Unique task id'),

@@ -1,3 +1,4 @@
+import type { BreakerConfig } from '../config/index.js';
 import type { Ledger, OutcomeKind } from '../ledger/index.js';
 
 /** Files a run changed, measured from the workspace (never taken from the agent's word). */
@@ -24,19 +25,8 @@ export interface WorkspaceOps {
   runCheck(command: string, options: { timeoutMs: number }): Promise<CheckRun>;
 }
 
-/** Breaker timings (REFERENCE.md's outcome table); config's BreakerConfig has the same shape. */
-export interface BreakerSettings {
-  /** Open time after a rate limit without a reset time. @default 60_000 */
-  coolDownMs: number;
-  /** Open time after quota exhaustion without a reset time. @default 3_600_000 */
-  quotaCoolDownMs: number;
-  /** Open time after an auth failure. @default 86_400_000 */
-  authCoolDownMs: number;
-  /** Consecutive overloaded/timeout outcomes that open the breaker. @default 3 */
-  failureThreshold: number;
-  /** How long a half-open probe holds its lease. @default 900_000 */
-  probeLeaseMs: number;
-}
+/** Breaker timings (REFERENCE.md's outcome table): config's BreakerConfig, as runPlan and CircuitBreaker take them. */
+export type BreakerSettings = BreakerConfig;
 
 /** Progress events for displays (the CLI's live line, the demo's seam printout). */
 export type SupervisorEvent =

@@ -3,11 +3,13 @@
  * the sources as they are now (not from whatever dist/ holds). The build runs in a staging copy so
  * that the repository's own dist/, which other tests run, is never rewritten under them; the
  * tarball is cached in the OS temp folder under a hash of everything that goes into it, so a second
- * test file, or a second run with the same sources, reuses it.
+ * test file, or a second run with the same sources, reuses it. When the repository's dist/ was built
+ * after every input last changed (`npm test` builds before the suite, so in a CI clone it was), that
+ * build is packed as is (`npm pack --ignore-scripts`) rather than built a second time in the copy.
  */
 import { createHash } from 'node:crypto';
 import { existsSync } from 'node:fs';
-import { cp, mkdir, readdir, readFile, rename, rm, symlink } from 'node:fs/promises';
+import { cp, mkdir, readdir, readFile, rename, rm, stat, symlink } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -35,6 +37,9 @@ const PACK_INPUTS = [
   'CHANGELOG.md',
   'LICENSE',
 ];
+
+/** The build's last output (scripts/bundle-cli.mjs writes it last): a dist/ without it is a build that stopped. */
+const LAST_BUILD_OUTPUT = path.join('dist', 'cli-bundle', 'metafile.json');
 
 let packed: Promise<PackedBaton> | undefined;
 
@@ -68,8 +73,11 @@ async function packOnce(): Promise<PackedBaton> {
       if (existsSync(from)) await cp(from, path.join(stage, entry), { recursive: true });
     }
     await symlink(path.join(REPO_ROOT, 'node_modules'), path.join(stage, 'node_modules'), 'dir');
-    // `npm pack` runs `prepare` (the build) first, as it does for a publish.
-    const result = await execa('npm', ['pack', '--json', '--pack-destination', stage], { cwd: stage, reject: false, all: true });
+    // `npm pack` runs `prepare` (the build) first, as it does for a publish; a fresh dist/ is that build already.
+    const built = await distBuiltAfterInputs();
+    if (built) await cp(path.join(REPO_ROOT, 'dist'), path.join(stage, 'dist'), { recursive: true });
+    const args = ['pack', '--json', '--pack-destination', stage, ...(built ? ['--ignore-scripts'] : [])];
+    const result = await execa('npm', args, { cwd: stage, reject: false, all: true });
     if (result.exitCode !== 0) throw new Error(`npm pack failed (exit ${result.exitCode}):\n${result.all}`);
     const written = (await readdir(stage)).find((name) => name.endsWith('.tgz'));
     if (!written) throw new Error(`npm pack wrote no tarball in ${stage}:\n${result.all}`);
@@ -77,6 +85,20 @@ async function packOnce(): Promise<PackedBaton> {
     await rm(stage, { recursive: true, force: true });
   });
   return { tarball, hash, version };
+}
+
+/**
+ * Whether the repository's dist/ is a complete build (its last output is there) whose every file is
+ * newer than every input: built from the inputs as they are now.
+ */
+async function distBuiltAfterInputs(): Promise<boolean> {
+  if (!existsSync(path.join(REPO_ROOT, LAST_BUILD_OUTPUT))) return false;
+  const mtimes = async (entries: readonly string[]) => {
+    const files = (await Promise.all(entries.map((entry) => listFiles(path.join(REPO_ROOT, entry))))).flat();
+    return Promise.all(files.map(async (file) => (await stat(file)).mtimeMs));
+  };
+  const [inputs, outputs] = await Promise.all([mtimes(PACK_INPUTS), mtimes(['dist'])]);
+  return outputs.length > 0 && Math.max(...inputs) < Math.min(...outputs);
 }
 
 /** A hash over the path and content of every file the tarball is made from. */

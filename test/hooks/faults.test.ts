@@ -84,6 +84,10 @@ describe('the hooks’ faults (issue 34)', () => {
     await ws.hook('codex', 'post-tool', codex.bash(c, 'ls /missing', 'ls: cannot access', 'call_1', fifo));
     const stop = await runHookBin(['hook', 'stop', '--client', 'codex'], JSON.stringify(codex.stop(c, fifo)), ws.dir);
     expect(stop).toMatchObject({ code: 0, stdout: '', stderr: '' });
+    // The fold runs in a detached child (hook-jobs.ts), which removes its job file when done.
+    await until(
+      () => !existsSync(path.join(ws.dir, '.baton/hooks/jobs')) || readdirSync(path.join(ws.dir, '.baton/hooks/jobs')).length === 0,
+    );
     expect(logLines(ws)).toEqual([]);
     expect((await ws.session('codex-codex-fifo'))?.data.toolCalls).toBe(1);
     expect(readdirSync(path.join(ws.dir, '.baton/hooks/sessions')).filter((file) => file.endsWith('.lock'))).toEqual([]);
@@ -136,7 +140,10 @@ describe('the hooks’ faults (issue 34)', () => {
     writeFileSync(script, `#!/bin/sh\ntouch '${signal}'\nwhile [ ! -f '${release}' ]; do sleep 0.01; done\nexit 1\n`, { mode: 0o755 });
     execFileSync('git', ['config', 'core.fsmonitor', script], { cwd: ws.dir });
     const holder = openSqliteDatabase(path.join(ws.dir, '.baton/agent.db'));
-    const stop = startHookBin(['hook', 'stop', '--client', 'claude'], JSON.stringify(claude.stop(session)), ws.dir);
+    // The fold in the hook's own process (BATON_HOOK_WAIT=1), as a detached child runs it (hook-jobs.ts): the test kills it.
+    const stop = startHookBin(['hook', 'stop', '--client', 'claude'], JSON.stringify(claude.stop(session)), ws.dir, {
+      BATON_HOOK_WAIT: '1',
+    });
     let exited = false;
     void stop.done.then(() => (exited = true));
     const sessions = path.join(ws.dir, '.baton/hooks/sessions');

@@ -22,7 +22,8 @@ describe('the hook process exits once its answer is out', () => {
         ['hook', 'session-end', '--client', 'claude'],
         JSON.stringify(claude.sessionEnd({ session: 'stuck', cwd: ws.dir })),
         ws.dir,
-        { BATON_LEDGER: `redis://127.0.0.1:${port}/0` },
+        // In the hook's own process (BATON_HOOK_WAIT=1): by default a detached child folds (hook-jobs.ts).
+        { BATON_LEDGER: `redis://127.0.0.1:${port}/0`, BATON_HOOK_WAIT: '1' },
       );
       expect(run.code).toBe(0);
       expect(run.stdout).toBe('');

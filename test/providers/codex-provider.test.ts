@@ -89,6 +89,21 @@ describe('codex provider (stand-in binary printing codex 0.171’s events)', () 
     expect(result.signal).toBe('SIGTERM');
   });
 
+  it('stops after BATON_CODEX_RECONNECTS notices when it is set (read at each run), not the default four', async () => {
+    const binary = await standIn('codex-unreachable-two', [STARTED, RECONNECT, RECONNECT], true);
+    const codex = createProvider('codex', { type: 'codex', binary, env: { CODEX_HOME: codexHome } }, { killGraceMs: 1_000 });
+    const saved = process.env.BATON_CODEX_RECONNECTS;
+    process.env.BATON_CODEX_RECONNECTS = '2';
+    try {
+      const result = await codex.run({ prompt: 'x', cwd: dir, timeoutMs: 600_000 });
+      expect(result.outcome.reason).toMatch(/stopped after 2 reconnect attempts$/);
+      expect(result.signal).toBe('SIGTERM');
+    } finally {
+      if (saved === undefined) delete process.env.BATON_CODEX_RECONNECTS;
+      else process.env.BATON_CODEX_RECONNECTS = saved;
+    }
+  });
+
   it('names the provider a -c override picks', async () => {
     const binary = await standIn('codex-unreachable-other', [STARTED, RECONNECT, RECONNECT, RECONNECT, RECONNECT], true);
     const codex = createProvider(

@@ -7,29 +7,15 @@
  * failed a command: the task prompt names it (the prompt reads sessions), and the next session
  * started by hand is briefed on that session, not on the supervised try.
  */
-import { execFileSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
-import os from 'node:os';
+import { writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CONTEXT_TITLE } from '../../src/hooks/index.js';
-import { type AgentSessionData, type LedgerRecord, openLedger } from '../../src/ledger/index.js';
+import type { AgentSessionData, LedgerRecord } from '../../src/ledger/index.js';
 import { type AgentCli, cleanEnvironment, ensureClients, prepareAgentCli, runProcess } from '../helpers/agent-clis/index.js';
 import { runBaton } from '../helpers/cli.js';
-import { clientTools, type ModelRequestView, type ModelServer, say, startModelServer } from '../helpers/model-server/index.js';
-
-const ROOT = fileURLToPath(new URL('../..', import.meta.url));
-const BATON = path.join(ROOT, 'bin', 'baton.js');
-const MISSING_DIR = '/nonexistent-baton-dir';
-const PLAN = `tasks:
-  - id: done-file
-    title: Mark it done
-    instructions: Create done.txt containing "done".
-    acceptance_criteria:
-      - description: done.txt exists
-        check: test -f done.txt
-`;
+import { BATON, copies, MISSING_DIR, readLedger, supervisedProject, supervisedScript } from '../helpers/supervised-project.js';
+import { type ModelServer, startModelServer } from '../helpers/model-server/index.js';
 
 const cleanups: Array<() => void | Promise<void>> = [];
 let claudeBin: string | undefined;
@@ -40,51 +26,11 @@ afterAll(async () => {
   for (const cleanup of cleanups.reverse()) await cleanup();
 });
 
-/** A user's project: git, Baton as a dev dependency (its bin linked), the plan and config ignored. */
-function project(): string {
-  const dir = mkdtempSync(path.join(os.tmpdir(), 'baton-supervised-real-'));
-  cleanups.push(() => rmSync(dir, { recursive: true, force: true }));
-  mkdirSync(path.join(dir, 'node_modules', '.bin'), { recursive: true });
-  symlinkSync(BATON, path.join(dir, 'node_modules', '.bin', 'baton'));
-  writeFileSync(path.join(dir, '.gitignore'), '.baton/\nnode_modules/\n.claude/\nplan.yaml\nbaton.config.json\n');
-  writeFileSync(path.join(dir, 'plan.yaml'), PLAN);
-  const git = (...args: string[]) => execFileSync('git', args, { cwd: dir, stdio: 'ignore' });
-  git('init', '-q');
-  git('add', '.');
-  git('-c', 'user.name=t', '-c', 'user.email=t@example.com', 'commit', '-q', '-m', 'start');
-  return dir;
-}
-
-/** The model: a hand-run session fails a listing; a supervised try (its prompt is a Baton task prompt) writes done.txt. */
-function script(repo: string) {
-  return (v: ModelRequestView) => {
-    const tools = clientTools(v.client, { cwd: repo });
-    if (v.text.includes('## Task ID\ndone-file')) {
-      return v.toolResults.length === 0 ? tools.writeFile('done.txt', 'done\n') : say('Created done.txt.');
-    }
-    if (v.prompt.includes('list the missing folder')) {
-      return v.toolResults.length === 0 ? tools.runShell(`ls ${MISSING_DIR}`) : say('The listing failed.');
-    }
-    return say('Noted.');
-  };
-}
-
-const copies = (text: string, marker: string) => text.split(marker).length - 1;
-
-async function readLedger<T>(repo: string, read: (ledger: Awaited<ReturnType<typeof openLedger>>) => Promise<T>): Promise<T> {
-  const ledger = await openLedger({ spec: 'sqlite:.baton/agent.db', cwd: repo });
-  try {
-    return await read(ledger);
-  } finally {
-    await ledger.close();
-  }
-}
-
 describe('baton run with Baton hooks installed in the real Claude Code', () => {
   it('briefs each supervised try once and records it once, as the task attempt linked to its session', async (ctx) => {
     if (!claudeBin) return ctx.skip();
-    const repo = project();
-    const server: ModelServer = await startModelServer({ respond: script(repo) });
+    const repo = supervisedProject('.claude', cleanups);
+    const server: ModelServer = await startModelServer({ respond: supervisedScript(repo) });
     cleanups.push(() => server.close());
     const cli: AgentCli = await prepareAgentCli('claude', { serverUrl: server.url, cwd: repo });
     cleanups.push(() => cli.cleanup());

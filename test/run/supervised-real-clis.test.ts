@@ -9,31 +9,18 @@
  * failed a command: the task prompt names it, and the next session by hand is briefed on that
  * session, not on the supervised try.
  */
-import { execFileSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
-import os from 'node:os';
+import { writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CONTEXT_TITLE } from '../../src/hooks/index.js';
-import { type AgentSessionData, type LedgerRecord, openLedger } from '../../src/ledger/index.js';
+import type { AgentSessionData, LedgerRecord } from '../../src/ledger/index.js';
 import { type AgentCli, cleanEnvironment, ensureClients, prepareAgentCli, runProcess } from '../helpers/agent-clis/index.js';
 import { runBaton } from '../helpers/cli.js';
-import { clientTools, type ModelRequestView, type ModelServer, say, startModelServer } from '../helpers/model-server/index.js';
+import { BATON, copies, MISSING_DIR, readLedger, supervisedProject, supervisedScript } from '../helpers/supervised-project.js';
+import { type ModelServer, startModelServer } from '../helpers/model-server/index.js';
 
-const ROOT = fileURLToPath(new URL('../..', import.meta.url));
-const BATON = path.join(ROOT, 'bin', 'baton.js');
-const MISSING_DIR = '/nonexistent-baton-dir';
 const CLIENTS = ['codex', 'gemini'] as const;
 type Client = (typeof CLIENTS)[number];
-const PLAN = `tasks:
-  - id: done-file
-    title: Mark it done
-    instructions: Create done.txt containing "done".
-    acceptance_criteria:
-      - description: done.txt exists
-        check: test -f done.txt
-`;
 
 const cleanups: Array<() => void | Promise<void>> = [];
 let bins: Partial<Record<Client, string>> = {};
@@ -44,48 +31,8 @@ afterAll(async () => {
   for (const cleanup of cleanups.reverse()) await cleanup();
 });
 
-/** A user's project: git, Baton as a dev dependency (its bin linked), the plan and config ignored. */
-function project(): string {
-  const dir = mkdtempSync(path.join(os.tmpdir(), 'baton-supervised-real-'));
-  cleanups.push(() => rmSync(dir, { recursive: true, force: true }));
-  mkdirSync(path.join(dir, 'node_modules', '.bin'), { recursive: true });
-  symlinkSync(BATON, path.join(dir, 'node_modules', '.bin', 'baton'));
-  writeFileSync(path.join(dir, '.gitignore'), '.baton/\nnode_modules/\n.gemini/\nplan.yaml\nbaton.config.json\n');
-  writeFileSync(path.join(dir, 'plan.yaml'), PLAN);
-  const git = (...args: string[]) => execFileSync('git', args, { cwd: dir, stdio: 'ignore' });
-  git('init', '-q');
-  git('add', '.');
-  git('-c', 'user.name=t', '-c', 'user.email=t@example.com', 'commit', '-q', '-m', 'start');
-  return dir;
-}
-
-/** The model: a hand-run session fails a listing; a supervised try (its prompt is a Baton task prompt) writes done.txt. */
-function script(repo: string) {
-  return (v: ModelRequestView) => {
-    const tools = clientTools(v.client, { cwd: repo });
-    if (v.text.includes('## Task ID\ndone-file')) {
-      return v.toolResults.length === 0 ? tools.writeFile('done.txt', 'done\n') : say('Created done.txt.');
-    }
-    if (v.prompt.includes('list the missing folder')) {
-      return v.toolResults.length === 0 ? tools.runShell(`ls ${MISSING_DIR}`) : say('The listing failed.');
-    }
-    return say('Noted.');
-  };
-}
-
-const copies = (text: string, marker: string) => text.split(marker).length - 1;
-
 /** Codex runs untrusted hooks only with this flag (in real use: trusted once through /hooks). */
 const hookArgs = (name: Client) => (name === 'codex' ? ['--dangerously-bypass-hook-trust'] : []);
-
-async function readLedger<T>(repo: string, read: (ledger: Awaited<ReturnType<typeof openLedger>>) => Promise<T>): Promise<T> {
-  const ledger = await openLedger({ spec: 'sqlite:.baton/agent.db', cwd: repo });
-  try {
-    return await read(ledger);
-  } finally {
-    await ledger.close();
-  }
-}
 
 /** Claude and Gemini: the project's settings; Codex: its CODEX_HOME (the test's throwaway one). */
 async function installHooks(cli: AgentCli, repo: string): Promise<void> {
@@ -127,64 +74,67 @@ async function recordedTry(repo: string) {
   });
 }
 
-for (const name of CLIENTS) {
-  describe(`baton run with Baton hooks installed in the real ${name}`, () => {
-    it('briefs each supervised try once and records it once, as the task attempt linked to its session', async (ctx) => {
-      if (!bins[name]) return ctx.skip();
-      const repo = project();
-      const server: ModelServer = await startModelServer({ respond: script(repo) });
-      cleanups.push(() => server.close());
-      const cli: AgentCli = await prepareAgentCli(name, { serverUrl: server.url, cwd: repo });
-      cleanups.push(() => cli.cleanup());
-      await installHooks(cli, repo);
+// The clients run at once: own projects, model servers and homes.
+describe.concurrent('baton run with Baton hooks installed in a real client', () => {
+  for (const name of CLIENTS) {
+    describe(`baton run with Baton hooks installed in the real ${name}`, () => {
+      it('briefs each supervised try once and records it once, as the task attempt linked to its session', async (ctx) => {
+        if (!bins[name]) return ctx.skip();
+        const repo = supervisedProject('.gemini', cleanups);
+        const server: ModelServer = await startModelServer({ respond: supervisedScript(repo) });
+        cleanups.push(() => server.close());
+        const cli: AgentCli = await prepareAgentCli(name, { serverUrl: server.url, cwd: repo });
+        cleanups.push(() => cli.cleanup());
+        await installHooks(cli, repo);
 
-      // 1. A session by hand: its `ls` fails, and the hooks record it.
-      const byHand = await cli.run('Please list the missing folder.', { extraArgs: hookArgs(name) });
-      expect(byHand.code, byHand.stderr.slice(-2000)).toBe(0);
+        // 1. A session by hand: its `ls` fails, and the hooks record it.
+        const byHand = await cli.run('Please list the missing folder.', { extraArgs: hookArgs(name) });
+        expect(byHand.code, byHand.stderr.slice(-2000)).toBe(0);
 
-      // 2. baton run: each model turn of the try is briefed once, by the task prompt, which names the hand-run failure.
-      const tryTurns = await runPlanWith(name, cli, repo, server);
-      expect(tryTurns.length).toBeGreaterThan(0);
-      for (const turn of tryTurns) {
-        expect(copies(turn.text, '## Task ID\ndone-file')).toBe(1);
-        expect(copies(turn.text, CONTEXT_TITLE)).toBe(0);
-      }
-      expect(tryTurns[0]?.text).toContain(`ls ${MISSING_DIR}`);
+        // 2. baton run: each model turn of the try is briefed once, by the task prompt, which names the hand-run failure.
+        const tryTurns = await runPlanWith(name, cli, repo, server);
+        expect(tryTurns.length).toBeGreaterThan(0);
+        for (const turn of tryTurns) {
+          expect(copies(turn.text, '## Task ID\ndone-file')).toBe(1);
+          expect(copies(turn.text, CONTEXT_TITLE)).toBe(0);
+        }
+        expect(tryTurns[0]?.text).toContain(`ls ${MISSING_DIR}`);
 
-      // Recorded once: the task's attempt; the client session is only linked to it.
-      const recorded = await recordedTry(repo);
-      expect(recorded.attempts.map((d) => [d.attempt, d.status, d.filesCreated])).toEqual([[1, 'completed', ['done.txt']]]);
-      expect(recorded.linked.map((s) => s.data.supervised)).toEqual([{ taskId: 'done-file', attempt: 1 }]);
-      expect(recorded.linked.map((s) => s.data.client)).toEqual([name]);
-      expect(recorded.turnsOfLinked).toEqual([[]]);
-      const supervisedId = (recorded.linked[0] as LedgerRecord<AgentSessionData>).id;
+        // Recorded once: the task's attempt; the client session is only linked to it.
+        const recorded = await recordedTry(repo);
+        expect(recorded.attempts.map((d) => [d.attempt, d.status, d.filesCreated])).toEqual([[1, 'completed', ['done.txt']]]);
+        expect(recorded.linked.map((s) => s.data.supervised)).toEqual([{ taskId: 'done-file', attempt: 1 }]);
+        expect(recorded.linked.map((s) => s.data.client)).toEqual([name]);
+        expect(recorded.turnsOfLinked).toEqual([[]]);
+        const supervisedId = (recorded.linked[0] as LedgerRecord<AgentSessionData>).id;
 
-      // 3. An import of the client's own session files (baton sessions) keeps the try linked, not a
-      // second session, and lists it marked with its task and try.
-      const listed = await runBaton(['sessions', '--json'], { cwd: repo, env: { ...process.env, HOME: cli.home } });
-      expect(listed.code, listed.stderr).toBe(0);
-      const rows = listed.json<{ sessions: Array<{ id: string; supervised: unknown }> }>().sessions;
-      expect(rows.filter((r) => r.supervised !== null)).toEqual([
-        expect.objectContaining({ id: supervisedId, supervised: { task_id: 'done-file', attempt: 1 } }),
-      ]);
-      const after = await readLedger(repo, (ledger) => ledger.getRecord<AgentSessionData>('agent_sessions', supervisedId));
-      expect(after?.data.supervised).toEqual({ taskId: 'done-file', attempt: 1 });
-      expect(await readLedger(repo, async (ledger) => (await ledger.listDispatches({ taskId: supervisedId, limit: 10 })).items)).toEqual(
-        [],
-      );
+        // 3. An import of the client's own session files (baton sessions) keeps the try linked, not a
+        // second session, and lists it marked with its task and try.
+        const listed = await runBaton(['sessions', '--json'], { cwd: repo, env: { ...process.env, HOME: cli.home } });
+        expect(listed.code, listed.stderr).toBe(0);
+        const rows = listed.json<{ sessions: Array<{ id: string; supervised: unknown }> }>().sessions;
+        expect(rows.filter((r) => r.supervised !== null)).toEqual([
+          expect.objectContaining({ id: supervisedId, supervised: { task_id: 'done-file', attempt: 1 } }),
+        ]);
+        const after = await readLedger(repo, (ledger) => ledger.getRecord<AgentSessionData>('agent_sessions', supervisedId));
+        expect(after?.data.supervised).toEqual({ taskId: 'done-file', attempt: 1 });
+        expect(await readLedger(repo, async (ledger) => (await ledger.listDispatches({ taskId: supervisedId, limit: 10 })).items)).toEqual(
+          [],
+        );
 
-      // 4. The next session by hand is briefed on the hand-run session, not on the supervised try.
-      const nextTurns = server.turns.length;
-      const next = await cli.run('What is left to do here?', { extraArgs: hookArgs(name) });
-      expect(next.code, next.stderr.slice(-2000)).toBe(0);
-      const opening = server.turns[nextTurns]?.text ?? '';
-      expect(copies(opening, CONTEXT_TITLE)).toBe(1);
-      expect(opening).toContain(`\`ls ${MISSING_DIR}\` exited 2`);
-      // One session listed: the hand-run one (ids are not compared: Codex's are time-ordered, so two
-      // sessions of the same minute share their first 8 characters).
-      const listedSessions = (opening.split('## Sessions in this workspace\n')[1]?.split('\n\n')[0] ?? '').split('\n');
-      expect(listedSessions.filter((line) => line.startsWith('- '))).toHaveLength(1);
-      expect(listedSessions.join('\n')).toContain('Last request: "Please list the missing folder."');
-    }, 900_000);
-  });
-}
+        // 4. The next session by hand is briefed on the hand-run session, not on the supervised try.
+        const nextTurns = server.turns.length;
+        const next = await cli.run('What is left to do here?', { extraArgs: hookArgs(name) });
+        expect(next.code, next.stderr.slice(-2000)).toBe(0);
+        const opening = server.turns[nextTurns]?.text ?? '';
+        expect(copies(opening, CONTEXT_TITLE)).toBe(1);
+        expect(opening).toContain(`\`ls ${MISSING_DIR}\` exited 2`);
+        // One session listed: the hand-run one (ids are not compared: Codex's are time-ordered, so two
+        // sessions of the same minute share their first 8 characters).
+        const listedSessions = (opening.split('## Sessions in this workspace\n')[1]?.split('\n\n')[0] ?? '').split('\n');
+        expect(listedSessions.filter((line) => line.startsWith('- '))).toHaveLength(1);
+        expect(listedSessions.join('\n')).toContain('Last request: "Please list the missing folder."');
+      }, 900_000);
+    });
+  }
+});

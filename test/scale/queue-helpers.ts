@@ -33,7 +33,13 @@ export function releaseFile(): string {
   return release;
 }
 
-export const QUEUE_ENV = { BATON_QUEUE_LOCK_MS: '2000', BATON_QUEUE_STALLED_MS: '1000', BATON_LEASE_MS: '1500' };
+export const QUEUE_ENV = {
+  BATON_QUEUE_LOCK_MS: '2000',
+  BATON_QUEUE_STALLED_MS: '1000',
+  BATON_LEASE_MS: '1500',
+  // While every breaker is open the queue is paused this long, then they are read again (default 5 s).
+  BATON_QUEUE_BREAKER_RECHECK_MS: '200',
+};
 
 /** The project pushed to a bare remote, and `n` worker clones with the same config. */
 export function withRemote(project: Project, n: number): { remote: string; clones: string[] } {

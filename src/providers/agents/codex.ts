@@ -12,8 +12,16 @@ const PERMISSION_ARGS: Readonly<Record<AgentPermissions, readonly string[]>> = {
   full: ['--dangerously-bypass-approvals-and-sandbox'],
 };
 
-/** Reconnect notices in a row before Baton stops codex (about 40 s of its growing backoff). */
+/**
+ * Reconnect notices in a row before Baton stops codex (about 40 s of its growing backoff).
+ * `BATON_CODEX_RECONNECTS` (a positive integer) overrides it, read at each run.
+ */
 const UNREACHABLE_RECONNECTS = 4;
+
+function unreachableReconnects(): number {
+  const set = Number(process.env.BATON_CODEX_RECONNECTS);
+  return Number.isInteger(set) && set > 0 ? set : UNREACHABLE_RECONNECTS;
+}
 
 /**
  * Codex CLI: `codex exec --json --skip-git-repo-check -s workspace-write -C DIR [-m MODEL] -- PROMPT`.
@@ -46,7 +54,9 @@ export const codexSpec: AgentCliSpec = {
   endpoint: async (context) => (await readCodexSettings(context)).baseUrl,
   stall: {
     pattern: String.raw`^\{"type":"error","message":"Reconnecting\.\.\. waiting for network`,
-    count: UNREACHABLE_RECONNECTS,
+    get count() {
+      return unreachableReconnects();
+    },
     describe: describeUnreachable,
   },
 };
@@ -61,7 +71,8 @@ async function describeUnreachable(line: string, context: AgentRunContext): Prom
   const settings = await readCodexSettings(context);
   const cause = /\(([^)]*)\)/.exec(asString(parseJsonLines(line)[0]?.message) ?? '')?.[1] ?? 'connection failed';
   const where = settings.baseUrl ?? `the endpoint of model provider "${settings.provider}"`;
-  return `codex could not reach its model endpoint ${where} (model provider "${settings.provider}"): ${cause}; stopped after ${UNREACHABLE_RECONNECTS} reconnect attempts`;
+  const count = unreachableReconnects();
+  return `codex could not reach its model endpoint ${where} (model provider "${settings.provider}"): ${cause}; stopped after ${count} reconnect attempt${count === 1 ? '' : 's'}`;
 }
 
 /** Reads codex's JSONL events: agent messages, turn usage, failures and the model when reported. */

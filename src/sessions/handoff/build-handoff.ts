@@ -46,7 +46,7 @@ export interface Handoff {
   text: string;
   tokens: number;
   budget: number;
-  /** Tokens of the transcript part (the loop manager's assembly). */
+  /** Tokens of the transcript part, as the loop manager's assembly planned them. */
   transcriptTokens: number;
 }
 
@@ -67,15 +67,29 @@ export async function buildHandoff(options: BuildHandoffOptions): Promise<Handof
     sessionFactsBlock(options.facts ?? sessionFacts(session), from),
   ].join('\n\n');
   const state = options.workspaceState ? truncateToTokens(`## Workspace now\n${options.workspaceState}`, Math.floor(budget / 5)) : '';
-  const fixed = truncateToTokens([head, state].filter(Boolean).join('\n\n'), Math.floor(budget * 0.6));
-  const left = budget - counter.count(fixed) - 16;
-  let transcript = '';
+  const fixed = fitTo([head, state].filter(Boolean).join('\n\n'), Math.floor(budget * 0.6), counter);
+  const left = budget - fixed.tokens - 16;
+  let transcript: { text: string; tokens: number } | undefined;
   if (left >= MIN_BUDGET_TOKENS) {
     // A handoff is one assembly in a one-shot process: no loop metrics (and no prom-client load).
     const manager = new ContextManager({ counter, metrics: false }, options.extractor);
-    manager.recordAll(sessionLoopEvents(session, SYSTEM, TRANSCRIPT_TAIL_EVENTS));
-    transcript = manager.assemble({ budget: left }).text;
+    // Events built here from the parsed session: no per-event schema check (the readers' output is typed).
+    manager.recordTrusted(sessionLoopEvents(session, SYSTEM, TRANSCRIPT_TAIL_EVENTS));
+    const assembled = manager.assemble({ budget: left });
+    if (assembled.text) transcript = assembled;
   }
-  const text = truncateToTokens(transcript ? `${fixed}\n\n## Transcript\n${transcript}\n--- end of handoff ---` : fixed, budget);
-  return { text, tokens: counter.count(text), budget, transcriptTokens: transcript ? counter.count(transcript) : 0 };
+  const whole = fitTo(
+    transcript ? `${fixed.text}\n\n## Transcript\n${transcript.text}\n--- end of handoff ---` : fixed.text,
+    budget,
+    counter,
+  );
+  return { text: whole.text, tokens: whole.tokens, budget, transcriptTokens: transcript?.tokens ?? 0 };
+}
+
+/** `text` cut to `limit` tokens when over it, with its count: one count when it fits (the usual case), not a cut and a count. */
+function fitTo(text: string, limit: number, counter: TokenCounter): { text: string; tokens: number } {
+  const tokens = counter.count(text);
+  if (tokens <= limit) return { text, tokens };
+  const cut = truncateToTokens(text, limit);
+  return { text: cut, tokens: counter.count(cut) };
 }

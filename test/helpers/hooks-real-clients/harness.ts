@@ -5,7 +5,7 @@
  * so the clients run on different test workers at once instead of one after another.
  */
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -122,6 +122,7 @@ export async function harness(name: AgentCliName, options: { codexToml?: string;
       const before = server.turns.length;
       respond = script;
       const run = await cli.run(prompt, { extraArgs: [...hookArgs(name), ...extraArgs], env });
+      await hookJobsDone(repo);
       expect(run.code, `${cli.title}: ${run.stderr.slice(-2000)}\n${run.stdout.slice(-1000)}`).toBe(0);
       expect(server.problems).toEqual([]);
       const turns = server.turns.slice(before);
@@ -130,12 +131,30 @@ export async function harness(name: AgentCliName, options: { codexToml?: string;
     attempt: async (script, prompt, env = {}) => {
       respond = script;
       const run = await cli.run(prompt, { extraArgs: hookArgs(name), env });
+      await hookJobsDone(repo);
       return { code: run.code, stdout: run.stdout };
     },
   };
 }
 
+/**
+ * Waits until the Stop and SessionEnd folds the hooks handed to detached children (src/hooks/hook-jobs.ts)
+ * are done: each removes its job file under `.baton/hooks/jobs/` when it ends.
+ */
+export async function hookJobsDone(repo: string): Promise<void> {
+  const dir = path.join(repo, '.baton', 'hooks', 'jobs');
+  const pending = () => {
+    try {
+      return readdirSync(dir).filter((name) => name.endsWith('.json'));
+    } catch {
+      return [];
+    }
+  };
+  while (pending().length > 0) await new Promise((resolve) => setTimeout(resolve, 10));
+}
+
 export async function sessionRecord(repo: string, id: string): Promise<LedgerRecord<AgentSessionData> | undefined> {
+  await hookJobsDone(repo);
   const ledger = await openLedger({ spec: 'sqlite:.baton/agent.db', cwd: repo });
   try {
     return await ledger.getRecord<AgentSessionData>('agent_sessions', id);

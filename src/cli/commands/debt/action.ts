@@ -1,6 +1,6 @@
 import { BatonError } from '../../../errors/index.js';
 import type { TechDebtData } from '../../../ledger/index.js';
-import { type CliIO, type CommonOptions, EXIT_OK, openCliLedger, parsePositiveInt, printResult } from '../../context.js';
+import { type CliIO, type CommonOptions, EXIT_OK, withCliLedger, parsePositiveInt, printResult } from '../../context.js';
 import type { DebtAddOptions } from './options.js';
 
 const SEVERITIES = ['low', 'medium', 'high', 'critical'] as const;
@@ -13,8 +13,7 @@ export async function runDebtAdd(io: CliIO, title: string, options: DebtAddOptio
     });
   }
   if (!title.trim()) throw new BatonError('INPUT_INVALID', 'The tech debt title is empty', { details: { field: 'title' } });
-  const ledger = await openCliLedger(io, options);
-  try {
+  return withCliLedger(io, options, async (ledger) => {
     const record = await ledger.createRecord<TechDebtData>('debt', {
       status: 'open',
       taskId: options.task,
@@ -29,17 +28,14 @@ export async function runDebtAdd(io: CliIO, title: string, options: DebtAddOptio
     });
     printResult(io, options, record, () => `Recorded tech debt ${record.id}: ${record.data.title}`);
     return EXIT_OK;
-  } finally {
-    await ledger.close();
-  }
+  });
 }
 
 export async function runDebtList(
   io: CliIO,
   options: CommonOptions & { status: string; task?: string; limit: string; cursor?: string },
 ): Promise<number> {
-  const ledger = await openCliLedger(io, options);
-  try {
+  return withCliLedger(io, options, async (ledger) => {
     const page = await ledger.listRecords<TechDebtData>('debt', {
       status: options.status === 'all' ? undefined : options.status,
       taskId: options.task,
@@ -57,7 +53,5 @@ export async function runDebtList(
       return rows.join('\n');
     });
     return EXIT_OK;
-  } finally {
-    await ledger.close();
-  }
+  });
 }

@@ -2,13 +2,12 @@ import { createWriteStream } from 'node:fs';
 import { once } from 'node:events';
 import path from 'node:path';
 import { formatLedgerLine } from '../../../ledger/index.js';
-import { type CliIO, type CommonOptions, EXIT_OK, openCliLedger } from '../../context.js';
+import { type CliIO, type CommonOptions, EXIT_OK, withCliLedger } from '../../context.js';
 
 /** Streams the export so a million dispatches never sit in memory at once. */
 export async function runExport(io: CliIO, options: CommonOptions & { out?: string }): Promise<number> {
-  const ledger = await openCliLedger(io, options, { readOnly: true });
   const counts: Record<string, number> = {};
-  try {
+  return withCliLedger(io, { ...options, readOnly: true }, async (ledger) => {
     const file = options.out ? path.resolve(io.cwd, options.out) : undefined;
     const stream = file ? createWriteStream(file) : undefined;
     for await (const line of ledger.exportLines()) {
@@ -26,7 +25,5 @@ export async function runExport(io: CliIO, options: CommonOptions & { out?: stri
       else io.stderr(`Exported ${summary.lines} lines to ${file}\n`);
     }
     return EXIT_OK;
-  } finally {
-    await ledger.close();
-  }
+  });
 }

@@ -7,6 +7,7 @@ import {
   type HandoffTarget,
   handoffArgv,
   readHandoffSession,
+  workspaceGitLines,
   workspaceState,
 } from '../../../sessions/index.js';
 import { type CliIO, type CommonOptions, EXIT_OK, openCliLedger, parsePositiveInt, printResult } from '../../context.js';
@@ -21,6 +22,8 @@ export interface HandoffCliOptions extends CommonOptions {
 
 export async function runHandoff(io: CliIO, options: HandoffCliOptions): Promise<number> {
   const budget = parsePositiveInt(options.budget, '--budget');
+  // The workspace's git state (a child process) runs beside the ledger's open and the import.
+  const gitLines = workspaceGitLines(io.cwd);
   const ledger = await openCliLedger(io, options);
   try {
     const { workspace, sessions } = await importAndList(io, ledger, undefined);
@@ -31,13 +34,13 @@ export async function runHandoff(io: CliIO, options: HandoffCliOptions): Promise
       throw new BatonError('INPUT_INVALID', `session ${source.id} has no transcript Baton can read (recorded by hooks only)`, {
         details: { field: '--from', value: source.id },
       });
-    // The transcript's head and tail (CPU) and the workspace's git state (child processes) overlap.
     const [{ session, facts }, state] = await Promise.all([
       readHandoffSession(ledger, source),
       workspaceState(
         io.cwd,
         source,
         sessions.filter((s) => s !== source),
+        gitLines,
       ),
     ]);
     const handoff = await buildHandoff({ session, ...(facts ? { facts } : {}), target, budget, workspaceState: state });

@@ -6,7 +6,7 @@ import { openLedger } from '../../../ledger/index.js';
 import { createProviders, type Provider } from '../../../providers/index.js';
 import { DEFAULT_TASK_LEASE_MS, loadPlan, type RunReport, runPlan, sessionRefresher, workspaceOps } from '../../../supervisor/index.js';
 import { EXIT_FAILURE, EXIT_OK, parsePort, parsePositiveInt, printResult, type CliIO, type CommonOptions } from '../../context.js';
-import { sessionWorkspace } from '../sessions/workspace-sessions.js';
+import { sessionWorkspace } from '../../../sessions/light.js';
 import { startMetricsServer } from './metrics-server.js';
 import { createProgress } from './progress.js';
 import { runQueued } from './run-queued.js';

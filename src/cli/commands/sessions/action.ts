@@ -1,5 +1,5 @@
 import type { AgentSessionRecord } from '../../../ledger/index.js';
-import { type CliIO, type CommonOptions, EXIT_OK, openCliLedger, printResult } from '../../context.js';
+import { type CliIO, type CommonOptions, EXIT_OK, withCliLedger, printResult } from '../../context.js';
 import { findSession, importAndList } from './workspace-sessions.js';
 import { renderImport, renderSession, renderSessionList, sessionRow } from './render-sessions.js';
 
@@ -8,38 +8,29 @@ export interface SessionsCliOptions extends CommonOptions {
 }
 
 export async function runSessionsList(io: CliIO, options: SessionsCliOptions): Promise<number> {
-  const ledger = await openCliLedger(io, options);
-  try {
+  return withCliLedger(io, options, async (ledger) => {
     const { workspace, imported, sessions } = await importAndList(io, ledger, options.client, { supervised: true });
     const value = { workspace, imported: importSummary(imported), sessions: sessions.map(sessionRow) };
     printResult(io, options, value, () => renderSessionList(workspace, sessions));
     return EXIT_OK;
-  } finally {
-    await ledger.close();
-  }
+  });
 }
 
 export async function runSessionsShow(io: CliIO, id: string, options: SessionsCliOptions): Promise<number> {
-  const ledger = await openCliLedger(io, options);
-  try {
+  return withCliLedger(io, options, async (ledger) => {
     const { sessions } = await importAndList(io, ledger, options.client, { supervised: true });
     const record: AgentSessionRecord = findSession(sessions, id);
     printResult(io, options, { ...sessionRow(record), record: record.data }, () => renderSession(record));
     return EXIT_OK;
-  } finally {
-    await ledger.close();
-  }
+  });
 }
 
 export async function runSessionsImport(io: CliIO, options: SessionsCliOptions): Promise<number> {
-  const ledger = await openCliLedger(io, options);
-  try {
+  return withCliLedger(io, options, async (ledger) => {
     const { workspace, imported } = await importAndList(io, ledger, options.client, { supervised: true });
     printResult(io, options, { workspace, ...importSummary(imported) }, () => renderImport(workspace, imported));
     return EXIT_OK;
-  } finally {
-    await ledger.close();
-  }
+  });
 }
 
 function importSummary(result: Awaited<ReturnType<typeof importAndList>>['imported']) {

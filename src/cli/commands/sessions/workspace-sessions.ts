@@ -1,21 +1,12 @@
 import { BatonError } from '../../../errors/index.js';
-// The light faces: `baton status` and `refresh` import through here, and the hooks' and sessions'
-// indexes load the context renderer, the handoff and the tokenizer.
-import { findBatonWorkspace } from '../../../hooks/light.js';
+// The light faces: `baton status` and `refresh` import through here, and the sessions' index
+// loads the context renderer, the handoff and the tokenizer.
 import type { Ledger } from '../../../ledger/index.js';
 import { type AgentSessionRecord, isEmptyAgentSession, listAgentSessions } from '../../../ledger/light.js';
-import { importSessions, type ImportSessionsResult, workspaceRoots } from '../../../sessions/light.js';
+import { importSessions, type ImportSessionsResult, sessionWorkspaceOf } from '../../../sessions/light.js';
 import type { CliIO } from '../../context.js';
 
 export const SESSION_CLIENT_NAMES = ['claude', 'codex', 'gemini', 'copilot', 'opencode'] as const;
-
-/** The workspace the sessions are recorded under: the hooks' one (the folder with `.baton/`), else the git root, else cwd. */
-export async function sessionWorkspace(cwd: string): Promise<string> {
-  const baton = findBatonWorkspace(cwd);
-  if (baton) return baton;
-  const roots = await workspaceRoots(cwd);
-  return roots[0] ?? cwd;
-}
 
 /**
  * Imports what is new in the client stores, then lists the workspace's sessions that did
@@ -30,8 +21,8 @@ export async function importAndList(
   options: { supervised?: boolean } = {},
 ): Promise<{ workspace: string; imported: ImportSessionsResult; sessions: AgentSessionRecord[] }> {
   checkClient(client);
-  const workspace = await sessionWorkspace(io.cwd);
-  const imported = await importSessions(ledger, { cwd: io.cwd, workspace, env: io.env });
+  const { workspace, roots } = await sessionWorkspaceOf(io.cwd);
+  const imported = await importSessions(ledger, { cwd: io.cwd, workspace, roots, env: io.env });
   const supervised = options.supervised === true;
   const all = await listAgentSessions(ledger, {
     workspace,
@@ -77,7 +68,8 @@ function checkClient(client: string | undefined): void {
  */
 export async function importBeforeReading(io: CliIO, ledger: Ledger): Promise<void> {
   try {
-    await importSessions(ledger, { cwd: io.cwd, workspace: await sessionWorkspace(io.cwd), env: io.env });
+    const { workspace, roots } = await sessionWorkspaceOf(io.cwd);
+    await importSessions(ledger, { cwd: io.cwd, workspace, roots, env: io.env });
   } catch {
     // The command reads what the ledger already holds.
   }

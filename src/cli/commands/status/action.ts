@@ -1,11 +1,10 @@
 import { gatherStatus, renderStatus } from './gather-status.js';
-import { type CliIO, type CommonOptions, EXIT_OK, openCliLedger, printResult, resolveLedgerSpec } from '../../context.js';
+import { type CliIO, type CommonOptions, EXIT_OK, withCliLedger, printResult, resolveLedgerSpec } from '../../context.js';
 import { readQueueSection, renderQueueSection } from './queue-section.js';
 import { importBeforeReading } from '../sessions/workspace-sessions.js';
 
 export async function runStatus(io: CliIO, options: CommonOptions & { limit: number }): Promise<number> {
-  const ledger = await openCliLedger(io, options, { readOnly: true });
-  try {
+  return withCliLedger(io, { ...options, readOnly: true }, async (ledger) => {
     await importBeforeReading(io, ledger);
     const base = await gatherStatus(ledger, { dispatchLimit: options.limit, now: Date.now() });
     const queue = await readQueueSection(
@@ -15,7 +14,5 @@ export async function runStatus(io: CliIO, options: CommonOptions & { limit: num
     const status = queue ? { ...base, queue } : base;
     printResult(io, options, status, () => (queue ? `${renderStatus(base)}\n${renderQueueSection(queue)}` : renderStatus(base)));
     return EXIT_OK;
-  } finally {
-    await ledger.close();
-  }
+  });
 }

@@ -1,6 +1,6 @@
 import { BatonError } from '../../../errors/index.js';
 import { checkTaskId, TASK_STATUSES, type AcceptanceCriterion, type Task, type TaskStatus } from '../../../ledger/index.js';
-import { type CliIO, type CommonOptions, EXIT_OK, openCliLedger, parsePositiveInt, printResult } from '../../context.js';
+import { type CliIO, type CommonOptions, EXIT_OK, withCliLedger, parsePositiveInt, printResult } from '../../context.js';
 import type { TaskAddOptions } from './options.js';
 
 export async function runTaskAdd(io: CliIO, id: string, options: TaskAddOptions): Promise<number> {
@@ -11,8 +11,7 @@ export async function runTaskAdd(io: CliIO, id: string, options: TaskAddOptions)
       details: { field: '--priority', value: options.priority },
     });
   }
-  const ledger = await openCliLedger(io, options);
-  try {
+  return withCliLedger(io, options, async (ledger) => {
     const task = await ledger.createTask({
       id,
       title: options.title,
@@ -26,9 +25,7 @@ export async function runTaskAdd(io: CliIO, id: string, options: TaskAddOptions)
     });
     printResult(io, options, task, () => `Added task ${task.id}: ${task.title}`);
     return EXIT_OK;
-  } finally {
-    await ledger.close();
-  }
+  });
 }
 
 export async function runTaskList(
@@ -36,8 +33,7 @@ export async function runTaskList(
   options: CommonOptions & { status?: string; limit: string; cursor?: string },
 ): Promise<number> {
   const statuses = splitList(options.status).map(parseStatus);
-  const ledger = await openCliLedger(io, options);
-  try {
+  return withCliLedger(io, options, async (ledger) => {
     const page = await ledger.listTasks({
       status: statuses.length > 0 ? statuses : undefined,
       limit: parsePositiveInt(options.limit, '--limit'),
@@ -50,14 +46,11 @@ export async function runTaskList(
       return rows.join('\n');
     });
     return EXIT_OK;
-  } finally {
-    await ledger.close();
-  }
+  });
 }
 
 export async function runTaskShow(io: CliIO, id: string, options: CommonOptions & { dispatches: string }): Promise<number> {
-  const ledger = await openCliLedger(io, options);
-  try {
+  return withCliLedger(io, options, async (ledger) => {
     const task = await ledger.getTask(id);
     if (!task) throw new BatonError('NOT_FOUND', `No task with id "${id}" (see baton task list)`, { details: { id } });
     const dispatches = await ledger.lastDispatches(id, parsePositiveInt(options.dispatches, '--dispatches'));
@@ -70,9 +63,7 @@ export async function runTaskShow(io: CliIO, id: string, options: CommonOptions 
       ),
     );
     return EXIT_OK;
-  } finally {
-    await ledger.close();
-  }
+  });
 }
 
 function renderTask(task: Task, dispatchLines: string[]): string {

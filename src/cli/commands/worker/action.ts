@@ -10,7 +10,8 @@ import {
   startQueueWorker,
 } from '../../../queue/index.js';
 import { startMetricsServer } from '../run/metrics-server.js';
-import { DEFAULT_TASK_LEASE_MS } from '../../../supervisor/index.js';
+import { sessionWorkspace } from '../../../sessions/light.js';
+import { DEFAULT_TASK_LEASE_MS, sessionRefresher } from '../../../supervisor/index.js';
 import { type CliIO, type CommonOptions, EXIT_FAILURE, EXIT_OK, parsePort, parsePositiveInt } from '../../context.js';
 import { selectProviders } from '../run/action.js';
 import { createProgress } from '../run/progress.js';
@@ -41,6 +42,7 @@ export async function runWorker(io: CliIO, options: WorkerOptions): Promise<numb
   const lease = Number(io.env.BATON_LEASE_MS);
   const lockMs = Number(io.env.BATON_QUEUE_LOCK_MS);
   const stalledMs = Number(io.env.BATON_QUEUE_STALLED_MS);
+  const recheckMs = Number(io.env.BATON_QUEUE_BREAKER_RECHECK_MS);
   const namespace = io.env.BATON_NAMESPACE ?? process.env.BATON_NAMESPACE ?? 'default';
   const stopped = new Promise<NodeJS.Signals>((resolve) => {
     process.once('SIGTERM', () => resolve('SIGTERM'));
@@ -55,6 +57,7 @@ export async function runWorker(io: CliIO, options: WorkerOptions): Promise<numb
       concurrency,
       lockMs: lockMs > 0 ? lockMs : DEFAULT_QUEUE_LOCK_MS,
       stalledIntervalMs: stalledMs > 0 ? stalledMs : DEFAULT_STALLED_INTERVAL_MS,
+      ...(recheckMs > 0 ? { breakerRecheckMs: recheckMs } : {}),
       keepWorktrees: Boolean(options.keepWorktrees),
       commitPolicy: config.commitPolicy,
       run: {
@@ -67,6 +70,9 @@ export async function runWorker(io: CliIO, options: WorkerOptions): Promise<numb
         checkTimeoutMs: config.timeouts.checkMs,
         leaseMs: lease > 0 ? lease : DEFAULT_TASK_LEASE_MS,
         onEvent: progress.onEvent,
+        // As `baton run`: each try's native agent CLI session (in a worktree of this clone) is
+        // imported from the client's store before the next try's prompt and when the task ends.
+        refreshSessions: sessionRefresher(ledger, { cwd: io.cwd, workspace: await sessionWorkspace(io.cwd), env: io.env }),
       },
     });
     const metrics =
