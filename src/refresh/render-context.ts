@@ -6,24 +6,17 @@ import { buildContextFields, type ContextField } from './context-fields.js';
 import { FORMAT_TOKEN_CAPS, PROMPT_TOKEN_CAPS } from './format-budgets.js';
 import { buildNarrativeSections } from './narrative-sections.js';
 import type { ContextDelta } from './snapshot-delta.js';
-import type { ContextSnapshot, RefreshFormat, RefreshMetadata, RenderedContext, SentForm } from './types.js';
+import type { ContextSnapshot, RefreshFormat, RefreshMetadata, RenderedContext, RenderJob } from './types.js';
 
 export type { RenderedContext } from './types.js';
 
-export interface RenderOptions {
-  format: RefreshFormat;
-  now: number;
-  /** @default true */
-  generateContinuationPrompt?: boolean;
-  /** Hard cap for the whole text. @default FORMAT_TOKEN_CAPS[format] */
-  maxTokens?: number;
+/** A render job (format, clock, caps, sent form) with the whole metadata, run in this thread. */
+export interface RenderOptions extends Omit<RenderJob, 'metadata'> {
   /** Metadata to embed; token_estimate, token_budget, dropped and trimmed are filled in here. */
   metadata: Omit<RefreshMetadata, 'token_estimate' | 'token_budget' | 'dropped' | 'trimmed'>;
   counter?: TokenCounter;
   /** Changes since an earlier point (§8.2), shown ahead of the rest. */
   delta?: ContextDelta;
-  /** The client's form of the result, fitted too. @default the text and structured form as they are */
-  sent?: SentForm;
 }
 
 /**
