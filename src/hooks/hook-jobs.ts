@@ -16,6 +16,9 @@ const DETACHED_EVENTS: ReadonlySet<HookEvent> = new Set(['stop', 'session-end'])
 /** @default 30 s: a job file older than this has lost its runner (killed, machine asleep): it is started again. */
 export const STALE_JOB_MS = 30_000;
 
+/** Set in a handed-off job's child: no client waits for it, so its ledger writes wait longer for a lock (with-hook-ledger.ts). */
+export const JOB_ENV = 'BATON_HOOK_JOB';
+
 /** @default 25: how often a session start looks again at the jobs still running. */
 const POLL_MS = 25;
 
@@ -57,7 +60,8 @@ export function handOffHook(job: HookJob, env: NodeJS.ProcessEnv): boolean {
   const file = path.join(jobsDir(workspace), `${job.at}-${process.pid}-${job.event}.json`);
   try {
     mkdirSync(path.dirname(file), { recursive: true });
-    writeFileSync(file, JSON.stringify(job));
+    // The client's own words and reply: readable by the user only, as the journal (removed when the job is done).
+    writeFileSync(file, JSON.stringify(job), { mode: 0o600 });
   } catch {
     return false; // a `.baton/` that cannot be written: the hook runs inline, and logs what fails
   }
@@ -68,7 +72,7 @@ export function handOffHook(job: HookJob, env: NodeJS.ProcessEnv): boolean {
 function startJob(file: string, job: HookJob, env: NodeJS.ProcessEnv): void {
   const child = spawn(process.execPath, [BIN, 'hook', job.event, '--client', job.client, '--job', file], {
     cwd: job.cwd,
-    env,
+    env: { ...env, [JOB_ENV]: '1' },
     detached: true,
     stdio: 'ignore',
     windowsHide: true,
@@ -98,11 +102,17 @@ export function finishJob(file: string): void {
  * Waits (at most `maxMs`) until the workspace's handed-off jobs are done, so that a session
  * start sees the turn and the end the previous session's hooks handed off a moment ago. A job
  * older than STALE_JOB_MS lost its runner: it is started again (detached) and not waited for.
+ * `onWait` hears once how many jobs are still running when there are any (a command says it waits).
  */
-export async function waitForHookJobs(workspace: string, env: NodeJS.ProcessEnv, maxMs: number): Promise<void> {
+export async function waitForHookJobs(
+  workspace: string,
+  env: NodeJS.ProcessEnv,
+  maxMs: number,
+  onWait?: (live: number) => void,
+): Promise<void> {
   const dir = jobsDir(workspace);
   const until = Date.now() + maxMs;
-  for (;;) {
+  for (let first = true; ; first = false) {
     const now = Date.now();
     let live = 0;
     for (const name of listJobs(dir)) {
@@ -113,6 +123,7 @@ export async function waitForHookJobs(workspace: string, env: NodeJS.ProcessEnv,
       else restartJob(file, env, now);
     }
     if (live === 0 || now >= until) return;
+    if (first) onWait?.(live);
     await new Promise((resolve) => setTimeout(resolve, POLL_MS));
   }
 }

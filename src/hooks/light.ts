@@ -5,3 +5,5 @@ export { findBatonWorkspace } from './hook-paths.js';
 export { summarizeSession } from './session-summary.js';
 // A prompt in the user's own words (Gemini puts Baton's SessionStart context in front of it).
 export { userPrompt } from './parse-hook-input.js';
+// What a command that reads sessions waits for: the folds the last Stop/SessionEnd hooks handed off.
+export { waitForHookJobs } from './hook-jobs.js';

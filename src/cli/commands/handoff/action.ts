@@ -11,7 +11,7 @@ import {
   workspaceState,
 } from '../../../sessions/index.js';
 import { type CliIO, type CommonOptions, EXIT_OK, openCliLedger, parsePositiveInt, printResult } from '../../context.js';
-import { findSession, importAndList, SESSION_CLIENT_NAMES } from '../sessions/workspace-sessions.js';
+import { findSession, importAndList, SESSION_CLIENT_NAMES, waitForHookFolds } from '../sessions/workspace-sessions.js';
 
 export interface HandoffCliOptions extends CommonOptions {
   from?: string;
@@ -24,6 +24,7 @@ export async function runHandoff(io: CliIO, options: HandoffCliOptions): Promise
   const budget = parsePositiveInt(options.budget, '--budget');
   // The workspace's git state (a child process) runs beside the ledger's open and the import.
   const gitLines = workspaceGitLines(io.cwd);
+  await waitForHookFolds(io);
   const ledger = await openCliLedger(io, options);
   try {
     const { workspace, sessions } = await importAndList(io, ledger, undefined);

@@ -3,7 +3,7 @@ import type { Ledger } from '../../../ledger/index.js';
 import { maskSecretsSync } from '../../../redact/index.js';
 import { REFRESH_FORMATS, type RefreshFormat, refreshContext } from '../../../refresh/index.js';
 import { type CliIO, EXIT_OK, openCliLedger, parsePositiveInt, printResult } from '../../context.js';
-import { importBeforeReading } from '../sessions/workspace-sessions.js';
+import { importBeforeReading, waitForHookFolds } from '../sessions/workspace-sessions.js';
 import type { RefreshCliOptions } from './options.js';
 
 export async function runRefresh(io: CliIO, taskId: string | undefined, options: RefreshCliOptions): Promise<number> {
@@ -14,6 +14,7 @@ export async function runRefresh(io: CliIO, taskId: string | undefined, options:
       details: { field: '--format', value: format },
     });
   }
+  await waitForHookFolds(io);
   const ledger = await openCliLedger(io, options);
   try {
     await importBeforeReading(io, ledger);

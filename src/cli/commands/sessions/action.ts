@@ -1,6 +1,6 @@
 import type { AgentSessionRecord } from '../../../ledger/index.js';
 import { type CliIO, type CommonOptions, EXIT_OK, withCliLedger, printResult } from '../../context.js';
-import { findSession, importAndList } from './workspace-sessions.js';
+import { findSession, importAndList, waitForHookFolds } from './workspace-sessions.js';
 import { renderImport, renderSession, renderSessionList, sessionRow } from './render-sessions.js';
 
 export interface SessionsCliOptions extends CommonOptions {
@@ -8,6 +8,7 @@ export interface SessionsCliOptions extends CommonOptions {
 }
 
 export async function runSessionsList(io: CliIO, options: SessionsCliOptions): Promise<number> {
+  await waitForHookFolds(io);
   return withCliLedger(io, options, async (ledger) => {
     const { workspace, imported, sessions } = await importAndList(io, ledger, options.client, { supervised: true });
     const value = { workspace, imported: importSummary(imported), sessions: sessions.map(sessionRow) };
@@ -17,6 +18,7 @@ export async function runSessionsList(io: CliIO, options: SessionsCliOptions): P
 }
 
 export async function runSessionsShow(io: CliIO, id: string, options: SessionsCliOptions): Promise<number> {
+  await waitForHookFolds(io);
   return withCliLedger(io, options, async (ledger) => {
     const { sessions } = await importAndList(io, ledger, options.client, { supervised: true });
     const record: AgentSessionRecord = findSession(sessions, id);
@@ -26,6 +28,7 @@ export async function runSessionsShow(io: CliIO, id: string, options: SessionsCl
 }
 
 export async function runSessionsImport(io: CliIO, options: SessionsCliOptions): Promise<number> {
+  await waitForHookFolds(io);
   return withCliLedger(io, options, async (ledger) => {
     const { workspace, imported } = await importAndList(io, ledger, options.client, { supervised: true });
     printResult(io, options, { workspace, ...importSummary(imported) }, () => renderImport(workspace, imported));

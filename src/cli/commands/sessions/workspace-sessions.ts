@@ -3,10 +3,28 @@ import { BatonError } from '../../../errors/index.js';
 // loads the context renderer, the handoff and the tokenizer.
 import type { Ledger } from '../../../ledger/index.js';
 import { type AgentSessionRecord, isEmptyAgentSession, listAgentSessions } from '../../../ledger/light.js';
+import { findBatonWorkspace, waitForHookJobs } from '../../../hooks/light.js';
 import { importSessions, type ImportSessionsResult, sessionWorkspaceOf } from '../../../sessions/light.js';
 import type { CliIO } from '../../context.js';
 
 export const SESSION_CLIENT_NAMES = ['claude', 'codex', 'gemini', 'copilot', 'opencode'] as const;
+
+/** @default 5 s: how long a command that reads sessions waits for the folds the last hooks handed off. */
+const HOOK_FOLDS_WAIT_MS = 5_000;
+
+/**
+ * A Stop or SessionEnd hook hands its fold to a detached child and exits (hooks/hook-jobs.ts), so
+ * a command run the moment the agent CLI exits (`claude -p …; baton handoff`) could read the session
+ * without its last turn, or find the ledger locked by that fold: the commands that read sessions
+ * wait for those folds before they open the ledger (at most HOOK_FOLDS_WAIT_MS), and say so.
+ */
+export async function waitForHookFolds(io: CliIO): Promise<void> {
+  const workspace = findBatonWorkspace(io.cwd);
+  if (!workspace) return;
+  await waitForHookJobs(workspace, io.env, HOOK_FOLDS_WAIT_MS, (live) =>
+    io.stderr(`waiting for ${live} hook fold${live === 1 ? '' : 's'} of the last agent session (at most ${HOOK_FOLDS_WAIT_MS / 1000} s)\n`),
+  );
+}
 
 /**
  * Imports what is new in the client stores, then lists the workspace's sessions that did

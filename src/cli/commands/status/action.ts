@@ -1,9 +1,10 @@
 import { gatherStatus, renderStatus } from './gather-status.js';
 import { type CliIO, type CommonOptions, EXIT_OK, withCliLedger, printResult, resolveLedgerSpec } from '../../context.js';
 import { readQueueSection, renderQueueSection } from './queue-section.js';
-import { importBeforeReading } from '../sessions/workspace-sessions.js';
+import { importBeforeReading, waitForHookFolds } from '../sessions/workspace-sessions.js';
 
 export async function runStatus(io: CliIO, options: CommonOptions & { limit: number }): Promise<number> {
+  await waitForHookFolds(io);
   return withCliLedger(io, { ...options, readOnly: true }, async (ledger) => {
     await importBeforeReading(io, ledger);
     const base = await gatherStatus(ledger, { dispatchLimit: options.limit, now: Date.now() });
