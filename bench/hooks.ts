@@ -8,15 +8,16 @@
  * - session start: `hook session-start` for a new session (the whole context rendered each time),
  *   on a small repository and on the 50,000-file repository of the refresh bench (200 modified,
  *   50 untracked files, bench/lib/bench-repo.ts), each with a ledger of earlier sessions and runs;
- * - end of a turn: `hook stop` after one tool call (the fold: git status, hashes, ledger writes);
- *   and `hook session-end` (Claude cuts it at 1.5 s).
+ * - end of a turn: `hook stop` after one tool call, and `hook session-end` (Claude cuts it at 1.5 s):
+ *   the hook process the client waits for hands the fold (git status, hashes, ledger writes) to a
+ *   detached child (src/hooks/hook-jobs.ts), which runs on while the next calls are timed.
  * claude-mem's hooks run on bun with a worker daemon on a local port; neither is installed here.
  * Targets: post-tool p50 <= 1.5x `node -e 0`; session start p50 <= 3x `node -e 0` on the small
  * repository and <= 1.5x (`git status` + `node -e 0`) on the large one. Needs `npm run build`.
  * Writes bench/results/hooks.json.
  */
 import { execFileSync, spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { loadavg, tmpdir } from 'node:os';
 import path from 'node:path';
@@ -78,6 +79,8 @@ export default async function run(args: string[]): Promise<void> {
   const times = await measure(commands, runs);
   load.push(loadavg()[0] ?? 0);
   const result = summarize(times, { runs, files: big ? files : 0, load });
+  // The Stop and SessionEnd folds run on in detached children (src/hooks/hook-jobs.ts): done before the folders go.
+  for (const dir of [small, big]) if (dir) await hookJobsDone(dir);
   if (big) rmSync(path.join(big, '.baton', 'hooks'), { recursive: true, force: true });
   rmSync(small, { recursive: true, force: true });
   const out = path.join(HERE, 'results', 'hooks.json');
@@ -221,6 +224,13 @@ function payload(event: string, session: string, cwd: string, extra: Record<stri
     hook_event_name: event,
     ...extra,
   });
+}
+
+/** Waits until the hooks' handed-off folds are done: each removes its job file under `.baton/hooks/jobs/`. */
+async function hookJobsDone(repo: string): Promise<void> {
+  const dir = path.join(repo, '.baton', 'hooks', 'jobs');
+  while (existsSync(dir) && readdirSync(dir).some((name) => name.endsWith('.json')))
+    await new Promise((resolve) => setTimeout(resolve, 10));
 }
 
 function percentile(values: number[], q: number): number {

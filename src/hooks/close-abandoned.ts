@@ -1,4 +1,5 @@
-import { type AgentSessionData, agentSessionId, endAgentSession, type Ledger, listAgentSessions } from '../ledger/index.js';
+import type { AgentSessionData, Ledger } from '../ledger/index.js';
+import { agentSessionId, endAgentSession, listAgentSessions } from '../ledger/light.js';
 import { isAgentClient } from './client-specs.js';
 import { foldSession } from './fold-session.js';
 import { summarizeSession } from './session-summary.js';

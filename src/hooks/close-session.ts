@@ -1,4 +1,5 @@
-import { type AgentSessionData, endAgentSession, getAgentSession, type Ledger } from '../ledger/index.js';
+import type { AgentSessionData, Ledger } from '../ledger/index.js';
+import { endAgentSession, getAgentSession } from '../ledger/light.js';
 import { cutOffEndReason, summarizeSession } from './session-summary.js';
 
 /** Closes the session's record with its summary (idempotent: a second end keeps the first's time). */

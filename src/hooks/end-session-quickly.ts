@@ -1,5 +1,5 @@
 import { closeSync, openSync, readSync, statSync } from 'node:fs';
-import { agentSessionId } from '../ledger/index.js';
+import { agentSessionId } from '../ledger/light.js';
 import { closeSession } from './close-session.js';
 import { acquireFoldLock } from './fold-lock.js';
 import type { SessionFiles } from './hook-paths.js';

@@ -1,5 +1,6 @@
 import { stat } from 'node:fs/promises';
-import { agentSessionId, type Ledger } from '../ledger/index.js';
+import type { Ledger } from '../ledger/index.js';
+import { agentSessionId } from '../ledger/light.js';
 import type { WorkspaceDiff } from '../workspace/index.js';
 import { readCodexExitCodes } from './codex-exit-codes.js';
 import { acquireFoldLock, type LockHolder } from './fold-lock.js';

@@ -1,5 +1,6 @@
 import { isBatonError } from '../errors/index.js';
-import { type AgentSessionData, type AgentSessionFailure, getAgentSession, type Ledger, recordAgentSessionTurn } from '../ledger/index.js';
+import type { AgentSessionData, AgentSessionFailure, Ledger } from '../ledger/index.js';
+import { getAgentSession, recordAgentSessionTurn } from '../ledger/light.js';
 import { maskSecretsSync } from '../redact/index.js';
 import { pickFailureLine } from '../vocabulary/index.js';
 import type { WorkspaceDiff } from '../workspace/index.js';

@@ -1,4 +1,5 @@
-import { type AgentSessionRecord, type Dispatch, type Ledger, listAgentSessions, type Task } from '../ledger/index.js';
+import type { AgentSessionRecord, Dispatch, Ledger, Task } from '../ledger/index.js';
+import { listAgentSessions } from '../ledger/light.js';
 import { runGit } from '../workspace/index.js';
 import type { DirtyState } from './measure-workspace.js';
 

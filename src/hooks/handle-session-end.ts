@@ -1,4 +1,4 @@
-import { agentSessionId } from '../ledger/index.js';
+import { agentSessionId } from '../ledger/light.js';
 import { endSessionQuickly } from './end-session-quickly.js';
 import { sessionFiles } from './hook-paths.js';
 import { appendJournal } from './journal.js';

@@ -1,5 +1,6 @@
 import { statSync } from 'node:fs';
-import { type AgentSessionData, agentSessionId, getAgentSession, upsertAgentSession } from '../ledger/index.js';
+import type { AgentSessionData } from '../ledger/index.js';
+import { agentSessionId, getAgentSession, upsertAgentSession } from '../ledger/light.js';
 import { contextAnswer, type InjectionPoint } from './answer-hook.js';
 import { buildInjection } from './build-injection.js';
 import { closeAbandonedSessions } from './close-abandoned.js';

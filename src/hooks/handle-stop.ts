@@ -1,4 +1,4 @@
-import { agentSessionId } from '../ledger/index.js';
+import { agentSessionId } from '../ledger/light.js';
 import { foldLeftovers } from './fold-leftovers.js';
 import { foldSession } from './fold-session.js';
 import { sessionFiles } from './hook-paths.js';

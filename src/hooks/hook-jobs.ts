@@ -54,10 +54,13 @@ export function handOffHook(job: HookJob, env: NodeJS.ProcessEnv): boolean {
   }
   const workspace = findBatonWorkspace(cwd);
   if (!workspace) return true;
-  const dir = jobsDir(workspace);
-  mkdirSync(dir, { recursive: true });
-  const file = path.join(dir, `${job.at}-${process.pid}-${job.event}.json`);
-  writeFileSync(file, JSON.stringify(job));
+  const file = path.join(jobsDir(workspace), `${job.at}-${process.pid}-${job.event}.json`);
+  try {
+    mkdirSync(path.dirname(file), { recursive: true });
+    writeFileSync(file, JSON.stringify(job));
+  } catch {
+    return false; // a `.baton/` that cannot be written: the hook runs inline, and logs what fails
+  }
   startJob(file, job, env);
   return true;
 }
@@ -68,6 +71,7 @@ function startJob(file: string, job: HookJob, env: NodeJS.ProcessEnv): void {
     env,
     detached: true,
     stdio: 'ignore',
+    windowsHide: true,
   });
   child.on('error', () => undefined);
   child.unref();

@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { createRequire } from 'node:module';
 import { statSync } from 'node:fs';
 import path from 'node:path';
 import { locateGit } from '../workspace/light.js';
@@ -64,6 +64,8 @@ export function hookLogFile(workspace: string): string {
  */
 export function safeName(id: string): string {
   if (/^[A-Za-z0-9-]{1,120}$/.test(id)) return id;
+  // node:crypto loads only here (a rare id), not in every hook process (~10 ms of its start).
+  const { createHash } = createRequire(import.meta.url)('node:crypto') as typeof import('node:crypto');
   const digest = createHash('sha256').update(id).digest('hex').slice(0, 16);
   return `${id.replace(/[^A-Za-z0-9-]/g, '-').slice(0, 80)}_${digest}`;
 }

@@ -1,5 +1,6 @@
 import { stat } from 'node:fs/promises';
-import { type AgentSessionData, agentSessionId, getAgentSession, type Ledger } from '../ledger/index.js';
+import type { AgentSessionData, Ledger } from '../ledger/index.js';
+import { agentSessionId, getAgentSession } from '../ledger/light.js';
 import { mergeSessionData, readSessionFile, sessionRecordData } from '../sessions/light.js';
 import type { AgentSession } from '../sessions/index.js';
 import { ensureSessionRecord } from './session-record.js';

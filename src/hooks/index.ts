@@ -16,6 +16,7 @@ export { sessionNextStep } from './next-step.js';
 
 export { CONTEXT_TITLE, renderHookContext } from './render-hook-context.js';
 export { DEFAULT_DEADLINES_MS, runHook } from './run-hook.js';
+export { STALE_JOB_MS } from './hook-jobs.js';
 export { HOOK_EVENTS } from './types.js';
 
 export type { HooksStatus } from './hooks-status.js';

@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { type Ledger, openLedger } from '../ledger/index.js';
+import type { Ledger } from '../ledger/index.js';
+import { openLedger } from '../ledger/light.js';
 
 /** @default '.baton/baton.config.json' (as `baton init` writes it). */
 const CONFIG_FILE = path.join('.baton', 'baton.config.json');

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { fit } from '../budget/index.js';
-import { isEmptyAgentSession } from '../ledger/index.js';
+import { isEmptyAgentSession } from '../ledger/light.js';
 import { maskSecretsSync } from '../redact/index.js';
 import { o200kCounter, truncateToTokens } from '../tokens/index.js';
 import { CLIENT_SPECS, isAgentClient } from './client-specs.js';

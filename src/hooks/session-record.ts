@@ -1,11 +1,5 @@
-import {
-  type AgentSessionData,
-  type AgentSessionFailure,
-  type AgentSessionRecord,
-  getAgentSession,
-  type Ledger,
-  upsertAgentSession,
-} from '../ledger/index.js';
+import type { AgentSessionData, AgentSessionFailure, AgentSessionRecord, Ledger } from '../ledger/index.js';
+import { getAgentSession, upsertAgentSession } from '../ledger/light.js';
 import { maskSecretsSync } from '../redact/index.js';
 import type { WorkspaceDiff } from '../workspace/index.js';
 import { cutOffEndReason, summarizeSession } from './session-summary.js';

@@ -1,4 +1,4 @@
-import { agentSessionId, endAgentSession, upsertAgentSession } from '../ledger/index.js';
+import { agentSessionId, endAgentSession, upsertAgentSession } from '../ledger/light.js';
 import { freshState } from './fold-session.js';
 import { openHookLedger } from './open-hook-ledger.js';
 import { newSessionData } from './session-record.js';

@@ -1,5 +1,17 @@
 import { BatonError } from '../errors/index.js';
-import type { Breaker, BreakerWrite, Dispatch, DispatchPatch, LedgerRecord, NewDispatch, NewTask, Task, TaskStatus } from './types.js';
+import type {
+  Breaker,
+  BreakerWrite,
+  Dispatch,
+  DispatchPatch,
+  LedgerRecord,
+  NewDispatch,
+  NewRecord,
+  NewTask,
+  RecordPatch,
+  Task,
+  TaskStatus,
+} from './types.js';
 import { TASK_STATUSES } from './types.js';
 import { checkTaskId, newId } from './ids.js';
 import { redactForLedger } from './redact-for-ledger.js';
@@ -75,16 +87,6 @@ export function applyTaskPatch(task: Task, patch: Partial<Task>, now: number): T
     next.completedAt = now;
   }
   return next;
-}
-
-/** A new plain record as a caller gives it. */
-export type NewRecord<T> = Omit<LedgerRecord<T>, 'id' | 'createdAt' | 'updatedAt'> & { id?: string };
-
-/** A record patch: status and taskId replace, `data` is shallow-merged. */
-export interface RecordPatch<T = Record<string, unknown>> {
-  status?: string;
-  taskId?: string;
-  data?: Partial<T>;
 }
 
 /** Applies a record patch; shared by every backend so `updateRecord` merges the same way. */

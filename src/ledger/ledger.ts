@@ -10,9 +10,11 @@ import type {
   LedgerRecord,
   NewAttemptDispatch,
   NewDispatch,
+  NewRecord,
   NewTask,
   Page,
   RecordCollection,
+  RecordPatch,
   RecordQuery,
   Task,
   TaskPatch,
@@ -111,16 +113,9 @@ export interface LedgerBreakers {
 /** Capability: plain records (tech debt, research, recon, sessions, snapshots, audit). */
 export interface LedgerRecords {
   /** Creates a record; the ledger assigns `id` when absent. Throws LEDGER_CONFLICT when the id exists. */
-  createRecord<T>(
-    collection: RecordCollection,
-    input: Omit<LedgerRecord<T>, 'id' | 'createdAt' | 'updatedAt'> & { id?: string },
-  ): Promise<LedgerRecord<T>>;
+  createRecord<T>(collection: RecordCollection, input: NewRecord<T>): Promise<LedgerRecord<T>>;
   /** Patches status/taskId and shallow-merges `data`. Throws NOT_FOUND. */
-  updateRecord<T>(
-    collection: RecordCollection,
-    id: string,
-    patch: { status?: string; taskId?: string; data?: Partial<T> },
-  ): Promise<LedgerRecord<T>>;
+  updateRecord<T>(collection: RecordCollection, id: string, patch: RecordPatch<T>): Promise<LedgerRecord<T>>;
   getRecord<T>(collection: RecordCollection, id: string): Promise<LedgerRecord<T> | undefined>;
   /** Records newest first (by updatedAt), filtered, paginated by cursor. */
   listRecords<T>(collection: RecordCollection, query?: RecordQuery): Promise<Page<LedgerRecord<T>>>;

@@ -20,3 +20,7 @@ export type {
 } from './agent-sessions.js';
 export { HANDOFF_AUDIT_STATUS, listHandoffs } from './handoff-audit.js';
 export type { HandoffAuditData, HandoffAuditRecord } from './handoff-audit.js';
+// Opening a ledger loads its option schema (zod) only when options are checked (open-ledger.ts):
+// the hooks open theirs through here.
+export { openLedger } from './open-ledger.js';
+export type { OpenLedgerOptions } from './open-ledger.js';

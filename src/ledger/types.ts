@@ -197,6 +197,16 @@ export interface LedgerRecord<T = Record<string, unknown>> {
   data: T;
 }
 
+/** A new plain record as a caller gives it (createRecord): the ledger sets the times, and the id when absent. */
+export type NewRecord<T> = Omit<LedgerRecord<T>, 'id' | 'createdAt' | 'updatedAt'> & { id?: string };
+
+/** A record patch (updateRecord): status and taskId replace, `data` is shallow-merged. */
+export interface RecordPatch<T = Record<string, unknown>> {
+  status?: string;
+  taskId?: string;
+  data?: Partial<T>;
+}
+
 export interface TechDebtData {
   title: string;
   category?: string;

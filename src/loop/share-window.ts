@@ -1,8 +1,9 @@
-import type { TokenCounter } from '../tokens/index.js';
+import { startsTokenPiece, type TokenCounter } from '../tokens/index.js';
 import type { PlannedLevel } from './plan-turns.js';
 import { ERROR_LINE } from './processors/error-lines.js';
+import { messageHeader } from './render-message.js';
 import { shrinkLarge } from './shrink-large.js';
-import { measure, type Rendered, renderTurn, type ToolResultRecord, type Turn, turnMessages } from './turn.js';
+import { countsOf, measure, type Rendered, renderTurn, type ToolResultRecord, type Turn, turnMessages } from './turn.js';
 
 /** The smallest share of the window's allowance an output is cut to (about its first and last line). @default 40 */
 export const MIN_SHARED_TOKENS = 40;
@@ -105,7 +106,7 @@ function fitWater(input: ShareWindowInput, from: number, end: number, room: numb
       counter,
     ).tokens;
     fixed += turn.cache.bare + sep;
-    for (const r of turn.results) sizes.push(rawTokens(r, counter));
+    for (const r of turn.results) sizes.push(rawTokens(r, counter, turn.cache.counts));
   }
   // Each cut output's join and marker cost a few tokens more than its share: leave them room so
   // the first rendering usually fits.
@@ -144,14 +145,23 @@ export function renderTurnShared(turn: Turn, water: number, counter: TokenCounte
   const rendered = measure(
     turnMessages(turn, (r) => clipOutput(r, water, counter), true),
     counter,
+    countsOf(turn),
   );
   if (shared.size >= MAX_SHARED_RENDERINGS) shared.clear();
   shared.set(water, rendered);
   return rendered;
 }
 
-function rawTokens(result: ToolResultRecord, counter: TokenCounter): number {
-  result.rawTokens ??= counter.count(result.raw);
+/**
+ * Tokens of an output. When the turn's verbatim rendering already counted its tool message
+ * (`[tool name]` + line break + output, measure's memo) and the output starts a new o200k piece
+ * there (startsTokenPiece), the output's count is that less the header's: it is not tokenized again.
+ */
+function rawTokens(result: ToolResultRecord, counter: TokenCounter, counts?: ReadonlyMap<string, number>): number {
+  if (result.rawTokens !== undefined) return result.rawTokens;
+  const header = `${messageHeader({ role: 'tool', callId: result.callId, name: result.name, content: '' })}\n`;
+  const message = counts && startsTokenPiece(result.raw) ? counts.get(`${header}${result.raw}`) : undefined;
+  result.rawTokens = message === undefined ? counter.count(result.raw) : message - counter.count(header);
   return result.rawTokens;
 }
 

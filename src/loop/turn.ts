@@ -1,5 +1,5 @@
 import { shrinkText } from '../budget/index.js';
-import type { TokenCounter } from '../tokens/index.js';
+import { o200kCounter, type TokenCounter } from '../tokens/index.js';
 import type { ToolIntent } from './classify-tool.js';
 import { compactCalls } from './compact-args.js';
 import { clipWords, describeToolCall, formatToolCall } from '../vocabulary/index.js';
@@ -36,6 +36,8 @@ export interface Turn {
     shared?: Map<number, Rendered>;
     /** Tokens of the turn with its calls compacted and its outputs empty. */
     bare?: number;
+    /** Token counts of the turn's rendered messages, by text (measure's memo). */
+    counts?: Map<string, number>;
   };
   /** An LLM summary arrived after the summary rendering was cached; refreshed at the next compaction. */
   summaryStale?: boolean;
@@ -61,7 +63,7 @@ export function renderTurn(turn: Turn, level: TurnLevel, counter: TokenCounter):
   const cached = turn.cache[level];
   if (cached) return cached;
   const messages = turnMessages(turn, (r) => contentAt(r, level), level !== 'verbatim');
-  const rendered = measure(messages, counter);
+  const rendered = measure(messages, counter, countsOf(turn));
   turn.cache[level] = rendered;
   return rendered;
 }
@@ -102,6 +104,12 @@ function withTextFor(turn: Turn, maxTokens: number, counter: TokenCounter): Turn
   return text === turn.text ? turn : { ...turn, text };
 }
 
+/** The turn's memo of message counts (cleared with the rest of its cache when the turn changes). */
+export function countsOf(turn: Turn): Map<string, number> {
+  turn.cache.counts ??= new Map();
+  return turn.cache.counts;
+}
+
 function contentAt(result: ToolResultRecord, level: TurnLevel): string {
   if (level === 'verbatim' || level === 'compact') return result.raw;
   if (level === 'masked') return maskedPlaceholder(result);
@@ -132,8 +140,26 @@ export function turnMessages(turn: Turn, content: (r: ToolResultRecord) => strin
   return messages;
 }
 
-/** Renders messages and counts the joined text once. */
-export function measure(messages: ContextMessage[], counter: TokenCounter): Rendered {
-  const text = messages.map(renderMessage).join(MESSAGE_SEPARATOR);
-  return { messages, text, tokens: counter.count(text) };
+/**
+ * Renders messages and counts the joined text. With `memo` (o200k_base only) each message is
+ * counted apart, with the separator after it, and the count is kept: a rendered message starts
+ * with its `[role]` header, which starts a new o200k piece after the separator's line break
+ * (startsTokenPiece), so the parts add up to the whole exactly, and the same output shown at
+ * another level (verbatim, compact, clipped beside a compacted call) is not counted again.
+ */
+export function measure(messages: ContextMessage[], counter: TokenCounter, memo?: Map<string, number>): Rendered {
+  const parts = messages.map(renderMessage);
+  const text = parts.join(MESSAGE_SEPARATOR);
+  if (!memo || counter.name !== o200kCounter.name || parts.length < 2) return { messages, text, tokens: counter.count(text) };
+  let tokens = 0;
+  parts.forEach((part, i) => {
+    const piece = i < parts.length - 1 ? `${part}${MESSAGE_SEPARATOR}` : part;
+    let n = memo.get(piece);
+    if (n === undefined) {
+      n = counter.count(piece);
+      memo.set(piece, n);
+    }
+    tokens += n;
+  });
+  return { messages, text, tokens };
 }

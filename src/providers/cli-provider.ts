@@ -8,6 +8,7 @@ import { identifyProcess } from './process/process-identity.js';
 import { runProcess, type RunProcessResult } from './process/run-process.js';
 import type { AgentCliProviderConfig, AgentPermissions, Outcome, Provider, ProviderResult, ProviderRunRequest } from './types.js';
 import { agentCliConfigSchema, checkProcessOptions, checkProviderConfig } from './provider-config-schema.js';
+import { definedFields } from '../util/index.js';
 
 /**
  * Prompts above this many bytes go on stdin where the CLI allows it: Linux refuses a single
@@ -53,9 +54,7 @@ export function createAgentCliProvider(name: string, config: AgentCliProviderCon
         env,
         input: promptOnStdin ? request.prompt : '',
         timeoutMs: Math.min(request.timeoutMs, config.timeoutMs ?? Number.POSITIVE_INFINITY),
-        ...(request.signal === undefined ? {} : { signal: request.signal }),
-        ...(options.outputCapBytes === undefined ? {} : { outputCapBytes: options.outputCapBytes }),
-        ...(options.killGraceMs === undefined ? {} : { killGraceMs: options.killGraceMs }),
+        ...definedFields({ signal: request.signal, outputCapBytes: options.outputCapBytes, killGraceMs: options.killGraceMs }),
         ...(spec.stall ? { stallLine: { pattern: spec.stall.pattern, count: spec.stall.count } } : {}),
         ...(request.onProcessStart ? { onSpawn: (pid: number) => request.onProcessStart?.(identifyProcess(pid)) } : {}),
       });
@@ -99,10 +98,7 @@ async function decide(
     parsed,
     timedOut: run.timedOut,
     aborted: run.aborted,
-    ...(spec.exitCodes === undefined ? {} : { exitCodes: spec.exitCodes }),
-    ...(run.exitCode === undefined ? {} : { exitCode: run.exitCode }),
-    ...(run.signal === undefined ? {} : { signal: run.signal }),
-    ...(run.spawnError === undefined ? {} : { spawnError: run.spawnError }),
+    ...definedFields({ exitCodes: spec.exitCodes, exitCode: run.exitCode, signal: run.signal, spawnError: run.spawnError }),
   });
   if (outcome.kind !== 'overloaded' || !UNREACHABLE.test(outcome.reason ?? '')) return outcome;
   const endpoint = await spec.endpoint?.(context);

@@ -8,6 +8,7 @@ import { identifyProcess } from './process/process-identity.js';
 import { runProcess } from './process/run-process.js';
 import type { CommandProviderConfig, Provider, ProviderResult, ProviderRunRequest } from './types.js';
 import { checkProcessOptions, commandConfigSchema, checkProviderConfig } from './provider-config-schema.js';
+import { definedFields } from '../util/index.js';
 
 export interface ProcessProviderOptions {
   /** Bytes kept per stream (head and tail). @default DEFAULT_OUTPUT_CAP_BYTES */
@@ -46,9 +47,7 @@ export function createCommandProvider(name: string, config: CommandProviderConfi
           env,
           input: request.prompt,
           timeoutMs: Math.min(request.timeoutMs, config.timeoutMs ?? Number.POSITIVE_INFINITY),
-          ...(request.signal === undefined ? {} : { signal: request.signal }),
-          ...(options.outputCapBytes === undefined ? {} : { outputCapBytes: options.outputCapBytes }),
-          ...(options.killGraceMs === undefined ? {} : { killGraceMs: options.killGraceMs }),
+          ...definedFields({ signal: request.signal, outputCapBytes: options.outputCapBytes, killGraceMs: options.killGraceMs }),
           ...(request.onProcessStart ? { onSpawn: (pid: number) => request.onProcessStart?.(identifyProcess(pid)) } : {}),
         });
         const parsed = parseCommandOutput(run.stdout);
@@ -63,9 +62,7 @@ export function createCommandProvider(name: string, config: CommandProviderConfi
           programField: 'command',
           now: now(),
           prompt: request.prompt,
-          ...(run.exitCode === undefined ? {} : { exitCode: run.exitCode }),
-          ...(run.signal === undefined ? {} : { signal: run.signal }),
-          ...(run.spawnError === undefined ? {} : { spawnError: run.spawnError }),
+          ...definedFields({ exitCode: run.exitCode, signal: run.signal, spawnError: run.spawnError }),
         });
         const result: ProviderResult = { outcome, ...combineOutput(run), durationMs: run.durationMs };
         if (run.exitCode !== undefined) result.exitCode = run.exitCode;

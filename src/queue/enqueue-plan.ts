@@ -9,17 +9,12 @@ import type { TaskJobData } from './job-data.js';
 /** Deliveries of one job before BullMQ fails it (errors only; a task's own attempts are the ledger's). */
 export const JOB_ATTEMPTS = 5;
 
-export interface EnqueuePlanOptions {
+/** Where the plan goes, and what every job of the run carries beside its task (TaskJobData). */
+export interface EnqueuePlanOptions extends Omit<TaskJobData, 'task'> {
   connection: Redis;
   prefix: string;
   ledger: LedgerCore;
   plan: Plan;
-  runId: string;
-  runBranch: string;
-  remote: string;
-  /** The commit the run starts from, on the remote's run branch. */
-  startTip?: string;
-  maxRetries?: number;
 }
 
 /**

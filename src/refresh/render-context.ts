@@ -6,24 +6,17 @@ import { buildContextFields, type ContextField } from './context-fields.js';
 import { FORMAT_TOKEN_CAPS, PROMPT_TOKEN_CAPS } from './format-budgets.js';
 import { buildNarrativeSections } from './narrative-sections.js';
 import type { ContextDelta } from './snapshot-delta.js';
-import type { ContextSnapshot, RefreshFormat, RefreshMetadata, RenderedContext, SentForm } from './types.js';
+import type { ContextSnapshot, RefreshFormat, RefreshMetadata, RenderedContext, RenderJob } from './types.js';
 
 export type { RenderedContext } from './types.js';
 
-export interface RenderOptions {
-  format: RefreshFormat;
-  now: number;
-  /** @default true */
-  generateContinuationPrompt?: boolean;
-  /** Hard cap for the whole text. @default FORMAT_TOKEN_CAPS[format] */
-  maxTokens?: number;
+/** A render job (format, clock, caps, sent form) with the whole metadata, run in this thread. */
+export interface RenderOptions extends Omit<RenderJob, 'metadata'> {
   /** Metadata to embed; token_estimate, token_budget, dropped and trimmed are filled in here. */
   metadata: Omit<RefreshMetadata, 'token_estimate' | 'token_budget' | 'dropped' | 'trimmed'>;
   counter?: TokenCounter;
   /** Changes since an earlier point (§8.2), shown ahead of the rest. */
   delta?: ContextDelta;
-  /** The client's form of the result, fitted too. @default the text and structured form as they are */
-  sent?: SentForm;
 }
 
 /**
@@ -247,29 +240,17 @@ function headlineAttempt(snapshot: ContextSnapshot, options: RenderOptions, coun
 
 function toSection(field: ContextField, counter: TokenCounter): Section {
   const text = field.kind === 'text' ? String(field.value ?? '') : (JSON.stringify(field.value, null, 1) ?? 'null');
+  const base = { id: field.id, text, priority: field.priority, required: field.required, tokens: counter.count(text) };
   if (field.kind === 'json' && field.summary !== undefined) {
     // Summarized before it is dropped; never cut mid-JSON (its floor is the summary itself).
     const summary = JSON.stringify(field.summary, null, 1);
-    return {
-      id: field.id,
-      text,
-      priority: field.priority,
-      required: field.required,
-      overflow: 'summarize',
-      summary,
-      minTokens: counter.count(summary),
-      tokens: counter.count(text),
-    };
+    return { ...base, overflow: 'summarize', summary, minTokens: counter.count(summary) };
   }
   return {
-    id: field.id,
-    text,
-    priority: field.priority,
-    required: field.required,
+    ...base,
     overflow: field.kind === 'json' ? (field.required ? 'trim-tail' : 'drop') : (field.overflow ?? 'trim-tail'),
     minTokens: field.kind === 'json' && field.required ? Number.MAX_SAFE_INTEGER : 40,
     maxTokens: field.maxTokens,
-    tokens: counter.count(text),
   };
 }
 

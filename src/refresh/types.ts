@@ -150,8 +150,11 @@ export interface RenderedContext {
 export interface RenderJob {
   format: RefreshFormat;
   now: number;
+  /** @default true */
   generateContinuationPrompt?: boolean;
+  /** Hard cap for the whole text. @default FORMAT_TOKEN_CAPS[format] */
   maxTokens?: number;
+  /** The client's form of the result, fitted too. @default the text and structured form as they are */
   sent?: SentForm;
   /** Metadata known before the render; sources, warnings and redactions come from the snapshot. */
   metadata: Pick<RefreshMetadata, 'generated_at' | 'cache' | 'snapshot_id'>;

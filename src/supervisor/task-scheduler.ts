@@ -1,10 +1,10 @@
 import { setTimeout as delay } from 'node:timers/promises';
-import type { Ledger, Task, TaskStatus } from '../ledger/index.js';
+import type { Task, TaskStatus } from '../ledger/index.js';
 import type { Logger } from '../observability/index.js';
 import { DEFAULT_MAX_ATTEMPTS, NO_PROVIDER } from './defaults.js';
 import type { PlanTask } from './plan-types.js';
 import { type RunClaimedOptions, runClaimedTask } from './run-claimed-task.js';
-import type { EventSink } from './types.js';
+import type { SupervisorDeps } from './types.js';
 
 /**
  * A task whose run throws (the remote unreachable, the repository gone: no verdict on the task)
@@ -16,20 +16,14 @@ export const TASK_RUN_RETRY_MS = 1_000;
 
 const FINAL: ReadonlySet<TaskStatus> = new Set(['completed', 'blocked', 'archived']);
 
-export interface SchedulerOptions {
-  ledger: Ledger;
-  owner: string;
+/** runPlan's deps; `now` and `sleep` time and wait out retry backoffs (tests pass a fake clock's). */
+export interface SchedulerOptions extends SupervisorDeps {
   leaseMs: number;
   concurrency: number;
   pollMs: number;
   maxRetries?: number;
   claimed: Omit<RunClaimedOptions, 'maxAttempts'>;
   logger: Logger;
-  onEvent: EventSink;
-  /** The clock of retry backoffs (runPlan's `now`). */
-  now: () => number;
-  /** Waits out a retry's backoff while nothing runs here (runPlan's `sleep`: tests pass a fake clock's). */
-  sleep: (ms: number, signal?: AbortSignal) => Promise<void>;
   signal?: AbortSignal;
 }
 

@@ -1,12 +1,9 @@
 import type { BreakerConfig } from '../config/index.js';
 import type { Ledger, OutcomeKind } from '../ledger/index.js';
+import type { WorkspaceDiff } from '../workspace/index.js';
 
-/** Files a run changed, measured from the workspace (never taken from the agent's word). */
-export interface FileChanges {
-  created: string[];
-  updated: string[];
-  deleted: string[];
-}
+/** Files a run changed, measured from the workspace (never taken from the agent's word): workspace/'s WorkspaceDiff. */
+export type FileChanges = WorkspaceDiff;
 
 /** Result of one acceptance-criterion check command. */
 export interface CheckRun {

@@ -144,4 +144,28 @@ describe('the per-tool-call entry stays lean', () => {
       ).toEqual([]);
     }
   });
+
+  it('no event handler loads zod or the ledger’s line schemas before it opens the ledger (about 37 ms of CPU at each start)', () => {
+    const metafile = JSON.parse(
+      readFileSync(fileURLToPath(new URL('../../dist/cli-bundle/metafile.json', import.meta.url)), 'utf8'),
+    ) as Record<string, { imports: Array<{ path: string; kind: string }>; inputs: Record<string, unknown> }>;
+    const handlers = ['handle-note', 'handle-stop', 'handle-session-end', 'handle-session'].map((name) =>
+      Object.keys(metafile).find((file) => new RegExp(`/hook-main-${name}-[A-Z0-9]+\\.js$`).test(file)),
+    );
+    expect(handlers.every(Boolean), 'npm run build makes the hook handlers’ chunks').toBe(true);
+    for (const handler of handlers as string[]) {
+      const loaded = new Set<string>();
+      const visit = (file: string) => {
+        if (loaded.has(file)) return;
+        loaded.add(file);
+        for (const imported of metafile[file]?.imports ?? []) if (imported.kind === 'import-statement') visit(imported.path);
+      };
+      visit(handler);
+      const inputs = [...loaded].flatMap((file) => Object.keys(metafile[file]?.inputs ?? {}));
+      expect(
+        inputs.filter((input) => input.includes('node_modules/zod') || input.endsWith('ledger/ledger-lines.js')),
+        handler,
+      ).toEqual([]);
+    }
+  });
 });

@@ -1,6 +1,7 @@
-import { existsSync, readdirSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, utimesSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { STALE_JOB_MS } from '../../src/hooks/index.js';
 import { openSqliteDatabase } from '../../src/ledger/sqlite/index.js';
 import { runHookBin } from './helpers/hook-bin.js';
 import { type HookWorkspace, makeHookWorkspace } from './helpers/hook-workspace.js';
@@ -49,5 +50,28 @@ describe('Stop and SessionEnd hand their fold to a detached child: the client wa
     expect(record?.status).toBe('ended');
     expect(record?.data.failures.map((f) => [f.command, f.exitCode])).toEqual([['npm test', 1]]);
     await until(() => jobs(ws).length === 0);
+  });
+
+  it('a job whose child died (its file older than STALE_JOB_MS) is run again by the next session start: the session is closed', async () => {
+    ws = makeHookWorkspace();
+    const s = { session: 'orphaned', cwd: ws.dir };
+    await ws.hook('claude', 'session-start', claude.sessionStart(s));
+    await ws.hook('claude', 'prompt', claude.prompt(s, 'run the tests'));
+    await ws.hook('claude', 'post-tool', claude.bashFailure(s, 'npm test', 1, 'FAIL test/a.test.js'));
+    await ws.hook('claude', 'stop', claude.stop(s));
+    // A SessionEnd handed off to a child that died before it ran (killed with the machine's sleep, say).
+    const dir = path.join(ws.dir, '.baton', 'hooks', 'jobs');
+    mkdirSync(dir, { recursive: true });
+    const file = path.join(dir, `1-1-session-end.json`);
+    const job = { client: 'claude', event: 'session-end', stdin: JSON.stringify(claude.sessionEnd(s)), cwd: ws.dir, at: Date.now() };
+    writeFileSync(file, JSON.stringify(job));
+    const old = (Date.now() - STALE_JOB_MS - 5_000) / 1000;
+    utimesSync(file, old, old);
+    expect((await ws.session('claude-orphaned'))?.status).not.toBe('ended');
+    await ws.hook('claude', 'session-start', claude.sessionStart({ session: 'later', cwd: ws.dir }));
+    await until(() => jobs(ws).length === 0);
+    const record = await ws.session('claude-orphaned');
+    expect(record?.status).toBe('ended');
+    expect(record?.data.endReason).toBe('other');
   });
 });

@@ -81,7 +81,10 @@ describe('a hook never breaks its client', () => {
     const holder = openSqliteDatabase(path.join(ws.dir, '.baton/agent.db'));
     holder.exec('BEGIN EXCLUSIVE');
     try {
-      const run = await runBin(['hook', 'session-end', '--client', 'claude'], JSON.stringify(claude.sessionEnd(s)), ws.dir);
+      // In the hook's own process (BATON_HOOK_WAIT=1), as the detached child of a handed-off SessionEnd runs it.
+      const run = await runBin(['hook', 'session-end', '--client', 'claude'], JSON.stringify(claude.sessionEnd(s)), ws.dir, {
+        BATON_HOOK_WAIT: '1',
+      });
       expect(run).toEqual({ code: 0, stdout: '', stderr: '' });
     } finally {
       holder.exec('ROLLBACK');

@@ -76,3 +76,36 @@ describe('the recent window shares one head+tail allowance at a small budget', (
     }
   });
 });
+
+describe('token counts of rendered turns', () => {
+  it('adds up message by message to the exact count of the assembled text, whatever an output starts with', async () => {
+    const starts = ['  indented start', '/usr/bin/env start', '\n\nblank lines first', 'plain start', '} brace start'];
+    const events: LoopEvent[] = [
+      { kind: 'system', text: SYSTEM },
+      { kind: 'user', text: TASK },
+    ];
+    starts.forEach((start, i) => {
+      events.push(
+        {
+          kind: 'assistant',
+          text: i % 2 ? '' : `Now run ${i} here`,
+          toolCalls: [{ id: `c${i}`, name: 'bash', args: { command: `run ${i}` } }],
+        },
+        { kind: 'tool', callId: `c${i}`, name: 'bash', text: `${start}\n${output(`o${i}`, 40 * (i + 1))}\n  ` },
+      );
+    });
+    // A counter under another name gets no memo: every turn is counted whole.
+    const plain = { name: 'o200k-whole', count: (text: string) => countTokens(text) };
+    for (const budget of [900, 1500, 4096]) {
+      const memoized = await createContextManager({ limitTokens: 200_000 });
+      const whole = await createContextManager({ limitTokens: 200_000, counter: plain });
+      memoized.recordAll(events);
+      whole.recordAll(events);
+      const a = memoized.assemble({ budget });
+      const b = whole.assemble({ budget });
+      expect(a.sections).toEqual(b.sections);
+      expect(a.text).toBe(b.text);
+      expect(a.sections.filter((s) => s.id.startsWith('turn-')).length).toBeGreaterThan(1);
+    }
+  });
+});

@@ -80,6 +80,15 @@ describe('the handoff reads a long session’s head and tail only', () => {
     expect(window?.session.id).toBe(ID);
   });
 
+  it('sized by the record’s count of events, the tail is read in one window: fewer bytes, the same newest events', async () => {
+    const guessed = await readSessionWindow(file, 'claude', 300);
+    // 3,000 calls, one event each (this transcript has no replies between them), and the request.
+    const sized = await readSessionWindow(file, 'claude', 300, { expectedEvents: 3001 });
+    expect(sized?.tail.slice(-300)).toEqual(guessed?.tail.slice(-300));
+    expect(sized?.first).toEqual(guessed?.first);
+    expect(sized?.bytesRead).toBeLessThan((guessed?.bytesRead ?? 0) * 0.8);
+  });
+
   it('a first request the tail window also holds (a long preamble before it) is in the window once', async () => {
     const preamble = Array.from({ length: 100 }, (_, i) => ({
       type: 'file-history-snapshot',

@@ -163,25 +163,23 @@ function recordBuild(
   a.tokens += tokens;
   a.full += build.full;
   const score = scoreFacts(build.facts, text);
-  for (const k of ['goal', 'edited_paths', 'last_error', 'last3'] as const) {
-    const v = score[k];
-    if (v !== undefined) {
-      a.facts[k].sum += v;
-      a.facts[k].n += 1;
-    }
-  }
+  for (const k of ['goal', 'edited_paths', 'last_error', 'last3'] as const) add(a.facts[k], score[k]);
   if (prev === undefined) return;
   const common = commonPrefix(prev, text);
   const share = prev.length === 0 ? 1 : common / prev.length;
-  a.stableAll.sum += share;
-  a.stableAll.n += 1;
+  add(a.stableAll, share);
   if (compacted) a.compactions += 1;
   else {
-    a.stable.sum += share;
-    a.stable.n += 1;
-    a.stableCurrent.sum += text.length === 0 ? 1 : common / text.length;
-    a.stableCurrent.n += 1;
+    add(a.stable, share);
+    add(a.stableCurrent, text.length === 0 ? 1 : common / text.length);
   }
+}
+
+/** Adds one value to a running mean; an absent value (a fact the step does not have) is not counted. */
+export function add(x: { sum: number; n: number }, v: number | undefined): void {
+  if (v === undefined) return;
+  x.sum += v;
+  x.n += 1;
 }
 
 /**

@@ -3,7 +3,7 @@ import { o200kCounter, type TokenCounter } from '../../tokens/index.js';
 import { linesKept, scoreSessionFacts } from '../facts/score-session-facts.js';
 import { FACT_NAMES, type FactName, type SessionFacts } from '../facts/types.js';
 import { appendHistory, buildRecency, type SplitHistory } from '../replay/baseline-strategies.js';
-import { quantile, round } from '../replay/run-context-bench.js';
+import { add, quantile, round } from '../replay/run-context-bench.js';
 import type { Replay } from './replay.js';
 
 /** The strategies the facts benchmark compares: Baton, and recency (the newest messages that fit). */
@@ -127,20 +127,9 @@ function score(a: Acc, text: string, budget: number, facts: SessionFacts, replay
   a.tokens += tokens;
   if (tokens > budget) a.over += 1;
   const scores = scoreSessionFacts(facts, text);
-  for (const name of FACT_NAMES) {
-    const v = scores[name];
-    if (v === undefined) continue;
-    a.facts[name].sum += v;
-    a.facts[name].n += 1;
-  }
+  for (const name of FACT_NAMES) add(a.facts[name], scores[name]);
   add(a.system, replay.system === undefined ? undefined : linesKept(replay.system, text));
   add(a.task, replay.task === undefined ? undefined : linesKept(replay.task, text));
-}
-
-function add(x: { sum: number; n: number }, v: number | undefined): void {
-  if (v === undefined) return;
-  x.sum += v;
-  x.n += 1;
 }
 
 function emptyAcc(): Acc {

@@ -195,10 +195,7 @@ export class MemoryLedger implements Ledger {
     return { ...breaker };
   }
 
-  async createRecord<T>(
-    collection: L.RecordCollection,
-    input: Omit<L.LedgerRecord<T>, 'id' | 'createdAt' | 'updatedAt'> & { id?: string },
-  ): Promise<L.LedgerRecord<T>> {
+  async createRecord<T>(collection: L.RecordCollection, input: L.NewRecord<T>): Promise<L.LedgerRecord<T>> {
     const store = this.store(collection);
     const id = input.id ?? newId(collection.slice(0, 2));
     if (store.has(id)) throw conflict(collection, id);
@@ -208,11 +205,7 @@ export class MemoryLedger implements Ledger {
     return structuredClone(record);
   }
 
-  async updateRecord<T>(
-    collection: L.RecordCollection,
-    id: string,
-    patch: { status?: string; taskId?: string; data?: Partial<T> },
-  ): Promise<L.LedgerRecord<T>> {
+  async updateRecord<T>(collection: L.RecordCollection, id: string, patch: L.RecordPatch<T>): Promise<L.LedgerRecord<T>> {
     const store = this.store(collection);
     const current = store.get(id);
     if (!current) throw notFound(collection, id);

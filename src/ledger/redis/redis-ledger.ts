@@ -93,17 +93,10 @@ export class RedisLedger implements Ledger {
     return this.guard('compareAndSetBreaker', () => claims.compareAndSetBreaker(this.ctx, provider, expectedGeneration, next));
   }
 
-  createRecord<T>(
-    collection: L.RecordCollection,
-    input: Omit<L.LedgerRecord<T>, 'id' | 'createdAt' | 'updatedAt'> & { id?: string },
-  ): Promise<L.LedgerRecord<T>> {
+  createRecord<T>(collection: L.RecordCollection, input: L.NewRecord<T>): Promise<L.LedgerRecord<T>> {
     return this.guard('createRecord', () => records.createRecord(this.ctx, collection, input));
   }
-  updateRecord<T>(
-    collection: L.RecordCollection,
-    id: string,
-    patch: { status?: string; taskId?: string; data?: Partial<T> },
-  ): Promise<L.LedgerRecord<T>> {
+  updateRecord<T>(collection: L.RecordCollection, id: string, patch: L.RecordPatch<T>): Promise<L.LedgerRecord<T>> {
     return this.guard('updateRecord', () => records.updateRecord(this.ctx, collection, id, patch));
   }
   getRecord<T>(collection: L.RecordCollection, id: string): Promise<L.LedgerRecord<T> | undefined> {

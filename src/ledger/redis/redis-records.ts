@@ -1,13 +1,11 @@
-import { applyRecordPatch, materializeRecord, type RecordPatch, stripUndefined } from '../defaults.js';
+import { applyRecordPatch, materializeRecord, stripUndefined } from '../defaults.js';
 import { newId } from '../ids.js';
 import { checkCollection, conflict, notFound } from '../ledger-errors.js';
-import type { LedgerRecord, Page, RecordCollection, RecordQuery } from '../types.js';
+import type { LedgerRecord, NewRecord, Page, RecordCollection, RecordPatch, RecordQuery } from '../types.js';
 import { type RedisContext, readHashes, retryCompareAndSet } from './redis-context.js';
 import { parseStored } from './redis-schemas.js';
 import { type IndexOp, type WriteMode, writeArgs } from './redis-scripts.js';
 import { collectPage, cursorEntry, pageSize, walkZset } from './walk-zset.js';
-
-type NewRecord<T> = Omit<LedgerRecord<T>, 'id' | 'createdAt' | 'updatedAt'> & { id?: string };
 
 /**
  * Script arguments that store a record and index it by updatedAt, status and taskId. `previous`

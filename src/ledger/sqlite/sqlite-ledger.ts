@@ -277,18 +277,11 @@ export class SqliteLedger implements Ledger {
     return changes === 1 ? breaker : undefined;
   }
 
-  async createRecord<T>(
-    collection: L.RecordCollection,
-    input: Omit<L.LedgerRecord<T>, 'id' | 'createdAt' | 'updatedAt'> & { id?: string },
-  ): Promise<L.LedgerRecord<T>> {
+  async createRecord<T>(collection: L.RecordCollection, input: L.NewRecord<T>): Promise<L.LedgerRecord<T>> {
     return createSqliteRecord(this.sql, collection, input, this.now());
   }
 
-  async updateRecord<T>(
-    collection: L.RecordCollection,
-    id: string,
-    patch: { status?: string; taskId?: string; data?: Partial<T> },
-  ): Promise<L.LedgerRecord<T>> {
+  async updateRecord<T>(collection: L.RecordCollection, id: string, patch: L.RecordPatch<T>): Promise<L.LedgerRecord<T>> {
     return this.db.transaction(() => updateSqliteRecord(this.sql, collection, id, patch, this.now())).immediate();
   }
 

@@ -1,7 +1,7 @@
 import { applyRecordPatch, decodeCursor, materializeRecord, stripUndefined } from '../defaults.js';
 import { newId } from '../ids.js';
 import { checkCollection, conflict, notFound } from '../ledger-errors.js';
-import type { LedgerRecord, Page, RecordCollection, RecordQuery } from '../types.js';
+import type { LedgerRecord, NewRecord, Page, RecordCollection, RecordPatch, RecordQuery } from '../types.js';
 import { recordFromRow, recordSql, recordToRow } from './columns.js';
 import { pageSize, toPage } from './paging.js';
 import { isUniqueViolation, type StatementCache } from './statement-cache.js';
@@ -16,7 +16,7 @@ const SELECT_RECORD = 'SELECT * FROM records WHERE collection = ? AND id = ?';
 export function createSqliteRecord<T>(
   sql: StatementCache,
   collection: RecordCollection,
-  input: Omit<LedgerRecord<T>, 'id' | 'createdAt' | 'updatedAt'> & { id?: string },
+  input: NewRecord<T>,
   now: number,
 ): LedgerRecord<T> {
   checkCollection(collection);
@@ -36,7 +36,7 @@ export function updateSqliteRecord<T>(
   sql: StatementCache,
   collection: RecordCollection,
   id: string,
-  patch: { status?: string; taskId?: string; data?: Partial<T> },
+  patch: RecordPatch<T>,
   now: number,
 ): LedgerRecord<T> {
   checkCollection(collection);

@@ -27,11 +27,21 @@ export interface HandoffSession {
 export async function readHandoffSession(ledger: LedgerRecords, record: AgentSessionRecord): Promise<HandoffSession> {
   const client = record.data.client as SessionClient;
   const file = record.data.transcript?.file as string;
-  const window = await readSessionWindow(file, client, TRANSCRIPT_TAIL_EVENTS);
+  const window = await readSessionWindow(file, client, TRANSCRIPT_TAIL_EVENTS, { expectedEvents: expectedEvents(record.data) });
   if (!window) return { session: (await readSessionFile(file, { client })).session, whole: true };
   if (window.whole) return { session: window.session, whole: true };
   const plan = await importedPlan(ledger, client, file);
   return { session: window.session, facts: windowFacts(record.data, window, plan), whole: false };
+}
+
+/**
+ * About how many events the session's file holds, from its record: each prompt, each call, and
+ * about one reply for every two calls (the model's text between them: 0.4-0.9 a call in the
+ * Claude Code fixtures). Undefined when the record counts nothing.
+ */
+function expectedEvents(data: AgentSessionData): number | undefined {
+  const events = data.turns + data.toolCalls * 1.5;
+  return events > 0 ? events : undefined;
 }
 
 /** The session's whole plan as the import carried it (a JSONL file's import state), if any. */

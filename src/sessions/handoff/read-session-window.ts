@@ -31,13 +31,27 @@ export interface SessionWindow {
   bytesRead: number;
 }
 
+export interface SessionWindowOptions {
+  /**
+   * About how many events the whole file holds (the ledger's record of it: its prompts and calls),
+   * when known: the first tail window is then sized for `tail` events at that density, so a long
+   * session is mostly read in one window instead of a fixed first one and a larger second.
+   */
+  expectedEvents?: number;
+}
+
 /**
  * A JSONL session file's head (its first request) and tail (at least its newest `tail` events),
  * read without the middle: the windows grow until the tail holds `tail` events, so the cost is
  * that of the newest work, not of the session's size. Undefined for a client whose file is one
  * JSON document (Gemini CLI) or a database (OpenCode): those are read whole.
  */
-export async function readSessionWindow(file: string, client: SessionClient, tail: number): Promise<SessionWindow | undefined> {
+export async function readSessionWindow(
+  file: string,
+  client: SessionClient,
+  tail: number,
+  options: SessionWindowOptions = {},
+): Promise<SessionWindow | undefined> {
   const create = PARSERS[client];
   if (!create) return undefined;
   const handle = await open(file, 'r');
@@ -47,7 +61,7 @@ export async function readSessionWindow(file: string, client: SessionClient, tai
     // Codex and Copilot name the session's id and cwd in the first line only: the tail resumes with them.
     const resume: SessionResume = { meta: metaOf(head.session), pending: [] };
     let bytesRead = head.bytesRead;
-    for (let window = FIRST_TAIL_BYTES; ;) {
+    for (let window = firstTailWindow(size, tail + TAIL_MARGIN, options.expectedEvents); ;) {
       const from = Math.max(0, size - window);
       const buffer = await readRange(handle, from, size);
       bytesRead += buffer.length;
@@ -89,6 +103,12 @@ async function readHead(
     const first = session.events.find((e) => e.type === 'user');
     if (first || end >= limit || end >= HEAD_MAX_BYTES) return { session, ...(first ? { first } : {}), bytesRead };
   }
+}
+
+/** The first tail window: `wanted` events at the file's expected density and a quarter more (not under FIRST_HEAD_BYTES), else FIRST_TAIL_BYTES. */
+function firstTailWindow(size: number, wanted: number, expectedEvents: number | undefined): number {
+  if (expectedEvents === undefined || !(expectedEvents > 0)) return FIRST_TAIL_BYTES;
+  return Math.max(FIRST_HEAD_BYTES, Math.ceil(((size * wanted) / expectedEvents) * 1.25));
 }
 
 /** The next tail window: the bytes `wanted` events take at the density seen, a quarter more, at least twice `window`. */

@@ -3,11 +3,12 @@ import type { AgentSession } from '../types.js';
 
 /**
  * Session events a handoff's transcript records: its ~1,500 tokens hold far fewer (older ones are
- * masked to a line). 150, not 300: reading, recording and assembling the tail is most of
+ * masked to a line). 100, not 300: reading, recording and assembling the tail is most of
  * `baton handoff --print`'s own work on a long session, and `npm run bench -- handoff` scores the
- * same with 100, 150, 200 or 300 (macro 0.9988-0.9989 on the 38 fixtures).
+ * same with 100, 150, 200 or 300 (macro 0.9988-0.9989 on the 38 fixtures; the header's facts come
+ * from the ledger's record of the whole session).
  */
-export const TRANSCRIPT_TAIL_EVENTS = 150;
+export const TRANSCRIPT_TAIL_EVENTS = 100;
 
 /**
  * A session as the loop context manager records it: user requests, assistant replies, each tool
