@@ -4,8 +4,14 @@
 // type-aware lint alone; side by side they take about as long as the lint. Each script's output is
 // held and printed in one piece when it ends, so the logs of two scripts never interleave.
 //
+// At most one script per CPU runs at a time (BATON_CHECKS_AT_ONCE overrides), the next starting as
+// one ends, in the order given: the checks are CPU-bound and single-threaded, so four of them on two
+// cores share each core and the longest (the type-aware lint, about half of all the CPU time) is
+// stretched by the others; two at a time, the lint keeps a core and the rest take turns on the other.
+//
 // Usage: node scripts/run-parallel.mjs SCRIPT...
 import { spawn } from 'node:child_process';
+import { availableParallelism } from 'node:os';
 
 const scripts = process.argv.slice(2);
 if (scripts.length === 0) {
@@ -28,18 +34,26 @@ function runScript(script) {
   });
 }
 
-const results = await Promise.all(
-  scripts.map((script) =>
-    runScript(script).then((result) => {
-      const { code, signal, output, ms } = result;
-      const status = code === 0 ? 'ok' : signal ? `killed by ${signal}` : `failed (exit ${code})`;
-      process.stdout.write(
-        `${output}${output && !output.endsWith('\n') ? '\n' : ''}== npm run ${script}: ${status} in ${(ms / 1000).toFixed(1)} s\n`,
-      );
-      return result;
-    }),
-  ),
-);
+/** Runs the script and prints its output and status in one piece. */
+async function runAndReport(script) {
+  const result = await runScript(script);
+  const { code, signal, output, ms } = result;
+  const status = code === 0 ? 'ok' : signal ? `killed by ${signal}` : `failed (exit ${code})`;
+  process.stdout.write(
+    `${output}${output && !output.endsWith('\n') ? '\n' : ''}== npm run ${script}: ${status} in ${(ms / 1000).toFixed(1)} s\n`,
+  );
+  return result;
+}
+
+const setAtOnce = Number(process.env.BATON_CHECKS_AT_ONCE);
+const atOnce = Number.isInteger(setAtOnce) && setAtOnce > 0 ? setAtOnce : availableParallelism();
+const queue = [...scripts];
+const results = [];
+/** One lane: takes the next script from the queue until none is left. */
+async function lane() {
+  for (let script = queue.shift(); script !== undefined; script = queue.shift()) results.push(await runAndReport(script));
+}
+await Promise.all(Array.from({ length: Math.min(atOnce, scripts.length) }, lane));
 const failed = results.filter((r) => r.code !== 0).map((r) => r.script);
 if (failed.length > 0) {
   console.error(`failed: ${failed.map((s) => `npm run ${s}`).join(', ')} (output above)`);
