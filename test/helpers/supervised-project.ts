@@ -8,7 +8,9 @@ import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { openLedger } from '../../src/ledger/index.js';
+import { expect } from 'vitest';
+import { type AgentSessionData, openLedger } from '../../src/ledger/index.js';
+import { runBaton } from './cli.js';
 import { clientTools, type Respond, say } from './model-server/index.js';
 
 /** The repository's own bin, as a user's node_modules/.bin/baton links it. */
@@ -69,4 +71,21 @@ export async function readLedger<T>(repo: string, read: (ledger: Awaited<ReturnT
   } finally {
     await ledger.close();
   }
+}
+
+/**
+ * An import of the client's own session files (`baton sessions`, with the client's HOME) keeps the
+ * supervised try linked, not a second session: listed once, marked with its task and try, no turn of its own.
+ */
+export async function expectListedAsTry(repo: string, home: string, supervisedId: string): Promise<void> {
+  const listed = await runBaton(['sessions', '--json'], { cwd: repo, env: { ...process.env, HOME: home } });
+  expect(listed.code, listed.stderr).toBe(0);
+  const rows = listed.json<{ sessions: Array<{ id: string; supervised: unknown }> }>().sessions;
+  expect(rows.filter((r) => r.supervised !== null)).toEqual([
+    expect.objectContaining({ id: supervisedId, supervised: { task_id: 'done-file', attempt: 1 } }),
+  ]);
+  const after = await readLedger(repo, (ledger) => ledger.getRecord<AgentSessionData>('agent_sessions', supervisedId));
+  expect(after?.data.supervised).toEqual({ taskId: 'done-file', attempt: 1 });
+  const turns = await readLedger(repo, async (ledger) => (await ledger.listDispatches({ taskId: supervisedId, limit: 10 })).items);
+  expect(turns).toEqual([]);
 }

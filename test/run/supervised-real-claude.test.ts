@@ -14,7 +14,15 @@ import { CONTEXT_TITLE } from '../../src/hooks/index.js';
 import type { AgentSessionData, LedgerRecord } from '../../src/ledger/index.js';
 import { type AgentCli, cleanEnvironment, ensureClients, prepareAgentCli, runProcess } from '../helpers/agent-clis/index.js';
 import { runBaton } from '../helpers/cli.js';
-import { BATON, copies, MISSING_DIR, readLedger, supervisedProject, supervisedScript } from '../helpers/supervised-project.js';
+import {
+  BATON,
+  copies,
+  expectListedAsTry,
+  MISSING_DIR,
+  readLedger,
+  supervisedProject,
+  supervisedScript,
+} from '../helpers/supervised-project.js';
 import { type ModelServer, startModelServer } from '../helpers/model-server/index.js';
 
 const cleanups: Array<() => void | Promise<void>> = [];
@@ -80,17 +88,9 @@ describe('baton run with Baton hooks installed in the real Claude Code', () => {
     expect(recorded.turnsOfLinked).toEqual([[]]);
     const supervisedId = (recorded.linked[0] as LedgerRecord<AgentSessionData>).id;
 
-    // 3. An import of Claude's own transcripts (baton sessions) keeps the try linked, not a second session.
-    const listed = await runBaton(['sessions', '--json'], { cwd: repo, env: { ...process.env, HOME: cli.home } });
-    expect(listed.code, listed.stderr).toBe(0);
-    // ...and `baton sessions` lists it, marked with its task and try.
-    const rows = listed.json<{ sessions: Array<{ id: string; supervised: unknown }> }>().sessions;
-    expect(rows.filter((r) => r.supervised !== null)).toEqual([
-      expect.objectContaining({ id: supervisedId, supervised: { task_id: 'done-file', attempt: 1 } }),
-    ]);
-    const after = await readLedger(repo, (ledger) => ledger.getRecord<AgentSessionData>('agent_sessions', supervisedId));
-    expect(after?.data.supervised).toEqual({ taskId: 'done-file', attempt: 1 });
-    expect(await readLedger(repo, async (ledger) => (await ledger.listDispatches({ taskId: supervisedId, limit: 10 })).items)).toEqual([]);
+    // 3. An import of Claude's own transcripts (baton sessions) keeps the try linked, not a second
+    // session, and lists it marked with its task and try.
+    await expectListedAsTry(repo, cli.home, supervisedId);
 
     // 4. The next session by hand is briefed on the hand-run session, not on the supervised try.
     const nextTurns = server.turns.length;
