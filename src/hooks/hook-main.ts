@@ -1,9 +1,10 @@
+import path from 'node:path';
 import { StringDecoder } from 'node:string_decoder';
 // The files, not the module's index: the index also loads the fold and the context renderer,
 // which the per-tool-call hook must not pay for (run-hook.ts loads them when an event needs them).
 import { isAgentClient } from './client-specs.js';
 import { finishJob, handOffHook, readJob } from './hook-jobs.js';
-import { findBatonWorkspace, hookLogFile } from './hook-paths.js';
+import { findBatonWorkspace, HOOKS_DIR, hookLogFile } from './hook-paths.js';
 import { JsonStringCutter } from './json-string-cutter.js';
 import { runHook } from './run-hook.js';
 import { HOOK_EVENTS, type HookEvent } from './types.js';
@@ -62,6 +63,8 @@ export async function hookMain(argv: readonly string[]): Promise<void> {
  * job file (a session start waits for it; a crash leaves it, and the next session start reruns it).
  */
 async function runJob(file: string): Promise<void> {
+  // Only a file a hook wrote, in a workspace's .baton/hooks/jobs/: the job's file is removed after it runs.
+  if (!path.dirname(path.resolve(file)).endsWith(path.join(HOOKS_DIR, 'jobs'))) return;
   const job = readJob(file);
   if (!job) return;
   try {

@@ -1,4 +1,4 @@
-import { existsSync, mkdirSync, readdirSync, utimesSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, utimesSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { STALE_JOB_MS } from '../../src/hooks/index.js';
@@ -91,6 +91,18 @@ describe('Stop and SessionEnd hand their fold to a detached child: the client wa
     } finally {
       release();
     }
+  });
+
+  it('--job runs only a job file under .baton/hooks/jobs/: any other file is left as it is, and nothing is folded', async () => {
+    ws = makeHookWorkspace();
+    const s = { session: 'elsewhere', cwd: ws.dir };
+    const job = { client: 'claude', event: 'session-end', stdin: JSON.stringify(claude.sessionEnd(s)), cwd: ws.dir, at: Date.now() };
+    const file = path.join(ws.dir, 'notes.json');
+    writeFileSync(file, JSON.stringify(job));
+    const run = await runHookBin(['hook', 'session-end', '--client', 'claude', '--job', file], '', ws.dir);
+    expect(run).toMatchObject({ code: 0, stdout: '', stderr: '' });
+    expect(JSON.parse(readFileSync(file, 'utf8'))).toEqual(job);
+    expect(await ws.session('claude-elsewhere')).toBeUndefined();
   });
 
   it('a job whose child died (its file older than STALE_JOB_MS) is run again by the next session start: the session is closed', async () => {
