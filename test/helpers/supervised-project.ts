@@ -4,13 +4,14 @@
  * the scripted model's answers: a session by hand fails a listing, a supervised try writes done.txt.
  */
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, symlinkSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { expect } from 'vitest';
 import { type AgentSessionData, openLedger } from '../../src/ledger/index.js';
 import { runBaton } from './cli.js';
+import { removeHookProject } from './hook-jobs-done.js';
 import { clientTools, type Respond, say } from './model-server/index.js';
 
 /** The repository's own bin, as a user's node_modules/.bin/baton links it. */
@@ -34,7 +35,7 @@ const PLAN = `tasks:
  */
 export function supervisedProject(clientDir: string, cleanups: Array<() => void | Promise<void>>): string {
   const dir = mkdtempSync(path.join(os.tmpdir(), 'baton-supervised-real-'));
-  cleanups.push(() => rmSync(dir, { recursive: true, force: true }));
+  cleanups.push(() => removeHookProject(dir));
   mkdirSync(path.join(dir, 'node_modules', '.bin'), { recursive: true });
   symlinkSync(BATON, path.join(dir, 'node_modules', '.bin', 'baton'));
   writeFileSync(path.join(dir, '.gitignore'), `.baton/\nnode_modules/\n${clientDir}/\nplan.yaml\nbaton.config.json\n`);

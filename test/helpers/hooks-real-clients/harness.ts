@@ -5,7 +5,7 @@
  * so the clients run on different test workers at once instead of one after another.
  */
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, symlinkSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -14,13 +14,14 @@ import { CONTEXT_TITLE } from '../../../src/hooks/index.js';
 import { type AgentSessionData, type LedgerRecord, openLedger } from '../../../src/ledger/index.js';
 import { type AgentCli, type AgentCliName, ensureClients, prepareAgentCli } from '../agent-clis/index.js';
 import { runBaton } from '../cli.js';
+import { hookJobsDone, removeHookProject } from '../hook-jobs-done.js';
 import { clientTools, type ModelRequestView, type ModelServer, type Respond, say, startModelServer } from '../model-server/index.js';
 
 const ROOT = fileURLToPath(new URL('../../..', import.meta.url));
 export const TEST_TIMEOUT_MS = 900_000;
 export const MISSING_DIR = '/nonexistent-baton-dir';
 export const FAILURE = `\`ls ${MISSING_DIR}\` exited 2`;
-const cleanups: Array<() => void> = [];
+const cleanups: Array<() => void | Promise<void>> = [];
 
 /** Installs the suite's clients once (`beforeAll`) and removes every folder and server after it. */
 export function useClients(names: readonly AgentCliName[], label: string): Partial<Record<AgentCliName, string>> {
@@ -28,9 +29,9 @@ export function useClients(names: readonly AgentCliName[], label: string): Parti
   beforeAll(async () => {
     Object.assign(available, await ensureClients(names, label));
   }, 900_000);
-  afterAll(() => {
-    for (const cleanup of cleanups.reverse()) cleanup();
-  });
+  afterAll(async () => {
+    for (const cleanup of cleanups.reverse()) await cleanup();
+  }, 120_000);
   return available;
 }
 
@@ -42,7 +43,7 @@ export function afterSuite(cleanup: () => void): void {
 /** A user's project: a git repository with Baton installed as a dev dependency (its bin linked). */
 function project(): string {
   const dir = mkdtempSync(path.join(os.tmpdir(), 'baton-hooks-real-'));
-  cleanups.push(() => rmSync(dir, { recursive: true, force: true }));
+  cleanups.push(() => removeHookProject(dir));
   mkdirSync(path.join(dir, 'node_modules', '.bin'), { recursive: true });
   symlinkSync(path.join(ROOT, 'bin', 'baton.js'), path.join(dir, 'node_modules', '.bin', 'baton'));
   writeFileSync(path.join(dir, '.gitignore'), '.baton/\nnode_modules/\n.claude/\n.gemini/\n');
@@ -137,21 +138,7 @@ export async function harness(name: AgentCliName, options: { codexToml?: string;
   };
 }
 
-/**
- * Waits until the Stop and SessionEnd folds the hooks handed to detached children (src/hooks/hook-jobs.ts)
- * are done: each removes its job file under `.baton/hooks/jobs/` when it ends.
- */
-export async function hookJobsDone(repo: string): Promise<void> {
-  const dir = path.join(repo, '.baton', 'hooks', 'jobs');
-  const pending = () => {
-    try {
-      return readdirSync(dir).filter((name) => name.endsWith('.json'));
-    } catch {
-      return [];
-    }
-  };
-  while (pending().length > 0) await new Promise((resolve) => setTimeout(resolve, 10));
-}
+export { hookJobsDone } from '../hook-jobs-done.js';
 
 export async function sessionRecord(repo: string, id: string): Promise<LedgerRecord<AgentSessionData> | undefined> {
   await hookJobsDone(repo);

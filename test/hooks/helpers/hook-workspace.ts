@@ -65,6 +65,7 @@ export function makeHookWorkspace(options: { git?: boolean; baton?: boolean } = 
     withLedger,
     session: (id) => withLedger((ledger) => ledger.getRecord('agent_sessions', id) as Promise<AgentSessionRecord | undefined>),
     turns: (id) => withLedger((ledger) => ledger.lastDispatches(id, 50)),
-    cleanup: () => rmSync(dir, { recursive: true, force: true }),
+    // A fold a bin-run Stop or SessionEnd handed to a detached child may still be writing .baton/: retried.
+    cleanup: () => rmSync(dir, { recursive: true, force: true, maxRetries: 5, retryDelay: 100 }),
   };
 }
