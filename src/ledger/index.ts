@@ -1,7 +1,7 @@
 export * from './light.js';
 export { DEFAULT_PAGE_SIZE, materializeDispatch, materializeTask } from './defaults.js';
 export { checkTaskId, MAX_TASK_ID_LENGTH, newId } from './ids.js';
-export { MemoryLedger } from './memory/index.js';
+export { MemoryLedger } from './memory-ledger.js';
 export { DEFAULT_REDIS_NAMESPACE, DEFAULT_SQLITE_PATH, MAX_TIMEOUT_MS, openLedger, parseLedgerSpec } from './open-ledger.js';
 export { DISPATCH_STATUSES, OUTCOME_KINDS, RECORD_COLLECTIONS, TASK_STATUSES } from './types.js';
 export { isBreakerCapable, isClaimCapable, isFullLedger, isRecordCapable, isTransferCapable } from './ledger.js';

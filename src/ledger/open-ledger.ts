@@ -1,7 +1,6 @@
 import path from 'node:path';
 import { BatonError } from '../errors/index.js';
 import type { Ledger } from './ledger.js';
-import { MemoryLedger } from './memory/index.js';
 
 /** @default '.baton/agent.db' (relative to cwd) */
 export const DEFAULT_SQLITE_PATH = path.join('.baton', 'agent.db');
@@ -78,8 +77,10 @@ export async function openLedger(options: OpenLedgerOptions = {}): Promise<Ledge
     cwd,
   );
   switch (spec.backend) {
-    case 'memory':
+    case 'memory': {
+      const { MemoryLedger } = await import('./memory-ledger.js');
       return new MemoryLedger(options.now);
+    }
     case 'sqlite': {
       const { openSqliteLedger } = await import('./sqlite/index.js');
       return openSqliteLedger(spec.path, {

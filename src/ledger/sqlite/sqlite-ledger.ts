@@ -46,7 +46,7 @@ const MAX_SEQ = Number.MAX_SAFE_INTEGER;
  * steps run in IMMEDIATE transactions so that other processes on the same file never interleave.
  */
 export class SqliteLedger implements Ledger {
-  readonly backend = 'sqlite' as const;
+  readonly backend: 'sqlite' | 'memory' = 'sqlite';
   private readonly sql: StatementCache;
 
   constructor(
@@ -304,9 +304,11 @@ export class SqliteLedger implements Ledger {
   /**
    * Change counters for caches (refresh/ledger-version.ts): `external` is `PRAGMA data_version`,
    * which moves when another connection commits; `own` is `total_changes()`, the rows this
-   * connection has changed. Two cheap reads, no table touched.
+   * connection has changed. Two cheap reads, no table touched. A memory ledger has none: every
+   * fresh one would start at the same counts, so a cache keyed on them could mix two ledgers up.
    */
-  changeCounters(): { external: number; own: number } {
+  changeCounters(): { external: number; own: number } | undefined {
+    if (this.backend === 'memory') return undefined;
     this.counterStatements ??= {
       external: this.db.prepare('PRAGMA data_version').pluck(),
       own: this.db.prepare('SELECT total_changes()').pluck(),

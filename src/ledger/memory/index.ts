@@ -1,1 +1,0 @@
-export { MemoryLedger } from './memory-ledger.js';
