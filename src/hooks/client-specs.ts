@@ -1,25 +1,20 @@
 import { CLIENT_LIMITS } from '../clients/index.js';
 import type { AgentClient, HookEvent } from './types.js';
 
-/** One client event Baton registers: which `baton hook` event it runs, for which matcher. */
+/** One client event Baton registers (for every occurrence: no matcher): which `baton hook` event it runs. */
 export interface ClientHookBinding {
   /** The client's event name, as its settings spell it. */
   clientEvent: string;
   event: HookEvent;
-  /** Matcher (a tool-name pattern, or a source/trigger); '' for every occurrence. */
-  matcher: string;
-  /** Timeout in the client's unit (see ClientSpec.timeoutUnit). */
+  /** Timeout in the client's unit: Claude and Codex count seconds, Gemini milliseconds. */
   timeout: number;
 }
 
 export interface ClientSpec {
-  client: AgentClient;
   /** The product's name, for people (clients/CLIENT_LIMITS, with its size limits). */
   label: string;
   /** The dispatch `provider` of the session's turns. */
   provider: string;
-  /** Hook timeouts in settings: Claude and Codex count seconds, Gemini milliseconds. */
-  timeoutUnit: 's' | 'ms';
   bindings: readonly ClientHookBinding[];
   /**
    * Whether a resumed session's history still holds the context injected earlier (Claude and
@@ -46,46 +41,45 @@ export interface ClientSpec {
  */
 export const CLIENT_SPECS: Readonly<Record<AgentClient, ClientSpec>> = {
   claude: {
-    client: 'claude',
     label: CLIENT_LIMITS.claude.label,
     provider: 'claude-code',
-    timeoutUnit: 's',
     historyKeepsContext: true,
     bindings: [
-      { clientEvent: 'SessionStart', event: 'session-start', matcher: '', timeout: 10 },
-      { clientEvent: 'Stop', event: 'stop', matcher: '', timeout: 10 },
+      { clientEvent: 'SessionStart', event: 'session-start', timeout: 10 },
+      { clientEvent: 'Stop', event: 'stop', timeout: 10 },
       // A turn cut off by an API error (a usage limit: `"error":"rate_limit"`) ends with StopFailure, not Stop.
-      { clientEvent: 'StopFailure', event: 'stop', matcher: '', timeout: 10 },
-      { clientEvent: 'SessionEnd', event: 'session-end', matcher: '', timeout: 2 },
+      { clientEvent: 'StopFailure', event: 'stop', timeout: 10 },
+      { clientEvent: 'SessionEnd', event: 'session-end', timeout: 2 },
     ],
   },
   gemini: {
-    client: 'gemini',
     label: CLIENT_LIMITS.gemini.label,
     provider: 'gemini-cli',
-    timeoutUnit: 'ms',
     historyKeepsContext: false,
     bindings: [
-      { clientEvent: 'SessionStart', event: 'session-start', matcher: '', timeout: 10_000 },
-      { clientEvent: 'BeforeAgent', event: 'before-agent', matcher: '', timeout: 10_000 },
-      { clientEvent: 'AfterAgent', event: 'stop', matcher: '', timeout: 10_000 },
-      { clientEvent: 'SessionEnd', event: 'session-end', matcher: '', timeout: 5_000 },
+      { clientEvent: 'SessionStart', event: 'session-start', timeout: 10_000 },
+      { clientEvent: 'BeforeAgent', event: 'before-agent', timeout: 10_000 },
+      { clientEvent: 'AfterAgent', event: 'stop', timeout: 10_000 },
+      { clientEvent: 'SessionEnd', event: 'session-end', timeout: 5_000 },
     ],
   },
   codex: {
-    client: 'codex',
     label: CLIENT_LIMITS.codex.label,
     provider: 'codex',
-    timeoutUnit: 's',
     historyKeepsContext: true,
     bindings: [
-      { clientEvent: 'SessionStart', event: 'session-start', matcher: '', timeout: 10 },
-      { clientEvent: 'Stop', event: 'stop', matcher: '', timeout: 10 },
-      { clientEvent: 'SessionEnd', event: 'session-end', matcher: '', timeout: 3 },
+      { clientEvent: 'SessionStart', event: 'session-start', timeout: 10 },
+      { clientEvent: 'Stop', event: 'stop', timeout: 10 },
+      { clientEvent: 'SessionEnd', event: 'session-end', timeout: 3 },
     ],
   },
 };
 
 export function isAgentClient(value: unknown): value is AgentClient {
   return value === 'claude' || value === 'gemini' || value === 'codex';
+}
+
+/** A client's product name, for people; a client Baton has no hooks for (an imported Copilot session) as it is named. */
+export function clientLabel(client: string): string {
+  return isAgentClient(client) ? CLIENT_SPECS[client].label : client;
 }

@@ -1,4 +1,5 @@
 import { isBatonHookCommand } from './hook-targets.js';
+import { hookHandlers } from './merge-hook-config.js';
 
 /** Codex's snake_case event labels in its trust keys (codex-rs/hooks `hook_event_key_label`). */
 const EVENT_LABELS: Readonly<Record<string, string>> = {
@@ -21,17 +22,9 @@ const EVENT_LABELS: Readonly<Record<string, string>> = {
 export function untrustedCodexEvents(settings: Record<string, unknown>, hooksFile: string, configTomls: readonly string[]): string[] {
   const trusted = new Set(configTomls.flatMap(trustedKeys));
   const untrusted = new Set<string>();
-  const hooks = isRecord(settings.hooks) ? settings.hooks : {};
-  for (const [event, groups] of Object.entries(hooks)) {
-    if (!Array.isArray(groups)) continue;
-    groups.forEach((group: unknown, g) => {
-      const handlers = isRecord(group) && Array.isArray(group.hooks) ? group.hooks : [];
-      handlers.forEach((hook: unknown, h) => {
-        if (!isRecord(hook) || !isBatonHookCommand(hook.command, 'codex')) return;
-        const key = `${hooksFile}:${EVENT_LABELS[event] ?? event}:${g}:${h}`;
-        if (!trusted.has(key)) untrusted.add(event);
-      });
-    });
+  for (const { clientEvent: event, groupIndex, hook, hookIndex } of hookHandlers(settings)) {
+    const key = `${hooksFile}:${EVENT_LABELS[event] ?? event}:${groupIndex}:${hookIndex}`;
+    if (isBatonHookCommand(hook.command, 'codex') && !trusted.has(key)) untrusted.add(event);
   }
   return [...untrusted];
 }
@@ -53,8 +46,4 @@ function trustedKeys(toml: string): string[] {
 function unquote(key: string): string {
   if (key.startsWith("'")) return key.slice(1, -1);
   return key.slice(1, -1).replace(/\\(["\\])/g, '$1');
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }

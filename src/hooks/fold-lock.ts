@@ -1,4 +1,4 @@
-import { closeSync, mkdirSync, openSync, readFileSync, statSync, unlinkSync, writeSync } from 'node:fs';
+import { closeSync, mkdirSync, openSync, readFileSync, rmSync, statSync, writeSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 
@@ -121,9 +121,5 @@ function readQuietly(file: string): string | undefined {
 }
 
 function removeQuietly(file: string): void {
-  try {
-    unlinkSync(file);
-  } catch {
-    // already gone
-  }
+  rmSync(file, { force: true });
 }

@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { mkdirSync, readdirSync, readFileSync, statSync, unlinkSync, utimesSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { findBatonWorkspace, HOOKS_DIR } from './hook-paths.js';
@@ -91,11 +91,7 @@ export function readJob(file: string): HookJob | undefined {
 }
 
 export function finishJob(file: string): void {
-  try {
-    unlinkSync(file);
-  } catch {
-    // already gone
-  }
+  rmSync(file, { force: true });
 }
 
 /**

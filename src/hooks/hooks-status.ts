@@ -4,9 +4,9 @@ import path from 'node:path';
 import { CLIENT_SPECS } from './client-specs.js';
 import { codexHooksFeatureOn } from './codex-features.js';
 import { untrustedCodexEvents } from './codex-trust.js';
-import { HOOK_SCOPES, type HookScope, hookTarget } from './hook-targets.js';
+import { clientEvents, HOOK_SCOPES, type HookScope, hookTarget } from './hook-targets.js';
 import { hookLogFile } from './hook-paths.js';
-import { batonHooksIn, unknownBatonEvents } from './merge-hook-config.js';
+import { batonHookEvents, unknownBatonEvents } from './merge-hook-config.js';
 import type { AgentClient } from './types.js';
 import { describeJsonError } from '../util/index.js';
 
@@ -48,7 +48,7 @@ export function hooksStatus(clients: readonly AgentClient[], workspace: string, 
 
 function scopeStatus(client: AgentClient, scope: HookScope, workspace: string, env: NodeJS.ProcessEnv): HookScopeStatus {
   const target = hookTarget(client, scope, workspace, env);
-  const wanted = [...new Set(CLIENT_SPECS[client].bindings.map((binding) => `${binding.clientEvent}`))];
+  const wanted = clientEvents(client);
   const status: HookScopeStatus = {
     client,
     label: CLIENT_SPECS[client].label,
@@ -69,7 +69,7 @@ function scopeStatus(client: AgentClient, scope: HookScope, workspace: string, e
   }
   if (typeof json !== 'object' || json === null) return status;
   const settings = json as Record<string, unknown>;
-  const found = new Set(batonHooksIn(settings, client).map((hook) => hook.clientEvent));
+  const found = new Set(batonHookEvents(settings, client));
   if (client === 'codex') status.untrusted = untrustedCodexEvents(settings, target.settingsFile, codexConfigs(target.featureFile, env));
   return {
     ...status,

@@ -6,7 +6,7 @@ import { withCodexHooksFeature } from './codex-features.js';
 import { hookCommand, type HookScope, hookTarget } from './hook-targets.js';
 import { lineDiff } from './line-diff.js';
 import { backUp, type InstalledFile, type InstalledRecord, readInstalled, sha256, writeInstalled } from './install-record.js';
-import { batonHooksIn, withBatonHooks, withoutBatonHooks } from './merge-hook-config.js';
+import { batonHookEvents, withBatonHooks, withoutBatonHooks } from './merge-hook-config.js';
 import { assertWritable, removeCreated, writeSettingsFile } from './settings-file.js';
 import type { AgentClient } from './types.js';
 import { describeJsonError } from '../util/index.js';
@@ -60,7 +60,7 @@ export async function installHooks(options: InstallHooksOptions): Promise<HookIn
   const next = withBatonHooks(settings.json, options.client, (event) =>
     hookCommand(options.client, options.scope, options.workspace, options.bin, event),
   );
-  const fresh = batonHooksIn(settings.json, options.client).length === 0;
+  const fresh = batonHookEvents(settings.json, options.client).length === 0;
   const changes = [await planJson(target.settingsFile, settings, next, fresh)];
   if (target.featureFile) {
     const toml = await readText(target.featureFile);

@@ -1,4 +1,4 @@
-import { closeSync, fstatSync, mkdirSync, openSync, readdirSync, readSync, renameSync, unlinkSync, writeSync } from 'node:fs';
+import { closeSync, fstatSync, mkdirSync, openSync, readdirSync, readSync, renameSync, rmSync, writeSync } from 'node:fs';
 import { redactValueSync } from '../redact/index.js';
 import type { SessionFiles } from './hook-paths.js';
 import type { JournalEntry } from './types.js';
@@ -141,9 +141,5 @@ export function leftoverBatches(files: SessionFiles): number[] {
 export function finishJournalBatch(files: SessionFiles, batch: JournalBatch): void {
   const late = readJournal(batch.file, batch.endByte);
   for (const entry of late.entries) appendJournal(files.journal, files.dir, entry);
-  try {
-    unlinkSync(batch.file);
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
-  }
+  rmSync(batch.file, { force: true });
 }

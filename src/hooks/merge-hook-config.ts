@@ -4,12 +4,6 @@ import { type AgentClient, HOOK_EVENTS, type HookEvent } from './types.js';
 
 type Json = Record<string, unknown>;
 
-interface HookGroup {
-  matcher?: string;
-  hooks?: unknown[];
-  [key: string]: unknown;
-}
-
 /**
  * The settings with Baton's hooks for `client` in place: every earlier Baton entry of that client
  * removed (a re-install, or an older set of events), then one matcher group per binding appended
@@ -19,14 +13,12 @@ interface HookGroup {
 export function withBatonHooks(settings: Json, client: AgentClient, commandFor: (event: HookEvent) => string): Json {
   const next = withoutBatonHooks(settings, client);
   const hooks = { ...((next.hooks as Json | undefined) ?? {}) };
-  const spec = CLIENT_SPECS[client];
-  for (const binding of spec.bindings) {
+  for (const binding of CLIENT_SPECS[client].bindings) {
     const hook: Json = { type: 'command', command: commandFor(binding.event), timeout: binding.timeout };
     // Gemini lists hooks by name in its /hooks panel and warnings.
     if (client === 'gemini') hook.name = `baton-${binding.event}`;
-    const group: HookGroup = { matcher: binding.matcher, hooks: [hook] };
     const existing = hooks[binding.clientEvent];
-    hooks[binding.clientEvent] = [...(Array.isArray(existing) ? (existing as unknown[]) : []), group];
+    hooks[binding.clientEvent] = [...(Array.isArray(existing) ? (existing as unknown[]) : []), { matcher: '', hooks: [hook] }];
   }
   return { ...next, hooks };
 }
@@ -54,20 +46,24 @@ export function withoutBatonHooks(settings: Json, client: AgentClient): Json {
   return next;
 }
 
-/** Which of Baton's bindings for `client` the settings hold (by event and matcher), and their commands. */
-export function batonHooksIn(settings: Json, client: AgentClient): Array<{ clientEvent: string; matcher: string; command: string }> {
-  if (!isRecord(settings.hooks)) return [];
-  const found: Array<{ clientEvent: string; matcher: string; command: string }> = [];
-  for (const [clientEvent, value] of Object.entries(settings.hooks)) {
-    for (const group of groupsOf(value)) {
-      for (const hook of Array.isArray(group.hooks) ? group.hooks : []) {
-        if (isRecord(hook) && isBatonHookCommand(hook.command, client)) {
-          found.push({ clientEvent, matcher: typeof group.matcher === 'string' ? group.matcher : '', command: String(hook.command) });
-        }
-      }
+/**
+ * Every hook handler of the settings' `hooks` table (an object), with its client event and its
+ * group's and its own position there (Codex keys its trust by them).
+ */
+export function* hookHandlers(settings: Json): Generator<{ clientEvent: string; groupIndex: number; hook: Json; hookIndex: number }> {
+  if (!isRecord(settings.hooks)) return;
+  for (const [clientEvent, groups] of Object.entries(settings.hooks)) {
+    if (!Array.isArray(groups)) continue;
+    for (const [groupIndex, group] of groups.entries()) {
+      if (!isRecord(group) || !Array.isArray(group.hooks)) continue;
+      for (const [hookIndex, hook] of group.hooks.entries()) if (isRecord(hook)) yield { clientEvent, groupIndex, hook, hookIndex };
     }
   }
-  return found;
+}
+
+/** The client events of Baton's hooks for `client` in the settings (one per hook found). */
+export function batonHookEvents(settings: Json, client: AgentClient): string[] {
+  return [...hookHandlers(settings)].filter(({ hook }) => isBatonHookCommand(hook.command, client)).map(({ clientEvent }) => clientEvent);
 }
 
 /**
@@ -75,15 +71,10 @@ export function batonHooksIn(settings: Json, client: AgentClient): Array<{ clien
  * `baton hook SessionStart`): such a hook does nothing, so `hooks status` names it.
  */
 export function unknownBatonEvents(settings: Json): Array<{ clientEvent: string; event: string }> {
-  if (!isRecord(settings.hooks)) return [];
   const found: Array<{ clientEvent: string; event: string }> = [];
-  for (const [clientEvent, value] of Object.entries(settings.hooks)) {
-    for (const group of groupsOf(value)) {
-      for (const hook of Array.isArray(group.hooks) ? group.hooks : []) {
-        const event = isRecord(hook) && typeof hook.command === 'string' ? BATON_HOOK_EVENT.exec(hook.command)?.[1] : undefined;
-        if (event !== undefined && !(HOOK_EVENTS as readonly string[]).includes(event)) found.push({ clientEvent, event });
-      }
-    }
+  for (const { clientEvent, hook } of hookHandlers(settings)) {
+    const event = typeof hook.command === 'string' ? BATON_HOOK_EVENT.exec(hook.command)?.[1] : undefined;
+    if (event !== undefined && !(HOOK_EVENTS as readonly string[]).includes(event)) found.push({ clientEvent, event });
   }
   return found;
 }
@@ -91,10 +82,6 @@ export function unknownBatonEvents(settings: Json): Array<{ clientEvent: string;
 /** The event of a `baton hook EVENT` command, in any of the forms Baton writes or a person types. */
 const BATON_HOOK_EVENT = /(?:^|[/\s"'])baton(?:\.js)?["']?\s+hook\s+([^\s"';&|]+)/;
 
-function groupsOf(value: unknown): HookGroup[] {
-  return Array.isArray(value) ? value.filter(isRecord) : [];
-}
-
-function isRecord(value: unknown): value is Json {
+export function isRecord(value: unknown): value is Json {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }

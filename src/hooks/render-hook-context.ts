@@ -3,7 +3,7 @@ import { fit } from '../budget/index.js';
 import { isEmptyAgentSession } from '../ledger/light.js';
 import { maskSecretsSync } from '../redact/index.js';
 import { o200kCounter, truncateToTokens } from '../tokens/index.js';
-import { CLIENT_SPECS, isAgentClient } from './client-specs.js';
+import { clientLabel } from './client-specs.js';
 import type { HookContextData } from './gather-hook-context.js';
 import { nextStep } from './next-step.js';
 import { cutOffCause, oneLine } from './session-summary.js';
@@ -142,8 +142,7 @@ function cutOffLine(data: HookContextData): string {
   const newest = data.sessions[0];
   const cutOff = newest?.data.cutOff;
   if (!newest || !cutOff) return '';
-  const label = isAgentClient(newest.data.client) ? CLIENT_SPECS[newest.data.client].label : newest.data.client;
-  return `**The last turn was cut off by ${cutOffCause(cutOff.error)}** (${label} session ${newest.data.clientSessionId.slice(0, 8)}, ${stamp(cutOff.at)}): what it was doing may be half done.`;
+  return `**The last turn was cut off by ${cutOffCause(cutOff.error)}** (${clientLabel(newest.data.client)} session ${newest.data.clientSessionId.slice(0, 8)}, ${stamp(cutOff.at)}): what it was doing may be half done.`;
 }
 
 function runLines(data: HookContextData, level: Level): string[] {
@@ -177,7 +176,7 @@ function failureLines(data: HookContextData, level: Level): string[] {
   const failures = data.sessions.flatMap((record) =>
     record.data.failures.map((failure) => ({
       failure,
-      label: isAgentClient(record.data.client) ? CLIENT_SPECS[record.data.client].label : record.data.client,
+      label: clientLabel(record.data.client),
       session: record.data.clientSessionId,
     })),
   );

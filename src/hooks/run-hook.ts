@@ -70,34 +70,28 @@ export async function runHook(options: RunHookOptions): Promise<HookAnswer> {
   }
 }
 
+type HookHandler = (input: HookInput, workspace: string, now: number, env: NodeJS.ProcessEnv) => Promise<string>;
+
+/**
+ * Each event loads its own handler: the per-tool-call and per-prompt hooks only the journal's few
+ * modules; Gemini's BeforeAgent (once per prompt) the ledger only when a compression is due; the end
+ * of a turn and the end of a session neither the context renderer nor the tokenizer that
+ * SessionStart uses.
+ */
+const HANDLERS: Readonly<Record<HookEvent, () => Promise<HookHandler>>> = {
+  prompt: async () => (await import('./handle-note.js')).handleNote,
+  'post-tool': async () => (await import('./handle-note.js')).handleNote,
+  'before-agent': async () => (await import('./handle-before-agent.js')).handleBeforeAgent,
+  stop: async () => (await import('./handle-stop.js')).handleStop,
+  'session-end': async () => (await import('./handle-session-end.js')).handleSessionEnd,
+  'session-start': async () => (await import('./handle-session.js')).handleSessionStart,
+  'pre-compact': async () => (await import('./handle-session.js')).handlePreCompact,
+};
+
 async function dispatch(input: HookInput, workspace: string, now: number, env: NodeJS.ProcessEnv): Promise<string> {
-  if (env.BATON_SUPERVISED) {
-    // Briefed and recorded by `baton run` itself: only linked to its task and try.
-    const { linkSupervisedSession } = await import('./supervised-session.js');
-    return linkSupervisedSession(input, workspace, now, env);
-  }
-  if (input.event === 'prompt' || input.event === 'post-tool') {
-    // The hot path: only the journal's few modules load.
-    const { handleNote } = await import('./handle-note.js');
-    return handleNote(input, workspace, now, env);
-  }
-  if (input.event === 'before-agent') {
-    // Once per Gemini prompt: the ledger loads only when a compression is due.
-    const { handleBeforeAgent } = await import('./handle-before-agent.js');
-    return handleBeforeAgent(input, workspace, now, env);
-  }
-  // Each event loads its own handler: the end of a turn and the end of a session load neither the
-  // context renderer nor the tokenizer that SessionStart uses.
-  switch (input.event) {
-    case 'stop':
-      return (await import('./handle-stop.js')).handleStop(input, workspace, now, env);
-    case 'session-end':
-      return (await import('./handle-session-end.js')).handleSessionEnd(input, workspace, now, env);
-  }
-  const handlers = await import('./handle-session.js');
-  return input.event === 'session-start'
-    ? handlers.handleSessionStart(input, workspace, now, env)
-    : handlers.handlePreCompact(input, workspace, now, env);
+  // Briefed and recorded by `baton run` itself: only linked to its task and try.
+  const handle = env.BATON_SUPERVISED ? (await import('./supervised-session.js')).linkSupervisedSession : await HANDLERS[input.event]();
+  return handle(input, workspace, now, env);
 }
 
 function messageOf(error: unknown): string {

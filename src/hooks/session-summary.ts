@@ -1,5 +1,5 @@
 import type { AgentSessionData } from '../ledger/index.js';
-import { CLIENT_SPECS, isAgentClient } from './client-specs.js';
+import { clientLabel } from './client-specs.js';
 
 /** Files named in a summary before "+N more". */
 const SUMMARY_FILES = 5;
@@ -10,9 +10,8 @@ const SUMMARY_FILES = 5;
  * src/a.ts; 1 failed command (last: `ls /x`, exit 2); ended (other)."
  */
 export function summarizeSession(data: AgentSessionData, status: 'active' | 'ended'): string {
-  const label = isAgentClient(data.client) ? CLIENT_SPECS[data.client].label : data.client;
   const parts = [
-    `${label} session ${data.clientSessionId.slice(0, 8)}: ${count(data.turns, 'turn')}, ${count(data.toolCalls, 'tool call')}`,
+    `${clientLabel(data.client)} session ${data.clientSessionId.slice(0, 8)}: ${count(data.turns, 'turn')}, ${count(data.toolCalls, 'tool call')}`,
   ];
   if (data.compactions > 0) parts[0] += `, ${count(data.compactions, 'compaction')}`;
   if (data.filesCreated.length > 0) parts.push(`created ${fileList(data.filesCreated)}`);

@@ -1,8 +1,8 @@
 import { agentSessionId, endAgentSession, upsertAgentSession } from '../ledger/light.js';
 import { freshState } from './fold-session.js';
-import { openHookLedger } from './open-hook-ledger.js';
 import { newSessionData } from './session-record.js';
 import type { HookInput } from './types.js';
+import { withHookLedger } from './with-hook-ledger.js';
 
 /**
  * A session `baton run` started (BATON_SUPERVISED in its environment): the supervisor already
@@ -20,25 +20,15 @@ export async function linkSupervisedSession(input: HookInput, workspace: string,
     ...(env.BATON_TASK_ID ? { taskId: env.BATON_TASK_ID } : {}),
     ...(Number.isSafeInteger(attempt) && attempt > 0 ? { attempt } : {}),
   };
-  const ledger = await openHookLedger(workspace, env, 1_000);
-  try {
-    const data = { ...newSessionData(input, workspace, freshState(input, now), now), supervised };
-    await upsertAgentSession(ledger, agentSessionId(input.client, input.sessionId), data, () => ({ supervised }));
-  } finally {
-    await ledger.close();
-  }
+  const data = { ...newSessionData(input, workspace, freshState(input, now), now), supervised };
+  await withHookLedger(workspace, env, 1_000, (ledger) =>
+    upsertAgentSession(ledger, agentSessionId(input.client, input.sessionId), data, () => ({ supervised })),
+  );
   return '';
 }
 
 async function endSupervisedSession(input: HookInput, workspace: string, now: number, env: NodeJS.ProcessEnv): Promise<string> {
-  const ledger = await openHookLedger(workspace, env, 1_000);
-  try {
-    await endAgentSession(ledger, agentSessionId(input.client, input.sessionId), {
-      endedAt: now,
-      ...(input.reason ? { endReason: input.reason } : {}),
-    });
-  } finally {
-    await ledger.close();
-  }
+  const end = { endedAt: now, ...(input.reason ? { endReason: input.reason } : {}) };
+  await withHookLedger(workspace, env, 1_000, (ledger) => endAgentSession(ledger, agentSessionId(input.client, input.sessionId), end));
   return '';
 }

@@ -12,16 +12,8 @@ export type { AgentClient, AgentSessionSource };
  * - `stop`: a turn ended: fold it into the ledger (one dispatch per turn);
  * - `session-end`: fold what is left and close the session's record.
  */
-export type HookEvent = 'session-start' | 'prompt' | 'post-tool' | 'pre-compact' | 'before-agent' | 'stop' | 'session-end';
-export const HOOK_EVENTS: readonly HookEvent[] = [
-  'session-start',
-  'prompt',
-  'post-tool',
-  'pre-compact',
-  'before-agent',
-  'stop',
-  'session-end',
-];
+export const HOOK_EVENTS = ['session-start', 'prompt', 'post-tool', 'pre-compact', 'before-agent', 'stop', 'session-end'] as const;
+export type HookEvent = (typeof HOOK_EVENTS)[number];
 
 /** A hook's stdin, normalized across clients. Fields a client does not send are absent. */
 export interface HookInput {
