@@ -9,8 +9,6 @@ export { createGeminiParser } from './gemini/create-gemini-parser.js';
 export { readGeminiSession } from './gemini/read-gemini-session.js';
 export { createOpencodeParser } from './opencode/create-opencode-parser.js';
 
-export { streamJsonDocument } from './stream-json-document.js';
-
 export { detectSessionClient } from './detect-session-client.js';
 export { readSessionFile } from './read-session-file.js';
 export { readJsonLines } from './read-json-lines.js';

@@ -8,3 +8,12 @@ export function stringField(record: Record<string, unknown>, key: string): strin
   const value = record[key];
   return typeof value === 'string' ? value : undefined;
 }
+
+/** The JSON value of a text, or undefined when it does not parse. */
+export function parseJson(text: string): unknown {
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    return undefined;
+  }
+}

@@ -1,4 +1,5 @@
 import { createReadStream } from 'node:fs';
+import { parseJson } from './is-record.js';
 
 /** A line longer than this is skipped (counted), never held whole. @default 64 MiB */
 export const DEFAULT_MAX_LINE_BYTES = 64 * 1024 * 1024;
@@ -41,8 +42,8 @@ export async function* readJsonLines(file: string, options: ReadJsonLinesOptions
       pendingBytes = 0;
       oversized = false;
       from = nl + 1;
-      const parsed = line === undefined ? { blank: false, value: undefined } : parseLine(line);
-      if (!parsed.blank) yield { value: parsed.value, end: offset };
+      const text = line?.toString('utf8').trim();
+      if (text !== '') yield { value: text === undefined ? undefined : parseJson(text), end: offset };
     }
     const rest = chunk.subarray(from);
     if (rest.length === 0) continue;
@@ -51,15 +52,5 @@ export async function* readJsonLines(file: string, options: ReadJsonLinesOptions
       pending = [];
     } else pending.push(rest);
     pendingBytes += rest.length;
-  }
-}
-
-function parseLine(line: Buffer): { blank: boolean; value: unknown } {
-  const text = line.toString('utf8').trim();
-  if (text.length === 0) return { blank: true, value: undefined };
-  try {
-    return { blank: false, value: JSON.parse(text) as unknown };
-  } catch {
-    return { blank: false, value: undefined };
   }
 }

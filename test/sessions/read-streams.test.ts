@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { readJsonLines, readSessionFile, streamJsonDocument } from '../../src/sessions/index.js';
+import { readJsonLines, readSessionFile } from '../../src/sessions/index.js';
 
 const dir = mkdtempSync(path.join(os.tmpdir(), 'baton-session-streams-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -26,17 +26,19 @@ describe('reading session files without holding them', () => {
     expect(resumed.at(-1)?.value).toEqual({ b: 2 });
   });
 
-  it('streams a JSON document item by item, and an oversized item as undefined while the rest still reads', async () => {
+  it('reads a Gemini JSON document whole: its header, and every message in order whatever text it holds', async () => {
     const file = path.join(dir, 'doc.json');
-    writeFileSync(file, JSON.stringify({ sessionId: 's', messages: [{ t: 'a' }, { t: 'x'.repeat(5000) }, { t: '],}"' }], after: [1, 2] }));
-    const pieces = await collect(streamJsonDocument(file, { arrayKeys: ['messages'], maxItemChars: 1000 }));
-    expect(pieces).toEqual([
-      { kind: 'field', key: 'sessionId', value: 's' },
-      { kind: 'item', key: 'messages', value: { t: 'a' } },
-      { kind: 'item', key: 'messages', value: undefined },
-      { kind: 'item', key: 'messages', value: { t: '],}"' } },
-      { kind: 'field', key: 'after', value: [1, 2] },
-    ]);
+    const messages = [
+      { id: 'a', type: 'user', content: 'first' },
+      { id: 'b', type: 'gemini', content: 'x'.repeat(5000) },
+      { id: 'c', type: 'user', content: '],}"' },
+    ];
+    writeFileSync(file, JSON.stringify({ sessionId: 's', messages, after: [1, 2] }));
+    const { session, end } = await readSessionFile(file, { client: 'gemini', maxTextChars: 1000 });
+    expect(session).toMatchObject({ id: 's', skipped: 0 });
+    expect(session.events.map((e) => e.type)).toEqual(['user', 'assistant', 'user']);
+    expect(session.events[2]).toEqual({ type: 'user', text: '],}"' });
+    expect(end).toBe(Buffer.byteLength(JSON.stringify({ sessionId: 's', messages, after: [1, 2] })));
   });
 
   it('refuses a file no reader knows with INPUT_INVALID', async () => {

@@ -1,5 +1,5 @@
 import { classifyEnding } from '../classify-ending.js';
-import { isRecord, stringField } from '../is-record.js';
+import { isRecord, parseJson, stringField } from '../is-record.js';
 import { parseTime } from '../parse-time.js';
 import { SessionBuilder } from '../session-builder.js';
 import type { ReadSessionOptions, SessionParser } from '../types.js';
@@ -145,11 +145,8 @@ export function createCodexParser(source: string, limits: ReadSessionOptions = {
 
 function parseArguments(args: unknown): unknown {
   if (typeof args !== 'string') return args ?? {};
-  try {
-    return JSON.parse(args) as unknown;
-  } catch {
-    return args;
-  }
+  const parsed = parseJson(args);
+  return parsed === undefined ? args : parsed;
 }
 
 function contentText(content: unknown): string {

@@ -1,4 +1,4 @@
-import { isRecord } from '../is-record.js';
+import { isRecord, parseJson } from '../is-record.js';
 import type { RawToolResult } from '../session-builder.js';
 
 /** Header lines Codex puts above a command's output (shell_command, exec_command, write_stdin). */
@@ -20,8 +20,8 @@ export function readCodexOutput(raw: unknown): RawToolResult {
     return { output: content, ...(raw.success === false ? { failed: true } : {}) };
   }
   const text = typeof raw === 'string' ? raw : '';
-  const json = parseJsonObject(text);
-  if (json && typeof json.output === 'string') {
+  const json = text.startsWith('{') ? parseJson(text) : undefined;
+  if (isRecord(json) && typeof json.output === 'string') {
     const exit = isRecord(json.metadata) && typeof json.metadata.exit_code === 'number' ? json.metadata.exit_code : undefined;
     return {
       output: json.output,
@@ -42,14 +42,4 @@ function splitHeader(text: string): { header: string; body: string } {
   if (i === 0) return { header: '', body: text };
   const header = lines.slice(0, i).join('\n');
   return { header, body: lines.slice(lines[i] === 'Output:' ? i + 1 : i).join('\n') };
-}
-
-function parseJsonObject(text: string): Record<string, unknown> | undefined {
-  if (!text.startsWith('{')) return undefined;
-  try {
-    const value: unknown = JSON.parse(text);
-    return isRecord(value) ? value : undefined;
-  } catch {
-    return undefined;
-  }
 }

@@ -2,6 +2,7 @@ import { open } from 'node:fs/promises';
 import { createClaudeParser } from '../claude/create-claude-parser.js';
 import { createCodexParser } from '../codex/create-codex-parser.js';
 import { createCopilotParser } from '../copilot/create-copilot-parser.js';
+import { parseJson } from '../is-record.js';
 import type { AgentSession, ReadSessionOptions, SessionClient, SessionEvent, SessionParser, SessionResume } from '../types.js';
 
 /** The clients whose session file is JSONL (one record a line): a window of it reads on its own. */
@@ -142,14 +143,6 @@ function parseLines(parser: SessionParser, buffer: Buffer, skipFirst: boolean): 
     parser.push(parseJson(text));
   }
   return parser.finish();
-}
-
-function parseJson(text: string): unknown {
-  try {
-    return JSON.parse(text) as unknown;
-  } catch {
-    return undefined;
-  }
 }
 
 function metaOf(session: AgentSession): SessionResume['meta'] {

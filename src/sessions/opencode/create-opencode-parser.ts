@@ -1,5 +1,5 @@
 import { classifyEnding } from '../classify-ending.js';
-import { isRecord, stringField } from '../is-record.js';
+import { isRecord, parseJson, stringField } from '../is-record.js';
 import { SessionBuilder } from '../session-builder.js';
 import type { ParseLimits, SessionEnding, SessionParser } from '../types.js';
 
@@ -141,14 +141,8 @@ function modelName(provider: string | undefined, model: string | undefined): str
 
 /** A `data` column: a JSON object, as text or already parsed. */
 function parsed(value: unknown): Record<string, unknown> | undefined {
-  if (isRecord(value)) return value;
-  if (typeof value !== 'string') return undefined;
-  try {
-    const v: unknown = JSON.parse(value);
-    return isRecord(v) ? v : undefined;
-  } catch {
-    return undefined;
-  }
+  const v = typeof value === 'string' ? parseJson(value) : value;
+  return isRecord(v) ? v : undefined;
 }
 
 function timeOf(value: unknown): number | undefined {
