@@ -5,6 +5,7 @@ import { DEFAULT_CONFIG_PATH } from '../config/defaults.js';
 import { BatonError, errorMessage, isBatonError } from '../errors/index.js';
 import type { Ledger } from '../ledger/index.js';
 import { toWireCase } from '../util/wire-case.js';
+import type { CliState } from './command-types.js';
 
 /** Where a command reads and writes; tests pass their own. */
 export interface CliIO {
@@ -30,6 +31,21 @@ export function processIO(): CliIO {
     cwd: process.cwd(),
     env: process.env,
     isTTY: Boolean(process.stdout.isTTY),
+  };
+}
+
+/**
+ * A commander action that loads the command's code only when it runs (so `baton --help` stays
+ * fast) and sets the exit code from it. Commander passes the Command itself last; it is dropped.
+ */
+export function lazyAction<A extends unknown[]>(
+  io: CliIO,
+  state: CliState,
+  load: () => Promise<(io: CliIO, ...args: A) => Promise<number>>,
+): (...args: unknown[]) => Promise<void> {
+  return async (...args) => {
+    const run = await load();
+    state.exitCode = await run(io, ...(args.slice(0, -1) as A));
   };
 }
 

@@ -16,9 +16,18 @@ import {
   STRATEGIES,
   trajectoryReplay,
 } from '../../../bench/index.js';
-import { type CliIO, EXIT_OK, parsePositiveInt, printResult } from '../../context.js';
+import { type CliIO, EXIT_OK, parsePositiveInt, printResult, type CommonOptions } from '../../context.js';
 import { toWireCase } from '../../../util/index.js';
-import type { BenchContextOptions } from './options.js';
+
+/** Flags of `baton bench context`. */
+export interface BenchContextOptions extends CommonOptions {
+  traj?: string[];
+  /** `true` for the flag without paths. */
+  sessions?: string[] | true;
+  budget?: string;
+  out?: string;
+  latencyRuns?: string;
+}
 
 /** Runs the replay over the given (or shared) trajectories and prints the report; exit 0. */
 export async function runBenchContext(io: CliIO, options: BenchContextOptions): Promise<number> {

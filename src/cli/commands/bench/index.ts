@@ -1,10 +1,8 @@
-import type { Command } from 'commander';
 import type { RegisterCommand } from '../../command-types.js';
-import { withJsonOption } from '../../context.js';
-import type { BenchContextOptions } from './options.js';
+import { withJsonOption, lazyAction } from '../../context.js';
 
 /** `baton bench context`: replays agent trajectories through four context strategies. */
-export const registerBench: RegisterCommand = (program: Command, io, state) => {
+export const registerBench: RegisterCommand = (program, io, state) => {
   const bench = program.command('bench').description('benchmarks of Baton mechanisms');
   withJsonOption(bench.command('context'))
     .description(
@@ -18,8 +16,5 @@ export const registerBench: RegisterCommand = (program: Command, io, state) => {
     .option('--budget <list>', 'comma-separated token budgets (default: 4096,8192,16384; with --sessions 2048,4096,8192)')
     .option('--out <file>', 'also write the JSON report to this file')
     .option('--latency-runs <n>', 'time each build n times and keep the fastest (1: what a caller sees)', '1')
-    .action(async (options: BenchContextOptions) => {
-      const { runBenchContext } = await import('./action.js');
-      state.exitCode = await runBenchContext(io, options);
-    });
+    .action(lazyAction(io, state, async () => (await import('./action.js')).runBenchContext));
 };

@@ -1,7 +1,15 @@
 import { BatonError } from '../../../errors/index.js';
 import type { TechDebtData } from '../../../ledger/index.js';
 import { type CliIO, type CommonOptions, EXIT_OK, withCliLedger, parsePositiveInt, printResult } from '../../context.js';
-import type { DebtAddOptions } from './options.js';
+
+export interface DebtAddOptions extends CommonOptions {
+  category?: string;
+  description?: string;
+  impact?: string;
+  solution?: string;
+  task?: string;
+  severity?: string;
+}
 
 const SEVERITIES = ['low', 'medium', 'high', 'critical'] as const;
 

@@ -1,6 +1,5 @@
 import type { RegisterCommand } from '../../command-types.js';
-import { type CommonOptions, withCommonOptions } from '../../context.js';
-import type { DebtAddOptions } from './options.js';
+import { withCommonOptions, lazyAction } from '../../context.js';
 
 /** `baton debt add|list`: known issues and gotchas agents must not trip over again. */
 export const registerDebt: RegisterCommand = (program, io, state) => {
@@ -13,18 +12,12 @@ export const registerDebt: RegisterCommand = (program, io, state) => {
     .option('--solution <text>', 'proposed solution')
     .option('--task <id>', 'related task id')
     .option('--severity <level>', 'low | medium | high | critical', 'medium')
-    .action(async (title: string, options: DebtAddOptions) => {
-      const { runDebtAdd } = await import('./action.js');
-      state.exitCode = await runDebtAdd(io, title, options);
-    });
+    .action(lazyAction(io, state, async () => (await import('./action.js')).runDebtAdd));
   withCommonOptions(debt.command('list'))
     .description('list tech debt, newest first')
     .option('--status <status>', 'open | resolved | all', 'open')
     .option('--task <id>', 'only items related to this task')
     .option('--limit <n>', 'page size', '50')
     .option('--cursor <cursor>', 'continue from a previous page')
-    .action(async (options: CommonOptions & { status: string; task?: string; limit: string; cursor?: string }) => {
-      const { runDebtList } = await import('./action.js');
-      state.exitCode = await runDebtList(io, options);
-    });
+    .action(lazyAction(io, state, async () => (await import('./action.js')).runDebtList));
 };

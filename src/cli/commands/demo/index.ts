@@ -1,17 +1,12 @@
-import type { Command } from 'commander';
 import type { RegisterCommand } from '../../command-types.js';
-import { withJsonOption } from '../../context.js';
-import type { DemoOptions } from './action.js';
+import { withJsonOption, lazyAction } from '../../context.js';
 
 /** `baton demo`: the bundled example plan, showing what is injected at each seam. */
-export const registerDemo: RegisterCommand = (program: Command, io, state) => {
+export const registerDemo: RegisterCommand = (program, io, state) => {
   withJsonOption(program.command('demo'))
     .description(
       'run the bundled example plan with example agents in a temporary git workspace and show the context injected at each seam (on its own SQLite ledger beside the workspace)',
     )
     .option('--keep', 'keep the temporary workspace and print its path')
-    .action(async (options: DemoOptions) => {
-      const { runDemo } = await import('./action.js');
-      state.exitCode = await runDemo(io, options);
-    });
+    .action(lazyAction(io, state, async () => (await import('./action.js')).runDemo));
 };

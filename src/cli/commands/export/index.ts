@@ -1,13 +1,10 @@
 import type { RegisterCommand } from '../../command-types.js';
-import { type CommonOptions, withCommonOptions } from '../../context.js';
+import { withCommonOptions, lazyAction } from '../../context.js';
 
 /** `baton export [--out FILE]`: every record as JSON Lines. */
 export const registerExport: RegisterCommand = (program, io, state) => {
   withCommonOptions(program.command('export'))
     .description('write every ledger record as JSON Lines (stdout, or --out FILE)')
     .option('-o, --out <file>', 'write to this file instead of stdout')
-    .action(async (options: CommonOptions & { out?: string }) => {
-      const { runExport } = await import('./action.js');
-      state.exitCode = await runExport(io, options);
-    });
+    .action(lazyAction(io, state, async () => (await import('./action.js')).runExport));
 };

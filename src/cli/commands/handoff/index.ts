@@ -1,6 +1,5 @@
 import type { RegisterCommand } from '../../command-types.js';
-import { withCommonOptions } from '../../context.js';
-import type { HandoffCliOptions } from './action.js';
+import { withCommonOptions, lazyAction } from '../../context.js';
 
 /** `baton handoff`: hand the work of an agent CLI session to the next agent CLI. */
 export const registerHandoff: RegisterCommand = (program, io, state) => {
@@ -10,8 +9,5 @@ export const registerHandoff: RegisterCommand = (program, io, state) => {
     .option('--to <client>', 'claude | codex | gemini | copilot | opencode (default: codex after a Claude Code session, else claude)')
     .option('--budget <tokens>', "the handoff's size at most, in tokens", '2500')
     .option('--print', 'print the handoff instead of starting the target CLI')
-    .action(async (options: HandoffCliOptions) => {
-      const { runHandoff } = await import('./action.js');
-      state.exitCode = await runHandoff(io, options);
-    });
+    .action(lazyAction(io, state, async () => (await import('./action.js')).runHandoff));
 };

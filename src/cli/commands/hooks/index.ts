@@ -1,6 +1,5 @@
 import type { RegisterCommand } from '../../command-types.js';
-import { withJsonOption } from '../../context.js';
-import type { HooksCliOptions } from './action.js';
+import { withJsonOption, lazyAction } from '../../context.js';
 
 /** `baton hooks install|uninstall|status`: Baton inside Claude Code's, Gemini CLI's and Codex CLI's own sessions. */
 // --json only: the hooks act on the workspace's own .baton/ (its config and ledger), as the agent CLI will.
@@ -13,24 +12,15 @@ export const registerHooks: RegisterCommand = (program, io, state) => {
     .requiredOption('--client <client>', 'claude | gemini | codex')
     .option('--scope <scope>', 'project (settings in this project) | user (your settings for every project)', 'project')
     .option('--dry-run', 'show what would change; write nothing')
-    .action(async (options: HooksCliOptions) => {
-      const { runHooksInstall } = await import('./action.js');
-      state.exitCode = await runHooksInstall(io, options);
-    });
+    .action(lazyAction(io, state, async () => (await import('./action.js')).runHooksInstall));
   withJsonOption(hooks.command('uninstall'))
     .description("remove Baton's hooks from the client's settings (your own hooks stay)")
     .requiredOption('--client <client>', 'claude | gemini | codex')
     .option('--scope <scope>', 'project | user', 'project')
     .option('--dry-run', 'show what would change; write nothing')
-    .action(async (options: HooksCliOptions) => {
-      const { runHooksUninstall } = await import('./action.js');
-      state.exitCode = await runHooksUninstall(io, options);
-    });
+    .action(lazyAction(io, state, async () => (await import('./action.js')).runHooksUninstall));
   withJsonOption(hooks.command('status'))
     .description('where the hooks are installed, what is missing, and the last problems they logged')
     .option('--client <client>', 'claude | gemini | codex (default: all three)')
-    .action(async (options: HooksCliOptions) => {
-      const { runHooksStatus } = await import('./action.js');
-      state.exitCode = await runHooksStatus(io, options);
-    });
+    .action(lazyAction(io, state, async () => (await import('./action.js')).runHooksStatus));
 };

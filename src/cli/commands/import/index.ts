@@ -1,12 +1,9 @@
 import type { RegisterCommand } from '../../command-types.js';
-import { type CommonOptions, withCommonOptions } from '../../context.js';
+import { withCommonOptions, lazyAction } from '../../context.js';
 
 /** `baton import FILE`: loads a JSON Lines export, all or nothing. */
 export const registerImport: RegisterCommand = (program, io, state) => {
   withCommonOptions(program.command('import <file>'))
     .description('load a JSON Lines export (from baton export) into the ledger; "-" reads stdin')
-    .action(async (file: string, options: CommonOptions) => {
-      const { runImport } = await import('./action.js');
-      state.exitCode = await runImport(io, file, options);
-    });
+    .action(lazyAction(io, state, async () => (await import('./action.js')).runImport));
 };

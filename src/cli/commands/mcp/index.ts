@@ -1,6 +1,5 @@
 import type { RegisterCommand } from '../../command-types.js';
-import { withCommonOptions } from '../../context.js';
-import type { McpCliOptions } from './options.js';
+import { withCommonOptions, lazyAction } from '../../context.js';
 
 const collect = (value: string, previous: string[]) => [...previous, value];
 
@@ -18,8 +17,5 @@ export const registerMcp: RegisterCommand = (program, io, state) => {
     .option('--max-in-flight <n>', 'HTTP requests handled at once; beyond it 503 with Retry-After (default 256)')
     .option('--session-idle-ms <ms>', 'close HTTP sessions idle this long (default 600000)')
     .option('--workspace <dir>', 'activate this workspace at start (clients may still call workspace_handshake)')
-    .action(async (options: McpCliOptions) => {
-      const { runMcp } = await import('./action.js');
-      state.exitCode = await runMcp(io, options);
-    });
+    .action(lazyAction(io, state, async () => (await import('./action.js')).runMcp));
 };

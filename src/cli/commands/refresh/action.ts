@@ -2,9 +2,19 @@ import { BatonError, isBatonError } from '../../../errors/index.js';
 import type { Ledger } from '../../../ledger/index.js';
 import { maskSecretsSync } from '../../../redact/index.js';
 import { REFRESH_FORMATS, type RefreshFormat, refreshContext } from '../../../refresh/index.js';
-import { type CliIO, EXIT_OK, openCliLedger, parsePositiveInt, printResult } from '../../context.js';
+import { type CliIO, EXIT_OK, openCliLedger, parsePositiveInt, printResult, type CommonOptions } from '../../context.js';
 import { importBeforeReading, waitForHookFolds } from '../sessions/workspace-sessions.js';
-import type { RefreshCliOptions } from './options.js';
+
+export interface RefreshCliOptions extends CommonOptions {
+  format?: string;
+  since?: string;
+  save?: boolean;
+  session?: string;
+  git?: boolean;
+  prompt?: boolean;
+  dispatchLimit?: string;
+  commitLimit?: string;
+}
 
 export async function runRefresh(io: CliIO, taskId: string | undefined, options: RefreshCliOptions): Promise<number> {
   // Text unless --json, as --help says: a person reads the markdown narrative, a program the JSON.

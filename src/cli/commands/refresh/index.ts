@@ -1,6 +1,5 @@
 import type { RegisterCommand } from '../../command-types.js';
-import { withCommonOptions } from '../../context.js';
-import type { RefreshCliOptions } from './options.js';
+import { withCommonOptions, lazyAction } from '../../context.js';
 
 /** `baton refresh [TASK]`: the session-recovery context of seed 002, as refresh_context returns it. */
 export const registerRefresh: RegisterCommand = (program, io, state) => {
@@ -14,8 +13,5 @@ export const registerRefresh: RegisterCommand = (program, io, state) => {
     .option('--no-prompt', 'leave the continuation prompt out')
     .option('--dispatch-limit <n>', 'recent dispatches to include')
     .option('--commit-limit <n>', 'recent commits to include')
-    .action(async (task: string | undefined, options: RefreshCliOptions) => {
-      const { runRefresh } = await import('./action.js');
-      state.exitCode = await runRefresh(io, task, options);
-    });
+    .action(lazyAction(io, state, async () => (await import('./action.js')).runRefresh));
 };

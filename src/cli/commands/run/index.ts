@@ -1,10 +1,8 @@
-import type { Command } from 'commander';
 import type { RegisterCommand } from '../../command-types.js';
-import { withCommonOptions } from '../../context.js';
-import type { RunOptions } from './action.js';
+import { withCommonOptions, lazyAction } from '../../context.js';
 
 /** `baton run PLAN`: the supervisor's control loop over a plan file. */
-export const registerRun: RegisterCommand = (program: Command, io, state) => {
+export const registerRun: RegisterCommand = (program, io, state) => {
   withCommonOptions(program.command('run'))
     .description('run a plan (JSON or YAML) through the provider chain with retries, validation and pre-context')
     .argument('<plan>', 'plan file: { tasks: [{ id, instructions, acceptance_criteria, depends_on, ... }] }')
@@ -23,8 +21,5 @@ export const registerRun: RegisterCommand = (program: Command, io, state) => {
     )
     .option('--remote <name>', 'with --queue: the git remote workers integrate into (default origin)')
     .option('--keep-worktrees', "with --concurrency: keep each task's worktree and branch after integration")
-    .action(async (plan: string, options: RunOptions) => {
-      const { runRun } = await import('./action.js');
-      state.exitCode = await runRun(io, plan, options);
-    });
+    .action(lazyAction(io, state, async () => (await import('./action.js')).runRun));
 };

@@ -1,11 +1,9 @@
-import type { Command } from 'commander';
 import type { RegisterCommand } from '../../command-types.js';
-import { withCommonOptions } from '../../context.js';
+import { withCommonOptions, lazyAction } from '../../context.js';
 import { describePanelConfigOption } from '../panel/describe-config-option.js';
-import type { ServeCommandOptions } from './action.js';
 
 /** `baton serve --config panel.json`: the panel over HTTP (POST /panel), loopback by default. */
-export const registerServe: RegisterCommand = (program: Command, io, state) => {
+export const registerServe: RegisterCommand = (program, io, state) => {
   describePanelConfigOption(withCommonOptions(program.command('serve')))
     .description('serve the panel over HTTP: POST /panel {"question"} (JSON, or SSE with Accept: text/event-stream)')
     // Literals, not the panel server's DEFAULT_* constants: importing them here would load the HTTP
@@ -13,8 +11,5 @@ export const registerServe: RegisterCommand = (program: Command, io, state) => {
     .option('--port <n>', 'port to listen on', '8787')
     .option('--host <host>', 'address to bind (keep the default unless the network is trusted)', '127.0.0.1')
     .option('--providers-config <file>', 'baton.config.json declaring the providers of "baton" agents (default .baton/baton.config.json)')
-    .action(async (options: ServeCommandOptions) => {
-      const { runServeCommand } = await import('./action.js');
-      state.exitCode = await runServeCommand(io, options);
-    });
+    .action(lazyAction(io, state, async () => (await import('./action.js')).runServeCommand));
 };

@@ -1,6 +1,5 @@
 import type { RegisterCommand } from '../../command-types.js';
-import { withCommonOptions } from '../../context.js';
-import type { SessionsCliOptions } from './action.js';
+import { withCommonOptions, lazyAction } from '../../context.js';
 
 /** `baton sessions [list|show <id>|import]`: this workspace's agent CLI sessions, from every client's store and the ledger. */
 export const registerSessions: RegisterCommand = (program, io, state) => {
@@ -13,20 +12,11 @@ export const registerSessions: RegisterCommand = (program, io, state) => {
     withCommonOptions(command).option('--client <client>', 'claude | codex | gemini | copilot | opencode (default: all)');
   list(sessions.command('list', { isDefault: true }))
     .description('import what is new, then list the sessions, newest first')
-    .action(async (options: SessionsCliOptions) => {
-      const { runSessionsList } = await import('./action.js');
-      state.exitCode = await runSessionsList(io, options);
-    });
+    .action(lazyAction(io, state, async () => (await import('./action.js')).runSessionsList));
   list(sessions.command('show <id>'))
     .description('one session: its record and what its transcript says (id: the ledger id or the client session id, a prefix will do)')
-    .action(async (id: string, options: SessionsCliOptions) => {
-      const { runSessionsShow } = await import('./action.js');
-      state.exitCode = await runSessionsShow(io, id, options);
-    });
+    .action(lazyAction(io, state, async () => (await import('./action.js')).runSessionsShow));
   list(sessions.command('import'))
     .description('read new and changed session files of this workspace into the ledger (unchanged files are not opened)')
-    .action(async (options: SessionsCliOptions) => {
-      const { runSessionsImport } = await import('./action.js');
-      state.exitCode = await runSessionsImport(io, options);
-    });
+    .action(lazyAction(io, state, async () => (await import('./action.js')).runSessionsImport));
 };

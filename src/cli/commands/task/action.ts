@@ -1,7 +1,17 @@
 import { BatonError } from '../../../errors/index.js';
 import { checkTaskId, TASK_STATUSES, type AcceptanceCriterion, type Task, type TaskStatus } from '../../../ledger/index.js';
 import { type CliIO, type CommonOptions, EXIT_OK, withCliLedger, parsePositiveInt, printResult } from '../../context.js';
-import type { TaskAddOptions } from './options.js';
+
+export interface TaskAddOptions extends CommonOptions {
+  title: string;
+  instructions?: string;
+  intent?: string;
+  criterion: string[];
+  dependsOn?: string;
+  priority?: string;
+  mode?: string;
+  difficulty?: string;
+}
 
 export async function runTaskAdd(io: CliIO, id: string, options: TaskAddOptions): Promise<number> {
   checkTaskId(id);

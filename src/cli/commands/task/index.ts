@@ -1,6 +1,5 @@
 import type { RegisterCommand } from '../../command-types.js';
-import { type CommonOptions, withCommonOptions } from '../../context.js';
-import type { TaskAddOptions } from './options.js';
+import { withCommonOptions, lazyAction } from '../../context.js';
 
 const collect = (value: string, previous: string[]) => [...previous, value];
 
@@ -17,24 +16,15 @@ export const registerTask: RegisterCommand = (program, io, state) => {
     .option('--priority <n>', 'higher runs first', '0')
     .option('--mode <mode>', 'agent mode, e.g. coder or researcher')
     .option('--difficulty <level>', 'e.g. easy, medium, hard')
-    .action(async (id: string, options: TaskAddOptions) => {
-      const { runTaskAdd } = await import('./action.js');
-      state.exitCode = await runTaskAdd(io, id, options);
-    });
+    .action(lazyAction(io, state, async () => (await import('./action.js')).runTaskAdd));
   withCommonOptions(task.command('list'))
     .description('list tasks, oldest first')
     .option('--status <status>', 'pending | in_progress | completed | blocked | archived (comma-separated)')
     .option('--limit <n>', 'page size', '50')
     .option('--cursor <cursor>', 'continue from a previous page')
-    .action(async (options: CommonOptions & { status?: string; limit: string; cursor?: string }) => {
-      const { runTaskList } = await import('./action.js');
-      state.exitCode = await runTaskList(io, options);
-    });
+    .action(lazyAction(io, state, async () => (await import('./action.js')).runTaskList));
   withCommonOptions(task.command('show <id>'))
     .description('show a task and its last dispatches')
     .option('--dispatches <n>', 'how many dispatches to show', '5')
-    .action(async (id: string, options: CommonOptions & { dispatches: string }) => {
-      const { runTaskShow } = await import('./action.js');
-      state.exitCode = await runTaskShow(io, id, options);
-    });
+    .action(lazyAction(io, state, async () => (await import('./action.js')).runTaskShow));
 };

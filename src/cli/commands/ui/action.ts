@@ -1,9 +1,15 @@
 import path from 'node:path';
 import { openLedger } from '../../../ledger/index.js';
 import { startUiServer } from '../../../ui/index.js';
-import { EXIT_OK, parsePort, resolveLedgerSpec, type CliIO } from '../../context.js';
-import type { UiCliOptions } from './options.js';
+import { EXIT_OK, parsePort, resolveLedgerSpec, type CliIO, type CommonOptions } from '../../context.js';
 import { openQueuePanel } from './queue-panel.js';
+
+export interface UiCliOptions extends CommonOptions {
+  port?: string;
+  host?: string;
+  token?: string;
+  workspace?: string;
+}
 
 /**
  * Opens the ledger (an SQLite file must already exist: the view never creates one), serves the

@@ -1,6 +1,5 @@
 import type { RegisterCommand } from '../../command-types.js';
-import { withCommonOptions } from '../../context.js';
-import type { UiCliOptions } from './options.js';
+import { withCommonOptions, lazyAction } from '../../context.js';
 
 /** `baton ui`: a read-only web view of the ledger in the browser, updated live. */
 export const registerUi: RegisterCommand = (program, io, state) => {
@@ -16,8 +15,5 @@ export const registerUi: RegisterCommand = (program, io, state) => {
       'after',
       '\nExamples:\n  baton ui                                  # http://127.0.0.1:8766/ over .baton/agent.db\n  baton ui --ledger sqlite:/tmp/demo/.baton/agent.db --port 0\n  baton ui --host 0.0.0.0 --token "$(openssl rand -hex 16)"\n  baton ui --ledger redis://127.0.0.1:6379/0   # + /queue; npm install @bull-board/api @bull-board/express for its dashboard\n',
     )
-    .action(async (options: UiCliOptions) => {
-      const { runUi } = await import('./action.js');
-      state.exitCode = await runUi(io, options);
-    });
+    .action(lazyAction(io, state, async () => (await import('./action.js')).runUi));
 };
