@@ -1,7 +1,6 @@
-import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { HOOKS_DIR } from './hook-paths.js';
+import { readInstalled, sha256 } from './install-record.js';
 
 /**
  * Which changed files are Baton's own, never "changes to review": a settings file exactly as
@@ -11,7 +10,7 @@ import { HOOKS_DIR } from './hook-paths.js';
  */
 export function batonOwnFiles(workspace: string): (file: string) => boolean {
   const own = new Set<string>();
-  for (const [file, entry] of Object.entries(readInstalledSync(workspace))) {
+  for (const [file, entry] of Object.entries(readInstalled(workspace))) {
     const relative = path.relative(workspace, file).split(path.sep).join('/');
     if (relative.startsWith('../') || path.isAbsolute(relative)) continue;
     if (sha256Of(file) === entry.writtenSha256) own.add(relative);
@@ -19,18 +18,9 @@ export function batonOwnFiles(workspace: string): (file: string) => boolean {
   return (file) => own.has(file) || file.endsWith('.baton-backup');
 }
 
-function readInstalledSync(workspace: string): Record<string, { writtenSha256?: string }> {
-  try {
-    const json = JSON.parse(readFileSync(path.join(workspace, HOOKS_DIR, 'installed.json'), 'utf8')) as unknown;
-    return typeof json === 'object' && json !== null && !Array.isArray(json) ? (json as Record<string, { writtenSha256?: string }>) : {};
-  } catch {
-    return {};
-  }
-}
-
 function sha256Of(file: string): string | undefined {
   try {
-    return createHash('sha256').update(readFileSync(file, 'utf8')).digest('hex');
+    return sha256(readFileSync(file, 'utf8'));
   } catch {
     return undefined;
   }

@@ -71,7 +71,7 @@ export async function installHooks(options: InstallHooksOptions): Promise<HookIn
   if (!options.dryRun) {
     for (const change of changes.filter(changes_)) await assertWritable(change.file);
     if (createdBatonDir) await mkdir(batonDir, { recursive: true });
-    const record = await readInstalled(options.workspace);
+    const record = readInstalled(options.workspace);
     for (const change of changes) await applyInstall(change, options.workspace, record);
     await writeInstalled(options.workspace, record);
   }
@@ -92,7 +92,7 @@ export async function installHooks(options: InstallHooksOptions): Promise<HookIn
  */
 export async function uninstallHooks(options: Omit<InstallHooksOptions, 'bin'>): Promise<HookInstallResult> {
   const target = hookTarget(options.client, options.scope, options.workspace, options.env);
-  const record = await readInstalled(options.workspace);
+  const record = readInstalled(options.workspace);
   const settings = await readSettings(target.settingsFile);
   const changes = [await planUninstall(target.settingsFile, settings, record[target.settingsFile], options.client)];
   if (target.featureFile) changes.push(await planFeatureUninstall(target.featureFile, record[target.featureFile]));

@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
-import { copyFile, constants, mkdir, readFile, writeFile } from 'node:fs/promises';
+import { readFileSync } from 'node:fs';
+import { copyFile, constants, mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { HOOKS_DIR } from './hook-paths.js';
 
@@ -32,9 +33,10 @@ export function sha256(text: string): string {
   return createHash('sha256').update(text).digest('hex');
 }
 
-export async function readInstalled(workspace: string): Promise<InstalledRecord> {
+/** The record, or an empty one when there is none (or it is not a JSON object). */
+export function readInstalled(workspace: string): InstalledRecord {
   try {
-    const json = JSON.parse(await readFile(installedFile(workspace), 'utf8')) as unknown;
+    const json = JSON.parse(readFileSync(installedFile(workspace), 'utf8')) as unknown;
     if (typeof json !== 'object' || json === null || Array.isArray(json)) return {};
     return Object.assign(Object.create(null) as InstalledRecord, json);
   } catch {

@@ -11,7 +11,7 @@ export const MAX_CUT_CHARS = 8 * 1024 * 1024;
  * `tool_response`). Every string keeps its first STRING_HEAD_CHARS and last STRING_TAIL_CHARS
  * characters with `…[N characters cut]…` between them; everything else passes unchanged, so the
  * small fields (session, tool, command, error tail) parse from any body. Escape sequences are
- * never split. Memory stays within MAX_CUT_CHARS plus one string's tail.
+ * never split. Memory stays within MAX_CUT_CHARS plus one string's tail (twice STRING_TAIL_CHARS at most).
  */
 export class JsonStringCutter {
   private readonly out: string[] = [];
@@ -19,11 +19,12 @@ export class JsonStringCutter {
   /** True once the cut text passed MAX_CUT_CHARS (the rest is dropped). */
   overflowed = false;
   private inString = false;
-  /** An escape sequence read so far (it may span chunks); '' outside one. */
-  private escape = '';
+  /** An escape sequence the last chunk ended inside of: the next chunk goes on from it. */
+  private pending = '';
+  /** Characters of the current string kept at its head (an escape counts as one). */
   private headChars = 0;
-  private tail: string[] = [];
-  private tailStart = 0;
+  /** The string's text past its head, raw: its last tailLimit characters once the string ends. */
+  private tail = '';
   private tailChars = 0;
   private cutChars = 0;
 
@@ -34,29 +35,35 @@ export class JsonStringCutter {
   ) {}
 
   /** Takes the next piece of the text. */
-  push(chunk: string): void {
+  push(piece: string): void {
+    const chunk = this.pending + piece;
+    this.pending = '';
     const next = specialFinder(chunk);
     let i = 0;
     while (i < chunk.length) {
-      if (this.escape !== '') {
-        i = this.continueEscape(chunk, i);
-        continue;
-      }
       if (!this.inString) {
         const quote = chunk.indexOf('"', i);
-        this.emit(chunk.slice(i, quote < 0 ? chunk.length : quote));
+        this.emit(chunk.slice(i, quote < 0 ? chunk.length : quote + 1));
         if (quote < 0) return;
-        this.emit('"');
         this.inString = true;
         i = quote + 1;
         continue;
       }
-      const special = next(i);
-      if (special > i) this.plain(chunk.slice(i, special));
-      if (special === chunk.length) return;
-      if (chunk[special] === '"') this.endString();
-      else this.escape = '\\';
-      i = special + 1;
+      // The string's text runs to its closing quote, or to the chunk's end less an escape it cuts.
+      let end = next(i);
+      while (end < chunk.length && chunk[end] === '\\') {
+        const after = end + (chunk[end + 1] === 'u' ? 6 : 2);
+        if (after > chunk.length) break;
+        end = next(after);
+      }
+      this.content(chunk.slice(i, end));
+      if (end === chunk.length) return;
+      if (chunk[end] === '\\') {
+        this.pending = chunk.slice(end);
+        return;
+      }
+      this.endString();
+      i = end + 1;
     }
   }
 
@@ -65,76 +72,33 @@ export class JsonStringCutter {
     return this.out.join('');
   }
 
-  private continueEscape(chunk: string, i: number): number {
-    const wanted = this.escape.length >= 2 && this.escape[1] === 'u' ? 6 : 2;
-    const take = Math.min(wanted - this.escape.length, chunk.length - i);
-    this.escape += chunk.slice(i, i + take);
-    const complete = this.escape.length === (this.escape[1] === 'u' ? 6 : 2);
-    if (complete) {
-      this.unit(this.escape);
-      this.escape = '';
-    }
-    return i + take;
-  }
-
-  private plain(run: string): void {
+  private content(raw: string): void {
     const room = this.headLimit - this.headChars;
-    if (room > 0) {
-      const head = run.length <= room ? run : run.slice(0, room);
-      this.emit(head);
-      this.headChars += head.length;
-      if (head.length === run.length) return;
-      run = run.slice(room);
-    }
-    this.pushTail(run);
+    const head = room > 0 ? afterChars(raw, room) : 0;
+    this.emit(raw.slice(0, head));
+    this.headChars += charsOf(raw.slice(0, head));
+    this.tail += raw.slice(head);
+    this.tailChars += charsOf(raw.slice(head));
+    // Trimmed when twice too long, so a string of many small pieces is not copied once per piece.
+    if (this.tailChars > 2 * this.tailLimit) this.trimTail();
   }
 
-  private unit(escape: string): void {
-    if (this.headChars < this.headLimit) {
-      this.emit(escape);
-      this.headChars += 1;
-    } else this.pushTail(escape);
-  }
-
-  /** Keeps the last tailLimit characters; plain runs are sliced, an escape is kept or dropped whole. */
-  private pushTail(segment: string): void {
-    if (segment[0] !== '\\' && segment.length >= this.tailLimit) {
-      this.cutChars += this.tailChars + segment.length - this.tailLimit;
-      this.tail = [segment.slice(segment.length - this.tailLimit)];
-      this.tailStart = 0;
-      this.tailChars = this.tailLimit;
-      return;
-    }
-    this.tail.push(segment);
-    this.tailChars += segment[0] === '\\' ? 1 : segment.length;
-    while (this.tailChars > this.tailLimit) {
-      const first = this.tail[this.tailStart] ?? '';
-      const excess = this.tailChars - this.tailLimit;
-      if (first[0] !== '\\' && first.length > excess) {
-        this.tail[this.tailStart] = first.slice(excess);
-        this.tailChars -= excess;
-        this.cutChars += excess;
-        break;
-      }
-      const size = first[0] === '\\' ? 1 : first.length;
-      this.tailStart += 1;
-      this.tailChars -= size;
-      this.cutChars += size;
-    }
-    if (this.tailStart > 1024) {
-      this.tail = this.tail.slice(this.tailStart);
-      this.tailStart = 0;
-    }
+  /** Keeps the tail's last tailLimit characters (an escape is kept or dropped whole). */
+  private trimTail(): void {
+    const excess = this.tailChars - this.tailLimit;
+    if (excess <= 0) return;
+    this.tail = this.tail.slice(afterChars(this.tail, excess));
+    this.tailChars = this.tailLimit;
+    this.cutChars += excess;
   }
 
   private endString(): void {
+    this.trimTail();
     if (this.cutChars > 0) this.emit(`…[${this.cutChars} characters cut]…`);
-    for (let k = this.tailStart; k < this.tail.length; k += 1) this.emit(this.tail[k] ?? '');
-    this.emit('"');
+    this.emit(`${this.tail}"`);
     this.inString = false;
     this.headChars = 0;
-    this.tail = [];
-    this.tailStart = 0;
+    this.tail = '';
     this.tailChars = 0;
     this.cutChars = 0;
   }
@@ -150,8 +114,35 @@ export class JsonStringCutter {
   }
 }
 
+/** Where the escape at `at` of a JSON string's raw text ends: `\uXXXX`, or a backslash and one character. */
+function escapeEnd(raw: string, at: number): number {
+  return at + (raw[at + 1] === 'u' ? 6 : 2);
+}
+
+/** Characters in a JSON string's raw text (whole escapes only), an escape counting as one. */
+function charsOf(raw: string): number {
+  let chars = 0;
+  let i = 0;
+  for (let slash = raw.indexOf('\\'); slash >= 0; slash = raw.indexOf('\\', i)) {
+    chars += slash - i + 1;
+    i = escapeEnd(raw, slash);
+  }
+  return chars + raw.length - i;
+}
+
+/** Where the first `chars` characters of a JSON string's raw text end (the whole text when shorter). */
+function afterChars(raw: string, chars: number): number {
+  let i = 0;
+  let left = chars;
+  for (let slash = raw.indexOf('\\'); slash >= 0 && slash - i < left; slash = raw.indexOf('\\', i)) {
+    left -= slash - i + 1;
+    i = escapeEnd(raw, slash);
+  }
+  return Math.min(raw.length, i + left);
+}
+
 /**
- * Finds the next `"` or `\` of a chunk from a position, remembering where each was last found,
+ * Finds the next `"` or `\\` of a chunk from a position, remembering where each was last found,
  * so a string of many escapes is scanned once rather than once per escape.
  */
 function specialFinder(chunk: string): (from: number) => number {

@@ -1,6 +1,6 @@
 import { lstat } from 'node:fs/promises';
 import path from 'node:path';
-import { locateGit, mapLimit, runGit, type WorkspaceDiff } from '../workspace/index.js';
+import { locateGit, mapLimit, parsePorcelain, runGit, type WorkspaceDiff } from '../workspace/index.js';
 // The files, not the module's index: the index also carries the snapshot walkers.
 import { batonOwnFiles } from './baton-own-files.js';
 
@@ -106,36 +106,4 @@ async function signature(file: string): Promise<string | undefined> {
 
 function relativeTo(file: string, prefix: string): string | undefined {
   return file.startsWith(`${prefix}/`) ? file.slice(prefix.length + 1) : undefined;
-}
-
-interface Porcelain {
-  head?: string;
-  branch?: string;
-  entries: Array<{ path: string; xy: string }>;
-}
-
-/** Parses `git status --porcelain=v2 --branch -z`. */
-export function parsePorcelain(output: string): Porcelain {
-  const parts = output.split('\0');
-  const result: Porcelain = { entries: [] };
-  for (let i = 0; i < parts.length; i += 1) {
-    const entry = parts[i] ?? '';
-    if (entry.startsWith('# branch.oid ')) {
-      const oid = entry.slice('# branch.oid '.length);
-      if (oid !== '(initial)') result.head = oid;
-    } else if (entry.startsWith('# branch.head ')) {
-      const name = entry.slice('# branch.head '.length);
-      if (name !== '(detached)') result.branch = name;
-    } else if (entry.startsWith('1 ') || entry.startsWith('u ')) {
-      const fields = entry.split(' ');
-      result.entries.push({ xy: fields[1] ?? '..', path: fields.slice(entry.startsWith('1 ') ? 8 : 10).join(' ') });
-    } else if (entry.startsWith('2 ')) {
-      const fields = entry.split(' ');
-      result.entries.push({ xy: fields[1] ?? '..', path: fields.slice(9).join(' ') });
-      i += 1; // the original path follows as its own entry
-    } else if (entry.startsWith('? ')) {
-      result.entries.push({ xy: '??', path: entry.slice(2) });
-    }
-  }
-  return result;
 }

@@ -1,6 +1,7 @@
 import path from 'node:path';
 import { BatonError } from '../errors/index.js';
 import { hashFile, mapLimit } from './hash-file.js';
+import { parsePorcelain } from './porcelain.js';
 import { runGit } from './run-git.js';
 
 /** Large enough for the index listing of a very big repository. */
@@ -66,7 +67,9 @@ export async function gitFiles(dir: string, prefix: string, listing = startGitLi
     const rel = relative(record.slice(tab + 1), prefix);
     if (rel !== undefined && sha !== undefined) files.set(rel, sha);
   }
-  const changed = parseStatusPaths(statusText)
+  // A rename's original path too: it is gone from the folder.
+  const changed = parsePorcelain(statusText)
+    .entries.flatMap((entry) => (entry.from === undefined ? [entry.path] : [entry.path, entry.from]))
     .map((p) => relative(p, prefix))
     .filter((p): p is string => p !== undefined);
   const hashes = await mapLimit(changed, HASH_CONCURRENCY, (rel) => hashFile(path.join(dir, rel)));
@@ -76,33 +79,6 @@ export async function gitFiles(dir: string, prefix: string, listing = startGitLi
     else files.set(rel, hash);
   });
   return files;
-}
-
-/** Paths named by porcelain v2 -z records, including the old side of renames. */
-function parseStatusPaths(text: string): string[] {
-  const fields = text.split('\0');
-  const paths: string[] = [];
-  for (let i = 0; i < fields.length; i++) {
-    const record = fields[i]!;
-    const type = record[0];
-    if (type === '1') paths.push(afterSpaces(record, 8));
-    else if (type === '2') {
-      paths.push(afterSpaces(record, 9));
-      // The rename's original path is the next NUL field.
-      paths.push(fields[++i] ?? '');
-    } else if (type === 'u') paths.push(afterSpaces(record, 10));
-    else if (type === '?') paths.push(record.slice(2));
-  }
-  return paths.filter((p) => p !== '');
-}
-
-function afterSpaces(record: string, count: number): string {
-  let index = 0;
-  for (let n = 0; n < count; n++) {
-    index = record.indexOf(' ', index) + 1;
-    if (index === 0) return '';
-  }
-  return record.slice(index);
 }
 
 /** Repository-root path -> dir-relative path; Baton's own state folder is never measured. */
