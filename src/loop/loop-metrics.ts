@@ -66,19 +66,9 @@ export function observeAssembly(context: AssembledContext, seconds: number): voi
   m.tokens.observe(context.tokens);
   if (context.budget > 0) m.utilization.observe(context.tokens / context.budget);
   // Counted locally first: one prom-client update per action instead of one per section.
-  let kept = 0;
-  let trimmed = 0;
-  let summarized = 0;
-  for (const section of context.sections) {
-    if (section.action === 'kept') kept += 1;
-    else if (section.action === 'trimmed') trimmed += 1;
-    else if (section.action === 'summarized') summarized += 1;
-    else unknownAction(section.action);
-  }
-  if (kept) m.sections.kept.inc(kept);
-  if (trimmed) m.sections.trimmed.inc(trimmed);
-  if (summarized) m.sections.summarized.inc(summarized);
-  if (context.dropped.length) m.sections.dropped.inc(context.dropped.length);
+  const counts: Record<SectionAction, number> = { kept: 0, trimmed: 0, summarized: 0, dropped: context.dropped.length };
+  for (const section of context.sections) counts[section.action] += 1;
+  for (const action of SECTION_ACTIONS) if (counts[action]) m.sections[action].inc(counts[action]);
 }
 
 /** Records one retry of a model call (1-based `attempt`), labelled by classifyModelError's kind. */
@@ -100,6 +90,3 @@ export function observeModelFailure(error: unknown): void {
     ['kind'],
   ).inc({ kind: classifyModelError(error).kind });
 }
-
-/** A new packer action fails type-checking here, so its metric label is added, not lost. */
-function unknownAction(_action: never): void {}

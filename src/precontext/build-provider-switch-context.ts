@@ -1,6 +1,6 @@
 import { getLogger } from '../observability/index.js';
-import { resolvePreContextLimits } from './defaults.js';
-import { type ContextLine, cleanValue, END_LINE, fitContext, shortPath } from './fit-context.js';
+import { HELPER_MODE, resolvePreContextLimits } from './defaults.js';
+import { type ContextLine, cleanValue, END_LINE, fitContext, touchedFileLines } from './fit-context.js';
 import { readDispatch } from './summarize-attempts.js';
 import type { PreContextBuildOptions } from './types.js';
 
@@ -29,29 +29,20 @@ export function buildProviderSwitchContext(input: ProviderSwitchContextInput): s
     return '';
   }
   const limits = resolvePreContextLimits(input.limits);
-  const created: string[] = [];
-  const updated: string[] = [];
-  let validationError: string | undefined;
-  for (const raw of input.dispatches) {
+  const views = input.dispatches.flatMap((raw) => {
     const view = readDispatch(raw);
-    if (!view || view.mode === 'helper') continue;
-    for (const f of view.filesCreated) if (!created.includes(f)) created.push(f);
-    for (const f of view.filesUpdated) if (!updated.includes(f) && !created.includes(f)) updated.push(f);
-    validationError ??= view.validationErrors[0];
-  }
+    return view && view.mode !== HELPER_MODE ? [view] : [];
+  });
+  const validationError = views.find((v) => v.validationErrors.length > 0)?.validationErrors[0];
   const provider = cleanValue(failed.provider).slice(0, 40);
   const reason = cleanValue(failed.outcome ?? failed.result ?? 'unknown error');
   const lines: ContextLine[] = [
     { text: '--- PROVIDER SWITCH CONTEXT ---', fixed: true, priority: 100 },
     { text: `Previous provider (${provider}) failed: ${reason}`, priority: 90 },
   ];
-  const files = (list: string[]) => cleanValue(list.slice(0, limits.maxFiles).map(shortPath).join(', '));
-  if (created.length > 0 && limits.maxFiles > 0) {
-    lines.push({ text: `Previous attempt created: ${files(created)}`, priority: 60, list: true });
-  }
-  if (updated.length > 0 && limits.maxFiles > 0) {
-    lines.push({ text: `Previous attempt modified: ${files(updated)}`, priority: 50, list: true });
-  }
+  lines.push(
+    ...touchedFileLines(views, limits.maxFiles, { created: ['Previous attempt created', 60], updated: ['Previous attempt modified', 50] }),
+  );
   if (validationError) {
     lines.push({ text: `Validation error: "${cleanValue(validationError)}"`, priority: 70, quoted: true });
   }

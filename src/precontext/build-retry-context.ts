@@ -1,6 +1,6 @@
 import { getLogger } from '../observability/index.js';
 import { resolvePreContextLimits } from './defaults.js';
-import { type ContextLine, cleanValue, END_LINE, fitContext, shortPath } from './fit-context.js';
+import { type ContextLine, cleanValue, END_LINE, fitContext, touchedFileLines } from './fit-context.js';
 import { summarizeAttempts } from './summarize-attempts.js';
 import type { AttemptSummary, PreContextBuildOptions } from './types.js';
 
@@ -29,21 +29,13 @@ export function buildRetryContext(input: RetryContextInput): string {
   }
   const limits = resolvePreContextLimits(input.limits);
   const errors = failuresOf(previous).slice(0, limits.maxErrors);
-  const created: string[] = [];
-  const updated: string[] = [];
-  for (const a of [...earlier].reverse()) {
-    for (const f of a.filesCreated) if (!created.includes(f)) created.push(f);
-    for (const f of a.filesUpdated) if (!updated.includes(f) && !created.includes(f)) updated.push(f);
-  }
   const lines: ContextLine[] = [
     { text: '--- RETRY CONTEXT ---', fixed: true, priority: 100 },
     { text: `Attempt #${input.attempt} - Previous validation failures:`, fixed: true, priority: 100 },
     ...errors.map((e, i) => ({ text: `- ${cleanValue(e)}`, priority: 80 - i * 20 })),
   ];
-  const files = (list: string[]) => cleanValue(list.slice(0, limits.maxFiles).map(shortPath).join(', '));
-  if (created.length > 0 && limits.maxFiles > 0) lines.push({ text: `Already created: ${files(created)}`, priority: 65, list: true });
-  if (updated.length > 0 && limits.maxFiles > 0) lines.push({ text: `Already modified: ${files(updated)}`, priority: 55, list: true });
   lines.push(
+    ...touchedFileLines([...earlier].reverse(), limits.maxFiles, { created: ['Already created', 65], updated: ['Already modified', 55] }),
     { text: 'Focus on fixing validation failures listed above.', fixed: true, priority: 100 },
     { text: END_LINE, fixed: true, priority: 100 },
   );

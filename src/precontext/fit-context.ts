@@ -22,6 +22,27 @@ export function shortPath(file: string): string {
 }
 
 /**
+ * The `created` and `modified` lines of a block: the files the attempts created, then the ones
+ * they only updated, each once, the first `maxFiles` of each list (none when maxFiles is 0).
+ */
+export function touchedFileLines(
+  attempts: readonly { filesCreated: readonly string[]; filesUpdated: readonly string[] }[],
+  maxFiles: number,
+  labels: { created: [string, number]; updated: [string, number] },
+): ContextLine[] {
+  const created: string[] = [];
+  const updated: string[] = [];
+  for (const a of attempts) {
+    for (const f of a.filesCreated) if (!created.includes(f)) created.push(f);
+    for (const f of a.filesUpdated) if (!updated.includes(f) && !created.includes(f)) updated.push(f);
+  }
+  if (maxFiles <= 0) return [];
+  const line = (files: string[], [label, priority]: [string, number]): ContextLine[] =>
+    files.length > 0 ? [{ text: `${label}: ${cleanValue(files.slice(0, maxFiles).map(shortPath).join(', '))}`, priority, list: true }] : [];
+  return [...line(created, labels.created), ...line(updated, labels.updated)];
+}
+
+/**
  * Collapses whitespace so one value stays on one line, bounds its length, masks secrets and
  * defuses special-token markers (`<|endoftext|>` becomes `<endoftext>`), which some model
  * servers would read as control tokens in the agent's prompt.

@@ -2,7 +2,8 @@ import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { getLogger } from '../observability/index.js';
 import type { SummaryCache } from './types.js';
-import { checkCacheDir } from './summarizer-options-schema.js';
+import { cacheDirSchema } from './summarizer-options-schema.js';
+import { parseInput } from '../util/index.js';
 
 /** @default '.baton/cache/summaries' (relative to the workspace). */
 export const DEFAULT_SUMMARY_CACHE_DIR = path.join('.baton', 'cache', 'summaries');
@@ -17,7 +18,7 @@ export class DiskSummaryCache implements SummaryCache {
   readonly dir: string;
 
   constructor(dir: string) {
-    checkCacheDir(dir);
+    parseInput(cacheDirSchema, { dir }, { what: 'new DiskSummaryCache' });
     this.dir = dir;
   }
 

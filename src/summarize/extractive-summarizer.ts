@@ -1,7 +1,8 @@
 import { o200kCounter, type TokenCounter, truncateToTokens } from '../tokens/index.js';
 import { summaryTargetTokens } from './summary-target.js';
 import type { SummarizeRequest, Summarizer } from './types.js';
-import { checkExtractiveOptions } from './summarizer-options-schema.js';
+import { extractiveSchema } from './summarizer-options-schema.js';
+import { parseInput } from '../util/index.js';
 
 /** Id of the extractive summarizer in cache keys; bump the version when the scoring changes. */
 export const EXTRACTIVE_SUMMARIZER_ID = 'extractive@1';
@@ -55,7 +56,7 @@ export function summarizeExtractive(text: string, options: { targetTokens?: numb
 
 /** The extractive summarizer behind the `Summarizer` interface (never fails, never calls out). */
 export function createExtractiveSummarizer(options: { counter?: TokenCounter } = {}): Summarizer {
-  checkExtractiveOptions(options);
+  parseInput(extractiveSchema, options, { what: 'createExtractiveSummarizer options' });
   return {
     id: EXTRACTIVE_SUMMARIZER_ID,
     summarize: async (text: string, request: SummarizeRequest = {}) =>

@@ -3,7 +3,8 @@ import { BatonError, errorMessage } from '../errors/index.js';
 import { buildSummaryRequest, SUMMARY_PROMPT_VERSION, SUMMARY_SYSTEM_PROMPT } from './summary-prompt.js';
 import { summaryTargetTokens } from './summary-target.js';
 import type { SummarizeRequest, Summarizer } from './types.js';
-import { checkLlmSummarizerOptions } from './summarizer-options-schema.js';
+import { llmSchema } from './summarizer-options-schema.js';
+import { parseInput } from '../util/index.js';
 
 /** @default 30000: a summary that takes longer is not worth waiting for (the seed aims at < 3 s). */
 export const DEFAULT_SUMMARY_TIMEOUT_MS = 30_000;
@@ -28,7 +29,7 @@ export interface LlmSummarizerOptions {
  * const summarizer = withSummaryCache(createLlmSummarizer({ model, modelId: 'openai-compatible:qwen-plus' }), cache);
  */
 export function createLlmSummarizer(options: LlmSummarizerOptions): Summarizer {
-  checkLlmSummarizerOptions(options);
+  parseInput(llmSchema, options, { what: 'createLlmSummarizer options' });
   const timeoutMs = options.timeoutMs ?? DEFAULT_SUMMARY_TIMEOUT_MS;
   const id = `${options.modelId}@summary-prompt/${SUMMARY_PROMPT_VERSION}`;
   return {

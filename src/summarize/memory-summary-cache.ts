@@ -1,5 +1,6 @@
 import type { SummaryCache } from './types.js';
-import { checkMemoryCacheOptions } from './summarizer-options-schema.js';
+import { memoryCacheSchema } from './summarizer-options-schema.js';
+import { parseInput } from '../util/index.js';
 
 /** @default 500 summaries (a few hundred KB). */
 export const DEFAULT_SUMMARY_CACHE_ENTRIES = 500;
@@ -14,7 +15,7 @@ export class MemorySummaryCache implements SummaryCache {
   readonly #backing: SummaryCache | undefined;
 
   constructor(options: { maxEntries?: number; backing?: SummaryCache } = {}) {
-    checkMemoryCacheOptions(options);
+    parseInput(memoryCacheSchema, options, { what: 'MemorySummaryCache options' });
     this.#maxEntries = Math.max(1, options.maxEntries ?? DEFAULT_SUMMARY_CACHE_ENTRIES);
     this.#backing = options.backing;
   }

@@ -1,9 +1,9 @@
 import * as z from 'zod';
-import { objectWithMethods, parseInput } from '../util/index.js';
+import { objectWithMethods } from '../util/index.js';
 
 /**
- * The summarizers' and summary caches' options from code, checked once when one is made: strict,
- * so `{ modelID }` names `modelId`. Built once at module load.
+ * The summarizers' and summary caches' options from code, checked once when one is made (parseInput,
+ * CONFIG_INVALID naming each problem): strict, so `{ modelID }` names `modelId`. Built once at module load.
  */
 const counter = objectWithMethods(['count'], 'a TokenCounter ({ count(text): number })');
 
@@ -24,26 +24,6 @@ export const memoryCacheSchema = z.strictObject({
   backing: objectWithMethods(['get', 'set'], 'a SummaryCache (MemorySummaryCache, DiskSummaryCache)').optional(),
 });
 
-const cacheDirSchema = z.strictObject({
+export const cacheDirSchema = z.strictObject({
   dir: z.string({ error: 'expected the cache folder path' }).min(1, 'expected the cache folder path'),
 });
-
-/** @throws BatonError CONFIG_INVALID naming each problem. */
-export function checkLlmSummarizerOptions(options: unknown): void {
-  parseInput(llmSchema, options, { what: 'createLlmSummarizer options' });
-}
-
-/** @throws BatonError CONFIG_INVALID naming each problem. */
-export function checkExtractiveOptions(options: unknown): void {
-  parseInput(extractiveSchema, options, { what: 'createExtractiveSummarizer options' });
-}
-
-/** @throws BatonError CONFIG_INVALID naming each problem. */
-export function checkMemoryCacheOptions(options: unknown): void {
-  parseInput(memoryCacheSchema, options, { what: 'MemorySummaryCache options' });
-}
-
-/** @throws BatonError CONFIG_INVALID unless `dir` is a folder path. */
-export function checkCacheDir(dir: unknown): void {
-  parseInput(cacheDirSchema, { dir }, { what: 'new DiskSummaryCache' });
-}

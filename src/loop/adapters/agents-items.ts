@@ -1,4 +1,5 @@
 import type { ContextMessage, LoopEvent } from '../types.js';
+import { parseArgs } from './content-text.js';
 
 /**
  * An item of an OpenAI Agents JS model request (`AgentInputItem` of @openai/agents): declared
@@ -76,14 +77,4 @@ function outputText(output: unknown): string {
   if (Array.isArray(output)) return contentText(output);
   if (output && typeof output === 'object') return contentText([output]);
   return String(output ?? '');
-}
-
-function parseArgs(text: unknown): Record<string, unknown> {
-  if (typeof text !== 'string') return {};
-  try {
-    const value: unknown = JSON.parse(text);
-    return value && typeof value === 'object' && !Array.isArray(value) ? (value as Record<string, unknown>) : { input: value };
-  } catch {
-    return { input: text };
-  }
 }

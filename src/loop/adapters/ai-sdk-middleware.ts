@@ -3,7 +3,14 @@ import type { ContextManager } from '../context-manager.js';
 import { callWithLadder } from '../retry/call-with-context-retry.js';
 import { type ContextAdapterOptions, checkAdapterArgs } from './check-adapter-args.js';
 import { createConversationRecorder } from './create-conversation-recorder.js';
-import { fromLanguageModelPrompt, type PromptMessage, promptMessageKey, toLanguageModelPrompt } from './language-model-prompt.js';
+import {
+  type CallOptions,
+  fromLanguageModelPrompt,
+  type LanguageModelPrompt,
+  type PromptMessage,
+  promptMessageKey,
+  toLanguageModelPrompt,
+} from './language-model-prompt.js';
 
 /**
  * An AI SDK 6 language-model middleware that gives every call of the wrapped model managed
@@ -35,21 +42,15 @@ export function contextMiddleware(manager: ContextManager, options: ContextAdapt
     toEvents: fromLanguageModelPrompt,
     keyOf: promptMessageKey,
   });
+  // A call's new messages are recorded, then the model is called with the assembled context.
+  const send = <R>(params: CallOptions, call: (prompt: LanguageModelPrompt) => PromiseLike<R>): Promise<R> => {
+    record(params.prompt);
+    const signal = params.abortSignal ? { signal: params.abortSignal } : {};
+    return callWithLadder(manager, async (context) => call(toLanguageModelPrompt(context.messages)), { ...options, ...signal });
+  };
   return {
     specificationVersion: 'v3',
-    wrapGenerate: async ({ params, model }) => {
-      record(params.prompt);
-      return callWithLadder(manager, async (context) => model.doGenerate({ ...params, prompt: toLanguageModelPrompt(context.messages) }), {
-        ...options,
-        ...(params.abortSignal ? { signal: params.abortSignal } : {}),
-      });
-    },
-    wrapStream: async ({ params, model }) => {
-      record(params.prompt);
-      return callWithLadder(manager, async (context) => model.doStream({ ...params, prompt: toLanguageModelPrompt(context.messages) }), {
-        ...options,
-        ...(params.abortSignal ? { signal: params.abortSignal } : {}),
-      });
-    },
+    wrapGenerate: async ({ params, model }) => send(params, (prompt) => model.doGenerate({ ...params, prompt })),
+    wrapStream: async ({ params, model }) => send(params, (prompt) => model.doStream({ ...params, prompt })),
   };
 }

@@ -4,6 +4,7 @@ import { BatonError } from '../../errors/index.js';
 import type { ContextManager } from '../context-manager.js';
 import type { ContextMessage, LoopEvent } from '../types.js';
 import { contextMiddleware } from './ai-sdk-middleware.js';
+import { asArgs } from './content-text.js';
 import { type ContextAdapterOptions, checkAdapterArgs } from './check-adapter-args.js';
 
 /** Converts AI SDK model messages to loop events; an `error-text`, `error-json` or denied result is a failed one. Pure. */
@@ -90,10 +91,6 @@ export function batonPrepareStep<TOOLS extends ToolSet = ToolSet>(
     }
     return { model: step };
   };
-}
-
-function asArgs(input: unknown): Record<string, unknown> {
-  return input && typeof input === 'object' && !Array.isArray(input) ? (input as Record<string, unknown>) : { input };
 }
 
 /** An output the SDK marks as failed: `error-text`, `error-json`, or a denied execution. */

@@ -23,6 +23,11 @@ export function parseArgs(value: unknown): Record<string, unknown> {
   return value && typeof value === 'object' && !Array.isArray(value) ? (value as Record<string, unknown>) : {};
 }
 
+/** Tool-call input that is already parsed: an object as it is, anything else as `{ input }`. */
+export function asArgs(input: unknown): Record<string, unknown> {
+  return input && typeof input === 'object' && !Array.isArray(input) ? (input as Record<string, unknown>) : { input };
+}
+
 function partText(part: unknown): string {
   const text = (part as { text?: unknown } | null | undefined)?.text;
   return typeof text === 'string' ? text : '';

@@ -1,9 +1,10 @@
 import type { LanguageModelMiddleware } from 'ai';
 import type { ContextMessage, LoopEvent, ToolCall } from '../types.js';
+import { asArgs } from './content-text.js';
 
 // `ai` re-exports the middleware type (LanguageModelV3Middleware) but not the prompt types of
 // @ai-sdk/provider, which is not a dependency of this package; they are derived from it instead.
-type CallOptions = Parameters<NonNullable<LanguageModelMiddleware['transformParams']>>[0]['params'];
+export type CallOptions = Parameters<NonNullable<LanguageModelMiddleware['transformParams']>>[0]['params'];
 /** `LanguageModelV3Prompt`: what a provider receives. */
 export type LanguageModelPrompt = CallOptions['prompt'];
 export type PromptMessage = LanguageModelPrompt[number];
@@ -105,10 +106,6 @@ function fileNote(filename: string | undefined, mediaType: string): string {
 
 /** Reasoning is the model's own scratch work: providers replay it (or not) themselves. */
 function skipPart(_part: Exclude<AssistantPart, { type: 'text' | 'file' | 'tool-call' | 'tool-result' }>): void {}
-
-function asArgs(input: unknown): Record<string, unknown> {
-  return input && typeof input === 'object' && !Array.isArray(input) ? (input as Record<string, unknown>) : { input };
-}
 
 /** Enough of a message to notice that a prompt is not the continuation of the previous one. */
 export function promptMessageKey(message: PromptMessage | undefined): string {

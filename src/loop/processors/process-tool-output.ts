@@ -18,16 +18,10 @@ export const DEFAULT_PROCESSORS: Record<ToolKind, ToolProcessor> = {
 };
 
 /**
- * Summarizes one tool output with the processor for its kind (`processors` overrides built-ins).
- * The summary is empty-safe: an empty output says so. Pure.
+ * Summarizes one tool output with the processor for its kind (read_file uses `outline`). The
+ * summary is empty-safe: an empty output says so. Pure.
  */
-export function processToolOutput(
-  input: ProcessorInput & { outline?: Outliner },
-  processors: Partial<Record<ToolKind, ToolProcessor>> = {},
-): ProcessedOutput {
+export function processToolOutput(input: ProcessorInput & { outline?: Outliner }): ProcessedOutput {
   if (input.output.trim().length === 0) return { summary: '(no output)', errors: [] };
-  const kind = input.intent.kind;
-  if (kind === 'read_file' && !processors.read_file) return processReadFile(input);
-  const processor = processors[kind] ?? DEFAULT_PROCESSORS[kind];
-  return processor(input);
+  return DEFAULT_PROCESSORS[input.intent.kind](input);
 }

@@ -94,15 +94,6 @@ function loadTreeSitter(): Promise<{ treeSitter: TreeSitter; languages: Map<Snip
 }
 
 /**
- * Initialises web-tree-sitter and loads every bundled grammar, once per process. The grammars'
- * type is left opaque so Baton's .d.ts never names the optional peer (a user without it compiles
- * with skipLibCheck false).
- */
-export async function loadGrammars(): Promise<ReadonlyMap<SnippetLanguage, unknown>> {
-  return (await loadTreeSitter()).languages;
-}
-
-/**
  * Loads the grammars (once per process) and returns an extractor with its own cache of parsed
  * outlines keyed by a hash of the code, so a file seen twice is parsed once.
  */

@@ -21,11 +21,10 @@ export class FileTracker {
   }
 
   /** Records an edit; with a line range, the functions overlapping it are marked modified. */
-  recordEdit(path: string, turn: number, lines?: { start: number; end: number }, functions: string[] = []): void {
+  recordEdit(path: string, turn: number, lines?: { start: number; end: number }): void {
     const record = this.files.get(path) ?? { path, edits: 0, lastTurn: turn, functions: new Set<string>() };
     record.edits += 1;
     record.lastTurn = turn;
-    for (const name of functions) record.functions.add(name);
     if (lines) {
       for (const entry of this.outlines.get(path) ?? []) {
         if (entry.startLine <= lines.end && entry.endLine >= lines.start && entry.kind !== 'class') record.functions.add(entry.name);
