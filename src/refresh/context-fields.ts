@@ -11,8 +11,10 @@ import { toWireCase } from '../util/index.js';
  * `group` is one item of the list named by the group.
  */
 export interface ContextField {
+  /** The key in the context; a list item is `group.index` (as metadata.dropped counts it). */
   id: string;
-  key: string;
+  /** A text list item's key in its group's object (JSON list items are kept in order instead). */
+  key?: string;
   group?: string;
   kind: 'json' | 'text';
   value: unknown;
@@ -40,8 +42,13 @@ export function buildContextFields(snapshot: ContextSnapshot, format: Exclude<Re
     ...artifactFields(snapshot, options),
     ...workflowFields(snapshot, options),
     ...researchFields(snapshot, options),
-    { id: 'environment', key: 'environment', kind: 'json', value: snapshot.environment, priority: 50, overflow: 'drop' },
+    { id: 'environment', kind: 'json', value: snapshot.environment, priority: 50, overflow: 'drop' },
   ];
+}
+
+/** Item `i` of the JSON list `group`. */
+function listItem(group: string, i: number): Pick<ContextField, 'id' | 'group' | 'kind'> {
+  return { id: `${group}.${i}`, group, kind: 'json' };
 }
 
 /** What every field group of standard and detailed needs to know besides the snapshot. */
@@ -57,10 +64,9 @@ function minimalFields(snapshot: ContextSnapshot, now: number): ContextField[] {
   const git = snapshot.git;
   const last = snapshot.dispatches[0];
   return [
-    { id: 'workspace', key: 'workspace', kind: 'json', value: snapshot.workspace, priority: 100, required: true },
+    { id: 'workspace', kind: 'json', value: snapshot.workspace, priority: 100, required: true },
     {
       id: 'current_task',
-      key: 'current_task',
       kind: 'json',
       value: task ? { id: task.id, status: task.status, description: clip(task.title, 200) } : null,
       priority: 100,
@@ -68,7 +74,6 @@ function minimalFields(snapshot: ContextSnapshot, now: number): ContextField[] {
     },
     {
       id: 'recent_activity',
-      key: 'recent_activity',
       kind: 'json',
       value: {
         last_dispatch: last ? `${last.id} (${last.status}${last.outcome ? `, ${last.outcome}` : ''})` : null,
@@ -79,13 +84,12 @@ function minimalFields(snapshot: ContextSnapshot, now: number): ContextField[] {
       priority: 95,
       required: true,
     },
-    { id: 'blockers', key: 'blockers', kind: 'json', value: blockers(snapshot).map((b) => clip(b, 200)), priority: 90 },
-    { id: 'next_action', key: 'next_action', kind: 'json', value: nextAction(snapshot), priority: 92, required: true },
+    { id: 'blockers', kind: 'json', value: blockers(snapshot).map((b) => clip(b, 200)), priority: 90 },
+    { id: 'next_action', kind: 'json', value: nextAction(snapshot), priority: 92, required: true },
     ...(snapshot.agentSessions?.[0]
       ? [
           {
             id: 'last_session',
-            key: 'last_session',
             kind: 'json' as const,
             value: clip(snapshot.agentSessions[0].data.summary, 300),
             priority: 85,
@@ -105,10 +109,7 @@ function agentSessionFields(snapshot: ContextSnapshot, { detailed, now }: FieldO
   return (snapshot.agentSessions ?? []).map((record, i) => {
     const last = record.data.failures[record.data.failures.length - 1];
     return {
-      id: `recent_sessions.${i}`,
-      key: record.id,
-      group: 'recent_sessions',
-      kind: 'json',
+      ...listItem('recent_sessions', i),
       value: {
         id: record.id,
         status: record.status ?? 'active',
@@ -132,7 +133,6 @@ function taskFields(snapshot: ContextSnapshot, { format }: FieldOptions): Contex
   const fields: ContextField[] = [
     {
       id: 'workspace',
-      key: 'workspace',
       kind: 'json',
       value: { path: snapshot.workspace, branch: git?.branch ?? null, head: git?.head?.slice(0, 12) ?? null },
       priority: 100,
@@ -140,7 +140,6 @@ function taskFields(snapshot: ContextSnapshot, { format }: FieldOptions): Contex
     },
     {
       id: 'current_task',
-      key: 'current_task',
       kind: 'json',
       value: task ? taskView(task, format) : null,
       priority: 100,
@@ -151,7 +150,6 @@ function taskFields(snapshot: ContextSnapshot, { format }: FieldOptions): Contex
     // Long instructions would crowd out everything else as a whole JSON field: trim as text.
     fields.push({
       id: 'task_instructions',
-      key: 'task_instructions',
       kind: 'text',
       value: task.instructions,
       priority: 75,
@@ -159,10 +157,10 @@ function taskFields(snapshot: ContextSnapshot, { format }: FieldOptions): Contex
     });
   }
   if (snapshot.dependencies.length > 0) {
-    fields.push({ id: 'dependencies', key: 'dependencies', kind: 'json', value: snapshot.dependencies, priority: 88 });
+    fields.push({ id: 'dependencies', kind: 'json', value: snapshot.dependencies, priority: 88 });
   }
   const blockerList = blockers(snapshot);
-  if (blockerList.length > 0) fields.push({ id: 'blockers', key: 'blockers', kind: 'json', value: blockerList, priority: 92 });
+  if (blockerList.length > 0) fields.push({ id: 'blockers', kind: 'json', value: blockerList, priority: 92 });
   return fields;
 }
 
@@ -170,10 +168,7 @@ function taskFields(snapshot: ContextSnapshot, { format }: FieldOptions): Contex
 function activeTaskFields(snapshot: ContextSnapshot): ContextField[] {
   if (snapshot.task) return [];
   return snapshot.activeTasks.map((t, i) => ({
-    id: `active_tasks.${i}`,
-    key: t.id,
-    group: 'active_tasks',
-    kind: 'json',
+    ...listItem('active_tasks', i),
     value: t,
     priority: 86 - i * 0.1,
     overflow: 'drop',
@@ -184,10 +179,7 @@ function dispatchFields(snapshot: ContextSnapshot, { format, detailed }: FieldOp
   return snapshot.dispatches.map((d, i) => {
     const view = dispatchView(d, format);
     return {
-      id: `recent_dispatches.${i}`,
-      key: d.id,
-      group: 'recent_dispatches',
-      kind: 'json',
+      ...listItem('recent_dispatches', i),
       value: view,
       // Long attempt results give way first: cut to their error lines, then dropped.
       summary: view.result !== undefined ? { ...view, result: errorLines(d.result ?? ''), prompt_preview: undefined } : undefined,
@@ -207,7 +199,6 @@ function gitFields(snapshot: ContextSnapshot, { format, detailed, now }: FieldOp
   const fields: ContextField[] = [
     {
       id: 'git_status',
-      key: 'git_status',
       kind: 'json',
       value: {
         branch: git.branch ?? null,
@@ -225,10 +216,7 @@ function gitFields(snapshot: ContextSnapshot, { format, detailed, now }: FieldOp
   if (listFiles) {
     for (const [i, f] of git.changedFiles.entries()) {
       fields.push({
-        id: `modified_files.${i}`,
-        key: f.path,
-        group: 'modified_files',
-        kind: 'json',
+        ...listItem('modified_files', i),
         value: `${f.status} ${f.path}${f.added !== undefined ? ` +${f.added} -${f.deleted ?? 0}` : ''}`,
         priority: (detailed ? 76 : 60) - i * 0.001,
         overflow: 'drop',
@@ -236,7 +224,7 @@ function gitFields(snapshot: ContextSnapshot, { format, detailed, now }: FieldOp
     }
   }
   if (detailed && git.diff) {
-    fields.push({ id: 'git_diff', key: 'git_diff', kind: 'text', value: git.diff, priority: 78, overflow: 'trim-tail', maxTokens: 3_000 });
+    fields.push({ id: 'git_diff', kind: 'text', value: git.diff, priority: 78, overflow: 'trim-tail', maxTokens: 3_000 });
   }
   return fields;
 }
@@ -245,10 +233,7 @@ function gitFields(snapshot: ContextSnapshot, { format, detailed, now }: FieldOp
 function debtFields(snapshot: ContextSnapshot, { format, detailed }: FieldOptions): ContextField[] {
   const task = snapshot.task;
   return snapshot.debt.map((item, i) => ({
-    id: `open_tech_debt.${i}`,
-    key: item.id,
-    group: 'open_tech_debt',
-    kind: 'json',
+    ...listItem('open_tech_debt', i),
     value:
       format === 'detailed'
         ? { id: item.id, task_id: item.taskId ?? null, ...(toWireCase(item.data) as Record<string, unknown>) }
@@ -267,7 +252,6 @@ function artifactFields(snapshot: ContextSnapshot, { format, detailed }: FieldOp
   if (readmeFits)
     fields.push({
       id: 'task_readme',
-      key: 'task_readme',
       kind: 'text',
       value: artifacts.readme,
       priority: detailed ? 74 : 45,
@@ -276,7 +260,6 @@ function artifactFields(snapshot: ContextSnapshot, { format, detailed }: FieldOp
     });
   fields.push({
     id: 'task_artifacts',
-    key: 'task_artifacts',
     kind: 'json',
     value: {
       dir: artifacts.dir,
@@ -331,7 +314,6 @@ function workflowFields(snapshot: ContextSnapshot, { format }: FieldOptions): Co
   const fields: ContextField[] = [
     {
       id: 'workflow_context',
-      key: 'workflow_context',
       kind: 'json',
       value: {
         active_workflow: workflow.active ?? null,
@@ -346,7 +328,6 @@ function workflowFields(snapshot: ContextSnapshot, { format }: FieldOptions): Co
   if (fits)
     fields.push({
       id: 'workflow_content',
-      key: 'workflow_content',
       kind: 'text',
       value: workflow.content,
       priority: 30,
@@ -359,20 +340,14 @@ function workflowFields(snapshot: ContextSnapshot, { format }: FieldOptions): Co
 /** Related research and recon records, summarized outside detailed. */
 function researchFields(snapshot: ContextSnapshot, { format }: FieldOptions): ContextField[] {
   const research = snapshot.research.map((r, i): ContextField => ({
-    id: `related_research.${i}`,
-    key: r.id,
-    group: 'related_research',
-    kind: 'json',
+    ...listItem('related_research', i),
     // §3.2: never the complete findings outside detailed; summarize and point to the record.
     value: format === 'detailed' ? { id: r.id, ...r.data } : { id: r.id, topic: r.data.topic, summary: clip(r.data.summary, 400) },
     priority: 40 - i * 0.1,
     overflow: 'drop',
   }));
   const recon = snapshot.recon.map((r, i): ContextField => ({
-    id: `related_recon.${i}`,
-    key: r.id,
-    group: 'related_recon',
-    kind: 'json',
+    ...listItem('related_recon', i),
     value: format === 'detailed' ? { id: r.id, ...r.data } : { id: r.id, target: r.data.target, summary: clip(r.data.summary, 300) },
     priority: 38 - i * 0.1,
     overflow: 'drop',

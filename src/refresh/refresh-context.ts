@@ -59,14 +59,7 @@ export async function refreshContext(options: RefreshOptions): Promise<RefreshRe
 
   recordMetrics(rendered, performance.now() - startedAt);
   await options.yieldTurn?.();
-  await recordCall(options, {
-    snapshot,
-    rendered,
-    sessionId,
-    session,
-    snapshotId,
-    now,
-  });
+  await recordCall(options, { snapshot, rendered, sessionId, session, snapshotId, now });
   return {
     context: rendered.context,
     text: rendered.text,
@@ -170,20 +163,13 @@ async function computeRefresh(
       snapshot_id: call.snapshotId,
     },
   };
-  // A delta reads earlier snapshots through the ledger, which stays on this thread.
+  // A delta reads earlier snapshots through the ledger, which stays on this thread. The renderers
+  // bring the o200k tokenizer (most of a cold start): loaded only when this thread renders.
   const { snapshot, rendered } =
     options.renderWorker && options.since === undefined
       ? await options.renderWorker.render(raw, job)
-      : await (await loadRenderer()).redactAndRender(raw, job, (masked) => computeDelta(options, masked, call.sinceMs));
+      : await (await import('./redact-and-render.js')).redactAndRender(raw, job, (masked) => computeDelta(options, masked, call.sinceMs));
   return { snapshot, rendered };
-}
-
-/**
- * The renderers bring the o200k tokenizer (its vocabulary is most of a cold start): loaded only
- * when this thread renders, never when a render worker does.
- */
-function loadRenderer(): Promise<typeof import('./redact-and-render.js')> {
-  return import('./redact-and-render.js');
 }
 
 /**
@@ -279,14 +265,7 @@ async function computeDelta(
 
 async function recordCall(
   options: RefreshOptions,
-  call: {
-    snapshot: ContextSnapshot;
-    rendered: RenderedContext;
-    sessionId: string;
-    session: Awaited<ReturnType<typeof readSession>>;
-    snapshotId: string | undefined;
-    now: number;
-  },
+  call: ComputedRefresh & Pick<RefreshCall, 'session' | 'snapshotId' | 'now'> & { sessionId: string },
 ): Promise<void> {
   const { snapshot, rendered } = call;
   // Every write starts inside an async function: one that throws at once (a ledger without
@@ -392,23 +371,21 @@ function describe(value: unknown): string {
  * before it.
  */
 function recordMetrics(rendered: RenderedContext, durationMs: number): void {
-  setImmediate(() => recordMetricsNow(rendered, durationMs));
-}
-
-function recordMetricsNow(rendered: RenderedContext, durationMs: number): void {
-  const { format, redactions, cache, token_estimate: tokens } = rendered.metadata;
-  counter('baton_refresh_total', 'refresh_context calls', ['format', 'git_cache']).inc({ format, git_cache: cache.git });
-  counter('baton_redactions_total', 'secrets masked in emitted context', ['source']).inc({ source: 'refresh' }, redactions);
-  histogram('baton_refresh_tokens', 'tokens of each rendered context', ['format'], [250, 500, 1000, 2000, 4000, 6000, 10000]).observe(
-    { format },
-    tokens,
-  );
-  histogram(
-    'baton_refresh_duration_ms',
-    'refresh_context wall time (gather to render)',
-    ['format'],
-    [5, 10, 25, 50, 100, 150, 250, 400, 1000, 2000],
-  ).observe({ format }, durationMs);
+  setImmediate(() => {
+    const { format, redactions, cache, token_estimate: tokens } = rendered.metadata;
+    counter('baton_refresh_total', 'refresh_context calls', ['format', 'git_cache']).inc({ format, git_cache: cache.git });
+    counter('baton_redactions_total', 'secrets masked in emitted context', ['source']).inc({ source: 'refresh' }, redactions);
+    histogram('baton_refresh_tokens', 'tokens of each rendered context', ['format'], [250, 500, 1000, 2000, 4000, 6000, 10000]).observe(
+      { format },
+      tokens,
+    );
+    histogram(
+      'baton_refresh_duration_ms',
+      'refresh_context wall time (gather to render)',
+      ['format'],
+      [5, 10, 25, 50, 100, 150, 250, 400, 1000, 2000],
+    ).observe({ format }, durationMs);
+  });
 }
 
 function resolveFormat(format: string | undefined): RefreshFormat {

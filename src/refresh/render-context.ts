@@ -72,7 +72,6 @@ function jsonStage(
   if (prompt !== undefined) {
     fields.push({
       id: 'continuation_prompt',
-      key: 'continuation_prompt',
       kind: 'text',
       value: prompt,
       priority: 91,
@@ -265,9 +264,9 @@ function assemble(fields: readonly ContextField[], packed: PackResult): Record<s
       if (!(field.group in context)) context[field.group] = field.kind === 'text' ? {} : [];
       const list = context[field.group] as unknown[] | Record<string, unknown>;
       if (Array.isArray(list)) list.push(value);
-      else list[field.key] = value;
+      else list[field.key ?? field.id] = value;
     } else {
-      context[field.key] = value;
+      context[field.id] = value;
     }
   }
   return context;
@@ -284,7 +283,6 @@ function deltaFields(delta: ContextDelta): ContextField[] {
   const fields: ContextField[] = [
     {
       id: 'delta_info',
-      key: 'delta_info',
       kind: 'json',
       value: {
         since: delta.since,
@@ -301,7 +299,6 @@ function deltaFields(delta: ContextDelta): ContextField[] {
     for (const [i, entry] of delta[kind].entries()) {
       fields.push({
         id: `delta_${kind}.${i}`,
-        key: entry.key,
         group: `delta_${kind}`,
         kind: 'json',
         value: entry,

@@ -1,6 +1,6 @@
 import { checkKeep, checkMaxTokens, checkText } from './check-token-arguments.js';
 import { countO200k, encodeO200k, LONGEST_TOKEN_CHARS } from './encode-o200k.js';
-import { headOfTokens, tailOfTokens } from './token-ids.js';
+import { endOf, endOfTokens, type TextEnd } from './token-ids.js';
 
 /** Counts tokens in a text. Passed into packers so tests and callers can choose the tokenizer. */
 export interface TokenCounter {
@@ -37,7 +37,7 @@ export function countTokens(text: string): number {
  * @example
  * truncateToTokens('hello brave new world', 2) // 'hello brave'
  */
-export function truncateToTokens(text: string, maxTokens: number, keep: 'head' | 'tail' = 'head'): string {
+export function truncateToTokens(text: string, maxTokens: number, keep: TextEnd = 'head'): string {
   checkText('truncateToTokens', text);
   checkMaxTokens('truncateToTokens', maxTokens);
   checkKeep('truncateToTokens', keep);
@@ -46,32 +46,15 @@ export function truncateToTokens(text: string, maxTokens: number, keep: 'head' |
   // No token is longer than LONGEST_TOKEN_CHARS, so `limit` tokens never reach past this window:
   // a cut of 4,000 tokens from 20 MB encodes half a megabyte, not all of it.
   const window = limit * LONGEST_TOKEN_CHARS;
-  const part =
-    text.length <= window ? text : keep === 'head' ? withoutTail(text, text.length - window) : withoutHead(text, text.length - window);
+  const part = text.length <= window ? text : endOf(text, window, keep);
   const ids = encodeO200k(part);
   if (part === text && ids.length <= limit) return text;
-  let out = keep === 'head' ? headOfTokens(part, ids, limit) : tailOfTokens(part, ids, limit);
+  let out = endOfTokens(part, ids, limit, keep);
   // Re-tokenizing a cut can merge differently: shave until the count holds, in proportion to the
   // excess (one character at a time re-counted a long cut once per character).
   for (let count = countO200k(out); count > limit; count = countO200k(out)) {
     const cut = Math.max(1, Math.floor((out.length * (count - limit)) / count));
-    out = keep === 'head' ? withoutTail(out, cut) : withoutHead(out, cut);
+    out = endOf(out, out.length - cut, keep);
   }
   return out;
-}
-
-/** `text` less its last `cut` characters, and the high half of a surrogate pair left at its end. */
-function withoutTail(text: string, cut: number): string {
-  let end = text.length - cut;
-  const code = text.charCodeAt(end - 1);
-  if (end > 0 && code >= 0xd800 && code <= 0xdbff) end -= 1;
-  return text.slice(0, end);
-}
-
-/** `text` less its first `cut` characters, and the low half of a surrogate pair left at its start. */
-function withoutHead(text: string, cut: number): string {
-  let start = cut;
-  const code = text.charCodeAt(start);
-  if (start < text.length && code >= 0xdc00 && code <= 0xdfff) start += 1;
-  return text.slice(start);
 }

@@ -18,46 +18,39 @@ export function encodeTokens(text: string): number[] {
  * headOfTokens(text, encodeTokens(text), 2) // 'hello brave'
  */
 export function headOfTokens(text: string, ids: readonly number[], count: number): string {
-  if (count <= 0) return '';
-  if (count >= ids.length) return text;
-  if (!isAscii(text)) return headByCharacters(text, ids.length, count);
-  return decodeO200k(ids.slice(0, count));
+  return endOfTokens(text, ids, count, 'head');
 }
 
-/** The suffix counterpart of headOfTokens: at most the last `count` tokens, never decoded mid-character. */
-export function tailOfTokens(text: string, ids: readonly number[], count: number): string {
+/**
+ * headOfTokens for either end: at most the first (`head`) or the last (`tail`) `count` tokens,
+ * never decoded mid-character.
+ */
+export function endOfTokens(text: string, ids: readonly number[], count: number, keep: TextEnd): string {
   if (count <= 0) return '';
   if (count >= ids.length) return text;
-  if (!isAscii(text)) return tailByCharacters(text, ids.length, count);
-  return decodeO200k(ids.slice(ids.length - count));
-}
-
-function tailByCharacters(text: string, tokens: number, count: number): string {
-  let chars = Math.floor((text.length * count) / tokens);
+  if (isAscii(text)) return decodeO200k(keep === 'head' ? ids.slice(0, count) : ids.slice(ids.length - count));
+  let chars = Math.floor((text.length * count) / ids.length);
   for (;;) {
-    // Never start inside a surrogate pair.
-    const code = text.charCodeAt(text.length - chars);
-    if (chars > 0 && code >= 0xdc00 && code <= 0xdfff) chars -= 1;
-    if (chars <= 0) return '';
-    const tail = text.slice(text.length - chars);
-    const n = countTokens(tail);
-    if (n <= count) return tail;
-    chars = Math.min(chars - 1, Math.floor((chars * count) / n));
+    const part = endOf(text, chars, keep);
+    if (part === '') return '';
+    const n = countTokens(part);
+    if (n <= count) return part;
+    chars = Math.min(part.length - 1, Math.floor((part.length * count) / n));
   }
 }
 
-function headByCharacters(text: string, tokens: number, count: number): string {
-  let chars = Math.floor((text.length * count) / tokens);
-  for (;;) {
-    // Never split a surrogate pair.
+/** Which end of a text is kept. */
+export type TextEnd = 'head' | 'tail';
+
+/** The first (`head`) or last (`tail`) `chars` characters of `text`, one fewer where the cut would split a surrogate pair. */
+export function endOf(text: string, chars: number, keep: TextEnd): string {
+  if (chars <= 0) return '';
+  if (keep === 'head') {
     const code = text.charCodeAt(chars - 1);
-    if (chars > 0 && code >= 0xd800 && code <= 0xdbff) chars -= 1;
-    if (chars <= 0) return '';
-    const head = text.slice(0, chars);
-    const n = countTokens(head);
-    if (n <= count) return head;
-    chars = Math.min(chars - 1, Math.floor((chars * count) / n));
+    return text.slice(0, code >= 0xd800 && code <= 0xdbff ? chars - 1 : chars);
   }
+  const code = text.charCodeAt(text.length - chars);
+  return text.slice(text.length - (code >= 0xdc00 && code <= 0xdfff ? chars - 1 : chars));
 }
 
 /** Every character below 0x80 (one byte, one token boundary candidate per character). */

@@ -3,7 +3,7 @@ import * as z from 'zod';
 import { compareSnapshots, type DeltaEntry, listSnapshots, loadSnapshot } from '../../refresh/light.js';
 import { toSnakeCase } from '../../util/index.js';
 import { registerCheckedTool } from '../register-checked-tool.js';
-import { guarded, okResult } from '../tool-result.js';
+import { okResult } from '../tool-result.js';
 import type { WorkspaceState } from '../workspace-state.js';
 import { DEFAULT_PAGE_SIZE, pageOutputShape, pageShape, rowSchema } from './shared-schemas.js';
 import { required } from './task-tool.js';
@@ -42,24 +42,23 @@ export function registerContextSnapshots(server: McpServer, state: WorkspaceStat
       },
       annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
     },
-    (input) =>
-      guarded(async () => {
-        const { root, ledger } = await state.require();
-        if (input.action === 'list') {
-          const page = await listSnapshots(ledger, {
-            taskId: input.task_id,
-            limit: input.limit ?? DEFAULT_PAGE_SIZE,
-            cursor: input.cursor,
-          });
-          return okResult({ snapshots: page.items.map((item) => ({ ...item })), next_cursor: page.nextCursor });
-        }
-        const from = required(input.from, 'from', 'compare');
-        const to = required(input.to, 'to', 'compare');
-        const [before, after] = await Promise.all([loadSnapshot(root, ledger, from), loadSnapshot(root, ledger, to)]);
-        const delta = compareSnapshots(before, after, from, from);
-        // `changed` lists field names as values; spelled like the keys okResult converts.
-        const wireNames = (entry: DeltaEntry) => (entry.changed ? { ...entry, changed: entry.changed.map(toSnakeCase) } : { ...entry });
-        return okResult({ delta: { ...delta, updated: delta.updated.map(wireNames) } });
-      }),
+    async (input) => {
+      const { root, ledger } = await state.require();
+      if (input.action === 'list') {
+        const page = await listSnapshots(ledger, {
+          taskId: input.task_id,
+          limit: input.limit ?? DEFAULT_PAGE_SIZE,
+          cursor: input.cursor,
+        });
+        return okResult({ snapshots: page.items.map((item) => ({ ...item })), next_cursor: page.nextCursor });
+      }
+      const from = required(input.from, 'from', 'compare');
+      const to = required(input.to, 'to', 'compare');
+      const [before, after] = await Promise.all([loadSnapshot(root, ledger, from), loadSnapshot(root, ledger, to)]);
+      const delta = compareSnapshots(before, after, from, from);
+      // `changed` lists field names as values; spelled like the keys okResult converts.
+      const wireNames = (entry: DeltaEntry) => (entry.changed ? { ...entry, changed: entry.changed.map(toSnakeCase) } : { ...entry });
+      return okResult({ delta: { ...delta, updated: delta.updated.map(wireNames) } });
+    },
   );
 }

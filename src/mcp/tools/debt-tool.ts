@@ -2,7 +2,8 @@ import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import * as z from 'zod';
 import type { TechDebtData } from '../../ledger/index.js';
 import { registerCheckedTool } from '../register-checked-tool.js';
-import { guarded, okResult } from '../tool-result.js';
+import { okResult } from '../tool-result.js';
+import { definedFields } from '../../util/index.js';
 import type { WorkspaceState } from '../workspace-state.js';
 import { DEFAULT_PAGE_SIZE, pageOutputShape, pageShape, debtRow } from './shared-schemas.js';
 import { required } from './task-tool.js';
@@ -33,46 +34,46 @@ export function registerDebtTool(server: McpServer, state: WorkspaceState): void
       outputSchema: { item: debtRow.optional(), items: z.array(debtRow).optional(), ...pageOutputShape },
       annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
     },
-    (input) =>
-      guarded(async () => {
-        const { ledger } = await state.require();
-        switch (input.action) {
-          case 'list': {
-            const page = await ledger.listRecords<TechDebtData>('debt', {
-              status: input.status ?? 'open',
-              taskId: input.task_id,
-              limit: input.limit ?? DEFAULT_PAGE_SIZE,
-              cursor: input.cursor,
-            });
-            return okResult({ items: page.items.map((item) => ({ ...item })), next_cursor: page.nextCursor });
-          }
-          case 'create': {
-            const item = await ledger.createRecord<TechDebtData>('debt', {
-              status: input.status ?? 'open',
-              taskId: input.task_id,
-              data: { title: required(input.title, 'title', 'create'), ...dataOf(input) },
-            });
-            return okResult({ item: { ...item } });
-          }
-          case 'update': {
-            const item = await ledger.updateRecord<TechDebtData>('debt', required(input.debt_id, 'debt_id', 'update'), {
-              status: input.status,
-              taskId: input.task_id,
-              data: { ...(input.title !== undefined ? { title: input.title } : {}), ...dataOf(input) },
-            });
-            return okResult({ item: { ...item } });
-          }
+    async (input) => {
+      const { ledger } = await state.require();
+      switch (input.action) {
+        case 'list': {
+          const page = await ledger.listRecords<TechDebtData>('debt', {
+            status: input.status ?? 'open',
+            taskId: input.task_id,
+            limit: input.limit ?? DEFAULT_PAGE_SIZE,
+            cursor: input.cursor,
+          });
+          return okResult({ items: page.items.map((item) => ({ ...item })), next_cursor: page.nextCursor });
         }
-      }),
+        case 'create': {
+          const item = await ledger.createRecord<TechDebtData>('debt', {
+            status: input.status ?? 'open',
+            taskId: input.task_id,
+            data: { title: required(input.title, 'title', 'create'), ...dataOf(input) },
+          });
+          return okResult({ item: { ...item } });
+        }
+        case 'update': {
+          const item = await ledger.updateRecord<TechDebtData>('debt', required(input.debt_id, 'debt_id', 'update'), {
+            status: input.status,
+            taskId: input.task_id,
+            data: dataOf(input),
+          });
+          return okResult({ item: { ...item } });
+        }
+      }
+    },
   );
 }
 
 function dataOf(input: z.infer<z.ZodObject<typeof inputShape>>): Partial<TechDebtData> {
-  const data: Partial<TechDebtData> = {};
-  if (input.category !== undefined) data.category = input.category;
-  if (input.description !== undefined) data.description = input.description;
-  if (input.impact !== undefined) data.impact = input.impact;
-  if (input.proposed_solution !== undefined) data.proposedSolution = input.proposed_solution;
-  if (input.severity !== undefined) data.severity = input.severity;
-  return data;
+  return definedFields({
+    title: input.title,
+    category: input.category,
+    description: input.description,
+    impact: input.impact,
+    proposedSolution: input.proposed_solution,
+    severity: input.severity,
+  });
 }

@@ -3,7 +3,7 @@ import * as z from 'zod';
 import { BatonError } from '../../errors/index.js';
 import { type DispatchPatch, OUTCOME_KINDS } from '../../ledger/index.js';
 import { registerCheckedTool } from '../register-checked-tool.js';
-import { guarded, okResult } from '../tool-result.js';
+import { okResult } from '../tool-result.js';
 import type { WorkspaceState } from '../workspace-state.js';
 import { DEFAULT_PAGE_SIZE, pageOutputShape, pageShape, claimRow, dispatchRow } from './shared-schemas.js';
 import { required } from './task-tool.js';
@@ -49,79 +49,78 @@ export function registerDispatchTool(server: McpServer, state: WorkspaceState, n
       },
       annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
     },
-    (input) =>
-      guarded(async () => {
-        const { ledger } = await state.require();
-        const limit = input.limit ?? DEFAULT_PAGE_SIZE;
-        switch (input.action) {
-          case 'list': {
-            const page = await ledger.listDispatches({ taskId: input.task_id, status: input.status, limit, cursor: input.cursor });
-            return okResult({ dispatches: rows(page.items), next_cursor: page.nextCursor });
-          }
-          case 'status': {
-            if (input.dispatch_id) {
-              const dispatch = await ledger.getDispatch(input.dispatch_id);
-              if (!dispatch) throw notFound(input.dispatch_id);
-              const claim = await ledger.getClaim(dispatch.taskId);
-              return okResult({ dispatch: { ...dispatch }, claim: claim ? { ...claim } : undefined });
-            }
-            const [dispatches, total, claim] = await Promise.all([
-              input.task_id ? ledger.lastDispatches(input.task_id, Math.min(limit, 20)) : ledger.recentDispatches(Math.min(limit, 20)),
-              ledger.countDispatches(),
-              input.task_id ? ledger.getClaim(input.task_id) : Promise.resolve(undefined),
-            ]);
-            return okResult({ dispatches: rows(dispatches), total, claim: claim ? { ...claim } : undefined });
-          }
-          case 'create': {
-            const taskId = required(input.task_id, 'task_id', 'create');
-            if (!(await ledger.getTask(taskId)))
-              throw new BatonError('NOT_FOUND', `No task "${taskId}"`, { details: { field: 'task_id', value: taskId } });
-            const fields = {
-              taskId,
-              provider: required(input.provider, 'provider', 'create'),
-              model: input.model,
-              mode: input.mode,
-              promptPreview: input.prompt_preview,
-              status: 'running' as const,
-              startedAt: now(),
-            };
-            // Without an explicit attempt the ledger allocates the next one atomically, so
-            // concurrent creates never share a number.
-            const dispatch =
-              input.attempt === undefined
-                ? await ledger.appendNextAttempt(fields)
-                : await ledger.appendDispatch({ ...fields, attempt: input.attempt });
-            return okResult({ dispatch: { ...dispatch } });
-          }
-          case 'claim': {
-            const owner = required(input.owner, 'owner', 'claim');
-            let taskId = input.task_id;
-            if (!taskId && input.dispatch_id) taskId = (await ledger.getDispatch(input.dispatch_id))?.taskId;
-            taskId = required(taskId, 'task_id', 'claim');
-            const claim = await ledger.claimTask(taskId, owner, input.lease_ms ?? DEFAULT_LEASE_MS);
-            if (claim.ok && input.dispatch_id) await ledger.updateDispatch(input.dispatch_id, { claimedBy: owner });
-            return okResult({ claimed: claim.ok, claim: { ...(claim.ok ? claim.claim : claim.holder) } });
-          }
-          case 'complete': {
-            const id = required(input.dispatch_id, 'dispatch_id', 'complete');
-            const existing = await ledger.getDispatch(id);
-            if (!existing) throw notFound(id);
-            const finishedAt = now();
-            const success = input.success ?? true;
-            const patch: DispatchPatch = {
-              status: success ? 'completed' : 'failed',
-              outcome: input.outcome ?? (success ? 'ok' : 'agent_error'),
-              result: input.result,
-              finishedAt,
-              durationMs: finishedAt - existing.startedAt,
-            };
-            const dispatch = await ledger.updateDispatch(id, patch);
-            const owner = input.owner ?? existing.claimedBy;
-            if (owner) await ledger.releaseTask(existing.taskId, owner);
-            return okResult({ dispatch: { ...dispatch } });
-          }
+    async (input) => {
+      const { ledger } = await state.require();
+      const limit = input.limit ?? DEFAULT_PAGE_SIZE;
+      switch (input.action) {
+        case 'list': {
+          const page = await ledger.listDispatches({ taskId: input.task_id, status: input.status, limit, cursor: input.cursor });
+          return okResult({ dispatches: rows(page.items), next_cursor: page.nextCursor });
         }
-      }),
+        case 'status': {
+          if (input.dispatch_id) {
+            const dispatch = await ledger.getDispatch(input.dispatch_id);
+            if (!dispatch) throw notFound(input.dispatch_id);
+            const claim = await ledger.getClaim(dispatch.taskId);
+            return okResult({ dispatch: { ...dispatch }, claim: claim ? { ...claim } : undefined });
+          }
+          const [dispatches, total, claim] = await Promise.all([
+            input.task_id ? ledger.lastDispatches(input.task_id, Math.min(limit, 20)) : ledger.recentDispatches(Math.min(limit, 20)),
+            ledger.countDispatches(),
+            input.task_id ? ledger.getClaim(input.task_id) : Promise.resolve(undefined),
+          ]);
+          return okResult({ dispatches: rows(dispatches), total, claim: claim ? { ...claim } : undefined });
+        }
+        case 'create': {
+          const taskId = required(input.task_id, 'task_id', 'create');
+          if (!(await ledger.getTask(taskId)))
+            throw new BatonError('NOT_FOUND', `No task "${taskId}"`, { details: { field: 'task_id', value: taskId } });
+          const fields = {
+            taskId,
+            provider: required(input.provider, 'provider', 'create'),
+            model: input.model,
+            mode: input.mode,
+            promptPreview: input.prompt_preview,
+            status: 'running' as const,
+            startedAt: now(),
+          };
+          // Without an explicit attempt the ledger allocates the next one atomically, so
+          // concurrent creates never share a number.
+          const dispatch =
+            input.attempt === undefined
+              ? await ledger.appendNextAttempt(fields)
+              : await ledger.appendDispatch({ ...fields, attempt: input.attempt });
+          return okResult({ dispatch: { ...dispatch } });
+        }
+        case 'claim': {
+          const owner = required(input.owner, 'owner', 'claim');
+          let taskId = input.task_id;
+          if (!taskId && input.dispatch_id) taskId = (await ledger.getDispatch(input.dispatch_id))?.taskId;
+          taskId = required(taskId, 'task_id', 'claim');
+          const claim = await ledger.claimTask(taskId, owner, input.lease_ms ?? DEFAULT_LEASE_MS);
+          if (claim.ok && input.dispatch_id) await ledger.updateDispatch(input.dispatch_id, { claimedBy: owner });
+          return okResult({ claimed: claim.ok, claim: { ...(claim.ok ? claim.claim : claim.holder) } });
+        }
+        case 'complete': {
+          const id = required(input.dispatch_id, 'dispatch_id', 'complete');
+          const existing = await ledger.getDispatch(id);
+          if (!existing) throw notFound(id);
+          const finishedAt = now();
+          const success = input.success ?? true;
+          const patch: DispatchPatch = {
+            status: success ? 'completed' : 'failed',
+            outcome: input.outcome ?? (success ? 'ok' : 'agent_error'),
+            result: input.result,
+            finishedAt,
+            durationMs: finishedAt - existing.startedAt,
+          };
+          const dispatch = await ledger.updateDispatch(id, patch);
+          const owner = input.owner ?? existing.claimedBy;
+          if (owner) await ledger.releaseTask(existing.taskId, owner);
+          return okResult({ dispatch: { ...dispatch } });
+        }
+      }
+    },
   );
 }
 

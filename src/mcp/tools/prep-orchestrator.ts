@@ -1,7 +1,7 @@
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import * as z from 'zod';
 import { registerCheckedTool } from '../register-checked-tool.js';
-import { guarded, okResult } from '../tool-result.js';
+import { okResult } from '../tool-result.js';
 import type { WorkspaceState } from '../workspace-state.js';
 import { DEFAULT_PAGE_SIZE, pageOutputShape, pageShape, breakerRow, debtRow, rowSchema } from './shared-schemas.js';
 
@@ -25,43 +25,42 @@ export function registerPrepOrchestrator(server: McpServer, state: WorkspaceStat
       },
       annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
     },
-    (input) =>
-      guarded(async () => {
-        const { ledger } = await state.require();
-        const [counts, active, dispatches, debt, breakers] = await Promise.all([
-          ledger.countTasksByStatus(),
-          ledger.listTasks({
-            status: ['in_progress', 'blocked', 'pending'],
-            limit: input.limit ?? DEFAULT_PAGE_SIZE,
-            cursor: input.cursor,
-          }),
-          ledger.recentDispatches(10),
-          ledger.listRecords('debt', { status: 'open', limit: 20 }),
-          ledger.listBreakers(),
-        ]);
-        return okResult({
-          counts,
-          active_tasks: active.items.map((t) => ({
-            id: t.id,
-            title: t.title,
-            status: t.status,
-            priority: t.priority,
-            depends_on: t.dependsOn,
-            updated_at: t.updatedAt,
-          })),
-          recent_dispatches: dispatches.map((d) => ({
-            id: d.id,
-            task_id: d.taskId,
-            attempt: d.attempt,
-            provider: d.provider,
-            status: d.status,
-            outcome: d.outcome,
-            started_at: d.startedAt,
-          })),
-          open_debt: debt.items.map((item) => ({ ...item })),
-          breakers: breakers.map((b) => ({ ...b })),
-          next_cursor: active.nextCursor,
-        });
-      }),
+    async (input) => {
+      const { ledger } = await state.require();
+      const [counts, active, dispatches, debt, breakers] = await Promise.all([
+        ledger.countTasksByStatus(),
+        ledger.listTasks({
+          status: ['in_progress', 'blocked', 'pending'],
+          limit: input.limit ?? DEFAULT_PAGE_SIZE,
+          cursor: input.cursor,
+        }),
+        ledger.recentDispatches(10),
+        ledger.listRecords('debt', { status: 'open', limit: 20 }),
+        ledger.listBreakers(),
+      ]);
+      return okResult({
+        counts,
+        active_tasks: active.items.map((t) => ({
+          id: t.id,
+          title: t.title,
+          status: t.status,
+          priority: t.priority,
+          depends_on: t.dependsOn,
+          updated_at: t.updatedAt,
+        })),
+        recent_dispatches: dispatches.map((d) => ({
+          id: d.id,
+          task_id: d.taskId,
+          attempt: d.attempt,
+          provider: d.provider,
+          status: d.status,
+          outcome: d.outcome,
+          started_at: d.startedAt,
+        })),
+        open_debt: debt.items.map((item) => ({ ...item })),
+        breakers: breakers.map((b) => ({ ...b })),
+        next_cursor: active.nextCursor,
+      });
+    },
   );
 }

@@ -4,7 +4,7 @@ import { BatonError } from '../../errors/index.js';
 import { FORMAT_TOKEN_CAPS, loadRefresh, loadRefreshTasks, MAX_TASKS_PER_REFRESH, REFRESH_FORMATS } from '../../refresh/light.js';
 import { type ClientProfile, resultBudget, textBlockFor } from '../client-forwarding.js';
 import { registerCheckedTool } from '../register-checked-tool.js';
-import { guarded, okResult } from '../tool-result.js';
+import { okResult } from '../tool-result.js';
 import { recordSchema } from './shared-schemas.js';
 import type { WorkspaceState } from '../workspace-state.js';
 
@@ -82,60 +82,59 @@ export function registerRefreshContext(
       // Writes an audit record, the session's freshness state and, on request, a snapshot file.
       annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
     },
-    (input) =>
-      guarded(async () => {
-        if (input.task_ids && input.task_id !== undefined) {
-          throw new BatonError('INPUT_INVALID', 'Pass task_id or task_ids, not both', { details: { field: 'task_ids' } });
-        }
-        const [{ root, ledger }, { refreshContext }] = await Promise.all([state.require(), loadRefresh()]);
-        const turns = state.registry.turns;
-        const client = profile();
-        const format = input.format ?? 'standard';
-        const cap = FORMAT_TOKEN_CAPS[format];
-        const common = {
-          workspace: root,
-          ledger,
-          gitCache: state.registry.gitCache,
-          resultCache: state.registry.resultCache,
-          renderWorker: state.registry.renderWorker,
-          yieldTurn: turns ? () => turns.take() : undefined,
-          sessionId: sessionId(),
-          format,
-          includeGit: input.include_git,
-          includeTechDebt: input.include_tech_debt,
-          includeDispatches: input.include_dispatches,
-          includeTaskArtifacts: input.include_task_artifacts,
-          includeResearch: input.include_research,
-          dispatchLimit: input.dispatch_limit,
-          commitLimit: input.commit_limit,
-          generateContinuationPrompt: input.generate_continuation_prompt,
-          since: input.since,
-          saveSnapshot: input.save_snapshot,
-        };
-        // One render, fitted by the renderer to what this client hands its model: the cap less its
-        // wrapper (halved when it forwards both forms), and its byte limit (Copilot CLI) when it has one.
-        const fitting = {
-          maxTokens: resultBudget(cap, client),
-          sent: client.maxResultBytes ? { maxBytes: client.maxResultBytes } : undefined,
-        };
-        let structured: Record<string, unknown>;
-        let narrative: string;
-        if (input.task_ids) {
-          const { refreshTasks } = await loadRefreshTasks();
-          const result = await refreshTasks(input.task_ids, { ...common, ...fitting });
-          ({ structured, text: narrative } = result);
-        } else {
-          const result = await refreshContext({ ...common, ...fitting, taskId: input.task_id });
-          // Exactly what the renderer measured against the cap: the context (its continuation prompt
-          // included once: a field of the JSON formats, the "Next Steps" of the narrative) and metadata.
-          structured = { ...result.context, metadata: { ...result.metadata } };
-          narrative = result.text;
-        }
-        const text = textBlockFor(client, structured, format === 'narrative' ? narrative : undefined);
-        // Every session waiting on one cold render resumes at once: their results are encoded and
-        // written in bounded slices, not all in the turn the render came back in.
-        await turns?.take();
-        return okResult(structured, { text, prepared: true });
-      }),
+    async (input) => {
+      if (input.task_ids && input.task_id !== undefined) {
+        throw new BatonError('INPUT_INVALID', 'Pass task_id or task_ids, not both', { details: { field: 'task_ids' } });
+      }
+      const [{ root, ledger }, { refreshContext }] = await Promise.all([state.require(), loadRefresh()]);
+      const turns = state.registry.turns;
+      const client = profile();
+      const format = input.format ?? 'standard';
+      const cap = FORMAT_TOKEN_CAPS[format];
+      const common = {
+        workspace: root,
+        ledger,
+        gitCache: state.registry.gitCache,
+        resultCache: state.registry.resultCache,
+        renderWorker: state.registry.renderWorker,
+        yieldTurn: turns ? () => turns.take() : undefined,
+        sessionId: sessionId(),
+        format,
+        includeGit: input.include_git,
+        includeTechDebt: input.include_tech_debt,
+        includeDispatches: input.include_dispatches,
+        includeTaskArtifacts: input.include_task_artifacts,
+        includeResearch: input.include_research,
+        dispatchLimit: input.dispatch_limit,
+        commitLimit: input.commit_limit,
+        generateContinuationPrompt: input.generate_continuation_prompt,
+        since: input.since,
+        saveSnapshot: input.save_snapshot,
+      };
+      // One render, fitted by the renderer to what this client hands its model: the cap less its
+      // wrapper (halved when it forwards both forms), and its byte limit (Copilot CLI) when it has one.
+      const fitting = {
+        maxTokens: resultBudget(cap, client),
+        sent: client.maxResultBytes ? { maxBytes: client.maxResultBytes } : undefined,
+      };
+      let structured: Record<string, unknown>;
+      let narrative: string;
+      if (input.task_ids) {
+        const { refreshTasks } = await loadRefreshTasks();
+        const result = await refreshTasks(input.task_ids, { ...common, ...fitting });
+        ({ structured, text: narrative } = result);
+      } else {
+        const result = await refreshContext({ ...common, ...fitting, taskId: input.task_id });
+        // Exactly what the renderer measured against the cap: the context (its continuation prompt
+        // included once: a field of the JSON formats, the "Next Steps" of the narrative) and metadata.
+        structured = { ...result.context, metadata: { ...result.metadata } };
+        narrative = result.text;
+      }
+      const text = textBlockFor(client, structured, format === 'narrative' ? narrative : undefined);
+      // Every session waiting on one cold render resumes at once: their results are encoded and
+      // written in bounded slices, not all in the turn the render came back in.
+      await turns?.take();
+      return okResult(structured, { text, prepared: true });
+    },
   );
 }

@@ -3,7 +3,8 @@ import * as z from 'zod';
 import { BatonError } from '../../errors/index.js';
 import { checkTaskId, newId, TASK_STATUSES, type TaskPatch } from '../../ledger/index.js';
 import { registerCheckedTool } from '../register-checked-tool.js';
-import { guarded, okResult } from '../tool-result.js';
+import { okResult } from '../tool-result.js';
+import { definedFields } from '../../util/index.js';
 import type { WorkspaceState } from '../workspace-state.js';
 import { DEFAULT_PAGE_SIZE, pageOutputShape, pageShape, taskRow } from './shared-schemas.js';
 
@@ -41,66 +42,63 @@ export function registerTaskTool(server: McpServer, state: WorkspaceState): void
       // create/update change the ledger but never delete; repeating an update gives the same task.
       annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
     },
-    (input) =>
-      guarded(async () => {
-        const { ledger } = await state.require();
-        switch (input.action) {
-          case 'list': {
-            const page = await ledger.listTasks({ status: input.status, limit: input.limit ?? DEFAULT_PAGE_SIZE, cursor: input.cursor });
-            return okResult({ tasks: page.items, next_cursor: page.nextCursor });
-          }
-          case 'get': {
-            const id = required(input.task_id, 'task_id', 'get');
-            const task = await ledger.getTask(id);
-            if (!task)
-              throw new BatonError('NOT_FOUND', `No task "${id}"; list tasks with task(action: "list").`, {
-                details: { field: 'task_id', value: id },
-              });
-            return okResult({ task: { ...task } });
-          }
-          case 'create': {
-            if (input.task_id !== undefined) checkTaskId(input.task_id, 'task_id');
-            const task = await ledger.createTask({
-              id: input.task_id ?? newId('t'),
-              title: required(input.title, 'title', 'create'),
-              ...patchOf(input),
-            });
-            return okResult({ task: { ...task } });
-          }
-          case 'update': {
-            const id = required(input.task_id, 'task_id', 'update');
-            const current = await ledger.getTask(id);
-            if (!current) throw new BatonError('NOT_FOUND', `No task "${id}"`, { details: { field: 'task_id', value: id } });
-            const patch = patchOf(input);
-            if (input.workflow !== undefined || input.workflow_phase !== undefined) {
-              patch.links = { ...current.links, ...patch.links };
-            }
-            const task = await ledger.updateTask(id, patch);
-            return okResult({ task: { ...task } });
-          }
+    async (input) => {
+      const { ledger } = await state.require();
+      switch (input.action) {
+        case 'list': {
+          const page = await ledger.listTasks({ status: input.status, limit: input.limit ?? DEFAULT_PAGE_SIZE, cursor: input.cursor });
+          return okResult({ tasks: page.items, next_cursor: page.nextCursor });
         }
-      }),
+        case 'get': {
+          const id = required(input.task_id, 'task_id', 'get');
+          const task = await ledger.getTask(id);
+          if (!task)
+            throw new BatonError('NOT_FOUND', `No task "${id}"; list tasks with task(action: "list").`, {
+              details: { field: 'task_id', value: id },
+            });
+          return okResult({ task: { ...task } });
+        }
+        case 'create': {
+          if (input.task_id !== undefined) checkTaskId(input.task_id, 'task_id');
+          const task = await ledger.createTask({
+            id: input.task_id ?? newId('t'),
+            title: required(input.title, 'title', 'create'),
+            ...patchOf(input),
+          });
+          return okResult({ task: { ...task } });
+        }
+        case 'update': {
+          const id = required(input.task_id, 'task_id', 'update');
+          const current = await ledger.getTask(id);
+          if (!current) throw new BatonError('NOT_FOUND', `No task "${id}"`, { details: { field: 'task_id', value: id } });
+          const patch = patchOf(input);
+          if (input.workflow !== undefined || input.workflow_phase !== undefined) {
+            patch.links = { ...current.links, ...patch.links };
+          }
+          const task = await ledger.updateTask(id, patch);
+          return okResult({ task: { ...task } });
+        }
+      }
+    },
   );
 }
 
 function patchOf(input: z.infer<z.ZodObject<typeof inputShape>>): TaskPatch {
-  const patch: TaskPatch = {};
-  if (input.title !== undefined) patch.title = input.title;
-  if (input.instructions !== undefined) patch.instructions = input.instructions;
-  if (input.intent !== undefined) patch.intent = input.intent;
-  if (input.status !== undefined) patch.status = input.status;
-  if (input.priority !== undefined) patch.priority = input.priority;
-  if (input.difficulty !== undefined) patch.difficulty = input.difficulty;
-  if (input.mode !== undefined) patch.mode = input.mode;
-  if (input.depends_on !== undefined) patch.dependsOn = input.depends_on;
-  if (input.acceptance_criteria !== undefined) patch.acceptanceCriteria = input.acceptance_criteria;
-  if (input.result_summary !== undefined) patch.resultSummary = input.result_summary;
-  if (input.block_reason !== undefined) patch.blockReason = input.block_reason;
+  const patch: TaskPatch = definedFields({
+    title: input.title,
+    instructions: input.instructions,
+    intent: input.intent,
+    status: input.status,
+    priority: input.priority,
+    difficulty: input.difficulty,
+    mode: input.mode,
+    dependsOn: input.depends_on,
+    acceptanceCriteria: input.acceptance_criteria,
+    resultSummary: input.result_summary,
+    blockReason: input.block_reason,
+  });
   if (input.workflow !== undefined || input.workflow_phase !== undefined) {
-    patch.links = {
-      ...(input.workflow !== undefined ? { workflow: input.workflow } : {}),
-      ...(input.workflow_phase !== undefined ? { workflowPhase: input.workflow_phase } : {}),
-    };
+    patch.links = definedFields({ workflow: input.workflow, workflowPhase: input.workflow_phase });
   }
   return patch;
 }

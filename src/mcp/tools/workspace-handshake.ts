@@ -2,7 +2,7 @@ import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import * as z from 'zod';
 import { locateGit } from '../../refresh/light.js';
 import { registerCheckedTool } from '../register-checked-tool.js';
-import { guarded, okResult } from '../tool-result.js';
+import { okResult } from '../tool-result.js';
 import type { WorkspaceState } from '../workspace-state.js';
 
 // Module-level, so every session's registration reuses its built schemas (register-checked-tool.ts).
@@ -33,20 +33,19 @@ export function registerWorkspaceHandshake(server: McpServer, state: WorkspaceSt
       },
       annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false },
     },
-    ({ project_root }) =>
-      guarded(async () => {
-        const { root, ledger, ledgerError } = await state.setRoot(project_root);
-        // A ledger that cannot be opened still leaves git and files usable (refresh degrades).
-        const tasks = await ledger.countTasksByStatus().catch(() => ({}));
-        const git = locateGit(root);
-        return okResult({
-          workspace: root,
-          ledger: ledgerError
-            ? { backend: 'unavailable', tried: ledger.backend, location: ledger.location, error: ledgerError }
-            : { backend: ledger.backend, location: ledger.location },
-          git: git !== undefined,
-          tasks,
-        });
-      }),
+    async ({ project_root }) => {
+      const { root, ledger, ledgerError } = await state.setRoot(project_root);
+      // A ledger that cannot be opened still leaves git and files usable (refresh degrades).
+      const tasks = await ledger.countTasksByStatus().catch(() => ({}));
+      const git = locateGit(root);
+      return okResult({
+        workspace: root,
+        ledger: ledgerError
+          ? { backend: 'unavailable', tried: ledger.backend, location: ledger.location, error: ledgerError }
+          : { backend: ledger.backend, location: ledger.location },
+        git: git !== undefined,
+        tasks,
+      });
+    },
   );
 }
