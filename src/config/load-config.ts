@@ -2,13 +2,11 @@ import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { BatonError, errorMessage } from '../errors/index.js';
 import { describeJsonError, parseInput, refuseProtoKey } from '../util/index.js';
-import type { AgentCliType, ProviderConfig } from '../providers/index.js';
+import { AGENT_CLI_SPECS, type AgentCliType, type ProviderConfig } from '../providers/index.js';
 import { type ConfigFile, configFileSchema, loadConfigOptionsSchema } from './config-schema.js';
 import * as defaults from './defaults.js';
 import { applyPreContextEnv } from './pre-context-env.js';
 import type { BatonConfig } from './types.js';
-
-const BUILT_IN: ReadonlySet<string> = new Set<AgentCliType>(['gemini', 'copilot', 'cursor', 'codex', 'claude']);
 
 export interface LoadConfigOptions {
   /** Workspace folder; the default file is looked up under it. */
@@ -102,14 +100,14 @@ function resolveConfig(parsed: ConfigFile, ctx: ResolveContext): BatonConfig {
   const needed = parsed.helper === undefined ? priority : [...priority, parsed.helper];
   for (const [index, name] of needed.entries()) {
     if (Object.hasOwn(providers, name)) continue;
-    if (BUILT_IN.has(name)) {
+    if (Object.hasOwn(AGENT_CLI_SPECS, name)) {
       providers[name] = { type: name as AgentCliType };
       continue;
     }
     const field = index < priority.length ? `priority.${index}` : 'helper';
     throw new BatonError(
       'CONFIG_INVALID',
-      `Config ${where}: ${field} names provider "${name}", which is neither declared under "providers" nor built in (${[...BUILT_IN].join(', ')})`,
+      `Config ${where}: ${field} names provider "${name}", which is neither declared under "providers" nor built in (${Object.keys(AGENT_CLI_SPECS).join(', ')})`,
       { details: { file: ctx.file, field, value: name } },
     );
   }

@@ -2,11 +2,17 @@ import { getLogger } from '../observability/index.js';
 import { AGENT_CLI_SPECS } from './agents/index.js';
 import type { AgentCliSpec, AgentRunContext, ParsedAgentOutput } from './agents/types.js';
 import { classifyOutcome } from './classify/classify-outcome.js';
-import type { ProcessProviderOptions } from './command-provider.js';
-import { combineOutput } from './process/combine-output.js';
-import { identifyProcess } from './process/process-identity.js';
-import { runProcess, type RunProcessResult } from './process/run-process.js';
-import type { AgentCliProviderConfig, AgentPermissions, Outcome, Provider, ProviderResult, ProviderRunRequest } from './types.js';
+import { agentEnv, agentResult, runAgentProcess } from './process/agent-run.js';
+import type { RunProcessResult } from './process/run-process.js';
+import type {
+  AgentCliProviderConfig,
+  AgentPermissions,
+  ProcessProviderOptions,
+  Outcome,
+  Provider,
+  ProviderResult,
+  ProviderRunRequest,
+} from './types.js';
 import { agentCliConfigSchema, checkProcessOptions, checkProviderConfig } from './provider-config-schema.js';
 import { definedFields } from '../util/index.js';
 
@@ -45,30 +51,16 @@ export function createAgentCliProvider(name: string, config: AgentCliProviderCon
         extraArgs: config.args ?? [],
         ...(model === undefined ? {} : { model }),
       });
-      // BATON_SUPERVISED: the CLI's own Baton hooks (if installed) neither brief nor record this try again.
-      const env: Record<string, string> = { ...spec.env, ...config.env, ...request.env, BATON_SUPERVISED: '1' };
-      if (request.taskId !== undefined) env.BATON_TASK_ID = request.taskId;
-      if (request.attempt !== undefined) env.BATON_ATTEMPT = String(request.attempt);
-      const run = await runProcess([binary, ...args], {
-        cwd: request.cwd,
+      const env = agentEnv({ ...spec.env, ...config.env, ...request.env }, request);
+      const run = await runAgentProcess([binary, ...args], request, config, options, {
         env,
         input: promptOnStdin ? request.prompt : '',
-        timeoutMs: Math.min(request.timeoutMs, config.timeoutMs ?? Number.POSITIVE_INFINITY),
-        ...definedFields({ signal: request.signal, outputCapBytes: options.outputCapBytes, killGraceMs: options.killGraceMs }),
         ...(spec.stall ? { stallLine: { pattern: spec.stall.pattern, count: spec.stall.count } } : {}),
-        ...(request.onProcessStart ? { onSpawn: (pid: number) => request.onProcessStart?.(identifyProcess(pid)) } : {}),
       });
       const context: AgentRunContext = { env: { ...process.env, ...env }, args, ...(model === undefined ? {} : { requested: model }) };
       const parsed = spec.parseOutput(run.stdout, run.stderr);
       const outcome = await decide(spec, run, parsed, context, { provider: name, binary, prompt: request.prompt, now: now() });
-      const result: ProviderResult = { outcome, ...combineOutput(run), durationMs: run.durationMs };
-      if (run.exitCode !== undefined) result.exitCode = run.exitCode;
-      if (run.signal !== undefined) result.signal = run.signal;
-      const ranModel = await modelThatRan(spec, run, parsed, context, name);
-      if (ranModel !== undefined) result.model = ranModel;
-      if (parsed.usage !== undefined) result.usage = parsed.usage;
-      if (parsed.response !== undefined && parsed.response !== '') result.response = parsed.response;
-      return result;
+      return agentResult(run, outcome, parsed, await modelThatRan(spec, run, parsed, context, name));
     },
   };
 }

@@ -1,32 +1,19 @@
 import { BatonError } from '../errors/index.js';
+import { AGENT_CLI_SPECS } from './agents/index.js';
 import { createAgentCliProvider } from './cli-provider.js';
-import { createCommandProvider, type ProcessProviderOptions } from './command-provider.js';
+import { createCommandProvider } from './command-provider.js';
 import { createHttpProvider } from './http-provider.js';
-import type { Provider, ProviderConfig } from './types.js';
+import type { ProcessProviderOptions, Provider, ProviderConfig } from './types.js';
 import { checkProcessOptions, checkProviderConfig, checkProvidersConfig } from './provider-config-schema.js';
-
-const BUILT_IN: ReadonlySet<string> = new Set(['gemini', 'copilot', 'cursor', 'codex', 'claude']);
 
 /** Builds the provider a config entry declares. */
 export function createProvider(name: string, config: ProviderConfig, options: ProcessProviderOptions = {}): Provider {
   checkProviderConfig('createProvider', name, config);
   checkProcessOptions('createProvider', options);
-  switch (config.type) {
-    case 'command':
-      return createCommandProvider(name, config, options);
-    case 'http':
-      return createHttpProvider(name, config, options.now === undefined ? {} : { now: options.now });
-    case 'gemini':
-    case 'copilot':
-    case 'cursor':
-    case 'codex':
-    case 'claude':
-      return createAgentCliProvider(name, config, options);
-    default:
-      throw new BatonError('CONFIG_INVALID', `Provider "${name}" has unknown type "${(config as { type: string }).type}"`, {
-        details: { provider: name },
-      });
-  }
+  // checkProviderConfig refused any other type, naming it.
+  if (config.type === 'command') return createCommandProvider(name, config, options);
+  if (config.type === 'http') return createHttpProvider(name, config, options.now === undefined ? {} : { now: options.now });
+  return createAgentCliProvider(name, config, options);
 }
 
 /**
@@ -44,7 +31,7 @@ export function createProviders(
   const providers: Record<string, Provider> = {};
   for (const name of names) {
     const own = Object.hasOwn(config.providers, name) ? config.providers[name] : undefined;
-    const declared = own ?? (BUILT_IN.has(name) ? ({ type: name } as ProviderConfig) : undefined);
+    const declared = own ?? (Object.hasOwn(AGENT_CLI_SPECS, name) ? ({ type: name } as ProviderConfig) : undefined);
     if (declared === undefined) {
       throw new BatonError('CONFIG_INVALID', `priority names provider "${name}", which is not declared`, {
         details: { provider: name },

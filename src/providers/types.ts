@@ -50,6 +50,16 @@ export interface ProviderResult {
   response?: string;
 }
 
+/** Options of the process providers (agent CLIs, commands). */
+export interface ProcessProviderOptions {
+  /** Bytes kept per stream (head and tail). @default DEFAULT_OUTPUT_CAP_BYTES */
+  outputCapBytes?: number;
+  /** SIGTERM-to-SIGKILL grace when stopping the group. @default DEFAULT_KILL_GRACE_MS */
+  killGraceMs?: number;
+  /** Clock for relative reset times. @default Date.now */
+  now?: () => number;
+}
+
 /** Runs one prompt with one agent (a CLI, an HTTP LLM, or any command). */
 export interface Provider {
   readonly name: string;

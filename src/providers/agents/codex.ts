@@ -1,6 +1,6 @@
 import type { AgentPermissions, TokenUsage } from '../types.js';
 import { readCodexSettings, readSessionModel } from './codex-settings.js';
-import { asNumber, asRecord, asString, parseJsonLines } from './parse-json.js';
+import { addTokens, asNumber, asRecord, asString, parseJsonLines } from './parse-json.js';
 import type { AgentCliSpec, AgentRunContext, ParsedAgentOutput } from './types.js';
 
 const PERMISSION_ARGS: Readonly<Record<AgentPermissions, readonly string[]>> = {
@@ -108,7 +108,7 @@ export function parseCodexOutput(stdout: string, _stderr: string): ParsedAgentOu
 function readUsage(raw: Record<string, unknown> | undefined, usage: TokenUsage): void {
   const input = asNumber(raw?.input_tokens);
   const output = asNumber(raw?.output_tokens);
-  if (input !== undefined) usage.input = (usage.input ?? 0) + input;
-  if (output !== undefined) usage.output = (usage.output ?? 0) + output;
+  addTokens(usage, 'input', input);
+  addTokens(usage, 'output', output);
   if (input !== undefined || output !== undefined) usage.total = (usage.input ?? 0) + (usage.output ?? 0);
 }

@@ -1,7 +1,7 @@
 import type { OutcomeKind } from '../../ledger/index.js';
 import { matchKnownPhrase } from '../classify/known-phrases.js';
 import type { AgentPermissions, TokenUsage } from '../types.js';
-import { asNumber, asRecord, asString, parseJsonLines } from './parse-json.js';
+import { addTokens, asNumber, asRecord, asString, parseJsonLines } from './parse-json.js';
 import type { AgentCliSpec, ParsedAgentOutput } from './types.js';
 
 // Model names run on while words start with a capital or digit: "GPT-4.1 which…", "Claude Sonnet 4.5.".
@@ -105,13 +105,13 @@ function parseEvents(events: Record<string, unknown>[]): ParsedEvents {
         // Turns that only call tools carry empty content; the answer is the last text.
         const content = asString(data.content)?.trim();
         if (content) parsed.response = content;
-        add(perMessage, 'output', asNumber(data.outputTokens));
+        addTokens(perMessage, 'output', asNumber(data.outputTokens));
         break;
       }
       case 'assistant.usage':
         models.ran = nonEmpty(data.model) ?? models.ran;
-        add(perCall, 'input', asNumber(data.inputTokens));
-        add(perCall, 'output', asNumber(data.outputTokens));
+        addTokens(perCall, 'input', asNumber(data.inputTokens));
+        addTokens(perCall, 'output', asNumber(data.outputTokens));
         break;
       case 'session.error':
         readError(data, parsed, errors);
@@ -172,8 +172,4 @@ function noticeTexts(events: Record<string, unknown>[]): string[] {
 function nonEmpty(value: unknown): string | undefined {
   const text = asString(value);
   return text === '' ? undefined : text;
-}
-
-function add(usage: TokenUsage, key: keyof TokenUsage, value: number | undefined): void {
-  if (value !== undefined) usage[key] = (usage[key] ?? 0) + value;
 }

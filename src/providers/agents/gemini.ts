@@ -1,5 +1,5 @@
 import type { AgentPermissions, TokenUsage } from '../types.js';
-import { asNumber, asRecord, asString, parseJsonObject } from './parse-json.js';
+import { addTokens, asNumber, asRecord, asString, parseJsonObject } from './parse-json.js';
 import type { AgentCliSpec, ParsedAgentOutput } from './types.js';
 
 const APPROVAL_MODE: Readonly<Record<AgentPermissions, string>> = {
@@ -84,14 +84,10 @@ function readModels(models: Record<string, unknown>, parsed: ParsedAgentOutput):
     const main = asNumber(asRecord(asRecord(entry?.roles)?.main)?.totalRequests) ?? 0;
     if (best === undefined || main > best.main || (main === best.main && requests > best.requests)) best = { name, main, requests };
     const tokens = asRecord(entry?.tokens);
-    add(usage, 'input', asNumber(tokens?.prompt) ?? asNumber(tokens?.input));
-    add(usage, 'output', asNumber(tokens?.candidates));
-    add(usage, 'total', asNumber(tokens?.total));
+    addTokens(usage, 'input', asNumber(tokens?.prompt) ?? asNumber(tokens?.input));
+    addTokens(usage, 'output', asNumber(tokens?.candidates));
+    addTokens(usage, 'total', asNumber(tokens?.total));
   }
   if (best !== undefined) parsed.model = best.name;
   if (Object.keys(usage).length > 0) parsed.usage = usage;
-}
-
-function add(usage: TokenUsage, key: keyof TokenUsage, value: number | undefined): void {
-  if (value !== undefined) usage[key] = (usage[key] ?? 0) + value;
 }

@@ -1,3 +1,5 @@
+import type { TokenUsage } from '../types.js';
+
 /** Narrowing helper for JSON read from an agent. */
 export function asRecord(value: unknown): Record<string, unknown> | undefined {
   return typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : undefined;
@@ -9,6 +11,11 @@ export function asString(value: unknown): string | undefined {
 
 export function asNumber(value: unknown): number | undefined {
   return typeof value === 'number' && Number.isFinite(value) ? value : undefined;
+}
+
+/** Adds `value`, when there is one, to the usage's `key`. */
+export function addTokens(usage: TokenUsage, key: keyof TokenUsage, value: number | undefined): void {
+  if (value !== undefined) usage[key] = (usage[key] ?? 0) + value;
 }
 
 /**

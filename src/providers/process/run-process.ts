@@ -1,33 +1,23 @@
 import { statSync } from 'node:fs';
-import { DEFAULT_OUTPUT_CAP_BYTES, runSupervised, type SupervisedResult } from '../../spawner/index.js';
+import {
+  DEFAULT_OUTPUT_CAP_BYTES,
+  runSupervised,
+  type SuperviseHooks,
+  type SuperviseRequest,
+  type SupervisedResult,
+} from '../../spawner/index.js';
 
 /** Time between SIGTERM and SIGKILL when Baton stops a process group. */
 export const DEFAULT_KILL_GRACE_MS = 5_000;
 
-export interface RunProcessOptions {
-  cwd: string;
-  /** Wall-clock limit; the whole process group is killed when it passes. */
-  timeoutMs: number;
-  /** Added over the parent's environment (or used alone when inheritEnv is false). @default {} */
-  env?: Record<string, string | undefined>;
-  /** Start from the parent's environment. @default true */
-  inheritEnv?: boolean;
-  /** Written to stdin, which is then closed. @default '' */
-  input?: string;
-  /** Aborting kills the process group like a timeout does. */
-  signal?: AbortSignal;
-  /** @default DEFAULT_KILL_GRACE_MS */
-  killGraceMs?: number;
-  /** Bytes kept per stream (head and tail). @default DEFAULT_OUTPUT_CAP_BYTES */
-  outputCapBytes?: number;
-  /**
-   * Called once right after the process started, with its pid (also its process group id), so
-   * the caller can record the group before waiting on it. Not called when it fails to start.
-   */
-  onSpawn?: (pid: number) => void;
-  /** Stops a process stuck retrying (see SuperviseRequest.stallLine). */
-  stallLine?: { pattern: string; count: number };
-}
+/**
+ * A SuperviseRequest without the argv, plus its hooks. Defaults: env {} (over the parent's unless
+ * inheritEnv is false), input '', killGraceMs DEFAULT_KILL_GRACE_MS, outputCapBytes
+ * DEFAULT_OUTPUT_CAP_BYTES.
+ */
+export type RunProcessOptions = Pick<SuperviseRequest, 'cwd' | 'timeoutMs'> &
+  Partial<Omit<SuperviseRequest, 'file' | 'args' | 'cwd' | 'timeoutMs'>> &
+  SuperviseHooks;
 
 export type RunProcessResult = SupervisedResult;
 
@@ -42,20 +32,18 @@ export function runProcess(argv: readonly string[], options: RunProcessOptions):
   const [file = '', ...args] = argv;
   const refusal = refuseToStart(file, options);
   if (refusal !== undefined) return Promise.resolve(refusal);
+  const { onSpawn, signal, ...request } = options;
   return runSupervised(
     {
+      ...request,
       file,
       args,
-      cwd: options.cwd,
-      env: options.env ?? {},
-      ...(options.inheritEnv === false ? { inheritEnv: false } : {}),
-      input: options.input ?? '',
-      timeoutMs: options.timeoutMs,
-      killGraceMs: options.killGraceMs ?? DEFAULT_KILL_GRACE_MS,
-      outputCapBytes: options.outputCapBytes ?? DEFAULT_OUTPUT_CAP_BYTES,
-      ...(options.stallLine ? { stallLine: options.stallLine } : {}),
+      env: request.env ?? {},
+      input: request.input ?? '',
+      killGraceMs: request.killGraceMs ?? DEFAULT_KILL_GRACE_MS,
+      outputCapBytes: request.outputCapBytes ?? DEFAULT_OUTPUT_CAP_BYTES,
     },
-    { ...(options.onSpawn ? { onSpawn: options.onSpawn } : {}), ...(options.signal ? { signal: options.signal } : {}) },
+    { onSpawn, signal },
   );
 }
 
