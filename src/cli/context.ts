@@ -140,6 +140,14 @@ export function parsePositiveInt(value: string, flag: string): number {
   return n;
 }
 
+/** Throws INPUT_INVALID for a flag value that is not one of `choices`. */
+export function parseChoice<T extends string>(value: string, choices: readonly T[], flag: string): T {
+  if ((choices as readonly string[]).includes(value)) return value as T;
+  throw new BatonError('INPUT_INVALID', `${flag} must be one of ${choices.join(', ')}; got ${JSON.stringify(value)}`, {
+    details: { field: flag, value },
+  });
+}
+
 /** Throws INPUT_INVALID for a flag value that is not a port number (0 lets the system pick). */
 export function parsePort(value: string, flag: string): number {
   const port = Number(value);

@@ -58,7 +58,7 @@ describe('baton task', () => {
   it('exits 2 with a named error for bad input and an unknown task', async () => {
     const badStatus = await runBaton(['task', 'list', '--status', 'sleeping'], { cwd: dir });
     expect(badStatus.code).toBe(2);
-    expect(badStatus.stderr).toMatch(/--status "sleeping"/);
+    expect(badStatus.stderr).toMatch(/--status must be one of pending, in_progress, completed, blocked, archived; got "sleeping"/);
     const missing = await runBaton(['task', 'show', 'nope', '--json'], { cwd: dir });
     expect(missing.code).toBe(2);
     expect(missing.json<{ error: { code: string } }>().error.code).toBe('NOT_FOUND');

@@ -67,7 +67,7 @@ describe('baton handoff (the real bin, stores in a temp HOME)', () => {
     const env = storeEnv(home);
     const bad = await runBin(['handoff', '--to', 'vim', '--print'], workspace, env);
     expect(bad.code).toBe(2);
-    expect(bad.stderr).toContain('--to must be one of claude, codex, gemini, copilot, opencode (got "vim")');
+    expect(bad.stderr).toContain('--to must be one of claude, codex, gemini, copilot, opencode; got "vim"');
     const none = await runBin(['handoff', '--from', 'ffffffff', '--print'], workspace, env);
     expect(none.code).toBe(2);
     expect(none.stderr).toContain('no session of this workspace has the id "ffffffff"');

@@ -142,6 +142,6 @@ describe('session discovery and import (real stores laid out in a temp HOME, the
   it('names the field and the value for an unknown --client', async () => {
     const run = await runBin(['sessions', '--client', 'cursorx'], workspace, storeEnv(home));
     expect(run.code).toBe(2);
-    expect(run.stderr).toContain('--client must be one of claude, codex, gemini, copilot, opencode (got "cursorx")');
+    expect(run.stderr).toContain('--client must be one of claude, codex, gemini, copilot, opencode; got "cursorx"');
   });
 });

@@ -1,6 +1,6 @@
 import { BatonError } from '../../../errors/index.js';
 import type { TechDebtData } from '../../../ledger/index.js';
-import { type CliIO, type CommonOptions, EXIT_OK, withCliLedger, parsePositiveInt, printResult } from '../../context.js';
+import { type CliIO, type CommonOptions, EXIT_OK, withCliLedger, parseChoice, parsePositiveInt, printResult } from '../../context.js';
 
 export interface DebtAddOptions extends CommonOptions {
   category?: string;
@@ -14,12 +14,7 @@ export interface DebtAddOptions extends CommonOptions {
 const SEVERITIES = ['low', 'medium', 'high', 'critical'] as const;
 
 export async function runDebtAdd(io: CliIO, title: string, options: DebtAddOptions): Promise<number> {
-  const severity = options.severity ?? 'medium';
-  if (!(SEVERITIES as readonly string[]).includes(severity)) {
-    throw new BatonError('INPUT_INVALID', `--severity "${severity}" is not one of ${SEVERITIES.join(', ')}`, {
-      details: { field: '--severity', value: severity },
-    });
-  }
+  const severity = parseChoice(options.severity ?? 'medium', SEVERITIES, '--severity');
   if (!title.trim()) throw new BatonError('INPUT_INVALID', 'The tech debt title is empty', { details: { field: 'title' } });
   return withCliLedger(io, options, async (ledger) => {
     const record = await ledger.createRecord<TechDebtData>('debt', {
@@ -31,7 +26,7 @@ export async function runDebtAdd(io: CliIO, title: string, options: DebtAddOptio
         description: options.description,
         impact: options.impact,
         proposedSolution: options.solution,
-        severity: severity as TechDebtData['severity'],
+        severity,
       },
     });
     printResult(io, options, record, () => `Recorded tech debt ${record.id}: ${record.data.title}`);

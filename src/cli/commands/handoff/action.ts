@@ -10,7 +10,7 @@ import {
   workspaceGitLines,
   workspaceState,
 } from '../../../sessions/index.js';
-import { type CliIO, type CommonOptions, EXIT_OK, openCliLedger, parsePositiveInt, printResult } from '../../context.js';
+import { type CliIO, type CommonOptions, EXIT_OK, openCliLedger, parseChoice, parsePositiveInt, printResult } from '../../context.js';
 import { findSession, importAndList, SESSION_CLIENT_NAMES, waitForHookFolds } from '../sessions/workspace-sessions.js';
 
 export interface HandoffCliOptions extends CommonOptions {
@@ -92,10 +92,7 @@ function pickSource(sessions: readonly AgentSessionRecord[], from: string | unde
 
 function pickTarget(to: string | undefined, from: string): HandoffTarget {
   if (to === undefined) return from === 'claude' ? 'codex' : 'claude';
-  if ((HANDOFF_TARGETS as readonly string[]).includes(to)) return to as HandoffTarget;
-  throw new BatonError('INPUT_INVALID', `--to must be one of ${HANDOFF_TARGETS.join(', ')} (got ${JSON.stringify(to)})`, {
-    details: { field: '--to', value: to },
-  });
+  return parseChoice(to, HANDOFF_TARGETS, '--to');
 }
 
 /**

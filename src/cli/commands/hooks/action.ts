@@ -15,7 +15,7 @@ import {
   isAgentClient,
   uninstallHooks,
 } from '../../../hooks/index.js';
-import { type CliIO, type CommonOptions, EXIT_FAILURE, EXIT_OK, printResult } from '../../context.js';
+import { type CliIO, type CommonOptions, EXIT_FAILURE, EXIT_OK, parseChoice, printResult } from '../../context.js';
 
 export interface HooksCliOptions extends CommonOptions {
   client?: string;
@@ -47,14 +47,7 @@ export async function runHooksStatus(io: CliIO, options: HooksCliOptions): Promi
 }
 
 function parseTarget(options: HooksCliOptions): { client: AgentClient; scope: HookScope } {
-  const client = parseClient(options.client);
-  const scope = options.scope ?? 'project';
-  if (!(HOOK_SCOPES as readonly string[]).includes(scope)) {
-    throw new BatonError('INPUT_INVALID', `--scope must be project or user; got "${scope}"`, {
-      details: { field: '--scope', value: scope },
-    });
-  }
-  return { client, scope: scope as HookScope };
+  return { client: parseClient(options.client), scope: parseChoice(options.scope ?? 'project', HOOK_SCOPES, '--scope') };
 }
 
 function parseClient(value: string | undefined): AgentClient {

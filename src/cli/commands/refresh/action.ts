@@ -2,7 +2,7 @@ import { BatonError, isBatonError } from '../../../errors/index.js';
 import type { Ledger } from '../../../ledger/index.js';
 import { maskSecretsSync } from '../../../redact/index.js';
 import { REFRESH_FORMATS, type RefreshFormat, refreshContext } from '../../../refresh/index.js';
-import { type CliIO, EXIT_OK, openCliLedger, parsePositiveInt, printResult, type CommonOptions } from '../../context.js';
+import { type CliIO, EXIT_OK, openCliLedger, parseChoice, parsePositiveInt, printResult, type CommonOptions } from '../../context.js';
 import { importBeforeReading, waitForHookFolds } from '../sessions/workspace-sessions.js';
 
 export interface RefreshCliOptions extends CommonOptions {
@@ -18,17 +18,12 @@ export interface RefreshCliOptions extends CommonOptions {
 
 export async function runRefresh(io: CliIO, taskId: string | undefined, options: RefreshCliOptions): Promise<number> {
   // Text unless --json, as --help says: a person reads the markdown narrative, a program the JSON.
-  const format = options.format ?? (options.json ? 'standard' : 'narrative');
-  if (!(REFRESH_FORMATS as readonly string[]).includes(format)) {
-    throw new BatonError('INPUT_INVALID', `--format must be one of ${REFRESH_FORMATS.join(', ')}; got "${format}"`, {
-      details: { field: '--format', value: format },
-    });
-  }
+  const format = parseChoice(options.format ?? (options.json ? 'standard' : 'narrative'), REFRESH_FORMATS, '--format');
   await waitForHookFolds(io);
   const ledger = await openCliLedger(io, options);
   try {
     await importBeforeReading(io, ledger);
-    return await refreshAndPrint(io, ledger, taskId, format as RefreshFormat, options);
+    return await refreshAndPrint(io, ledger, taskId, format, options);
   } catch (error) {
     // Error text leaves the process too: mask it like everything else refresh emits.
     if (isBatonError(error)) {

@@ -5,7 +5,7 @@ import type { Ledger } from '../../../ledger/index.js';
 import { type AgentSessionRecord, isEmptyAgentSession, listAgentSessions } from '../../../ledger/light.js';
 import { findBatonWorkspace, waitForHookJobs } from '../../../hooks/light.js';
 import { importSessions, type ImportSessionsResult, sessionWorkspaceOf } from '../../../sessions/light.js';
-import type { CliIO } from '../../context.js';
+import { type CliIO, parseChoice } from '../../context.js';
 
 export const SESSION_CLIENT_NAMES = ['claude', 'codex', 'gemini', 'copilot', 'opencode'] as const;
 
@@ -38,7 +38,7 @@ export async function importAndList(
   client: string | undefined,
   options: { supervised?: boolean } = {},
 ): Promise<{ workspace: string; imported: ImportSessionsResult; sessions: AgentSessionRecord[] }> {
-  checkClient(client);
+  if (client !== undefined) parseChoice(client, SESSION_CLIENT_NAMES, '--client');
   const { workspace, roots } = await sessionWorkspaceOf(io.cwd);
   const imported = await importSessions(ledger, { cwd: io.cwd, workspace, roots, env: io.env });
   const supervised = options.supervised === true;
@@ -69,13 +69,6 @@ export function findSession(sessions: readonly AgentSessionRecord[], id: string)
       : `the id ${JSON.stringify(id)} names ${matches.length} sessions: ${matches.map((r) => r.id).join(', ')}`,
     { details: { field: 'id', value: id } },
   );
-}
-
-function checkClient(client: string | undefined): void {
-  if (client === undefined || (SESSION_CLIENT_NAMES as readonly string[]).includes(client)) return;
-  throw new BatonError('INPUT_INVALID', `--client must be one of ${SESSION_CLIENT_NAMES.join(', ')} (got ${JSON.stringify(client)})`, {
-    details: { field: '--client', value: client },
-  });
 }
 
 /**

@@ -1,6 +1,6 @@
 import { BatonError } from '../../../errors/index.js';
-import { checkTaskId, TASK_STATUSES, type AcceptanceCriterion, type Task, type TaskStatus } from '../../../ledger/index.js';
-import { type CliIO, type CommonOptions, EXIT_OK, withCliLedger, parsePositiveInt, printResult } from '../../context.js';
+import { checkTaskId, TASK_STATUSES, type AcceptanceCriterion, type Task } from '../../../ledger/index.js';
+import { type CliIO, type CommonOptions, EXIT_OK, withCliLedger, parseChoice, parsePositiveInt, printResult } from '../../context.js';
 
 export interface TaskAddOptions extends CommonOptions {
   title: string;
@@ -42,7 +42,7 @@ export async function runTaskList(
   io: CliIO,
   options: CommonOptions & { status?: string; limit: string; cursor?: string },
 ): Promise<number> {
-  const statuses = splitList(options.status).map(parseStatus);
+  const statuses = splitList(options.status).map((status) => parseChoice(status, TASK_STATUSES, '--status'));
   return withCliLedger(io, options, async (ledger) => {
     const page = await ledger.listTasks({
       status: statuses.length > 0 ? statuses : undefined,
@@ -102,11 +102,4 @@ function splitList(value: string | undefined): string[] {
         .map((s) => s.trim())
         .filter(Boolean)
     : [];
-}
-
-function parseStatus(value: string): TaskStatus {
-  if ((TASK_STATUSES as readonly string[]).includes(value)) return value as TaskStatus;
-  throw new BatonError('INPUT_INVALID', `--status "${value}" is not one of ${TASK_STATUSES.join(', ')}`, {
-    details: { field: '--status', value },
-  });
 }
