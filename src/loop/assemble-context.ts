@@ -30,15 +30,8 @@ export interface ManagerView {
   memo: Map<string, { source: string; rendered: Rendered }>;
 }
 
-/** One section as assembly builds it, with its messages. */
-export interface Block {
-  id: string;
-  rendered: Rendered;
-  priority: number;
-  required?: boolean;
-  overflow: Section['overflow'];
-  minTokens?: number;
-}
+/** One section as assembly builds it: what the packer reads of it, and its messages. */
+export type Block = Pick<Section, 'id' | 'priority' | 'required' | 'overflow' | 'minTokens'> & { rendered: Rendered };
 
 /**
  * What a manager keeps between assemblies at one budget, all fixed until the next compaction: the
@@ -97,15 +90,7 @@ export function assembleContext(
   }
   const blocks = [...head, ...(snippetBlock ? [snippetBlock] : []), ...before, state, ...after];
   const packed = packOrExplain(
-    blocks.map((b) => ({
-      id: b.id,
-      text: b.rendered.text,
-      tokens: b.rendered.tokens,
-      priority: b.priority,
-      required: b.required ?? false,
-      overflow: b.overflow,
-      ...definedFields({ minTokens: b.minTokens }),
-    })),
+    blocks.map(({ rendered, ...block }) => ({ ...block, text: rendered.text, tokens: rendered.tokens })),
     { budget: scope.usable, counter: scope.counter, separator: MESSAGE_SEPARATOR, exact: false },
     scope.budget,
   );
@@ -297,10 +282,12 @@ function planTurnLevels(
   const refTokens = tokensOf(scope, refs);
   const first = options.keepTurns === undefined ? 0 : Math.max(0, view.turns.length - options.keepTurns);
   const turns = view.turns.slice(first);
-  let water = plan0Water(previous, turns.length);
+  // The previous plan's levels (and shared allowance) still apply while it is extended, not redone.
+  const extended = previous && previous.levels.length <= turns.length ? previous : undefined;
+  let water = extended?.water;
   const cost = (i: number, level: Exclude<PlannedLevel, 'dropped'>) => renderPlanned(turns[i] as Turn, level, water, counter).tokens + sep;
   const recentTurns = options.recentTurns ?? o.recentTurns;
-  let plan: PlannedLevel[] | undefined = previous && previous.levels.length <= turns.length ? [...previous.levels] : undefined;
+  let plan: PlannedLevel[] | undefined = extended && [...extended.levels];
   if (plan) while (plan.length < turns.length) plan.push('verbatim');
   const sum = (levels: PlannedLevel[]) => levels.reduce((s, l, i) => s + (l === 'dropped' ? 0 : cost(i, l)), 0);
   const calls = (i: number) => (turns[i] as Turn).toolCalls.length;
@@ -365,26 +352,15 @@ function buildTurnBlocks(scope: AssemblyScope, turnPlan: TurnPlan, fixed: number
   return { blocks, turnTokens };
 }
 
-/** The previous plan's shared allowance while its levels still apply (the plan is extended, not redone). */
-function plan0Water(previous: PlanState | undefined, turns: number): number | undefined {
-  return previous && previous.levels.length <= turns ? previous.water : undefined;
-}
-
 function turnIndexOf(b: Block): number {
   return Number(b.id.slice('turn-'.length));
 }
 
 /** A message to render as one block, cut to `maxTokens` (keeping head and tail, or the head). */
-interface BlockSpec {
-  id: string;
+interface BlockSpec extends Omit<Block, 'rendered'> {
   message: ContextMessage;
   maxTokens: number;
   overflow: 'head-tail' | 'trim-tail';
-  priority: number;
-  /** Never dropped by the packer. @default false */
-  required?: boolean;
-  /** Tokens the packer may not cut below. */
-  minTokens?: number;
   /** Renderings kept between assemblies, keyed by id and cap. */
   memo?: ManagerView['memo'];
   /** How to cut the content to `room` tokens. @default shrinkLarge with `overflow` */
@@ -392,8 +368,8 @@ interface BlockSpec {
 }
 
 function renderBlock(spec: BlockSpec, counter: ResolvedManagerOptions['counter']): Block {
-  const { id, message, maxTokens, overflow, memo } = spec;
-  const key = `${id}@${maxTokens}`;
+  const { message, maxTokens, memo, shrink, ...block } = spec;
+  const key = `${block.id}@${maxTokens}`;
   const hit = memo?.get(key);
   let rendered: Rendered;
   if (hit && hit.source === message.content) rendered = hit.rendered;
@@ -402,21 +378,12 @@ function renderBlock(spec: BlockSpec, counter: ResolvedManagerOptions['counter']
     if (rendered.tokens > maxTokens) {
       const header = `${messageHeader(message)}\n`;
       const room = Math.max(8, maxTokens - counter.count(header) - 1);
-      const content = spec.shrink
-        ? spec.shrink(message.content, room)
-        : shrinkLarge(message.content, room, overflow, counter, rendered.tokens);
+      const content = shrink ? shrink(message.content, room) : shrinkLarge(message.content, room, block.overflow, counter, rendered.tokens);
       rendered = measure([{ ...message, content }], counter);
     }
     memo?.set(key, { source: message.content, rendered });
   }
-  return {
-    id,
-    rendered,
-    priority: spec.priority,
-    required: spec.required ?? false,
-    overflow,
-    ...definedFields({ minTokens: spec.minTokens }),
-  };
+  return { ...block, rendered };
 }
 
 function selectSnippets(view: ManagerView, options: AssembleOptions, plan: PlannedLevel[], first: number, room: number): Block | undefined {

@@ -154,7 +154,9 @@ export class ContextManager {
   }
 
   private recordTool(event: Extract<LoopEvent, { kind: 'tool' }>): void {
-    const turn = this.findTurn(event.callId) ?? this.turns.at(-1);
+    // The call it answers is looked for among the last 8 turns.
+    const asked = this.turns.slice(-8).findLast((t) => t.toolCalls.some((c) => c.id === event.callId));
+    const turn = asked ?? this.turns.at(-1);
     if (turn?.kind !== 'assistant') {
       // A result with no call to attach to still belongs in the history, as a user-visible note.
       const text = `[tool ${event.name}]\n${event.text}`;
@@ -263,14 +265,6 @@ export class ContextManager {
       },
       () => undefined,
     );
-  }
-
-  private findTurn(callId: string): Turn | undefined {
-    for (let i = this.turns.length - 1; i >= Math.max(0, this.turns.length - 8); i -= 1) {
-      const turn = this.turns[i];
-      if (turn?.toolCalls.some((c) => c.id === callId)) return turn;
-    }
-    return undefined;
   }
 
   private countMentions(text: string): void {

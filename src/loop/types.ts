@@ -136,17 +136,11 @@ export interface ContextManagerOptions {
   metrics?: boolean;
 }
 
-/** Resolved options: every default applied once. */
-export interface ResolvedManagerOptions {
+/** Resolved options: every default applied once; `budget` is the window less the answer reserve. */
+export type ResolvedManagerOptions = Required<
+  Omit<ContextManagerOptions, 'limitTokens' | 'model' | 'reserveTokens' | 'shares' | 'summarizer'>
+> & {
   budget: number;
-  recentTurns: number;
-  compactEveryTurns: number;
-  maskAfterTurns: number;
-  highWater: number;
-  lowWater: number;
-  maxSnippets: number;
   shares: CategoryShares;
-  counter: TokenCounter;
   summarizer: Summarizer | undefined;
-  metrics: boolean;
-}
+};

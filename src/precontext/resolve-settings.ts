@@ -1,3 +1,4 @@
+import { definedFields } from '../util/index.js';
 import { DEFAULT_PRE_CONTEXT_SETTINGS, resolvePreContextLimits } from './defaults.js';
 import type { PreContextLimits, PreContextSettings, PreContextType } from './types.js';
 
@@ -21,10 +22,8 @@ export interface PreContextInput {
 /** The settings the builders use, from either shape, every missing part a default. Pure. */
 export function resolvePreContextSettings(input: PreContextInput | undefined): PreContextSettings {
   if (!input) return DEFAULT_PRE_CONTEXT_SETTINGS;
-  const flat: Partial<PreContextLimits> = {};
-  if (input.maxLines !== undefined) flat.maxLines = input.maxLines;
-  if (input.maxFiles !== undefined) flat.maxFiles = input.maxFiles;
-  if (input.helperMaxAttempts !== undefined) flat.helperMaxAttempts = input.helperMaxAttempts;
+  const { maxLines, maxFiles, helperMaxAttempts } = input;
+  const flat = definedFields({ maxLines, maxFiles, helperMaxAttempts });
   return {
     enabled: input.enabled ?? DEFAULT_PRE_CONTEXT_SETTINGS.enabled,
     types: input.types ?? DEFAULT_PRE_CONTEXT_SETTINGS.types,

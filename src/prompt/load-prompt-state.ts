@@ -1,6 +1,7 @@
 import { DEFAULT_RECENT_HISTORY_WINDOW } from '../config/index.js';
 import { type AgentSessionRecord, isRecordCapable, type LedgerCore, type Task } from '../ledger/index.js';
-import { checkPromptStateArgs } from './prompt-input-schema.js';
+import { parseInput } from '../util/index.js';
+import { loadArgsSchema } from './prompt-input-schema.js';
 import { relevantSessions } from './relevant-sessions.js';
 import { DEFAULT_RESULT_TOKENS, toMinimalState } from './to-minimal-state.js';
 import type { MinimalState } from './types.js';
@@ -34,7 +35,7 @@ export const DEFAULT_RECENT_SESSIONS = 3;
  * @throws BatonError CONFIG_INVALID for an unknown option (naming the spelling expected) or a value of the wrong type.
  */
 export async function loadPromptState(ledger: LedgerCore, options: LoadPromptStateOptions = {}): Promise<MinimalState> {
-  checkPromptStateArgs(ledger, options);
+  parseInput(loadArgsSchema, { ledger, options }, { what: 'loadPromptState' });
   const window = options.window ?? DEFAULT_RECENT_HISTORY_WINDOW;
   const sessionLimit = options.sessions ?? DEFAULT_RECENT_SESSIONS;
   const [completed, blocked, sessions] = await Promise.all([

@@ -1,5 +1,5 @@
 import * as z from 'zod';
-import { objectWithMethods, parseInput } from '../util/index.js';
+import { objectWithMethods } from '../util/index.js';
 
 /** The check of loadPromptState's arguments from code: strict options, so `{ window: -1 }` or an unknown key is an error. */
 
@@ -13,12 +13,7 @@ export const promptStateOptionsSchema = z.strictObject({
   workspace: z.string().min(1).optional(),
 });
 
-const loadArgsSchema = z.strictObject({
+export const loadArgsSchema = z.strictObject({
   ledger: objectWithMethods(['recentCompletedTasks', 'listTasks'], 'a Ledger (from openLedger or new MemoryLedger())'),
   options: promptStateOptionsSchema,
 });
-
-/** @throws BatonError CONFIG_INVALID naming each problem. */
-export function checkPromptStateArgs(ledger: unknown, options: unknown): void {
-  parseInput(loadArgsSchema, { ledger, options }, { what: 'loadPromptState' });
-}

@@ -11,14 +11,13 @@ function didWork(record: AgentSessionRecord): boolean {
 
 /**
  * The workspace's latest agent CLI sessions a task prompt shows, newest first: hook-recorded and
- * imported alike, empty ones and `baton run`'s own tries left out. When none of the newest `limit`
+ * imported alike, empty ones and `baton run`'s own tries left out (`limit` is at least 1). When none of the newest `limit`
  * changed a file, failed or was cut off, the newest one that did takes the last place.
  */
 export async function relevantSessions(
   ledger: LedgerRecords,
   options: { limit: number; workspace?: string },
 ): Promise<AgentSessionRecord[]> {
-  if (options.limit <= 0) return [];
   const read = await listAgentSessions(ledger, {
     limit: options.limit * READ_FACTOR,
     scan: 200,

@@ -9,6 +9,11 @@ const MAX_FILES = 10;
 /** Open plan items listed at most. @default 5 */
 const MAX_PLAN = 5;
 
+/** The text cut to `tokens` at its tail, secrets masked. */
+export function cutMasked(text: string, tokens: number): string {
+  return maskSecretsSync(shrinkText(text, tokens, 'trim-tail', o200kCounter)).text;
+}
+
 /**
  * What a next agent most needs from a session, beyond its summary: how its last turn was cut off
  * (a usage limit first), the newest failed command with its telling line, the files it changed and
@@ -16,23 +21,22 @@ const MAX_PLAN = 5;
  */
 export function sessionFacts(record: AgentSessionRecord, tokens: number): RecentSessionFacts | undefined {
   const data = record.data;
-  const cut = (text: string, max = tokens) => maskSecretsSync(shrinkText(text, max, 'trim-tail', o200kCounter)).text;
   const facts: RecentSessionFacts = {};
   const cutOff = cutOffWords(record);
   if (cutOff) facts.cut_off = cutOff;
   const failure = data.failures[data.failures.length - 1];
   if (failure) {
     facts.failed_command = {
-      command: cut(failure.command),
+      command: cutMasked(failure.command, tokens),
       ...(failure.exitCode === undefined ? {} : { exit_code: failure.exitCode }),
-      ...(failure.error === undefined ? {} : { error: cut(failure.error) }),
+      ...(failure.error === undefined ? {} : { error: cutMasked(failure.error, tokens) }),
     };
   }
   const files = [...data.filesCreated, ...data.filesUpdated, ...data.filesDeleted];
   if (files.length > 0)
     facts.files_changed = files.length > MAX_FILES ? [...files.slice(0, MAX_FILES), `(+${files.length - MAX_FILES} more)`] : files;
   const plan = data.transcript?.openPlan ?? [];
-  if (plan.length > 0) facts.open_plan = plan.slice(0, MAX_PLAN).map((item) => cut(item, Math.ceil(tokens / 2)));
+  if (plan.length > 0) facts.open_plan = plan.slice(0, MAX_PLAN).map((item) => cutMasked(item, Math.ceil(tokens / 2)));
   return Object.keys(facts).length > 0 ? facts : undefined;
 }
 

@@ -1,8 +1,6 @@
-import { shrinkText } from '../budget/index.js';
 import type { AgentSessionRecord, Task } from '../ledger/index.js';
 import { maskSecretsSync } from '../redact/index.js';
-import { o200kCounter } from '../tokens/index.js';
-import { sessionFacts } from './session-facts.js';
+import { cutMasked, sessionFacts } from './session-facts.js';
 import type { MinimalState } from './types.js';
 
 /** Token cap of one result summary in recent_history. @default 60 */
@@ -25,9 +23,7 @@ export function toMinimalState(
         completed_at: new Date(t.completedAt ?? t.updatedAt).toISOString(),
       };
       if (t.intent) entry.intent = t.intent;
-      if (t.resultSummary) {
-        entry.result = maskSecretsSync(shrinkText(t.resultSummary, resultTokens, 'trim-tail', o200kCounter)).text;
-      }
+      if (t.resultSummary) entry.result = cutMasked(t.resultSummary, resultTokens);
       return entry;
     }),
     active_blockers: blocked.map((t) => ({
@@ -42,10 +38,9 @@ export function toMinimalState(
         session_id: s.id,
         last_active: new Date(s.data.lastActivityAt).toISOString(),
         status: s.status ?? 'active',
-        summary: maskSecretsSync(shrinkText(s.data.summary, resultTokens * 2, 'trim-tail', o200kCounter)).text,
+        summary: cutMasked(s.data.summary, resultTokens * 2),
       };
-      if (s.data.lastPrompt)
-        entry.last_request = maskSecretsSync(shrinkText(s.data.lastPrompt, resultTokens, 'trim-tail', o200kCounter)).text;
+      if (s.data.lastPrompt) entry.last_request = cutMasked(s.data.lastPrompt, resultTokens);
       return entry;
     });
     addFacts(state.recent_sessions, sessions, resultTokens);

@@ -1,3 +1,5 @@
+import type { AcceptanceCriterion, Task } from '../ledger/index.js';
+
 /** One completed task in seed 001's sliding window. */
 export interface RecentHistoryEntry {
   task_id: string;
@@ -53,10 +55,5 @@ export interface RecentSessionFacts {
 }
 
 /** What the task prompt needs to know about the task (a ledger Task satisfies it). */
-export interface PromptTask {
-  id: string;
-  title?: string;
-  instructions: string;
-  intent: string;
-  acceptanceCriteria: readonly { description: string; check?: string }[];
-}
+export type PromptTask = Pick<Task, 'id' | 'instructions' | 'intent'> &
+  Partial<Pick<Task, 'title'>> & { acceptanceCriteria: readonly AcceptanceCriterion[] };
