@@ -15,7 +15,6 @@ export type LedgerOpener = (root: string) => Promise<Ledger>;
  * one git cache and one cache of rendered refresh results. `close()` closes them all.
  */
 export class WorkspaceRegistry {
-  readonly gitCache: GitCache;
   /** refresh_context results shared by every session (see refresh/result-cache.ts). */
   readonly resultCache = new ResultCache<unknown>();
   /**
@@ -35,10 +34,8 @@ export class WorkspaceRegistry {
 
   constructor(
     private readonly openLedgerFor: LedgerOpener = (root) => openLedger({ cwd: root }),
-    gitCache: GitCache = new GitCache(),
-  ) {
-    this.gitCache = gitCache;
-  }
+    readonly gitCache: GitCache = new GitCache(),
+  ) {}
 
   /** The root's ledger; one that cannot be opened comes back as a stand-in that rejects every call. */
   async ledger(root: string): Promise<{ ledger: Ledger; error?: string }> {
@@ -83,14 +80,10 @@ export class WorkspaceRegistry {
 
 /** The active workspace of one MCP session (seed 002 §4.3: tools fail until a handshake). */
 export class WorkspaceState {
-  root: string | undefined;
-
   constructor(
     readonly registry: WorkspaceRegistry,
-    root?: string,
-  ) {
-    this.root = root;
-  }
+    public root?: string,
+  ) {}
 
   /** Validates and activates a project root. Throws INPUT_INVALID when it is not a directory. */
   async setRoot(projectRoot: string): Promise<{ root: string; ledger: Ledger; ledgerError?: string }> {

@@ -30,7 +30,6 @@ export interface GatherOptions {
 export interface GatherResult {
   snapshot: ContextSnapshot;
   gitCache: 'hit' | 'miss' | 'off';
-  gitKey?: string;
 }
 
 const EMPTY_LEDGER: LedgerContext = {
@@ -51,19 +50,12 @@ const EMPTY_LEDGER: LedgerContext = {
 export async function gatherSnapshot(options: GatherOptions): Promise<GatherResult> {
   const warnings: string[] = [];
   const sources: SourceName[] = ['environment'];
-  const ledgerPart = readLedgerContext(options.ledger, {
-    workspace: options.workspace,
-    taskId: options.taskId,
-    dispatchLimit: options.dispatchLimit,
-    includeDispatches: options.includeDispatches,
-    includeTechDebt: options.includeTechDebt,
-    includeResearch: options.includeResearch,
-  });
+  const ledgerPart = readLedgerContext(options.ledger, options);
   const gitPart = options.includeGit
     ? options.gitCache.get(options.workspace, {
         commitLimit: options.commitLimit,
         includeDiff: options.includeGitDiff,
-        fresh: options.fresh ?? false,
+        fresh: options.fresh,
       })
     : Promise.resolve(undefined);
   const [ledgerResult, gitResult] = await Promise.allSettled([ledgerPart, gitPart]);
@@ -80,11 +72,9 @@ export async function gatherSnapshot(options: GatherOptions): Promise<GatherResu
 
   let git: ContextSnapshot['git'];
   let gitCache: GatherResult['gitCache'] = 'off';
-  let gitKey: string | undefined;
   if (gitResult.status === 'fulfilled' && gitResult.value) {
     git = gitResult.value.state;
     gitCache = gitResult.value.hit ? 'hit' : 'miss';
-    gitKey = gitResult.value.key;
     sources.push('git');
   } else if (gitResult.status === 'rejected') {
     warnings.push(`Git status failed: ${errorMessage(gitResult.reason)}`);
@@ -115,7 +105,6 @@ export async function gatherSnapshot(options: GatherOptions): Promise<GatherResu
       warnings,
     },
     gitCache,
-    gitKey,
   };
 }
 

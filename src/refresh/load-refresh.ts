@@ -3,19 +3,12 @@
  * warm-up). A single-task refresh loads only the gathering half: the renderers and the o200k
  * tokenizer vocabulary load where the render happens, on the render worker when there is one.
  * Several tasks at once share one token budget, so that path loads the tokenizer on this thread.
+ * import() itself loads a module once: later calls get the same one.
  */
-type RefreshModule = typeof import('./refresh-context.js');
-type RefreshTasksModule = typeof import('./refresh-tasks.js');
-
-let loading: Promise<RefreshModule> | undefined;
-let loadingTasks: Promise<RefreshTasksModule> | undefined;
-
-export function loadRefresh(): Promise<RefreshModule> {
-  loading ??= import('./refresh-context.js');
-  return loading;
+export function loadRefresh(): Promise<typeof import('./refresh-context.js')> {
+  return import('./refresh-context.js');
 }
 
-export function loadRefreshTasks(): Promise<RefreshTasksModule> {
-  loadingTasks ??= import('./refresh-tasks.js');
-  return loadingTasks;
+export function loadRefreshTasks(): Promise<typeof import('./refresh-tasks.js')> {
+  return import('./refresh-tasks.js');
 }

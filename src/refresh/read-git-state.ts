@@ -100,6 +100,9 @@ export async function readGitState(cwd: string, options: ReadGitStateOptions = {
   };
 }
 
+/** Where the path starts in a porcelain v2 entry: changed (1), renamed or copied (2), unmerged (u). */
+const PATH_FIELD = { '1': 8, '2': 9, u: 10 };
+
 function parseStatus(output: string): { head?: string; branch?: string; files: ChangedFile[] } {
   const entries = output.split('\0');
   const files: ChangedFile[] = [];
@@ -113,15 +116,11 @@ function parseStatus(output: string): { head?: string; branch?: string; files: C
     } else if (entry.startsWith('# branch.head ')) {
       const name = entry.slice('# branch.head '.length);
       branch = name === '(detached)' ? undefined : name;
-    } else if (entry.startsWith('1 ') || entry.startsWith('u ')) {
+    } else if (/^[12u] /.test(entry)) {
       const parts = entry.split(' ');
       const xy = parts[1] ?? '..';
-      files.push({ path: parts.slice(entry.startsWith('1 ') ? 8 : 10).join(' '), status: xy, staged: xy[0] !== '.' });
-    } else if (entry.startsWith('2 ')) {
-      const parts = entry.split(' ');
-      const xy = parts[1] ?? '..';
-      files.push({ path: parts.slice(9).join(' '), status: xy, staged: xy[0] !== '.' });
-      i += 1; // the original path follows as its own NUL-separated entry
+      files.push({ path: parts.slice(PATH_FIELD[entry[0] as '1' | '2' | 'u']).join(' '), status: xy, staged: xy[0] !== '.' });
+      if (entry[0] === '2') i += 1; // a rename's original path follows as its own NUL-separated entry
     } else if (entry.startsWith('? ')) {
       files.push({ path: entry.slice(2), status: '??', staged: false });
     }

@@ -18,24 +18,22 @@ export async function redactAndRender(
 ): Promise<RenderOutcome> {
   const { value: snapshot, count: redactions } = await redactValue(raw);
   const changes = delta ? await delta(snapshot) : undefined;
+  const { metadata: known, ...render } = job;
   const options = {
-    now: job.now,
-    generateContinuationPrompt: job.generateContinuationPrompt,
-    maxTokens: job.maxTokens,
-    sent: job.sent,
+    ...render,
     delta: changes,
     metadata: {
-      generated_at: job.metadata.generated_at,
+      generated_at: known.generated_at,
       format: job.format,
       sources: snapshot.sources,
       warnings: snapshot.warnings,
       redactions,
-      cache: job.metadata.cache,
-      snapshot_id: job.metadata.snapshot_id,
+      cache: known.cache,
+      snapshot_id: known.snapshot_id,
     },
   };
   try {
-    return { snapshot, rendered: renderContext(snapshot, { ...options, format: job.format }) };
+    return { snapshot, rendered: renderContext(snapshot, options) };
   } catch (error) {
     if (job.format !== 'detailed') throw error;
     const warning = `Detailed format failed (${errorMessage(error)}); fell back to standard.`;

@@ -12,12 +12,9 @@ export async function readSession(ledger: Ledger, sessionId: string): Promise<Le
 
 /**
  * §6.3 freshness warnings for a session: HEAD moved since its last refresh, or its last refresh
- * is over `staleAfterMs` old (the agent's picture of the workspace dates from then). Pure.
+ * is over DEFAULT_STALE_AFTER_MS old (the agent's picture of the workspace dates from then). Pure.
  */
-export function stalenessWarnings(
-  session: LedgerRecord<SessionData> | undefined,
-  current: { head?: string; now: number; staleAfterMs?: number },
-): string[] {
+export function stalenessWarnings(session: LedgerRecord<SessionData> | undefined, current: { head?: string; now: number }): string[] {
   if (!session) return [];
   const warnings: string[] = [];
   const lastHead = session.data.lastHead;
@@ -27,7 +24,7 @@ export function stalenessWarnings(
     );
   }
   const last = session.data.lastRefreshAt;
-  if (last !== undefined && current.now - last > (current.staleAfterMs ?? DEFAULT_STALE_AFTER_MS)) {
+  if (last !== undefined && current.now - last > DEFAULT_STALE_AFTER_MS) {
     warnings.push(
       `This session's previous context is from ${formatAge(current.now - last)} (over an hour old): trust this refresh, not earlier context.`,
     );

@@ -75,8 +75,7 @@ export async function loadSnapshot(workspace: string, ledger: Ledger, id: string
 /** The newest saved snapshot taken at or before `atMs` (for `since` given as a time). */
 export async function findSnapshotBefore(workspace: string, ledger: Ledger, atMs: number, taskId?: string) {
   const page = await listSnapshots(ledger, { taskId, limit: 50 });
-  const match = page.items
+  return page.items
     .filter((item) => item.data.workspace === workspace && item.data.generatedAt <= atMs)
     .sort((a, b) => b.data.generatedAt - a.data.generatedAt)[0];
-  return match;
 }
