@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { BatonError, errorMessage } from '../errors/index.js';
-import { describeJsonError, parseInput, refuseProtoKey } from '../util/index.js';
+import { definedFields, describeJsonError, parseInput, refuseProtoKey } from '../util/index.js';
 import { AGENT_CLI_SPECS, type AgentCliType, type ProviderConfig } from '../providers/index.js';
 import { type ConfigFile, configFileSchema, loadConfigOptionsSchema } from './config-schema.js';
 import * as defaults from './defaults.js';
@@ -121,7 +121,7 @@ function resolveConfig(parsed: ConfigFile, ctx: ResolveContext): BatonConfig {
     },
     ctx.env,
   );
-  const config: BatonConfig = {
+  return {
     providers,
     priority,
     preContext,
@@ -141,11 +141,8 @@ function resolveConfig(parsed: ConfigFile, ctx: ResolveContext): BatonConfig {
       maxFileBytes: parsed.commitPolicy?.maxFileBytes ?? defaults.DEFAULT_COMMIT_MAX_FILE_BYTES,
       onViolation: parsed.commitPolicy?.onViolation ?? defaults.DEFAULT_COMMIT_ON_VIOLATION,
     },
+    ...definedFields({ file: ctx.file, ledger: parsed.ledger, helper: parsed.helper }),
   };
-  if (ctx.file !== undefined) config.file = ctx.file;
-  if (parsed.ledger !== undefined) config.ledger = parsed.ledger;
-  if (parsed.helper !== undefined) config.helper = parsed.helper;
-  return config;
 }
 
 function resolveProvider(declared: ProviderConfig, baseDir: string): ProviderConfig {

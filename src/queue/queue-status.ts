@@ -3,8 +3,11 @@ import type { Redis } from 'ioredis';
 import { QUEUE_NAME, stalledCounterKey } from './defaults.js';
 import { queueMetrics } from './queue-metrics.js';
 
+/** The job states a status counts. */
+const JOB_STATES = ['waiting', 'active', 'delayed', 'completed', 'failed', 'prioritized'] as const;
+
 export interface QueueStatus {
-  counts: { waiting: number; active: number; delayed: number; completed: number; failed: number; prioritized: number };
+  counts: Record<(typeof JOB_STATES)[number], number>;
   /** Live workers (BullMQ names each connection after its worker). */
   workers: string[];
   /** Jobs found stalled (a worker died) and handed on, counted by the workers in Redis. */
@@ -17,15 +20,8 @@ export interface QueueStatus {
 export async function readQueueStatus(connection: Redis, prefix: string): Promise<QueueStatus> {
   const queue = new Queue(QUEUE_NAME, { connection, prefix });
   try {
-    const raw = await queue.getJobCounts('waiting', 'active', 'delayed', 'completed', 'failed', 'prioritized');
-    const counts = {
-      waiting: raw.waiting ?? 0,
-      active: raw.active ?? 0,
-      delayed: raw.delayed ?? 0,
-      completed: raw.completed ?? 0,
-      failed: raw.failed ?? 0,
-      prioritized: raw.prioritized ?? 0,
-    };
+    const raw = await queue.getJobCounts(...JOB_STATES);
+    const counts = Object.fromEntries(JOB_STATES.map((state) => [state, raw[state] ?? 0])) as QueueStatus['counts'];
     // BullMQ names a worker's connections `<prefix>:<queue, base64>:w:<worker name>`.
     const workers = [...new Set((await queue.getWorkers()).map((w) => workerName(String(w.rawname ?? ''))).filter(Boolean))];
     const stalled = Number((await connection.get(stalledCounterKey(prefix))) ?? 0);

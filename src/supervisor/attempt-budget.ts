@@ -1,4 +1,5 @@
-import type { Dispatch, LedgerCore } from '../ledger/index.js';
+import type { Dispatch, DispatchStatus, LedgerCore } from '../ledger/index.js';
+import { definedFields } from '../util/index.js';
 import { HELPER_MODE } from '../precontext/index.js';
 
 /** Where a claimed task's attempts continue, read from its dispatches. */
@@ -38,11 +39,12 @@ export function attemptBudgetOf(dispatches: readonly Dispatch[], maxAttempts: nu
   return { firstAttempt: highest + 1, lastAttempt: highest + remaining, failed: failed.size, ...(lastFailure ? { lastFailure } : {}) };
 }
 
-export async function allDispatches(ledger: LedgerCore, taskId: string): Promise<Dispatch[]> {
+/** Every dispatch of a task (with `status`: of that status only), read page by page. */
+export async function allDispatches(ledger: LedgerCore, taskId: string, status?: DispatchStatus): Promise<Dispatch[]> {
   const out: Dispatch[] = [];
   let cursor: string | undefined;
   do {
-    const page = await ledger.listDispatches({ taskId, limit: 200, ...(cursor ? { cursor } : {}) });
+    const page = await ledger.listDispatches({ taskId, limit: 200, ...definedFields({ status, cursor }) });
     out.push(...page.items);
     cursor = page.nextCursor;
   } while (cursor);

@@ -1,5 +1,7 @@
 import { setTimeout as delay } from 'node:timers/promises';
 import type { Dispatch, Ledger } from '../ledger/index.js';
+import { signalGroup } from '../spawner/index.js';
+import { allDispatches } from './attempt-budget.js';
 import type { Logger } from '../observability/index.js';
 import { DEFAULT_KILL_GRACE_MS, liveGroupMembers } from '../providers/index.js';
 import type { EventSink } from './types.js';
@@ -38,7 +40,7 @@ export interface EndedAgent {
  */
 export async function endStaleAgentGroups(ledger: Ledger, taskId: string, options: EndStaleAgentsOptions): Promise<EndedAgent[]> {
   const ended: EndedAgent[] = [];
-  for (const dispatch of await runningDispatches(ledger, taskId)) {
+  for (const dispatch of await allDispatches(ledger, taskId, 'running')) {
     const recorded = dispatch.agentProcess;
     if (recorded === undefined || liveGroupMembers(recorded).length === 0) continue;
     const result = await endGroup(recorded, options.graceMs ?? DEFAULT_KILL_GRACE_MS);
@@ -46,28 +48,10 @@ export async function endStaleAgentGroups(ledger: Ledger, taskId: string, option
     ended.push(entry);
     const note = `agent process group ${recorded.pid} was still running after its supervisor died; the resumed run ended it with ${result.signal}${result.gone ? '' : ' (some members did not exit)'}`;
     options.logger.warn({ event: 'stale-agent-ended', taskId, ...entry }, note);
-    options.onEvent({
-      type: 'stale-agent-ended',
-      taskId,
-      attempt: dispatch.attempt,
-      pid: recorded.pid,
-      signal: result.signal,
-      gone: result.gone,
-    });
+    options.onEvent({ type: 'stale-agent-ended', taskId, attempt: dispatch.attempt, pid: recorded.pid, ...result });
     await ledger.updateDispatch(dispatch.id, { result: note });
   }
   return ended;
-}
-
-async function runningDispatches(ledger: Ledger, taskId: string): Promise<Dispatch[]> {
-  const found: Dispatch[] = [];
-  let cursor: string | undefined;
-  do {
-    const page = await ledger.listDispatches({ taskId, status: 'running', limit: 200, ...(cursor ? { cursor } : {}) });
-    found.push(...page.items);
-    cursor = page.nextCursor;
-  } while (cursor);
-  return found;
 }
 
 async function endGroup(recorded: NonNullable<Dispatch['agentProcess']>, graceMs: number): Promise<Pick<EndedAgent, 'signal' | 'gone'>> {
@@ -76,14 +60,6 @@ async function endGroup(recorded: NonNullable<Dispatch['agentProcess']>, graceMs
   // Checked again right before: the group must still be the recorded one when SIGKILL goes out.
   if (liveGroupMembers(recorded).length > 0) signalGroup(recorded.pid, 'SIGKILL');
   return { signal: 'SIGKILL', gone: await waitGone(recorded, AFTER_KILL_MS) };
-}
-
-function signalGroup(pgid: number, signal: NodeJS.Signals): void {
-  try {
-    process.kill(-pgid, signal);
-  } catch {
-    // ESRCH: gone meanwhile.
-  }
 }
 
 async function waitGone(recorded: NonNullable<Dispatch['agentProcess']>, timeoutMs: number): Promise<boolean> {

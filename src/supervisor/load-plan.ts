@@ -2,7 +2,7 @@ import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { parse as parseYaml } from 'yaml';
 import { BatonError, errorMessage } from '../errors/index.js';
-import { describeJsonError, parseInput } from '../util/index.js';
+import { definedFields, describeJsonError, parseInput } from '../util/index.js';
 import { orderTasks } from './order-tasks.js';
 import { describePlanPath } from './describe-plan-path.js';
 import { loadPlanArgsSchema, type PlanFile, planSchema } from './plan-schema.js';
@@ -73,10 +73,9 @@ function toPlanTasks(data: PlanFile): Plan['tasks'] {
       intent: t.intent ?? '',
       acceptanceCriteria: t.acceptance_criteria.map((c) => (typeof c === 'string' ? { description: c } : c)),
       dependsOn: t.depends_on,
-      ...(t.retry_policy?.max_retries === undefined ? {} : { maxRetries: t.retry_policy.max_retries }),
       options: t.options,
-      ...(t.agent_mode === undefined ? {} : { agentMode: t.agent_mode }),
       priority: t.priority,
+      ...definedFields({ maxRetries: t.retry_policy?.max_retries, agentMode: t.agent_mode }),
     };
   });
 }

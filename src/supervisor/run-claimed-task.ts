@@ -3,21 +3,17 @@ import type { Provider } from '../providers/index.js';
 import { type AttemptBudget, allDispatches, attemptBudget, attemptBudgetOf } from './attempt-budget.js';
 import { adoptLanded } from './adopt-landed.js';
 import { endStaleAgentGroups } from './end-stale-agents.js';
-import type { ProviderChainOptions } from './provider-chain.js';
-import { runTask } from './run-task.js';
+import { runTask, type TaskRunOptions } from './run-task.js';
 import { siteCompletion } from './site-completion.js';
 import type { TaskSites } from './task-site.js';
 
-export interface RunClaimedOptions {
-  chain: ProviderChainOptions;
+export interface RunClaimedOptions extends Pick<
+  TaskRunOptions,
+  'chain' | 'maxAttempts' | 'recentHistoryWindow' | 'checkTimeoutMs' | 'refreshSessions'
+> {
   helperProviders: readonly Provider[];
-  maxAttempts: number;
   leaseMs: number;
-  recentHistoryWindow: number;
-  checkTimeoutMs: number;
   sites?: TaskSites;
-  /** Before each try's prompt (runPlan's `refreshSessions`). */
-  refreshSessions?: () => Promise<void>;
 }
 
 /**

@@ -135,18 +135,12 @@ function isNumber(name: string): boolean {
   return /^\d+$/.test(name);
 }
 
-async function readDirectory(dir: string): Promise<string[]> {
-  try {
-    return await readdir(dir);
-  } catch {
-    return [];
-  }
+/** A folder's entries, none where it cannot be read. */
+function readDirectory(dir: string): Promise<string[]> {
+  return readdir(dir).catch(() => []);
 }
 
-async function readText(file: string): Promise<string> {
-  try {
-    return await readFile(file, 'utf8');
-  } catch {
-    return '';
-  }
+/** A file's text, '' where it cannot be read. */
+function readText(file: string): Promise<string> {
+  return readFile(file, 'utf8').catch(() => '');
 }

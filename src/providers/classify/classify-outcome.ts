@@ -88,7 +88,7 @@ function classifyOutput(input: ClassifyOutcomeInput): Outcome {
 
   const scanned = failed
     ? [errorText, input.stderr, input.stdout].join('\n')
-    : [input.stderr, lastLines(input.stdout, CLEAN_EXIT_TAIL_LINES)].join('\n');
+    : [input.stderr, input.stdout.trimEnd().split('\n').slice(-CLEAN_EXIT_TAIL_LINES).join('\n')].join('\n');
   const phrase = matchKnownPhrase(scanned);
   if (phrase !== undefined) return withReset({ kind: phrase.kind, reason: phrase.line }, parsed, scanned, input.now);
 
@@ -159,9 +159,4 @@ function withoutWarnings(text: string): string {
     .split('\n')
     .filter((line) => !/^\s*(warning:|warn\b|\(node:\d+\) \w*warning)/i.test(line))
     .join('\n');
-}
-
-function lastLines(text: string, count: number): string {
-  const lines = text.trimEnd().split('\n');
-  return lines.slice(-count).join('\n');
 }

@@ -23,17 +23,13 @@ function readStat(pid: number | string): ProcStat | undefined {
 }
 
 /**
- * The start time of a process in clock ticks since boot (Linux /proc/<pid>/stat field 22), or ''
- * where there is no /proc or the process is gone. A pid is reused after its process dies; the pair
- * (pid, start time) is not, so it is what a later run checks before signalling a group.
+ * Who a just-spawned agent process is: pid (= its process group id), start time and host. The
+ * start time is in clock ticks since boot (Linux /proc/<pid>/stat field 22), or '' where there is
+ * no /proc or the process is gone. A pid is reused after its process dies; the pair (pid, start
+ * time) is not, so it is what a later run checks before signalling a group.
  */
-export function processStartTime(pid: number): string {
-  return readStat(pid)?.startTime ?? '';
-}
-
-/** Who a just-spawned agent process is: pid (= its process group id), start time and host. */
 export function identifyProcess(pid: number): AgentProcess {
-  return { pid, startTime: processStartTime(pid), host: hostname() };
+  return { pid, startTime: readStat(pid)?.startTime ?? '', host: hostname() };
 }
 
 /**
