@@ -81,21 +81,13 @@ async function geminiRegistered(base: string, roots: readonly string[]): Promise
   }
 }
 
+/** Codex rollouts: `sessions/YYYY/MM/DD/rollout-*.jsonl`. */
 async function codexFiles(base: string): Promise<string[]> {
-  const out: string[] = [];
   const root = path.join(base, 'sessions');
-  for (const year of await entriesOf(root)) {
-    if (!year.isDirectory()) continue;
-    for (const month of await entriesOf(path.join(root, year.name))) {
-      if (!month.isDirectory()) continue;
-      for (const day of await entriesOf(path.join(root, year.name, month.name))) {
-        if (!day.isDirectory()) continue;
-        const dir = path.join(root, year.name, month.name, day.name);
-        out.push(...(await listFiles(dir, (n) => n.startsWith('rollout-') && n.endsWith('.jsonl'))));
-      }
-    }
-  }
-  return out;
+  const entries = await readdir(root, { recursive: true, withFileTypes: true }).catch(() => []);
+  const isRollout = (e: Dirent) => e.isFile() && e.name.startsWith('rollout-') && e.name.endsWith('.jsonl');
+  const depth = (e: Dirent) => path.relative(root, e.parentPath).split(path.sep).length;
+  return entries.filter((e) => isRollout(e) && depth(e) === 3).map((e) => path.join(e.parentPath, e.name));
 }
 
 async function copilotFiles(base: string): Promise<string[]> {

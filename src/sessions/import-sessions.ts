@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 // agent-sessions.js, not the ledger's index (it also exports the JSON-lines parser, which loads zod):
 // `baton status` imports through here.
-import type { AgentSessionData, LedgerRecord, LedgerRecords } from '../ledger/index.js';
+import type { AgentSessionData, LedgerRecords } from '../ledger/index.js';
 import type { PlanItem } from '../vocabulary/index.js';
 import { appendSessionData } from './append-session-data.js';
 import { agentSessionId, getAgentSession } from '../ledger/light.js';
@@ -153,19 +153,15 @@ async function importFile(
 
 /** A session worth a record: not a sub-agent's, and with a prompt or a call. */
 function storable(session: AgentSession): boolean {
-  if (session.parentId !== undefined) return false;
-  return session.events.some((e) => e.type === 'tool' || e.type === 'user');
+  return session.parentId === undefined && session.events.some((e) => e.type === 'tool' || e.type === 'user');
 }
 
 /** Writes the session's record (merged with the hooks' one). */
 async function storeSession(ledger: LedgerRecords, imported: AgentSessionData, sessionId: string): Promise<string> {
   const id = agentSessionId(imported.client, sessionId);
   const current = await getAgentSession(ledger, id);
-  if (!current) {
-    await ledger.createRecord('agent_sessions', { id, status: 'ended', data: imported });
-    return id;
-  }
-  await ledger.updateRecord('agent_sessions', id, { data: mergeSessionData(current.data, imported) });
+  if (current) await ledger.updateRecord('agent_sessions', id, { data: mergeSessionData(current.data, imported) });
+  else await ledger.createRecord('agent_sessions', { id, status: 'ended', data: imported });
   return id;
 }
 
@@ -187,8 +183,7 @@ async function saveState(
 ): Promise<void> {
   const id = importStateId(entry.client, entry.file);
   const data: SessionImportState = { file: entry.file, client: entry.client, size: entry.size, mtimeMs: entry.mtimeMs, ...state };
-  const existing: LedgerRecord<SessionImportState> | undefined = await ledger.getRecord<SessionImportState>('session_imports', id);
-  if (existing) await ledger.updateRecord('session_imports', id, { data });
+  if (await ledger.getRecord<SessionImportState>('session_imports', id)) await ledger.updateRecord('session_imports', id, { data });
   else await ledger.createRecord('session_imports', { id, data });
 }
 

@@ -17,3 +17,8 @@ export function parseJson(text: string): unknown {
     return undefined;
   }
 }
+
+/** `fields` without those that are undefined: spread into an object, it sets no field to undefined. */
+export function definedFields<T extends object>(fields: T): Partial<T> {
+  return Object.fromEntries(Object.entries(fields).filter(([, value]) => value !== undefined)) as Partial<T>;
+}

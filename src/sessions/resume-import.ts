@@ -3,6 +3,7 @@ import { open } from 'node:fs/promises';
 import type { AgentSessionData } from '../ledger/index.js';
 import type { PlanItem } from '../vocabulary/index.js';
 import type { SessionFileEntry } from './discover-session-files.js';
+import { definedFields } from './is-record.js';
 import type { AgentSession, SessionResume } from './types.js';
 
 /** Bytes of a file's head whose hash tells an appended file from a rewritten one. */
@@ -59,9 +60,11 @@ export function nextResume(session: AgentSession, previous: SessionResume | unde
     else resolved.add(e.call.id);
   }
   const stillOpen = (previous?.pending ?? []).filter((p) => p.call.id !== undefined && !resolved.has(p.call.id));
+  return { meta: sessionMeta(session), pending: [...stillOpen, ...opened].slice(-MAX_PENDING) };
+}
+
+/** The session's head facts a read from a later offset resumes with (its defined ones). */
+export function sessionMeta(session: AgentSession): SessionResume['meta'] {
   const { id, cwd, gitRoot, model, clientVersion, title, parentId } = session;
-  const meta = Object.fromEntries(
-    Object.entries({ id, cwd, gitRoot, model, clientVersion, title, parentId }).filter(([, v]) => v !== undefined),
-  ) as SessionResume['meta'];
-  return { meta, pending: [...stillOpen, ...opened].slice(-MAX_PENDING) };
+  return definedFields({ id, cwd, gitRoot, model, clientVersion, title, parentId }) as SessionResume['meta'];
 }

@@ -1,4 +1,5 @@
 import { clipText, DEFAULT_MAX_OUTPUT_CHARS, DEFAULT_MAX_TEXT_CHARS } from './clip-text.js';
+import { definedFields } from './is-record.js';
 import { maskClipped, maskText, maskValue } from './mask-value.js';
 import type { AgentSession, ReadSessionOptions, SessionClient, SessionEvent, SessionToolCall, SubagentLink } from './types.js';
 import { describeToolCall, exitCodeOf, pickFailureLine } from '../vocabulary/index.js';
@@ -30,18 +31,14 @@ export class SessionBuilder {
   // Results that arrived before their call (Claude Code sometimes writes a result's line first).
   private readonly early = new Map<string, { raw: RawToolResult; at: number | undefined }>();
   private skipped = 0;
-  private readonly maxOutput: number;
-  private readonly maxText: number;
   // Calls read before an incremental read's start, waiting for their result (options.resume).
   private readonly resumed = new Map<string, number | undefined>();
 
   constructor(
     private readonly client: SessionClient,
     private readonly source: string,
-    options: ReadSessionOptions = {},
+    private readonly options: ReadSessionOptions = {},
   ) {
-    this.maxOutput = options.maxOutputChars ?? DEFAULT_MAX_OUTPUT_CHARS;
-    this.maxText = options.maxTextChars ?? DEFAULT_MAX_TEXT_CHARS;
     if (options.resume) {
       Object.assign(this.meta, options.resume.meta);
       for (const { call, at } of options.resume.pending) {
@@ -64,40 +61,27 @@ export class SessionBuilder {
     if (this.meta.endedAt === undefined || at > this.meta.endedAt) this.meta.endedAt = at;
   }
 
-  user(text: string, at?: number): void {
+  /** A prompt, a reply or a compaction's summary, trimmed, masked and bounded; an empty one is dropped. */
+  text(type: 'user' | 'assistant' | 'compaction', text: string, at?: number): void {
     const clean = text.trim();
     if (clean.length === 0) return;
-    this.push({ type: 'user', text: this.bound(clean), ...stamp(at) });
-  }
-
-  assistant(text: string, at?: number): void {
-    const clean = text.trim();
-    if (clean.length === 0) return;
-    this.push({ type: 'assistant', text: this.bound(clean), ...stamp(at) });
-  }
-
-  compaction(summary: string, at?: number): void {
-    const clean = summary.trim();
-    if (clean.length === 0) return;
-    this.push({ type: 'compaction', summary: this.bound(clean), ...stamp(at) });
+    const bounded = clipText(maskText(clean), this.options.maxTextChars ?? DEFAULT_MAX_TEXT_CHARS).text;
+    this.push(type === 'compaction' ? { type, summary: bounded, ...stamp(at) } : { type, text: bounded, ...stamp(at) });
   }
 
   /** Records a call; a second call with the same id is ignored (clients repeat lines). */
   call(id: string | undefined, name: string, args: unknown, at?: number): SessionToolCall | undefined {
     if (id !== undefined && this.calls.has(id)) return undefined;
     const masked = maskValue(args);
-    const described = describeToolCall(name, masked);
+    const { kind, paths, key, command, plan, planMode } = describeToolCall(name, masked);
     const call: SessionToolCall = {
       ...(id === undefined ? {} : { id }),
       name,
       args: masked,
-      kind: described.kind,
-      paths: described.paths,
+      kind,
+      paths,
       failed: false,
-      ...(described.key === undefined ? {} : { key: described.key }),
-      ...(described.command === undefined ? {} : { command: described.command }),
-      ...(described.plan === undefined ? {} : { plan: described.plan }),
-      ...(described.planMode === undefined ? {} : { planMode: described.planMode }),
+      ...definedFields({ key, command, plan, planMode }),
     };
     this.push({ type: 'tool', call, ...stamp(at) });
     if (id !== undefined) {
@@ -123,7 +107,7 @@ export class SessionBuilder {
     }
     this.seen(at);
     // Only the kept head and tail are masked; the exit code (a number) is read from the raw text.
-    const clipped = maskClipped(raw.output, this.maxOutput);
+    const clipped = maskClipped(raw.output, this.options.maxOutputChars ?? DEFAULT_MAX_OUTPUT_CHARS);
     call.output = clipped.text;
     if (clipped.truncated) call.outputTruncated = true;
     const exitCode = raw.exitCode ?? exitCodeOf(raw.output, raw.metadata);
@@ -180,10 +164,6 @@ export class SessionBuilder {
     if (raw.includes('-----BEGIN')) return pickFailureLine(clipped.text);
     const line = pickFailureLine(raw);
     return line === undefined ? undefined : maskText(line);
-  }
-
-  private bound(text: string): string {
-    return clipText(maskText(text), this.maxText).text;
   }
 }
 

@@ -39,11 +39,9 @@ export function manyPaths(args: ToolArgs): Described {
 export function editCall(args: ToolArgs, name: string): Described {
   const action = textActionOf(args, name);
   if (action !== undefined) return sweEdit(action, name);
-  const path = pathOf(args);
   const removed = lineCount(args.old_string ?? args.old_str ?? args.oldString);
   const added = lineCount(args.new_string ?? args.new_str ?? args.newString ?? args.content ?? args.text);
-  const change = removed + added > 0 ? { change: { removed, added } } : {};
-  return { paths: path ? [path] : [], ...(path ? { key: path } : {}), ...change };
+  return { ...pathCall(args), ...(removed + added > 0 ? { change: { removed, added } } : {}) };
 }
 
 /** SWE-agent `edit 12:15\n...\nend_of_edit`, `insert 12\n...`, `create file.py`: on the open file or the named one. */
@@ -63,7 +61,6 @@ export function sweEdit(action: string, name: string): Described {
 }
 
 export function multiEdit(args: ToolArgs): Described {
-  const path = pathOf(args);
   let removed = 0;
   let added = 0;
   for (const e of Array.isArray(args.edits) ? args.edits : []) {
@@ -71,21 +68,18 @@ export function multiEdit(args: ToolArgs): Described {
     removed += lineCount(edit.old_string);
     added += lineCount(edit.new_string);
   }
-  return { paths: path ? [path] : [], ...(path ? { key: path } : {}), change: { removed, added } };
+  return { ...pathCall(args), change: { removed, added } };
 }
 
 export function notebookEdit(args: ToolArgs): Described {
-  const path = pathOf(args);
-  const added = lineCount(args.new_source);
   const removed = args.edit_mode === 'delete' ? 1 : 0;
-  return { paths: path ? [path] : [], ...(path ? { key: path } : {}), change: { removed, added } };
+  return { ...pathCall(args), change: { removed, added: lineCount(args.new_source) } };
 }
 
 /** `str_replace_editor {command: view|create|str_replace|insert|undo_edit, path}`: a read for `view`. */
 export function editorCall(args: ToolArgs): Described {
   const sub = typeof args.command === 'string' ? args.command.toLowerCase() : '';
-  const path = pathOf(args);
-  const base = { paths: path ? [path] : [], ...(path ? { key: path } : {}) };
+  const base = pathCall(args);
   if (sub === 'view') return { ...base, kind: 'read' };
   if (sub === 'create') return { ...base, kind: 'write', change: { removed: 0, added: lineCount(args.file_text) } };
   return { ...base, change: { removed: lineCount(args.old_str), added: lineCount(args.new_str) } };
@@ -105,17 +99,14 @@ export function writeCall(args: ToolArgs, name: string): Described {
     const path = action.split(/\s+/)[1];
     return { paths: path ? [path] : [], key: path ?? keyOfCommand(action) };
   }
-  const path = pathOf(args);
-  const added = lineCount(args.content ?? args.file_text ?? args.text);
-  return { paths: path ? [path] : [], ...(path ? { key: path } : {}), change: { removed: 0, added } };
+  return { ...pathCall(args), change: { removed: 0, added: lineCount(args.content ?? args.file_text ?? args.text) } };
 }
 
 export function shellCall(args: ToolArgs): Described {
   const action = args.action && typeof args.action === 'object' ? (args.action as ToolArgs) : undefined;
   const command = shellCommandOf(args.command ?? args.cmd ?? action?.command ?? args.input);
   if (!command) return { paths: [] };
-  const { kind: _shellKind, ...rest } = describeShellCommand(command);
-  return { ...rest, kind: _shellKind };
+  return describeShellCommand(command);
 }
 
 export function codeCall(args: ToolArgs): Described {
@@ -149,8 +140,7 @@ export function textSearch(args: ToolArgs, name: string): Described {
 }
 
 export function listCall(args: ToolArgs): Described {
-  const path = pathOf(args);
-  return { listing: true, paths: path ? [path] : [], ...(path ? { key: path } : {}) };
+  return { listing: true, ...pathCall(args) };
 }
 
 export function planCall(value: unknown): Described {

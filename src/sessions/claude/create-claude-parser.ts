@@ -90,7 +90,7 @@ export function createClaudeParser(source: string, limits: ReadSessionOptions = 
   function onUser(o: Record<string, unknown>, at: number | undefined): void {
     const message = isRecord(o.message) ? o.message : undefined;
     if (!message) return b.skip();
-    if (o.isCompactSummary === true) return b.compaction(blockText(message.content), at);
+    if (o.isCompactSummary === true) return b.text('compaction', blockText(message.content), at);
     if (o.isMeta === true) return;
     const content = message.content;
     if (typeof content === 'string') return prompt(content, at);
@@ -109,7 +109,7 @@ export function createClaudeParser(source: string, limits: ReadSessionOptions = 
     }
     const clean = claudePromptText(text);
     if (clean.length === 0) return;
-    b.user(clean, at);
+    b.text('user', clean, at);
     b.ending = 'normal';
   }
 
@@ -134,7 +134,7 @@ export function createClaudeParser(source: string, limits: ReadSessionOptions = 
     const content = Array.isArray(message.content) ? (message.content as unknown[]) : [];
     for (const block of content) {
       if (!isRecord(block)) continue;
-      if (block.type === 'text' && typeof block.text === 'string') b.assistant(block.text, at);
+      if (block.type === 'text' && typeof block.text === 'string') b.text('assistant', block.text, at);
       else if (block.type === 'tool_use' && typeof block.id === 'string' && typeof block.name === 'string') {
         b.call(block.id, block.name, block.input ?? {}, at);
         if (block.name === 'Task' || block.name === 'Agent') openTaskCall = block.id;

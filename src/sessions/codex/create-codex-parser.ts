@@ -52,7 +52,7 @@ export function createCodexParser(source: string, limits: ReadSessionOptions = {
     if (clean.length === 0 || INJECTED_USER.test(clean)) return;
     const last = b.lastEvent();
     if (lastUser && lastUser.from !== from && last === lastUser.event && last?.type === 'user' && last.text === clean) return;
-    b.user(clean, at);
+    b.text('user', clean, at);
     lastUser = { from, event: b.lastEvent() };
     b.ending = 'normal';
   };
@@ -75,7 +75,7 @@ export function createCodexParser(source: string, limits: ReadSessionOptions = {
         case 'event_msg':
           return onEvent(p, at);
         case 'compacted':
-          b.compaction(stringField(p, 'message') ?? '', at);
+          b.text('compaction', stringField(p, 'message') ?? '', at);
           return;
         default:
           b.skip();
@@ -104,7 +104,7 @@ export function createCodexParser(source: string, limits: ReadSessionOptions = {
       case 'message':
         if (p.role === 'user') return user(contentText(p.content), at, 'item');
         if (p.role === 'assistant') {
-          b.assistant(contentText(p.content), at);
+          b.text('assistant', contentText(p.content), at);
           b.ending = 'normal';
         }
         return;

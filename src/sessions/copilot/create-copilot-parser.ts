@@ -47,12 +47,12 @@ export function createCopilotParser(source: string, limits: ReadSessionOptions =
         b.meta.model = stringField(d, 'newModel') ?? b.meta.model;
         return;
       case 'user.message':
-        b.user((stringField(d, 'content') ?? '').replace(DATETIME, ''), at);
+        b.text('user', (stringField(d, 'content') ?? '').replace(DATETIME, ''), at);
         b.ending = 'normal';
         return;
       case 'assistant.message':
         b.meta.model = stringField(d, 'model') ?? b.meta.model;
-        b.assistant(stringField(d, 'content') ?? '', at);
+        b.text('assistant', stringField(d, 'content') ?? '', at);
         b.ending = 'normal';
         return;
       case 'tool.execution_start':
@@ -61,7 +61,7 @@ export function createCopilotParser(source: string, limits: ReadSessionOptions =
       case 'tool.execution_complete':
         return onComplete(d, at);
       case 'session.compaction_complete':
-        b.compaction(stringField(d, 'summaryContent') ?? '', at);
+        b.text('compaction', stringField(d, 'summaryContent') ?? '', at);
         return;
       case 'session.error':
         b.ending = classifyEnding(stringField(d, 'message') ?? '', stringField(d, 'errorType'));

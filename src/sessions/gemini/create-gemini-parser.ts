@@ -64,7 +64,7 @@ export function createGeminiParser(source: string, limits: ReadSessionOptions = 
         if (fresh && !SETUP.test(text)) userPrompt(text, at);
         return;
       case 'gemini':
-        if (fresh) b.assistant(text, at);
+        if (fresh) b.text('assistant', text, at);
         for (const call of Array.isArray(m.toolCalls) ? (m.toolCalls as unknown[]) : []) if (isRecord(call)) onToolCall(call, at);
         b.ending = 'normal';
         return;
@@ -81,7 +81,7 @@ export function createGeminiParser(source: string, limits: ReadSessionOptions = 
   }
 
   function userPrompt(text: string, at: number | undefined): void {
-    b.user(text.replace(REFERENCED, ''), at);
+    b.text('user', text.replace(REFERENCED, ''), at);
     b.ending = 'normal';
   }
 
@@ -96,7 +96,7 @@ export function createGeminiParser(source: string, limits: ReadSessionOptions = 
   function onContent(c: Record<string, unknown>): void {
     const text = partsText(c.parts);
     if (c.role === 'user' && text.length > 0 && !SETUP.test(text)) userPrompt(text, undefined);
-    else if (c.role === 'model' && text.length > 0) b.assistant(text);
+    else if (c.role === 'model' && text.length > 0) b.text('assistant', text);
     for (const part of c.parts as unknown[]) {
       if (!isRecord(part)) continue;
       if (isRecord(part.functionCall)) checkpointCall(part.functionCall);

@@ -3,6 +3,7 @@ import { createClaudeParser } from '../claude/create-claude-parser.js';
 import { createCodexParser } from '../codex/create-codex-parser.js';
 import { createCopilotParser } from '../copilot/create-copilot-parser.js';
 import { parseJson } from '../is-record.js';
+import { sessionMeta } from '../resume-import.js';
 import type { AgentSession, ReadSessionOptions, SessionClient, SessionEvent, SessionParser, SessionResume } from '../types.js';
 
 /** The clients whose session file is JSONL (one record a line): a window of it reads on its own. */
@@ -60,7 +61,7 @@ export async function readSessionWindow(
     const { size } = await handle.stat();
     const head = await readHead(handle, create, file, size);
     // Codex and Copilot name the session's id and cwd in the first line only: the tail resumes with them.
-    const resume: SessionResume = { meta: metaOf(head.session), pending: [] };
+    const resume: SessionResume = { meta: sessionMeta(head.session), pending: [] };
     let bytesRead = head.bytesRead;
     for (let window = firstTailWindow(size, tail + TAIL_MARGIN, options.expectedEvents); ;) {
       const from = Math.max(0, size - window);
@@ -143,12 +144,6 @@ function parseLines(parser: SessionParser, buffer: Buffer, skipFirst: boolean): 
     parser.push(parseJson(text));
   }
   return parser.finish();
-}
-
-function metaOf(session: AgentSession): SessionResume['meta'] {
-  const { id, cwd, gitRoot, model, clientVersion, title, parentId } = session;
-  const meta = { id, cwd, gitRoot, model, clientVersion, title, parentId };
-  return Object.fromEntries(Object.entries(meta).filter(([, v]) => v !== undefined)) as SessionResume['meta'];
 }
 
 function sameEvent(a: SessionEvent, b: SessionEvent): boolean {

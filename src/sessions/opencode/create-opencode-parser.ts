@@ -95,9 +95,9 @@ export function createOpencodeParser(source: string, limits: ParseLimits = {}): 
     if (type === 'text') {
       const text = stringField(d, 'text') ?? '';
       if (d.synthetic === true || d.ignored === true) return;
-      if (message?.role === 'user') b.user(text, at);
-      else if (message?.summary) b.compaction(text, at);
-      else b.assistant(text, at);
+      if (message?.role === 'user') b.text('user', text, at);
+      else if (message?.summary) b.text('compaction', text, at);
+      else b.text('assistant', text, at);
       return;
     }
     if (type === 'tool') return onTool(d);
