@@ -40,3 +40,10 @@ export const SEAM_LABELS: Record<string, string> = {
 export function statusLabel(status: string): string {
   return status.replace(/_/g, ' ');
 }
+
+const CLIENT_LABELS: Record<string, string> = { claude: 'Claude Code', gemini: 'Gemini CLI', codex: 'Codex CLI', copilot: 'Copilot CLI' };
+
+/** An agent CLI's name for display ("Claude Code"); "—" for none. */
+export function clientLabel(client: string | undefined): string {
+  return client === undefined ? '—' : (CLIENT_LABELS[client] ?? client);
+}

@@ -6,7 +6,7 @@ import { CLIENT_SCRIPT } from './assets/client-script.js';
 import { STYLES } from './assets/styles.js';
 import { checkAccess, isAllowedHostHeader, TOKEN_COOKIE } from './check-access.js';
 import { html } from './html.js';
-import { renderPage } from './layout.js';
+import { notFound, renderPage } from './layout.js';
 import type { UiServerOptions, ViewContext, ViewResult } from './types.js';
 import { renderPanelsView, renderPanelView } from './views/panels-view.js';
 import { renderProvidersView } from './views/providers-view.js';
@@ -28,6 +28,24 @@ const SECURITY_HEADERS = {
   'x-content-type-options': 'nosniff',
   'referrer-policy': 'no-referrer',
   'x-frame-options': 'DENY',
+};
+
+const PAGE_VIEWS: Record<string, (ctx: ViewContext) => Promise<ViewResult>> = {
+  '/': renderTasksView,
+  '/providers': renderProvidersView,
+  '/recovery': renderRecoveryView,
+  '/sessions': renderSessionsView,
+  '/handoffs': renderHandoffsView,
+  '/panels': renderPanelsView,
+  '/queue': renderQueueView,
+};
+
+/** The views of one item, by the path's first segment (`/tasks/ID`). */
+const ITEM_VIEWS: Record<string, (ctx: ViewContext, id: string) => Promise<ViewResult>> = {
+  tasks: renderTaskView,
+  sessions: renderSessionView,
+  handoffs: renderHandoffView,
+  panels: renderPanelView,
 };
 
 /** Everything the UI server shares across its requests (built by startUiServer). */
@@ -122,33 +140,15 @@ async function routeView(state: UiState, url: URL): Promise<ViewResult | undefin
     gitCache: state.gitCache,
     queue: options.queue,
   };
-  const path = url.pathname;
-  if (path === '/') return renderTasksView(ctx);
-  if (path === '/providers') return renderProvidersView(ctx);
-  if (path === '/recovery') return renderRecoveryView(ctx);
-  if (path === '/sessions') return renderSessionsView(ctx);
-  if (path === '/handoffs') return renderHandoffsView(ctx);
-  if (path === '/panels') return renderPanelsView(ctx);
-  if (path === '/queue') return renderQueueView(ctx);
-  const task = /^\/tasks\/([^/]+)$/.exec(path);
-  if (task?.[1]) return renderTaskView(ctx, decodeURIComponent(task[1]));
-  const session = /^\/sessions\/([^/]+)$/.exec(path);
-  if (session?.[1]) return renderSessionView(ctx, decodeURIComponent(session[1]));
-  const handoff = /^\/handoffs\/([^/]+)$/.exec(path);
-  if (handoff?.[1]) return renderHandoffView(ctx, decodeURIComponent(handoff[1]));
-  const panel = /^\/panels\/([^/]+)$/.exec(path);
-  if (panel?.[1]) return renderPanelView(ctx, decodeURIComponent(panel[1]));
+  const page = PAGE_VIEWS[url.pathname];
+  if (page) return page(ctx);
+  const item = /^\/(tasks|sessions|handoffs|panels)\/([^/]+)$/.exec(url.pathname);
+  if (item?.[1] && item[2]) return ITEM_VIEWS[item[1]]?.(ctx, decodeURIComponent(item[2]));
   return undefined;
 }
 
 function notFoundView(url: URL): ViewResult {
-  return {
-    title: 'Not found',
-    nav: 'tasks',
-    status: 404,
-    body: html`<h1>Not found</h1>
-      <p>No view at <code>${url.pathname}</code>. <a href="/">Tasks</a>.</p>`,
-  };
+  return notFound('tasks', 'Not found', html`No view at <code>${url.pathname}</code>. <a href="/">Tasks</a>.`);
 }
 
 /** Server-sent events: a `change` event whenever the ledger (or queue) version moves, and a heartbeat. */

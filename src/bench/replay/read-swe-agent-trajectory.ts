@@ -1,24 +1,7 @@
 import { BatonError } from '../../errors/index.js';
 import { contentText, diffPaths, type LoopEvent, parseArgs, type ToolCall } from '../../loop/index.js';
-import { sweAgentTrajectorySchema } from './swe-agent-schema.js';
+import { type HistoryMessage, sweAgentTrajectorySchema, type TrajectoryStep } from './swe-agent-schema.js';
 import type { Trajectory } from './types.js';
-
-interface HistoryMessage {
-  role?: string | null;
-  content?: unknown;
-  is_demo?: boolean | null;
-  action?: string | null;
-  tool_calls?: { id?: string | null; function?: { name?: string | null; arguments?: unknown } | null }[] | null;
-  tool_call_ids?: string[] | null;
-  message_type?: string | null;
-}
-
-interface TrajectoryStep {
-  action?: string | null;
-  observation?: string | null;
-  response?: string | null;
-  state?: unknown;
-}
 
 /**
  * Reads a SWE-agent `.traj` (both schema generations: older files have `history` messages without
@@ -37,11 +20,7 @@ export function readSweAgentTrajectory(json: unknown, id: string): Trajectory {
       details: { file: id, field },
     });
   }
-  const doc = parsed.data as {
-    history?: HistoryMessage[] | null;
-    trajectory?: TrajectoryStep[] | null;
-    info?: { submission?: string | null } | null;
-  };
+  const doc = parsed.data;
   const history = doc.history ?? undefined;
   const trajectory = doc.trajectory ?? [];
   if (!history && trajectory.length === 0) {

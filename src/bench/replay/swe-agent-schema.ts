@@ -31,3 +31,6 @@ export const sweAgentTrajectorySchema = z.looseObject({
   trajectory: z.array(step).nullish(),
   info: z.looseObject({ submission: z.string().nullish() }).nullish(),
 });
+
+export type HistoryMessage = z.infer<typeof message>;
+export type TrajectoryStep = z.infer<typeof step>;

@@ -1,21 +1,11 @@
 import { HANDOFF_AUDIT_STATUS, type HandoffAuditRecord, listHandoffs } from '../../ledger/index.js';
 import { redactValue } from '../../redact/index.js';
-import { formatAgo, formatTime } from '../format.js';
+import { clientLabel, formatAgo, formatTime } from '../format.js';
 import { html, type SafeHtml } from '../html.js';
 import { copyBlock, dataTable, pager, notFound } from '../layout.js';
 import type { ViewContext, ViewResult } from '../types.js';
 
 const PAGE = 30;
-const CLIENT_LABELS: Record<string, string> = {
-  claude: 'Claude Code',
-  gemini: 'Gemini CLI',
-  codex: 'Codex CLI',
-  copilot: 'Copilot CLI',
-};
-
-function clientLabel(client: string | undefined): string {
-  return client === undefined ? '—' : (CLIENT_LABELS[client] ?? client);
-}
 
 /** The source client: recorded since handoffs carry it, else the prefix of the session id (`codex-…`). */
 function sourceClient(record: HandoffAuditRecord): string | undefined {

@@ -1,13 +1,12 @@
 import { type AgentSessionData, type Dispatch, type LedgerRecord, listHandoffs } from '../../ledger/index.js';
 import { redactValue } from '../../redact/index.js';
-import { formatAgo, formatDuration, formatTime } from '../format.js';
+import { clientLabel, formatAgo, formatDuration, formatTime } from '../format.js';
 import { html, type SafeHtml } from '../html.js';
 import { badge, dataTable, pager, notFound } from '../layout.js';
 import type { ViewContext, ViewResult } from '../types.js';
 import { handoffsTable } from './handoffs-view.js';
 
 const PAGE = 30;
-const CLIENT_LABELS: Record<string, string> = { claude: 'Claude Code', gemini: 'Gemini CLI', codex: 'Codex CLI', copilot: 'Copilot CLI' };
 
 /**
  * A try `baton run` supervised (BATON_SUPERVISED): its task's attempt records what it did, so the
@@ -51,9 +50,7 @@ export async function renderSessionsView(ctx: ViewContext): Promise<ViewResult> 
               (s: LedgerRecord<AgentSessionData>) =>
                 html`<tr>
                   <td>
-                    <a href="/sessions/${encodeURIComponent(s.id)}"
-                      >${CLIENT_LABELS[s.data.client] ?? s.data.client} ${s.data.clientSessionId.slice(0, 8)}</a
-                    >
+                    <a href="/sessions/${encodeURIComponent(s.id)}">${clientLabel(s.data.client)} ${s.data.clientSessionId.slice(0, 8)}</a>
                   </td>
                   <td>${supervisedNote(s.data)}${s.data.summary}</td>
                   <td>${badge(s.status)}</td>
@@ -84,7 +81,7 @@ export async function renderSessionView(ctx: ViewContext, id: string): Promise<V
   const s = data.session.data;
   const files = (label: string, list: string[]) => list.length > 0 && html`<p><strong>${label}:</strong> ${list.join(', ')}</p>`;
   const body = html`<p><a href="/sessions">« All sessions</a></p>
-    <h1>${CLIENT_LABELS[s.client] ?? s.client} session ${badge(data.session.status)}</h1>
+    <h1>${clientLabel(s.client)} session ${badge(data.session.status)}</h1>
     <div class="card">
       ${supervisedNote(s, true)}
       <p>${s.summary}</p>
