@@ -1,10 +1,11 @@
-import { closeSync, openSync, readSync, statSync } from 'node:fs';
+import { statSync } from 'node:fs';
 import { agentSessionId } from '../ledger/light.js';
 import { closeSession } from './close-session.js';
 import { acquireFoldLock } from './fold-lock.js';
 import type { SessionFiles } from './hook-paths.js';
 import { readHookState } from './hook-state.js';
 import { leftoverBatches } from './journal.js';
+import { readTranscript } from './read-transcript.js';
 import type { AgentClient, HookInput, HookSessionState } from './types.js';
 import { BUSY_TIMEOUT_MS, withHookLedger } from './with-hook-ledger.js';
 
@@ -38,9 +39,10 @@ export async function endSessionQuickly(
   now: number,
   env: NodeJS.ProcessEnv,
 ): Promise<boolean> {
-  if (!nothingLeft(files) || exists(files.lock)) return false;
+  // A fold lock (a live fold, or a dead one whose takeover the full fold logs) sends SessionEnd through the fold.
+  if (!nothingLeft(files) || statSync(files.lock, { throwIfNoEntry: false }) !== undefined) return false;
   const state = readHookState(files.state);
-  if (!state || !transcriptAsRead(input, state)) return false;
+  if (!state || !(await transcriptAsRead(input, state))) return false;
   const lock = await acquireFoldLock(files.lock, Date.now, 0);
   if (!lock) return false;
   try {
@@ -58,21 +60,17 @@ function nothingLeft(files: SessionFiles): boolean {
   return !statSync(files.journal, { throwIfNoEntry: false })?.size && leftoverBatches(files).length === 0;
 }
 
-/** A fold lock (a live fold, or a dead one whose takeover the full fold logs) sends SessionEnd through the fold. */
-function exists(file: string): boolean {
-  return statSync(file, { throwIfNoEntry: false }) !== undefined;
-}
-
 /** Whether the transcript holds nothing the last fold's import did not read. */
-function transcriptAsRead(input: HookInput, state: HookSessionState): boolean {
+async function transcriptAsRead(input: HookInput, state: HookSessionState): Promise<boolean> {
   const file = input.transcriptPath;
   if (!file) return true;
   const seen = state.transcriptSeen;
   if (seen?.file !== file) return false;
-  const info = statSync(file, { throwIfNoEntry: false });
-  if (!info?.isFile() || info.size < seen.bytes || info.size - seen.bytes > MAX_TAIL_BYTES) return false;
-  if (info.size === seen.bytes) return true;
-  const tail = readBytes(file, seen.bytes, info.size - seen.bytes);
+  // Shrunk (read from 0) or grown by more than MAX_TAIL_BYTES (read from later): not as read.
+  const range = await readTranscript(file, seen.bytes, MAX_TAIL_BYTES);
+  if (!range || range.start !== seen.bytes) return false;
+  if (range.size === seen.bytes) return true;
+  const tail = range.bytes.toString('utf8');
   if (!tail.endsWith('\n')) return false;
   return tail
     .split('\n')
@@ -85,15 +83,4 @@ function transcriptAsRead(input: HookInput, state: HookSessionState): boolean {
         return false;
       }
     });
-}
-
-function readBytes(file: string, from: number, length: number): string {
-  const fd = openSync(file, 'r');
-  try {
-    const buffer = Buffer.alloc(length);
-    const read = readSync(fd, buffer, 0, length, from);
-    return buffer.toString('utf8', 0, read);
-  } finally {
-    closeSync(fd);
-  }
 }

@@ -1,9 +1,10 @@
-import { appendFileSync, closeSync, fstatSync, openSync, readdirSync, readSync, statSync } from 'node:fs';
+import { appendFileSync, readdirSync, statSync } from 'node:fs';
 import path from 'node:path';
 import type { Ledger } from '../ledger/index.js';
 import { ABANDONED_AFTER_MS } from './close-abandoned.js';
 import { foldSession } from './fold-session.js';
 import { readHookState } from './hook-state.js';
+import { readTranscript } from './read-transcript.js';
 import type { JournalEntry } from './types.js';
 
 /** @default 5: other sessions' leftovers one hook folds at most (the rest wait for the next hook). */
@@ -35,7 +36,8 @@ export async function foldLeftovers(
     if (name.startsWith(`${current}.`)) continue;
     const folding = /^(.+)\.folding\.\d+\.jsonl$/.exec(name);
     if (folding?.[1]) bases.add(folding[1]);
-    else if (name.endsWith('.jsonl') && endedOrAbandoned(path.join(sessionsDir, name), now)) bases.add(name.slice(0, -'.jsonl'.length));
+    else if (name.endsWith('.jsonl') && (await endedOrAbandoned(path.join(sessionsDir, name), now)))
+      bases.add(name.slice(0, -'.jsonl'.length));
   }
   const folded: string[] = [];
   for (const base of [...bases].slice(0, MAX_LEFTOVERS)) {
@@ -54,8 +56,8 @@ export async function foldLeftovers(
  * (its client killed before a Stop, so its session may have no record yet) gets its end here,
  * reason `abandoned`, at its last write.
  */
-function endedOrAbandoned(file: string, now: number): boolean {
-  if (endsWithEnd(file)) return true;
+async function endedOrAbandoned(file: string, now: number): Promise<boolean> {
+  if (await endsWithEnd(file)) return true;
   const written = statSync(file, { throwIfNoEntry: false })?.mtimeMs;
   if (written === undefined || now - written <= ABANDONED_AFTER_MS) return false;
   appendFileSync(file, `${JSON.stringify({ kind: 'end', at: Math.floor(written), reason: 'abandoned' })}\n`);
@@ -63,23 +65,11 @@ function endedOrAbandoned(file: string, now: number): boolean {
 }
 
 /** Whether a journal's last line is a session's end. */
-function endsWithEnd(file: string): boolean {
-  let fd: number;
+async function endsWithEnd(file: string): Promise<boolean> {
+  const last = (await readTranscript(file, 0, 512))?.bytes.toString('utf8').trimEnd().split('\n').pop() ?? '';
   try {
-    fd = openSync(file, 'r');
-  } catch {
-    return false;
-  }
-  try {
-    const size = fstatSync(fd).size;
-    const length = Math.min(size, 512);
-    const buffer = Buffer.alloc(length);
-    readSync(fd, buffer, 0, length, size - length);
-    const last = buffer.toString('utf8').trimEnd().split('\n').pop() ?? '';
     return (JSON.parse(last) as JournalEntry).kind === 'end';
   } catch {
     return false;
-  } finally {
-    closeSync(fd);
   }
 }

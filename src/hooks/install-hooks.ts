@@ -1,4 +1,5 @@
-import { mkdir, readFile, stat } from 'node:fs/promises';
+import { existsSync, readFileSync } from 'node:fs';
+import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import { isDeepStrictEqual } from 'node:util';
 import { BatonError } from '../errors/index.js';
@@ -56,33 +57,27 @@ export interface HookInstallResult {
  */
 export async function installHooks(options: InstallHooksOptions): Promise<HookInstallResult> {
   const target = hookTarget(options.client, options.scope, options.workspace, options.env);
-  const settings = await readSettings(target.settingsFile);
+  const settings = readSettings(target.settingsFile);
   const next = withBatonHooks(settings.json, options.client, (event) =>
     hookCommand(options.client, options.scope, options.workspace, options.bin, event),
   );
   const fresh = batonHookEvents(settings.json, options.client).length === 0;
-  const changes = [await planJson(target.settingsFile, settings, next, fresh)];
+  const unchanged = settings.text !== undefined && isDeepStrictEqual(settings.json, next);
+  const changes = [plan(target.settingsFile, settings.text, unchanged ? settings.text : stringifyLike(settings.text, next), fresh)];
   if (target.featureFile) {
-    const toml = await readText(target.featureFile);
-    changes.push(await plan(target.featureFile, toml, withCodexHooksFeature(toml ?? ''), true));
+    const toml = readText(target.featureFile);
+    changes.push(plan(target.featureFile, toml, withCodexHooksFeature(toml ?? ''), true));
   }
   const batonDir = path.join(options.workspace, '.baton');
-  const createdBatonDir = !(await exists(batonDir));
+  const createdBatonDir = !existsSync(batonDir);
   if (!options.dryRun) {
-    for (const change of changes.filter(changes_)) await assertWritable(change.file);
+    await assertAllWritable(changes);
     if (createdBatonDir) await mkdir(batonDir, { recursive: true });
     const record = readInstalled(options.workspace);
     for (const change of changes) await applyInstall(change, options.workspace, record);
     await writeInstalled(options.workspace, record);
   }
-  return {
-    client: options.client,
-    scope: options.scope,
-    dryRun: Boolean(options.dryRun),
-    files: changes.map(report),
-    createdBatonDir,
-    notes: installNotes(options.client, options.scope),
-  };
+  return { ...resultOf(options, changes), createdBatonDir, notes: installNotes(options.client, options.scope) };
 }
 
 /**
@@ -93,11 +88,11 @@ export async function installHooks(options: InstallHooksOptions): Promise<HookIn
 export async function uninstallHooks(options: Omit<InstallHooksOptions, 'bin'>): Promise<HookInstallResult> {
   const target = hookTarget(options.client, options.scope, options.workspace, options.env);
   const record = readInstalled(options.workspace);
-  const settings = await readSettings(target.settingsFile);
-  const changes = [await planUninstall(target.settingsFile, settings, record[target.settingsFile], options.client)];
-  if (target.featureFile) changes.push(await planFeatureUninstall(target.featureFile, record[target.featureFile]));
+  const settings = readSettings(target.settingsFile);
+  const changes = [planUninstall(target.settingsFile, settings, record[target.settingsFile], options.client)];
+  if (target.featureFile) changes.push(planFeatureUninstall(target.featureFile, record[target.featureFile]));
   if (!options.dryRun) {
-    for (const change of changes.filter(changes_)) await assertWritable(change.file);
+    await assertAllWritable(changes);
     for (const change of changes.filter(changes_)) {
       if (change.after === undefined) await removeCreated(change.file, change.createdDir);
       else await writeSettingsFile(change.file, change.after);
@@ -106,17 +101,19 @@ export async function uninstallHooks(options: Omit<InstallHooksOptions, 'bin'>):
     if (changes.some(changes_)) await writeInstalled(options.workspace, record);
   }
   const notes =
-    options.client === 'codex' && (await exists(target.featureFile ?? ''))
+    options.client === 'codex' && existsSync(target.featureFile ?? '')
       ? [`${target.featureFile} keeps [features] hooks = true (other hooks may need it).`]
       : [];
-  return {
-    client: options.client,
-    scope: options.scope,
-    dryRun: Boolean(options.dryRun),
-    files: changes.map(report),
-    createdBatonDir: false,
-    notes,
-  };
+  return { ...resultOf(options, changes), createdBatonDir: false, notes };
+}
+
+function resultOf(options: Omit<InstallHooksOptions, 'bin'>, changes: Planned[]): Omit<HookInstallResult, 'createdBatonDir' | 'notes'> {
+  return { client: options.client, scope: options.scope, dryRun: Boolean(options.dryRun), files: changes.map(report) };
+}
+
+/** Every file to change must be writable before any is written. */
+async function assertAllWritable(changes: Planned[]): Promise<void> {
+  for (const change of changes.filter(changes_)) await assertWritable(change.file);
 }
 
 function installNotes(client: AgentClient, scope: HookScope): string[] {
@@ -154,42 +151,36 @@ interface Planned {
   backup?: string;
 }
 
-async function plan(file: string, before: string | undefined, after: string | undefined, fresh: boolean): Promise<Planned> {
-  return { file, before, after, fresh, createdDir: !(await exists(path.dirname(file))) };
+function plan(file: string, before: string | undefined, after: string | undefined, fresh: boolean): Planned {
+  return { file, before, after, fresh, createdDir: !existsSync(path.dirname(file)) };
 }
 
 function changes_(change: Planned): boolean {
   return change.after !== change.before;
 }
 
-async function planJson(file: string, settings: Settings, next: Record<string, unknown>, fresh: boolean): Promise<Planned> {
-  const unchanged = settings.text !== undefined && isDeepStrictEqual(settings.json, next);
-  return plan(file, settings.text, unchanged ? settings.text : stringifyLike(settings.text, next), fresh);
-}
-
-async function planUninstall(file: string, settings: Settings, entry: InstalledFile | undefined, client: AgentClient): Promise<Planned> {
+function planUninstall(file: string, settings: Settings, entry: InstalledFile | undefined, client: AgentClient): Planned {
   if (settings.text === undefined) return plan(file, undefined, undefined, false);
   const stripped = withoutBatonHooks(settings.json, client);
-  const original = entry === undefined ? undefined : await originalOf(entry);
+  const original = entry === undefined ? undefined : originalOf(entry);
   const untouched = entry !== undefined && sha256(settings.text) === entry.writtenSha256;
   if (entry?.created && (untouched || Object.keys(stripped).length === 0))
-    return { ...(await plan(file, settings.text, undefined, false)), createdDir: entry.createdDir };
+    return { ...plan(file, settings.text, undefined, false), createdDir: entry.createdDir };
   if (original !== undefined && (untouched || isDeepStrictEqual(stripped, parseOr(original))))
     return plan(file, settings.text, original, false);
   if (isDeepStrictEqual(stripped, settings.json)) return plan(file, settings.text, settings.text, false);
   return plan(file, settings.text, stringifyLike(settings.text, stripped), false);
 }
 
-async function planFeatureUninstall(file: string, entry: InstalledFile | undefined): Promise<Planned> {
-  const text = await readText(file);
+function planFeatureUninstall(file: string, entry: InstalledFile | undefined): Planned {
+  const text = readText(file);
   const remove = text !== undefined && entry?.created === true && sha256(text) === entry.writtenSha256;
-  return { ...(await plan(file, text, remove ? undefined : text, false)), createdDir: entry?.createdDir ?? false };
+  return { ...plan(file, text, remove ? undefined : text, false), createdDir: entry?.createdDir ?? false };
 }
 
 /** The content before the first install, from its backup, when the backup is still that content. */
-async function originalOf(entry: InstalledFile): Promise<string | undefined> {
-  if (entry.backup === undefined) return undefined;
-  const text = await readText(entry.backup).catch(() => undefined);
+function originalOf(entry: InstalledFile): string | undefined {
+  const text = entry.backup === undefined ? undefined : readText(entry.backup, true);
   return text !== undefined && sha256(text) === entry.originalSha256 ? text : undefined;
 }
 
@@ -211,13 +202,8 @@ function stringifyLike(text: string | undefined, json: Record<string, unknown>):
 
 function report(change: Planned): HookFileChange {
   const changed = changes_(change);
-  const out: HookFileChange = {
-    file: change.file,
-    changed,
-    diff: changed ? lineDiff(change.file, change.before ?? '', change.after ?? '') : '',
-  };
-  if (change.backup !== undefined) out.backup = change.backup;
-  return out;
+  const diff = changed ? lineDiff(change.file, change.before ?? '', change.after ?? '') : '';
+  return { file: change.file, changed, diff, ...(change.backup === undefined ? {} : { backup: change.backup }) };
 }
 
 async function applyInstall(change: Planned, workspace: string, record: InstalledRecord): Promise<void> {
@@ -236,8 +222,8 @@ async function applyInstall(change: Planned, workspace: string, record: Installe
 
 type Settings = { text?: string; json: Record<string, unknown> };
 
-async function readSettings(file: string): Promise<Settings> {
-  const text = await readText(file);
+function readSettings(file: string): Settings {
+  const text = readText(file);
   if (text === undefined || text.trim() === '') return { text, json: {} };
   let json: unknown;
   try {
@@ -257,18 +243,12 @@ async function readSettings(file: string): Promise<Settings> {
   return { text, json: json as Record<string, unknown> };
 }
 
-async function readText(file: string): Promise<string | undefined> {
+/** The file's text; undefined when it does not exist (or, `quiet`, cannot be read), else INPUT_INVALID. */
+function readText(file: string, quiet = false): string | undefined {
   try {
-    return await readFile(file, 'utf8');
+    return readFileSync(file, 'utf8');
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT' || quiet) return undefined;
     throw new BatonError('INPUT_INVALID', `Cannot read ${file}: ${(error as Error).message}`, { details: { file } });
   }
-}
-
-async function exists(file: string): Promise<boolean> {
-  return stat(file).then(
-    () => true,
-    () => false,
-  );
 }

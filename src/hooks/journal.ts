@@ -1,4 +1,4 @@
-import { closeSync, fstatSync, mkdirSync, openSync, readdirSync, readSync, renameSync, rmSync, writeSync } from 'node:fs';
+import { closeSync, mkdirSync, openSync, readdirSync, readFileSync, renameSync, rmSync, writeSync } from 'node:fs';
 import { redactValueSync } from '../redact/index.js';
 import type { SessionFiles } from './hook-paths.js';
 import type { JournalEntry } from './types.js';
@@ -36,29 +36,23 @@ export function appendJournal(file: string, dir: string, entry: JournalEntry): v
  * newline (a write in progress) is left for the next read; a line that does not parse is skipped.
  */
 export function readJournal(file: string, fromByte: number): { entries: JournalEntry[]; endByte: number } {
-  let fd: number;
+  let whole: Buffer;
   try {
-    fd = openSync(file, 'r');
+    whole = readFileSync(file);
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return { entries: [], endByte: fromByte };
     throw error;
   }
-  try {
-    const size = fstatSync(fd).size;
-    if (size <= fromByte) return { entries: [], endByte: Math.min(fromByte, size) };
-    const buffer = Buffer.alloc(size - fromByte);
-    readSync(fd, buffer, 0, buffer.length, fromByte);
-    const lastNewline = buffer.lastIndexOf(0x0a);
-    if (lastNewline < 0) return { entries: [], endByte: fromByte };
-    const entries: JournalEntry[] = [];
-    for (const line of buffer.subarray(0, lastNewline).toString('utf8').split('\n')) {
-      const entry = parseLine(line);
-      if (entry) entries.push(entry);
-    }
-    return { entries, endByte: fromByte + lastNewline + 1 };
-  } finally {
-    closeSync(fd);
+  if (whole.length <= fromByte) return { entries: [], endByte: Math.min(fromByte, whole.length) };
+  const buffer = whole.subarray(fromByte);
+  const lastNewline = buffer.lastIndexOf(0x0a);
+  if (lastNewline < 0) return { entries: [], endByte: fromByte };
+  const entries: JournalEntry[] = [];
+  for (const line of buffer.subarray(0, lastNewline).toString('utf8').split('\n')) {
+    const entry = parseLine(line);
+    if (entry) entries.push(entry);
   }
+  return { entries, endByte: fromByte + lastNewline + 1 };
 }
 
 function parseLine(line: string): JournalEntry | undefined {

@@ -79,11 +79,7 @@ export function mergeTurn(current: AgentSessionData, turn: TurnForRecord): Parti
   };
   const model = turn.input.model ?? current.model;
   if (model) next.model = model;
-  const prompt = lastText(turn.entries, 'prompt');
-  if (prompt) next.lastPrompt = prompt;
-  const reply = turn.input.reply ? cut(turn.input.reply) : lastText(turn.entries, 'reply');
-  if (reply) next.lastReply = reply;
-  noteCutOff(next, turn.entries, next.turns);
+  noteTexts(next, turn.entries, turn.input);
   next.summary = summarizeSession(next, 'active');
   return next;
 }
@@ -95,20 +91,25 @@ export function mergeNotes(current: AgentSessionData, entries: JournalEntry[], i
     lastActivityAt: now,
     compactions: current.compactions + entries.filter((entry) => entry.kind === 'compact').length,
   };
-  const prompt = lastText(entries, 'prompt');
-  if (prompt) next.lastPrompt = prompt;
-  const reply = input.reply ? cut(input.reply) : lastText(entries, 'reply');
-  if (reply) next.lastReply = reply;
-  noteCutOff(next, entries, next.turns);
+  noteTexts(next, entries, input);
   next.summary = summarizeSession(next, next.endedAt === undefined ? 'active' : 'ended');
   return next;
 }
 
-/** A cut-off turn is kept until a later prompt or tool call shows the session went on. */
-function noteCutOff(next: AgentSessionData, entries: JournalEntry[], turn: number): void {
+/**
+ * The last prompt and reply into the record; a cut-off turn is kept until a later prompt or tool
+ * call shows the session went on.
+ */
+function noteTexts(next: AgentSessionData, entries: JournalEntry[], input: HookInput): void {
+  const prompt = entries.findLast((entry) => entry.kind === 'prompt');
+  const lastPrompt = prompt?.kind === 'prompt' ? cut(prompt.prompt) : '';
+  if (lastPrompt) next.lastPrompt = lastPrompt;
+  const reply = entries.findLast((entry) => entry.kind === 'reply');
+  const lastReply = input.reply ? cut(input.reply) : reply?.kind === 'reply' ? cut(reply.reply) : '';
+  if (lastReply) next.lastReply = lastReply;
   const cutOff = entries.findLast((entry) => entry.kind === 'cut-off');
   if (cutOff?.kind === 'cut-off') {
-    next.cutOff = { error: cutOff.error, at: cutOff.at, turn };
+    next.cutOff = { error: cutOff.error, at: cutOff.at, turn: next.turns };
     // SessionEnd's fold may have closed the record first: the cut-off is still why it ended.
     if (next.endedAt !== undefined) next.endReason = cutOffEndReason(cutOff.error);
   } else if (entries.some((entry) => entry.kind === 'prompt' || entry.kind === 'tool')) delete next.cutOff;
@@ -118,15 +119,6 @@ function mergeFiles(current: readonly string[], added: readonly string[], remove
   const gone = new Set(removed);
   const merged = new Set([...current.filter((file) => !gone.has(file)), ...added]);
   return [...merged].sort().slice(0, MAX_SESSION_FILES);
-}
-
-function lastText(entries: JournalEntry[], kind: 'prompt' | 'reply'): string | undefined {
-  for (let i = entries.length - 1; i >= 0; i -= 1) {
-    const entry = entries[i];
-    if (entry?.kind === 'prompt' && kind === 'prompt') return cut(entry.prompt);
-    if (entry?.kind === 'reply' && kind === 'reply') return cut(entry.reply);
-  }
-  return undefined;
 }
 
 function cut(text: string): string {

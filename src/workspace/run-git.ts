@@ -39,10 +39,7 @@ export interface GitResult {
 }
 
 /** The output of a read that succeeded (runGit). */
-export interface GitOutput {
-  stdout: string;
-  truncated: boolean;
-}
+export type GitOutput = Pick<GitResult, 'stdout' | 'truncated'>;
 
 /**
  * Runs one git command in `cwd`: Baton's one way of running git. Never throws for a failing
