@@ -15,7 +15,7 @@ export const taskSchema = z.object({
   instructions: z.string(),
   intent: z.string(),
   acceptanceCriteria: z.array(z.object({ description: z.string(), check: z.string().optional() })),
-  status: z.enum(TASK_STATUSES as [string, ...string[]]),
+  status: z.enum(TASK_STATUSES),
   priority: z.number(),
   difficulty: z.string().optional(),
   mode: z.string().optional(),
@@ -69,7 +69,7 @@ const lineSchema = z.discriminatedUnion('kind', [
   z.object({ kind: z.literal('claim'), record: claimSchema }),
   z.object({
     kind: z.literal('record'),
-    collection: z.enum(RECORD_COLLECTIONS as [string, ...string[]]),
+    collection: z.enum(RECORD_COLLECTIONS),
     record: recordSchema,
   }),
 ]);
@@ -99,7 +99,7 @@ export function parseLedgerLines(text: string, source = 'input'): LedgerLine[] {
       const field = issue && issue.path.length > 0 ? issue.path.join('.') : 'kind';
       throw invalid(source, lineNo, field, issue?.message ?? 'invalid');
     }
-    lines.push(parsed.data as LedgerLine);
+    lines.push(parsed.data);
   }
   return lines;
 }

@@ -1,3 +1,4 @@
+import type { Ledger } from './ledger.js';
 import { migrateSchema } from './sqlite/migrations.js';
 import { openSqliteDatabase, type SqliteDatabase } from './sqlite/open-sqlite-database.js';
 import { SqliteLedger } from './sqlite/sqlite-ledger.js';
@@ -7,11 +8,17 @@ const unclosed = new FinalizationRegistry<SqliteDatabase>((db) => {
   if (db.open) db.close();
 });
 
+/** In-process ledger for tests and examples. */
+export interface MemoryLedger extends Ledger {
+  readonly backend: 'memory';
+}
+
 /**
- * In-process ledger for tests and examples: the SQLite ledger on a private `:memory:` database,
- * so it behaves exactly as a file ledger does and nothing touches the disk.
+ * `new MemoryLedger(now?)`: the SQLite ledger on a private `:memory:` database, so it behaves
+ * exactly as a file ledger does and nothing touches the disk. Declared by its Ledger interface,
+ * so a user's compiler needs no SQLite types.
  */
-export class MemoryLedger extends SqliteLedger {
+export const MemoryLedger: new (now?: () => number) => MemoryLedger = class extends SqliteLedger {
   override readonly backend = 'memory';
 
   constructor(now: () => number = Date.now) {
@@ -20,4 +27,4 @@ export class MemoryLedger extends SqliteLedger {
     super(db, ':memory:', now);
     unclosed.register(this, db);
   }
-}
+};

@@ -1,7 +1,7 @@
 /** Record types of the ledger. Timestamps are epoch milliseconds. */
 
-export type TaskStatus = 'pending' | 'in_progress' | 'completed' | 'blocked' | 'archived';
-export const TASK_STATUSES: readonly TaskStatus[] = ['pending', 'in_progress', 'completed', 'blocked', 'archived'];
+export const TASK_STATUSES = ['pending', 'in_progress', 'completed', 'blocked', 'archived'] as const;
+export type TaskStatus = (typeof TASK_STATUSES)[number];
 
 export interface AcceptanceCriterion {
   description: string;
@@ -45,25 +45,10 @@ export interface TaskLinks {
 export type NewTask = Pick<Task, 'id' | 'title'> & Partial<Omit<Task, 'id' | 'title' | 'createdAt' | 'updatedAt'>>;
 export type TaskPatch = Partial<Omit<Task, 'id' | 'createdAt'>>;
 
-export type DispatchStatus = 'running' | 'completed' | 'failed' | 'interrupted';
+export const DISPATCH_STATUSES = ['running', 'completed', 'failed', 'interrupted'] as const;
+export type DispatchStatus = (typeof DISPATCH_STATUSES)[number];
 
-/** Outcome kinds of one provider try (REFERENCE.md's table). */
-export type OutcomeKind =
-  | 'ok'
-  | 'rate_limited'
-  | 'quota_exhausted'
-  | 'auth_failed'
-  | 'overloaded'
-  | 'timeout'
-  /** The agent process was ended by a signal it did not get from Baton (SIGKILL, SIGSEGV...). */
-  | 'killed_by_signal'
-  | 'context_window'
-  | 'config_error'
-  | 'agent_error'
-  | 'validation_failed'
-  | 'interrupted';
-
-/** Every outcome kind, for schemas at the edges (CLI JSON lines, MCP input). */
+/** Outcome kinds of one provider try (REFERENCE.md's table), for schemas at the edges (CLI JSON lines, MCP input). */
 export const OUTCOME_KINDS = [
   'ok',
   'rate_limited',
@@ -71,15 +56,15 @@ export const OUTCOME_KINDS = [
   'auth_failed',
   'overloaded',
   'timeout',
+  /** The agent process was ended by a signal it did not get from Baton (SIGKILL, SIGSEGV...). */
   'killed_by_signal',
   'context_window',
   'config_error',
   'agent_error',
   'validation_failed',
   'interrupted',
-] as const satisfies readonly OutcomeKind[];
-
-export const DISPATCH_STATUSES = ['running', 'completed', 'failed', 'interrupted'] as const satisfies readonly DispatchStatus[];
+] as const;
+export type OutcomeKind = (typeof OUTCOME_KINDS)[number];
 
 /**
  * An agent process as recorded while it runs. The pid is also its process group id (agents run
@@ -167,14 +152,13 @@ export interface Breaker {
 
 export type BreakerWrite = Omit<Breaker, 'provider' | 'generation' | 'updatedAt'>;
 
-/** Collections of plain records that share one storage shape. */
 /**
+ * Collections of plain records that share one storage shape.
  * `sessions`: refresh_context callers and panels; `agent_sessions`: interactive sessions of agent
  * CLIs (Claude Code, Gemini CLI, Codex) recorded by their lifecycle hooks (AgentSessionData);
  * `session_imports`: per session file read by `baton sessions import` (its size, mtime and offset).
  */
-export type RecordCollection = 'debt' | 'research' | 'recon' | 'sessions' | 'snapshots' | 'audit' | 'agent_sessions' | 'session_imports';
-export const RECORD_COLLECTIONS: readonly RecordCollection[] = [
+export const RECORD_COLLECTIONS = [
   'debt',
   'research',
   'recon',
@@ -183,7 +167,8 @@ export const RECORD_COLLECTIONS: readonly RecordCollection[] = [
   'audit',
   'agent_sessions',
   'session_imports',
-];
+] as const;
+export type RecordCollection = (typeof RECORD_COLLECTIONS)[number];
 
 /** Common indexed fields of every plain record; the rest lives in `data`. */
 export interface LedgerRecord<T = Record<string, unknown>> {

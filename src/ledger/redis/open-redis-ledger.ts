@@ -5,7 +5,7 @@ import type { Ledger } from '../ledger.js';
 import { MAX_TIMEOUT_MS } from '../max-timeout.js';
 import { redactRedisUrl } from './redact-redis-url.js';
 import { createRedisKeys } from './redis-keys.js';
-import { RedisLedger } from './redis-ledger.js';
+import { createRedisLedger } from './redis-ledger.js';
 import { defineLedgerScripts } from './redis-scripts.js';
 
 /** @default 10000: how long one command may wait for its reply before LEDGER_UNAVAILABLE. */
@@ -54,7 +54,7 @@ export async function openRedisLedger(url: string, given: RedisLedgerOptions): P
   const options = withTimersInRange(given);
   const client = createClient(url, options, location);
   await connectWithin(client, location, options.connectTimeoutMs);
-  return new RedisLedger({
+  return createRedisLedger({
     redis: defineLedgerScripts(client.redis),
     keys: createRedisKeys(options.namespace),
     now: options.now ?? Date.now,

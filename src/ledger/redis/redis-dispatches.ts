@@ -2,13 +2,19 @@ import { isBatonError } from '../../errors/index.js';
 import { applyDispatchPatch, materializeDispatch } from '../defaults.js';
 import { newId } from '../ids.js';
 import { conflict, notFound } from '../ledger-errors.js';
-import type { Dispatch, DispatchPatch, DispatchQuery, DispatchStatus, NewAttemptDispatch, NewDispatch, Page } from '../types.js';
+import {
+  type Dispatch,
+  type DispatchPatch,
+  type DispatchQuery,
+  DISPATCH_STATUSES,
+  type NewAttemptDispatch,
+  type NewDispatch,
+  type Page,
+} from '../types.js';
 import { type RedisContext, readHashes, retryCompareAndSet } from './redis-context.js';
 import { parseSeq, parseStored } from './redis-schemas.js';
 import { type IndexOp, type WriteMode, writeArgs } from './redis-scripts.js';
 import { collectPage, cursorEntry, pageSize, walkZset } from './walk-zset.js';
-
-export const DISPATCH_STATUSES: readonly DispatchStatus[] = ['running', 'completed', 'failed', 'interrupted'];
 
 /** The stored JSON leaves seq out: the append script assigns it and keeps it in its own field. */
 function stored(dispatch: Dispatch): string {

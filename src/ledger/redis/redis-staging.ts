@@ -1,8 +1,7 @@
 import type { Redis } from 'ioredis';
 import { BatonError } from '../../errors/index.js';
-import { type LedgerLine, RECORD_COLLECTIONS, type RecordCollection, TASK_STATUSES } from '../types.js';
+import { DISPATCH_STATUSES, type LedgerLine, RECORD_COLLECTIONS, TASK_STATUSES } from '../types.js';
 import { chunk, type RedisContext } from './redis-context.js';
-import { DISPATCH_STATUSES } from './redis-dispatches.js';
 import { createRedisKeys } from './redis-keys.js';
 
 /**
@@ -105,60 +104,40 @@ export async function switchToStaging(
 
 /** Counts the distinct rows the staging build must hold, to check it before switching. */
 export class ExpectedCounts {
-  private readonly tasks = new Set<string>();
-  private readonly dispatches = new Set<string>();
-  private readonly breakers = new Set<string>();
-  private readonly records = new Map<RecordCollection, Set<string>>();
+  /** Ids seen per row kind, named as the check's message names them (`tasks`, `audit records`). */
+  private readonly ids = new Map<string, Set<string>>();
 
   add(line: LedgerLine): void {
-    switch (line.kind) {
-      case 'task':
-        this.tasks.add(line.record.id);
-        return;
-      case 'dispatch':
-        this.dispatches.add(line.record.id);
-        return;
-      case 'breaker':
-        this.breakers.add(line.record.provider);
-        return;
-      case 'record': {
-        const ids = this.records.get(line.collection) ?? new Set<string>();
-        ids.add(line.record.id);
-        this.records.set(line.collection, ids);
-        return;
-      }
-      default:
-        // Claims: a lease may lapse while the import runs, so their number is not checked.
-        return;
-    }
+    // Claims: a lease may lapse while the import runs, so their number is not checked.
+    if (line.kind === 'claim') return;
+    const what = line.kind === 'record' ? `${line.collection} records` : PLURAL[line.kind];
+    const id = line.kind === 'breaker' ? line.record.provider : line.record.id;
+    this.ids.set(what, (this.ids.get(what) ?? new Set<string>()).add(id));
   }
 
   async verify(staging: RedisContext): Promise<void> {
     const k = staging.keys;
-    const checks: [string, number, Promise<number>][] = [
-      ['tasks', this.tasks.size, staging.redis.zcard(k.tasksAll)],
-      ['dispatches', this.dispatches.size, staging.redis.zcard(k.dispatchesAll)],
-      ['breakers', this.breakers.size, staging.redis.hlen(k.breakers)],
-      ...RECORD_COLLECTIONS.map((c): [string, number, Promise<number>] => [
-        `${c} records`,
-        this.records.get(c)?.size ?? 0,
-        staging.redis.zcard(k.recordsAll(c)),
-      ]),
+    const checks: [string, Promise<number>][] = [
+      ['tasks', staging.redis.zcard(k.tasksAll)],
+      ['dispatches', staging.redis.zcard(k.dispatchesAll)],
+      ['breakers', staging.redis.hlen(k.breakers)],
+      ...RECORD_COLLECTIONS.map((c): [string, Promise<number>] => [`${c} records`, staging.redis.zcard(k.recordsAll(c))]),
     ];
-    for (const [what, expected, found] of checks) {
+    for (const [what, found] of checks) {
       const count = await found;
+      const expected = this.ids.get(what)?.size ?? 0;
       if (count !== expected) {
         throw new BatonError(
           'LEDGER_CORRUPT',
           `Import check failed before switching: expected ${expected} ${what} in the staged ledger, found ${count}; nothing was imported`,
-          {
-            details: { what, expected, found: count },
-          },
+          { details: { what, expected, found: count } },
         );
       }
     }
   }
 }
+
+const PLURAL = { task: 'tasks', dispatch: 'dispatches', breaker: 'breakers' } as const;
 
 /** Escapes SCAN MATCH's glob characters so a namespace is matched literally. */
 function escapeGlob(text: string): string {

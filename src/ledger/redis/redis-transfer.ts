@@ -1,11 +1,11 @@
 import { BatonError } from '../../errors/index.js';
 import { redactLedgerLine } from '../redact-for-ledger.js';
 import type { Dispatch, DispatchStatus, LedgerLine, TaskStatus } from '../types.js';
-import { RECORD_COLLECTIONS, TASK_STATUSES } from '../types.js';
+import { DISPATCH_STATUSES, RECORD_COLLECTIONS, TASK_STATUSES } from '../types.js';
 import { listBreakers, loadClaims } from './redis-claims.js';
 import type { Redis } from 'ioredis';
 import { chunk, execAll, isOutOfMemory, memoryFigures, type RedisContext } from './redis-context.js';
-import { currentTaskIds, DISPATCH_STATUSES, loadDispatches, putDispatchesArgs } from './redis-dispatches.js';
+import { currentTaskIds, loadDispatches, putDispatchesArgs } from './redis-dispatches.js';
 import { loadRecords, recordWrite } from './redis-records.js';
 import type { ScriptedPipeline } from './redis-scripts.js';
 import { loadTasks, taskWrite } from './redis-tasks.js';

@@ -3,82 +3,32 @@ import type { Breaker, Claim, Dispatch, LedgerRecord, RecordCollection, Task } f
 /** How one record field is stored: its column, and whether it is JSON (arrays, objects). */
 type Column = readonly [field: string, column: string, kind: 'value' | 'json'];
 
-const TASK_COLUMNS: readonly Column[] = [
-  ['id', 'id', 'value'],
-  ['title', 'title', 'value'],
-  ['instructions', 'instructions', 'value'],
-  ['intent', 'intent', 'value'],
-  ['acceptanceCriteria', 'acceptance_criteria', 'json'],
-  ['status', 'status', 'value'],
-  ['priority', 'priority', 'value'],
-  ['difficulty', 'difficulty', 'value'],
-  ['mode', 'mode', 'value'],
-  ['dependsOn', 'depends_on', 'json'],
-  ['resultSummary', 'result_summary', 'value'],
-  ['blockReason', 'block_reason', 'value'],
-  ['options', 'options', 'json'],
-  ['links', 'links', 'json'],
-  ['createdAt', 'created_at', 'value'],
-  ['updatedAt', 'updated_at', 'value'],
-  ['completedAt', 'completed_at', 'value'],
-];
+/**
+ * A table's columns in order, from its fields separated by spaces: each field's column is its
+ * snake_case (`taskId` in `task_id`), and a field marked `:json` is stored as JSON text.
+ */
+function columns(...fields: string[]): readonly Column[] {
+  return fields
+    .join(' ')
+    .split(/\s+/)
+    .map((spec) => {
+      const [field = '', kind] = spec.split(':');
+      return [field, field.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`), kind === 'json' ? 'json' : 'value'];
+    });
+}
 
-const DISPATCH_COLUMNS: readonly Column[] = [
-  ['seq', 'seq', 'value'],
-  ['id', 'id', 'value'],
-  ['taskId', 'task_id', 'value'],
-  ['attempt', 'attempt', 'value'],
-  ['provider', 'provider', 'value'],
-  ['model', 'model', 'value'],
-  ['mode', 'mode', 'value'],
-  ['status', 'status', 'value'],
-  ['outcome', 'outcome', 'value'],
-  ['exitCode', 'exit_code', 'value'],
-  ['signal', 'signal', 'value'],
-  ['agentProcess', 'agent_process', 'json'],
-  ['filesCreated', 'files_created', 'json'],
-  ['filesUpdated', 'files_updated', 'json'],
-  ['filesDeleted', 'files_deleted', 'json'],
-  ['validationErrors', 'validation_errors', 'json'],
-  ['injectedContext', 'injected_context', 'value'],
-  ['contextType', 'context_type', 'value'],
-  ['promptDigest', 'prompt_digest', 'value'],
-  ['promptPreview', 'prompt_preview', 'value'],
-  ['result', 'result', 'value'],
-  ['tokensIn', 'tokens_in', 'value'],
-  ['tokensOut', 'tokens_out', 'value'],
-  ['claimedBy', 'claimed_by', 'value'],
-  ['resetAt', 'reset_at', 'value'],
-  ['startedAt', 'started_at', 'value'],
-  ['finishedAt', 'finished_at', 'value'],
-  ['durationMs', 'duration_ms', 'value'],
-];
-
-const BREAKER_COLUMNS: readonly Column[] = [
-  ['provider', 'provider', 'value'],
-  ['state', 'state', 'value'],
-  ['until', 'until', 'value'],
-  ['failureCount', 'failure_count', 'value'],
-  ['reason', 'reason', 'value'],
-  ['probeOwner', 'probe_owner', 'value'],
-  ['generation', 'generation', 'value'],
-  ['updatedAt', 'updated_at', 'value'],
-];
-
-const CLAIM_COLUMNS: readonly Column[] = [
-  ['taskId', 'task_id', 'value'],
-  ['owner', 'owner', 'value'],
-  ['leaseUntil', 'lease_until', 'value'],
-];
-
-const RECORD_COLUMNS: readonly Column[] = [
-  ['id', 'id', 'value'],
-  ['status', 'status', 'value'],
-  ['taskId', 'task_id', 'value'],
-  ['createdAt', 'created_at', 'value'],
-  ['updatedAt', 'updated_at', 'value'],
-  ['data', 'data', 'json'],
-];
+const TASK_COLUMNS = columns(
+  'id title instructions intent acceptanceCriteria:json status priority difficulty mode dependsOn:json',
+  'resultSummary blockReason options:json links:json createdAt updatedAt completedAt',
+);
+const DISPATCH_COLUMNS = columns(
+  'seq id taskId attempt provider model mode status outcome exitCode signal agentProcess:json',
+  'filesCreated:json filesUpdated:json filesDeleted:json validationErrors:json injectedContext contextType',
+  'promptDigest promptPreview result tokensIn tokensOut claimedBy resetAt startedAt finishedAt durationMs',
+);
+const BREAKER_COLUMNS = columns('provider state until failureCount reason probeOwner generation updatedAt');
+const CLAIM_COLUMNS = columns('taskId owner leaseUntil');
+const RECORD_COLUMNS = columns('id status taskId createdAt updatedAt data:json');
 
 type Row = Record<string, unknown>;
 

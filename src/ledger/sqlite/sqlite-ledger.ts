@@ -1,14 +1,20 @@
 import type Database from 'better-sqlite3';
 import {
   applyDispatchPatch,
+  applyRecordPatch,
   applyTaskPatch,
   decodeCursor,
   emptyStatusCounts,
+  encodeCursor,
   materializeBreaker,
   materializeDispatch,
+  materializeRecord,
   materializeTask,
+  pageSize,
+  stripUndefined,
 } from '../defaults.js';
-import { conflict, notFound } from '../ledger-errors.js';
+import { newId } from '../ids.js';
+import { checkCollection, conflict, notFound } from '../ledger-errors.js';
 import type { Ledger } from '../ledger.js';
 // The contract's vocabulary (every method's argument and result types), shared by the three backends.
 import type * as L from '../types.js';
@@ -21,13 +27,14 @@ import {
   dispatchFromValues,
   dispatchSql,
   dispatchToRow,
+  recordFromRow,
+  recordSql,
+  recordToRow,
   taskFromRow,
   taskSql,
   taskToRow,
 } from './columns.js';
-import { pageSize, toPage } from './paging.js';
 import { isUniqueViolation, StatementCache } from './statement-cache.js';
-import { createSqliteRecord, getSqliteRecord, listSqliteRecords, updateSqliteRecord } from './sqlite-records.js';
 import { exportSqliteLines, importSqliteLines } from './sqlite-transfer.js';
 
 type Row = Record<string, unknown>;
@@ -39,6 +46,16 @@ const REPLACE_DISPATCH = `INSERT OR REPLACE INTO dispatches (${dispatchSql.names
 /** Dispatch reads select columns by name and run raw, the hot read path (see dispatchFromValues). */
 const SELECT_DISPATCHES = `SELECT ${dispatchSql.names} FROM dispatches`;
 const MAX_SEQ = Number.MAX_SAFE_INTEGER;
+const INSERT_RECORD = `INSERT INTO records (collection, ${recordSql.names}) VALUES (@collection, ${recordSql.params})`;
+const REPLACE_RECORD = `INSERT OR REPLACE INTO records (collection, ${recordSql.names}) VALUES (@collection, ${recordSql.params})`;
+const SELECT_RECORD = 'SELECT * FROM records WHERE collection = ? AND id = ?';
+
+/** Rows were fetched with limit + 1, so an extra row means another page exists. */
+function toPage<T>(items: T[], limit: number, key: (item: T) => (string | number)[]): L.Page<T> {
+  if (items.length <= limit) return { items };
+  const page = items.slice(0, limit);
+  return { items: page, nextCursor: encodeCursor(key(page[page.length - 1] as T)) };
+}
 
 /**
  * The embedded ledger over one better-sqlite3 connection (open it with openSqliteLedger).
@@ -278,19 +295,56 @@ export class SqliteLedger implements Ledger {
   }
 
   async createRecord<T>(collection: L.RecordCollection, input: L.NewRecord<T>): Promise<L.LedgerRecord<T>> {
-    return createSqliteRecord(this.sql, collection, input, this.now());
+    checkCollection(collection);
+    const id = input.id ?? newId(collection.slice(0, 2));
+    const record = materializeRecord(structuredClone(input), id, this.now());
+    try {
+      this.sql.get(INSERT_RECORD).run(recordToRow(collection, record as L.LedgerRecord));
+    } catch (error) {
+      if (isUniqueViolation(error)) throw conflict(collection, id);
+      throw error;
+    }
+    return record;
   }
 
   async updateRecord<T>(collection: L.RecordCollection, id: string, patch: L.RecordPatch<T>): Promise<L.LedgerRecord<T>> {
-    return this.db.transaction(() => updateSqliteRecord(this.sql, collection, id, patch, this.now())).immediate();
+    checkCollection(collection);
+    return this.db
+      .transaction(() => {
+        const row = this.sql.get(SELECT_RECORD).get(collection, id) as Row | undefined;
+        if (!row) throw notFound(collection, id);
+        const next = applyRecordPatch(recordFromRow(row), patch, this.now());
+        this.sql.get(REPLACE_RECORD).run(recordToRow(collection, next));
+        return next as L.LedgerRecord<T>;
+      })
+      .immediate();
   }
 
   async getRecord<T>(collection: L.RecordCollection, id: string): Promise<L.LedgerRecord<T> | undefined> {
-    return getSqliteRecord<T>(this.sql, collection, id);
+    checkCollection(collection);
+    const row = this.sql.get(SELECT_RECORD).get(collection, id) as Row | undefined;
+    return row ? recordFromRow<T>(row) : undefined;
   }
 
+  /** Newest first by (updatedAt, id); each filter combination is one cached statement shape. */
   async listRecords<T>(collection: L.RecordCollection, query: L.RecordQuery = {}): Promise<L.Page<L.LedgerRecord<T>>> {
-    return listSqliteRecords<T>(this.sql, collection, query);
+    checkCollection(collection);
+    const limit = pageSize(query.limit);
+    const where = ['collection = @collection'];
+    const params: Record<string, unknown> = { collection, limit: limit + 1 };
+    if (query.status !== undefined) where.push('status = @status');
+    if (query.taskId !== undefined) where.push('task_id = @task_id');
+    if (query.since !== undefined) where.push('updated_at >= @since');
+    if (query.cursor !== undefined) {
+      const [updatedAt, id] = decodeCursor(query.cursor);
+      where.push('(updated_at, id) < (@cursor_updated_at, @cursor_id)');
+      Object.assign(params, { cursor_updated_at: Number(updatedAt), cursor_id: String(id) });
+    }
+    Object.assign(params, stripUndefined({ status: query.status, task_id: query.taskId, since: query.since }));
+    const rows = this.sql
+      .get(`SELECT * FROM records WHERE ${where.join(' AND ')} ORDER BY updated_at DESC, id DESC LIMIT @limit`)
+      .all(params) as Row[];
+    return toPage(rows.map(recordFromRow<T>), limit, (r) => [r.updatedAt, r.id]);
   }
 
   async *exportLines(): AsyncIterable<L.LedgerLine> {

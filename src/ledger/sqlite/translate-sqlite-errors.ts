@@ -1,6 +1,7 @@
 import path from 'node:path';
 import { BatonError, errorMessage } from '../../errors/index.js';
 import type { Ledger } from '../ledger.js';
+import { translateLedgerErrors } from '../ledger-errors.js';
 
 function codeOf(error: unknown): string {
   const code = (error as { code?: unknown } | null)?.code;
@@ -55,36 +56,7 @@ export function describeSqliteError(file: string, error: unknown, busyTimeoutMs?
   return undefined;
 }
 
-/**
- * Wraps every method of a SQLite ledger so that a failure of the database (a lock held past the
- * busy timeout, a read-only file, a full disk, a damaged file) surfaces as a BatonError naming the
- * file and what to do, instead of a bare SqliteError. A Proxy keeps this in one place rather than
- * a try/catch in each of the ~25 methods.
- */
+/** A SQLite ledger whose failures of the database name the file and what to do (describeSqliteError). */
 export function translateSqliteErrors(ledger: Ledger, busyTimeoutMs: number): Ledger {
-  const translate = (error: unknown): unknown => describeSqliteError(ledger.location, error, busyTimeoutMs) ?? error;
-  return new Proxy(ledger, {
-    get(target, property, receiver) {
-      const value: unknown = Reflect.get(target, property, receiver);
-      if (typeof value !== 'function') return value;
-      // Synchronous by contract (two pragma reads, no lock taken): not wrapped into a promise.
-      if (property === 'changeCounters') return (value as () => unknown).bind(target);
-      if (property === 'exportLines') {
-        return async function* (...args: unknown[]) {
-          try {
-            yield* (value as (...a: unknown[]) => AsyncIterable<unknown>).apply(target, args);
-          } catch (error) {
-            throw translate(error);
-          }
-        };
-      }
-      return async (...args: unknown[]) => {
-        try {
-          return await (value as (...a: unknown[]) => Promise<unknown>).apply(target, args);
-        } catch (error) {
-          throw translate(error);
-        }
-      };
-    },
-  });
+  return translateLedgerErrors(ledger, (error) => describeSqliteError(ledger.location, error, busyTimeoutMs) ?? error);
 }
