@@ -1,4 +1,3 @@
-import type { Counter } from 'prom-client';
 import { counter, histogram } from '../observability/index.js';
 import { classifyModelError } from './retry/classify-model-error.js';
 import type { AssembledContext } from './types.js';
@@ -14,35 +13,27 @@ export const UTILIZATION_BUCKETS = [0.1, 0.25, 0.5, 0.6, 0.7, 0.8, 0.85, 0.9, 0.
 export const SECTION_ACTIONS = ['kept', 'trimmed', 'summarized', 'dropped'] as const;
 type SectionAction = (typeof SECTION_ACTIONS)[number];
 
-interface AssemblyMetrics {
-  compacted: ReturnType<Counter<string>['labels']>;
-  appended: ReturnType<Counter<string>['labels']>;
-  sections: Record<SectionAction, ReturnType<Counter<string>['labels']>>;
-  seconds: ReturnType<typeof histogram>;
-  tokens: ReturnType<typeof histogram>;
-  utilization: ReturnType<typeof histogram>;
-}
-
-let assembly: AssemblyMetrics | undefined;
+let assembly: ReturnType<typeof createAssemblyMetrics> | undefined;
 
 /**
  * Created on first use, with the label children bound once: `assemble` runs before every model
  * call, so it must not build label objects each time. Every known label value starts at 0 so a
  * scrape shows the series (and `rate()` works) before the first event of that kind.
  */
-function assemblyMetrics(): AssemblyMetrics {
-  if (assembly) return assembly;
+function createAssemblyMetrics() {
   const assemblies = counter('baton_loop_assemblies_total', 'Agent-loop contexts assembled, by whether the build re-planned older turns', [
     'compacted',
   ]);
   const sections = counter('baton_loop_sections_total', 'Sections of assembled agent-loop contexts, by what the packer did with them', [
     'action',
   ]);
-  const bound = Object.fromEntries(SECTION_ACTIONS.map((action) => [action, sections.labels(action)])) as AssemblyMetrics['sections'];
-  assembly = {
+  const metrics = {
     compacted: assemblies.labels('true'),
     appended: assemblies.labels('false'),
-    sections: bound,
+    sections: Object.fromEntries(SECTION_ACTIONS.map((action) => [action, sections.labels(action)])) as Record<
+      SectionAction,
+      ReturnType<typeof sections.labels>
+    >,
     seconds: histogram(
       'baton_loop_assembly_duration_seconds',
       'Wall time of one agent-loop context assembly',
@@ -52,15 +43,15 @@ function assemblyMetrics(): AssemblyMetrics {
     tokens: histogram('baton_loop_context_tokens', 'Tokens of each assembled agent-loop context', [], CONTEXT_TOKEN_BUCKETS),
     utilization: histogram('baton_loop_budget_utilization', 'Assembled tokens as a share of the token budget', [], UTILIZATION_BUCKETS),
   };
-  assembly.compacted.inc(0);
-  assembly.appended.inc(0);
-  for (const action of SECTION_ACTIONS) bound[action].inc(0);
-  return assembly;
+  metrics.compacted.inc(0);
+  metrics.appended.inc(0);
+  for (const action of SECTION_ACTIONS) metrics.sections[action].inc(0);
+  return metrics;
 }
 
 /** Records one assembly: whether it compacted, its duration, size, budget share and section fates. */
 export function observeAssembly(context: AssembledContext, seconds: number): void {
-  const m = assemblyMetrics();
+  const m = (assembly ??= createAssemblyMetrics());
   (context.compacted ? m.compacted : m.appended).inc();
   m.seconds.observe(seconds);
   m.tokens.observe(context.tokens);

@@ -117,10 +117,9 @@ export const FETCH_RAW_TOOL = 'fetch_raw';
 export function createFetchRawTool(manager: ContextManager): Tool<{ id: string }, string> {
   // What the AI SDK's `tool()` returns (it is the identity): built directly so this adapter does not
   // load the SDK at import time.
-  const fetchRaw: Tool<{ id: string }, string> = {
+  return {
     description: 'Return the full raw output of an earlier tool call that the context shows masked or summarized.',
     inputSchema: z.object({ id: z.string().describe('The id in the placeholder, e.g. "r12"') }),
     execute: async ({ id }) => manager.fetchRaw(id) ?? `No raw output with id "${id}".`,
   };
-  return fetchRaw;
 }

@@ -48,14 +48,8 @@ const CONTAINERS = new Set([
   'interface_body',
   'enum_body',
 ]);
-const WASM: Record<SnippetLanguage, string> = {
-  typescript: 'tree-sitter-typescript.wasm',
-  tsx: 'tree-sitter-tsx.wasm',
-  javascript: 'tree-sitter-javascript.wasm',
-  python: 'tree-sitter-python.wasm',
-  java: 'tree-sitter-java.wasm',
-  go: 'tree-sitter-go.wasm',
-};
+/** Each has its grammar in tree-sitter-wasms as `out/tree-sitter-<language>.wasm`. */
+const LANGUAGES: readonly SnippetLanguage[] = ['typescript', 'tsx', 'javascript', 'python', 'java', 'go'];
 
 type TreeSitter = typeof import('web-tree-sitter');
 
@@ -75,10 +69,10 @@ function loadTreeSitter(): Promise<{ treeSitter: TreeSitter; languages: Map<Snip
     await treeSitter.Parser.init();
     const require = createRequire(import.meta.url);
     const languages = new Map<SnippetLanguage, Language>();
-    for (const [name, file] of Object.entries(WASM) as [SnippetLanguage, string][]) {
+    for (const name of LANGUAGES) {
       let wasm: string;
       try {
-        wasm = require.resolve(`tree-sitter-wasms/out/${file}`);
+        wasm = require.resolve(`tree-sitter-wasms/out/tree-sitter-${name}.wasm`);
       } catch (error) {
         throw isModuleNotFound(error) ? missingDependency(TREE_SITTER, error) : error;
       }
