@@ -2,7 +2,7 @@ import { type McpServer, ResourceTemplate } from '@modelcontextprotocol/sdk/serv
 import { ErrorCode, McpError, SubscribeRequestSchema, UnsubscribeRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import { BatonError, errorMessage, isBatonError } from '../errors/index.js';
 // Light leaf files only; the refresh module itself loads on first use (refresh/load-refresh.ts).
-import { REFRESH_FORMATS, type RefreshFormat } from '../refresh/light.js';
+import { type RefreshFormat, resolveFormat } from '../refresh/light.js';
 import type { ClientProfile } from './client-forwarding.js';
 import { ContextWatcher, taskIdOf } from './context-watcher.js';
 import { readContextResource } from './read-context-resource.js';
@@ -118,11 +118,5 @@ function resourceError(uri: string, error: unknown): McpError {
 }
 
 function formatOf(uri: URL): RefreshFormat {
-  const format = uri.searchParams.get('format') ?? 'standard';
-  if (!(REFRESH_FORMATS as readonly string[]).includes(format)) {
-    throw new BatonError('INPUT_INVALID', `format must be one of ${REFRESH_FORMATS.join(', ')}; got "${format}"`, {
-      details: { field: 'format', value: format },
-    });
-  }
-  return format as RefreshFormat;
+  return resolveFormat(uri.searchParams.get('format') ?? undefined);
 }

@@ -4,7 +4,7 @@
 // Why a second face: in the bundled `baton mcp` (scripts/bundle-cli.mjs) a static import of a
 // file puts every file it imports into the start-up chunks; index.ts names the renderers, which
 // bring the tokenizer.
-export { FORMAT_TOKEN_CAPS } from './format-budgets.js';
+export { FORMAT_TOKEN_CAPS, resolveFormat } from './format-budgets.js';
 export { GitCache } from './git-cache.js';
 export { readGitKey } from './git-key.js';
 // git's location lives in workspace/ (the hooks find it too); named here for start-up's callers.

@@ -4,6 +4,7 @@ import { newId } from '../ledger/index.js';
 import { counter, histogram, logLater } from '../observability/index.js';
 import { maskSecretsSync } from '../redact/index.js';
 import { type GatherOptions, gatherSnapshot } from './gather-snapshot.js';
+import { resolveFormat } from './format-budgets.js';
 import { GitCache } from './git-cache.js';
 import type { RenderJob } from './redact-and-render.js';
 import type { RenderedContext } from './render-context.js';
@@ -12,14 +13,7 @@ import { findSnapshotBefore, loadSnapshot, saveSnapshot } from './snapshot-store
 import { ledgerVersion } from './ledger-version.js';
 import type { ResultCache, ResultCacheStatus } from './result-cache.js';
 import { readSession, stalenessWarnings, touchSession } from './session-state.js';
-import {
-  type ContextSnapshot,
-  REFRESH_FORMATS,
-  type RefreshFormat,
-  type RefreshMetadata,
-  type RefreshOptions,
-  type RefreshResult,
-} from './types.js';
+import { type ContextSnapshot, type RefreshFormat, type RefreshMetadata, type RefreshOptions, type RefreshResult } from './types.js';
 
 type SessionRecord = Awaited<ReturnType<typeof readSession>>;
 
@@ -386,16 +380,6 @@ function recordMetrics(rendered: RenderedContext, durationMs: number): void {
       [5, 10, 25, 50, 100, 150, 250, 400, 1000, 2000],
     ).observe({ format }, durationMs);
   });
-}
-
-function resolveFormat(format: string | undefined): RefreshFormat {
-  const value = format ?? 'standard';
-  if (!(REFRESH_FORMATS as readonly string[]).includes(value)) {
-    throw new BatonError('INPUT_INVALID', `format must be one of ${REFRESH_FORMATS.join(', ')}; got "${value}"`, {
-      details: { field: 'format', value },
-    });
-  }
-  return value as RefreshFormat;
 }
 
 function limit(value: number, field: string): number {

@@ -40,27 +40,18 @@ export function registerPrepOrchestrator(server: McpServer, state: WorkspaceStat
       ]);
       return okResult({
         counts,
-        active_tasks: active.items.map((t) => ({
-          id: t.id,
-          title: t.title,
-          status: t.status,
-          priority: t.priority,
-          depends_on: t.dependsOn,
-          updated_at: t.updatedAt,
-        })),
-        recent_dispatches: dispatches.map((d) => ({
-          id: d.id,
-          task_id: d.taskId,
-          attempt: d.attempt,
-          provider: d.provider,
-          status: d.status,
-          outcome: d.outcome,
-          started_at: d.startedAt,
-        })),
+        // okResult spells the keys snake_case (dependsOn -> depends_on).
+        active_tasks: active.items.map((t) => pick(t, ['id', 'title', 'status', 'priority', 'dependsOn', 'updatedAt'])),
+        recent_dispatches: dispatches.map((d) => pick(d, ['id', 'taskId', 'attempt', 'provider', 'status', 'outcome', 'startedAt'])),
         open_debt: debt.items.map((item) => ({ ...item })),
         breakers: breakers.map((b) => ({ ...b })),
         next_cursor: active.nextCursor,
       });
     },
   );
+}
+
+/** The named fields of `item`, in that order. */
+function pick<T extends object, K extends keyof T>(item: T, keys: readonly K[]): Pick<T, K> {
+  return Object.fromEntries(keys.map((key) => [key, item[key]])) as Pick<T, K>;
 }
