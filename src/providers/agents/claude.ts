@@ -8,26 +8,10 @@ import type { AgentCliSpec } from './types.js';
  * needs an approval that `claude -p` cannot ask for, so it is refused. A provider's
  * `args: ["--allowedTools", "Bash(cargo *)"]` adds to the list (claude joins repeated lists).
  */
-export const CLAUDE_WORKSPACE_TOOLS: readonly string[] = [
-  'Bash(npm *)',
-  'Bash(npx *)',
-  'Bash(node *)',
-  'Bash(pnpm *)',
-  'Bash(yarn *)',
-  'Bash(bun *)',
-  'Bash(deno *)',
-  'Bash(python *)',
-  'Bash(python3 *)',
-  'Bash(pip *)',
-  'Bash(pytest *)',
-  'Bash(uv *)',
-  'Bash(go *)',
-  'Bash(cargo *)',
-  'Bash(make *)',
-  'Bash(git *)',
-  'Bash(mkdir *)',
-  'Bash(ls *)',
-];
+export const CLAUDE_WORKSPACE_TOOLS: readonly string[] =
+  'npm npx node pnpm yarn bun deno python python3 pip pytest uv go cargo make git mkdir ls'
+    .split(' ')
+    .map((command) => `Bash(${command} *)`);
 
 const PERMISSION_ARGS: Readonly<Record<AgentPermissions, readonly string[]>> = {
   edits: ['--permission-mode', 'acceptEdits'],

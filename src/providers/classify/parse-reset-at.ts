@@ -1,26 +1,5 @@
-const UNIT_MS: Record<string, number> = {
-  ms: 1,
-  millisecond: 1,
-  milliseconds: 1,
-  s: 1_000,
-  sec: 1_000,
-  secs: 1_000,
-  second: 1_000,
-  seconds: 1_000,
-  m: 60_000,
-  min: 60_000,
-  mins: 60_000,
-  minute: 60_000,
-  minutes: 60_000,
-  h: 3_600_000,
-  hr: 3_600_000,
-  hrs: 3_600_000,
-  hour: 3_600_000,
-  hours: 3_600_000,
-  d: 86_400_000,
-  day: 86_400_000,
-  days: 86_400_000,
-};
+/** Milliseconds per DURATION unit, by its first letter: "ms" and "milliseconds" are the only ones it would misread. */
+const UNIT_MS: Readonly<Record<string, number>> = { s: 1_000, m: 60_000, h: 3_600_000, d: 86_400_000 };
 
 const DURATION = /(\d+(?:\.\d+)?)\s*(milliseconds?|ms|seconds?|secs?|s|minutes?|mins?|m|hours?|hrs?|h|days?|d)\b/gi;
 const RELATIVE =
@@ -66,15 +45,13 @@ export function parseEpochOrDate(value: unknown): number | undefined {
 }
 
 function sumDurations(text: string): number | undefined {
-  let total = 0;
-  let found = false;
-  for (const match of text.matchAll(DURATION)) {
-    const unit = UNIT_MS[match[2]!.toLowerCase()];
-    if (unit === undefined) continue;
-    total += Number(match[1]) * unit;
-    found = true;
-  }
-  return found ? Math.round(total) : undefined;
+  const matches = [...text.matchAll(DURATION)];
+  if (matches.length === 0) return undefined;
+  return Math.round(matches.reduce((total, [, amount, unit]) => total + Number(amount) * unitMs(unit!.toLowerCase()), 0));
+}
+
+function unitMs(unit: string): number {
+  return unit === 'ms' || unit.startsWith('milli') ? 1 : UNIT_MS[unit[0]!]!;
 }
 
 function parseAbsolute(text: string, now: number): number | undefined {
