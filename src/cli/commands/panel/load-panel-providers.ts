@@ -1,30 +1,17 @@
 import path from 'node:path';
 import { loadConfig } from '../../../config/index.js';
 import { BatonError } from '../../../errors/index.js';
-import type { Ledger } from '../../../ledger/index.js';
 import { loadPanelConfig, type PanelConfig } from '../../../panel/index.js';
 import { createProviders, type Provider } from '../../../providers/index.js';
 import { DEFAULT_SUMMARY_CACHE_DIR, DiskSummaryCache, MemorySummaryCache } from '../../../summarize/index.js';
 import { type CliIO, type CommonOptions, openCliLedger } from '../../context.js';
-
-/** What `baton panel` and `baton serve` run a panel with. */
-export interface PanelCommandSetup {
-  config: PanelConfig;
-  providers: Record<string, Provider>;
-  ledger: Ledger;
-  summaryCache: MemorySummaryCache;
-}
 
 /**
  * Loads the panel file (--config, required), the Baton providers its agents name, the ledger and
  * the on-disk summary cache. Here --config names the panel file; the Baton config (for its
  * providers and `ledger`) is --providers-config.
  */
-export async function openPanelCommand(
-  io: CliIO,
-  command: string,
-  options: CommonOptions & { providersConfig?: string },
-): Promise<PanelCommandSetup> {
+export async function openPanelCommand(io: CliIO, command: string, options: CommonOptions & { providersConfig?: string }) {
   if (!options.config) {
     throw new BatonError('INPUT_INVALID', `baton ${command} needs the panel file: --config panel.json`, { details: { field: '--config' } });
   }
