@@ -1,9 +1,7 @@
-import path from 'node:path';
 import { BatonError } from '../../../errors/index.js';
-import { type Attribution, loadPanelConfig, type PanelAnswer, type PanelResult, runPanel } from '../../../panel/index.js';
-import { DEFAULT_SUMMARY_CACHE_DIR, DiskSummaryCache, MemorySummaryCache } from '../../../summarize/index.js';
-import { type CliIO, type CommonOptions, EXIT_FAILURE, EXIT_OK, openCliLedger, printResult } from '../../context.js';
-import { loadPanelProviders } from './load-panel-providers.js';
+import { type Attribution, type PanelAnswer, type PanelResult, runPanel } from '../../../panel/index.js';
+import { type CliIO, type CommonOptions, EXIT_FAILURE, EXIT_OK, parseChoice, printResult } from '../../context.js';
+import { openPanelCommand } from './load-panel-providers.js';
 
 export interface PanelCommandOptions extends CommonOptions {
   attribution?: string;
@@ -16,17 +14,10 @@ export interface PanelCommandOptions extends CommonOptions {
  * failed, 2 for bad input (missing --config, invalid panel file, empty question).
  */
 export async function runPanelCommand(io: CliIO, question: string, options: PanelCommandOptions): Promise<number> {
-  if (!options.config) {
-    throw new BatonError('INPUT_INVALID', 'baton panel needs the panel file: --config panel.json', { details: { field: '--config' } });
-  }
-  const attribution = parseAttribution(options.attribution);
-  const config = await loadPanelConfig(options.config, { cwd: io.cwd, env: io.env });
-  if (!question.trim())
+  const attribution = options.attribution === undefined ? undefined : parseChoice(options.attribution, ATTRIBUTIONS, '--attribution');
+  if (options.config && !question.trim())
     throw new BatonError('INPUT_INVALID', 'The question is empty: ask the panel something', { details: { field: 'question' } });
-  const providers = await loadPanelProviders(config, { cwd: io.cwd, env: io.env, file: options.providersConfig });
-  // Here --config names the panel file; the Baton config (for its `ledger`) is --providers-config.
-  const ledger = await openCliLedger(io, { ledger: options.ledger, config: options.providersConfig });
-  const summaryCache = new MemorySummaryCache({ backing: new DiskSummaryCache(path.join(io.cwd, DEFAULT_SUMMARY_CACHE_DIR)) });
+  const { config, providers, ledger, summaryCache } = await openPanelCommand(io, 'panel', options);
   const streaming = io.isTTY && !options.json;
   let result: PanelResult;
   try {
@@ -54,12 +45,7 @@ export async function runPanelCommand(io: CliIO, question: string, options: Pane
   return failed === result.answers.length ? EXIT_FAILURE : EXIT_OK;
 }
 
-function parseAttribution(value: string | undefined): Attribution | undefined {
-  if (value === undefined || value === 'assistant' || value === 'user') return value;
-  throw new BatonError('INPUT_INVALID', `--attribution must be assistant or user, got "${value}"`, {
-    details: { field: '--attribution', value },
-  });
-}
+const ATTRIBUTIONS: readonly Attribution[] = ['assistant', 'user'];
 
 function header(agent: string, model: string, mode: string, from: readonly string[]): string {
   const context = mode === 'none' ? '' : `, context: ${mode} from ${from.join(', ')}`;

@@ -1,9 +1,6 @@
-import path from 'node:path';
-import { BatonError } from '../../../errors/index.js';
-import { loadPanelConfig, startPanelServer } from '../../../panel/index.js';
-import { DEFAULT_SUMMARY_CACHE_DIR, DiskSummaryCache, MemorySummaryCache } from '../../../summarize/index.js';
-import { EXIT_OK, openCliLedger, parsePort, printResult, type CliIO, type CommonOptions } from '../../context.js';
-import { loadPanelProviders } from '../panel/load-panel-providers.js';
+import { startPanelServer } from '../../../panel/index.js';
+import { EXIT_OK, parsePort, printResult, type CliIO, type CommonOptions } from '../../context.js';
+import { openPanelCommand } from '../panel/load-panel-providers.js';
 
 export interface ServeCommandOptions extends CommonOptions {
   port?: string;
@@ -16,15 +13,8 @@ export interface ServeCommandOptions extends CommonOptions {
  * the server and the ledger. Port 0 picks a free port; the URL is printed either way.
  */
 export async function runServeCommand(io: CliIO, options: ServeCommandOptions, stop?: Promise<void>): Promise<number> {
-  if (!options.config) {
-    throw new BatonError('INPUT_INVALID', 'baton serve needs the panel file: --config panel.json', { details: { field: '--config' } });
-  }
   const port = parsePort(options.port ?? '8787', '--port');
-  const config = await loadPanelConfig(options.config, { cwd: io.cwd, env: io.env });
-  const providers = await loadPanelProviders(config, { cwd: io.cwd, env: io.env, file: options.providersConfig });
-  // Here --config names the panel file; the Baton config (for its `ledger`) is --providers-config.
-  const ledger = await openCliLedger(io, { ledger: options.ledger, config: options.providersConfig });
-  const summaryCache = new MemorySummaryCache({ backing: new DiskSummaryCache(path.join(io.cwd, DEFAULT_SUMMARY_CACHE_DIR)) });
+  const { config, providers, ledger, summaryCache } = await openPanelCommand(io, 'serve', options);
   try {
     const running = await startPanelServer({
       config,
