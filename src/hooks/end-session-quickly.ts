@@ -4,7 +4,7 @@ import { closeSession } from './close-session.js';
 import { acquireFoldLock } from './fold-lock.js';
 import type { SessionFiles } from './hook-paths.js';
 import { readHookState } from './hook-state.js';
-import { leftoverBatches } from './journal.js';
+import { hasUnfolded } from './journal.js';
 import { readTranscript } from './read-transcript.js';
 import type { AgentClient, HookInput, HookSessionState } from './types.js';
 import { BUSY_TIMEOUT_MS, withHookLedger } from './with-hook-ledger.js';
@@ -40,24 +40,19 @@ export async function endSessionQuickly(
   env: NodeJS.ProcessEnv,
 ): Promise<boolean> {
   // A fold lock (a live fold, or a dead one whose takeover the full fold logs) sends SessionEnd through the fold.
-  if (!nothingLeft(files) || statSync(files.lock, { throwIfNoEntry: false }) !== undefined) return false;
+  if (hasUnfolded(files) || statSync(files.lock, { throwIfNoEntry: false }) !== undefined) return false;
   const state = readHookState(files.state);
   if (!state || !(await transcriptAsRead(input, state))) return false;
   const lock = await acquireFoldLock(files.lock, Date.now, 0);
   if (!lock) return false;
   try {
-    if (!nothingLeft(files)) return false;
+    if (hasUnfolded(files)) return false;
     const id = agentSessionId(input.client, input.sessionId);
     await withHookLedger(workspace, env, BUSY_TIMEOUT_MS.end, (ledger) => closeSession(ledger, id, now, input.reason));
     return true;
   } finally {
     lock.release();
   }
-}
-
-/** No journal line and no folding file. */
-function nothingLeft(files: SessionFiles): boolean {
-  return !statSync(files.journal, { throwIfNoEntry: false })?.size && leftoverBatches(files).length === 0;
 }
 
 /** Whether the transcript holds nothing the last fold's import did not read. */

@@ -3,7 +3,7 @@ import type { Ledger } from '../ledger/index.js';
 import { agentSessionId } from '../ledger/light.js';
 import type { WorkspaceDiff } from '../workspace/index.js';
 import { readCodexExitCodes } from './codex-exit-codes.js';
-import { acquireFoldLock, type LockHolder } from './fold-lock.js';
+import { acquireFoldLock } from './fold-lock.js';
 import { closeSession } from './close-session.js';
 import { type ToolEntry, type TurnFailure, writeBatch } from './fold-turn.js';
 import { logHookProblem } from './hook-log.js';
@@ -67,7 +67,11 @@ export async function foldSession(
   const lock = await acquireFoldLock(files.lock, Date.now, options.waitMs ?? 0);
   if (!lock) return { folded: false, failures: [] };
   try {
-    if (lock.tookOverFrom) await logTakeover(workspace, input, lock.tookOverFrom, now);
+    const holder = lock.tookOverFrom;
+    if (holder) {
+      const problem = `a fold of this session died midway (pid ${holder.pid}, started ${new Date(holder.at).toISOString()}): its lock was taken over and what it left folded`;
+      await logHookProblem(hookLogFile(workspace), { event: input.event, client: input.client, session: input.sessionId, problem }, now);
+    }
     return await foldLocked(ledger, workspace, input, files, now, options);
   } finally {
     lock.release();
@@ -100,7 +104,10 @@ async function foldLocked(
     if (options.measure === 'if-work' && tools.length > 0) await measure();
     await applyCodexExitCodes(input, state, tools);
     // The files changed since the last fold go with the first batch that measured them.
-    const diff = measured && result.diff === undefined ? await measureTurn(workspace, state, result.dirty, tools) : emptyDiff();
+    const diff =
+      measured && result.diff === undefined
+        ? await measureTurn(workspace, state, result.dirty, tools)
+        : { created: [], updated: [], deleted: [] };
     if (measured) result.diff ??= diff;
     const number = batch?.number ?? state.nextBatch ?? 0;
     const written = await writeBatch(ledger, id, {
@@ -189,11 +196,8 @@ async function measureTurn(
   // No measurement from before the session: only the files its tools named can be told apart
   // from work that was already there.
   const named = new Set(hinted);
-  return {
-    created: diff.created.filter((f) => named.has(f)),
-    updated: diff.updated.filter((f) => named.has(f)),
-    deleted: diff.deleted.filter((f) => named.has(f)),
-  };
+  const keep = (files: string[]) => files.filter((file) => named.has(file));
+  return { created: keep(diff.created), updated: keep(diff.updated), deleted: keep(diff.deleted) };
 }
 
 function hintedPaths(workspace: string, tools: ToolEntry[]): string[] {
@@ -201,23 +205,6 @@ function hintedPaths(workspace: string, tools: ToolEntry[]): string[] {
   const out = new Set<string>();
   for (const tool of tools) for (const file of tool.paths ?? []) out.add(file.startsWith(prefix) ? file.slice(prefix.length) : file);
   return [...out].sort();
-}
-
-function emptyDiff(): WorkspaceDiff {
-  return { created: [], updated: [], deleted: [] };
-}
-
-async function logTakeover(workspace: string, input: HookInput, holder: LockHolder, now: number): Promise<void> {
-  await logHookProblem(
-    hookLogFile(workspace),
-    {
-      event: input.event,
-      client: input.client,
-      session: input.sessionId,
-      problem: `a fold of this session died midway (pid ${holder.pid}, started ${new Date(holder.at).toISOString()}): its lock was taken over and what it left folded`,
-    },
-    now,
-  );
 }
 
 /** State for a session whose start Baton did not see (hooks installed mid-session, or a failed start). */

@@ -1,4 +1,3 @@
-import { statSync } from 'node:fs';
 import type { AgentSessionData } from '../ledger/index.js';
 import { agentSessionId, getAgentSession, upsertAgentSession } from '../ledger/light.js';
 import { contextAnswer, type InjectionPoint } from './answer-hook.js';
@@ -9,9 +8,9 @@ import { foldSession, freshState } from './fold-session.js';
 import { geminiCompressionDue } from './gemini-compression.js';
 import { foldLeftovers } from './fold-leftovers.js';
 import { waitForHookJobs } from './hook-jobs.js';
-import { type SessionFiles, sessionFiles } from './hook-paths.js';
+import { sessionFiles } from './hook-paths.js';
 import { readHookState, writeHookState } from './hook-state.js';
-import { appendJournal, leftoverBatches } from './journal.js';
+import { appendJournal, hasUnfolded } from './journal.js';
 import { readDirtyState } from './measure-workspace.js';
 import { importSessionsWithin } from '../sessions/light.js';
 import { newSessionData } from './session-record.js';
@@ -94,11 +93,6 @@ export async function handlePreCompact(input: HookInput, workspace: string, now:
     writeHookState(files.state, { ...state, compactPending: true });
   }
   return '';
-}
-
-/** Whether the session's journal holds lines no fold took yet, or a fold left a batch. */
-function hasUnfolded(files: SessionFiles): boolean {
-  return (statSync(files.journal, { throwIfNoEntry: false })?.size ?? 0) > 0 || leftoverBatches(files).length > 0;
 }
 
 /** The work so far folded before a compression (Gemini's BeforeAgent, when one is due). */

@@ -1,4 +1,4 @@
-import { closeSync, mkdirSync, openSync, readdirSync, readFileSync, renameSync, rmSync, writeSync } from 'node:fs';
+import { closeSync, mkdirSync, openSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeSync } from 'node:fs';
 import { redactValueSync } from '../redact/index.js';
 import type { SessionFiles } from './hook-paths.js';
 import type { JournalEntry } from './types.js';
@@ -110,6 +110,11 @@ export function takeJournalBatch(files: SessionFiles, next: number, fromByte = 0
     throw error;
   }
   return { number: next, file, ...readJournal(file, fromByte) };
+}
+
+/** Whether the session's journal holds lines no fold took yet, or a fold left a batch. */
+export function hasUnfolded(files: SessionFiles): boolean {
+  return (statSync(files.journal, { throwIfNoEntry: false })?.size ?? 0) > 0 || leftoverBatches(files).length > 0;
 }
 
 /** The numbers of the folding files a session has (a fold in progress, or one that died), lowest first. */

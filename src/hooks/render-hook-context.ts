@@ -57,7 +57,7 @@ export interface RenderedHookContext {
 export function renderHookContext(data: HookContextData, limits: HookContextLimits): RenderedHookContext {
   const told = { ...data, sessions: sessionsToTell(data) };
   const hasContent = told.sessions.length + data.runs.length + data.openTasks.length > 0 || Object.keys(data.git?.files ?? {}).length > 0;
-  const header = `${CONTEXT_TITLE}\nRecorded by Baton, as of ${stamp(data.now)}. A newer Baton context replaces this one; where it and the files disagree, trust the files.\n\n${intro(data)}`;
+  const header = `${CONTEXT_TITLE}\nRecorded by Baton, as of ${stamp(data.now)}. A newer Baton context replaces this one; where it and the files disagree, trust the files.\n\n${INTROS[data.source]}`;
   const fitted = fit(
     (line) => {
       const body = maskSecretsSync(renderBody(told, levelAt(line))).text;
@@ -82,7 +82,7 @@ function renderBody(data: HookContextData, level: Level): string {
     cutOffLine(data),
     section('Sessions in this workspace', sessionLines(data, level)),
     section('Runs (baton run)', runLines(data, level)),
-    section(changesTitle(data), fileLines(data, level)),
+    section(`Uncommitted changes${data.git?.branch ? ` (branch ${data.git.branch})` : ''}`, fileLines(data, level)),
     section(
       'Recent commits',
       data.commits.slice(0, level.commits).map((c) => `- ${c.sha} ${oneLine(c.subject, level.line)} (${stamp(c.at)})`),
@@ -94,18 +94,13 @@ function renderBody(data: HookContextData, level: Level): string {
   return sections.filter(Boolean).join('\n\n');
 }
 
-function intro(data: HookContextData): string {
-  switch (data.source) {
-    case 'compact':
-      return 'The conversation was just compacted. Below is what Baton recorded of this session and this workspace, so work in flight is not lost.';
-    case 'resume':
-      return 'This session was resumed. Below is what Baton recorded in this workspace, this session included.';
-    case 'clear':
-      return 'The conversation was cleared. Below is what Baton recorded in this workspace.';
-    case 'startup':
-      return 'A new session. Below is what earlier sessions and runs did in this workspace.';
-  }
-}
+const INTROS: Readonly<Record<HookContextData['source'], string>> = {
+  compact:
+    'The conversation was just compacted. Below is what Baton recorded of this session and this workspace, so work in flight is not lost.',
+  resume: 'This session was resumed. Below is what Baton recorded in this workspace, this session included.',
+  clear: 'The conversation was cleared. Below is what Baton recorded in this workspace.',
+  startup: 'A new session. Below is what earlier sessions and runs did in this workspace.',
+};
 
 function section(title: string, lines: string[]): string {
   return lines.length === 0 ? '' : `## ${title}\n${lines.join('\n')}`;
@@ -157,11 +152,6 @@ function runLines(data: HookContextData, level: Level): string[] {
   });
 }
 
-function changesTitle(data: HookContextData): string {
-  const branch = data.git?.branch ? ` (branch ${data.git.branch})` : '';
-  return `Uncommitted changes${branch}`;
-}
-
 function fileLines(data: HookContextData, level: Level): string[] {
   const status = data.git?.status ?? {};
   const files = Object.keys(status).sort();
@@ -173,12 +163,13 @@ function fileLines(data: HookContextData, level: Level): string[] {
 }
 
 function failureLines(data: HookContextData, level: Level): string[] {
-  const failures = data.sessions.flatMap((record) =>
-    record.data.failures.map((failure) => ({
-      failure,
-      label: clientLabel(record.data.client),
-      session: record.data.clientSessionId,
-    })),
+  const sessionFailures = data.sessions.flatMap(({ data: session }) =>
+    session.failures.map((failure) => {
+      const exit = failure.exitCode === undefined ? 'failed' : `exited ${failure.exitCode}`;
+      const error = failure.error ? `: ${oneLine(failure.error, level.line)}` : '';
+      const where = `${clientLabel(session.client)} session ${session.clientSessionId.slice(0, 8)}, ${stamp(failure.at)}`;
+      return { at: failure.at, line: `- \`${oneLine(failure.command, level.line)}\` ${exit} (${where})${error}` };
+    }),
   );
   const runFailures = data.runs
     .filter((dispatch) => dispatch.status === 'failed')
@@ -186,14 +177,6 @@ function failureLines(data: HookContextData, level: Level): string[] {
       at: dispatch.finishedAt ?? dispatch.startedAt,
       line: `- run ${dispatch.taskId} attempt ${dispatch.attempt} failed (${dispatch.outcome ?? 'failed'}) ${stamp(dispatch.finishedAt ?? dispatch.startedAt)}: ${oneLine(dispatch.validationErrors[0] ?? dispatch.result ?? '', level.line)}`,
     }));
-  const sessionFailures = failures.map(({ failure, label, session }) => {
-    const exit = failure.exitCode === undefined ? 'failed' : `exited ${failure.exitCode}`;
-    const error = failure.error ? `: ${oneLine(failure.error, level.line)}` : '';
-    return {
-      at: failure.at,
-      line: `- \`${oneLine(failure.command, level.line)}\` ${exit} (${label} session ${session.slice(0, 8)}, ${stamp(failure.at)})${error}`,
-    };
-  });
   return [...sessionFailures, ...runFailures]
     .sort((a, b) => b.at - a.at)
     .slice(0, level.failures)

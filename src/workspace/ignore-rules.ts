@@ -11,23 +11,15 @@ interface Rule {
 /**
  * .gitignore-style matching for a plain folder: `name`, `*.log`, `dir/`, `/rooted`, `a/**\/b`.
  * Negations (`!`) are not supported and are skipped; a git repository uses git's own rules.
+ * Returns whether a workspace-relative path (forward slashes) is ignored.
  */
-export class IgnoreRules {
-  private readonly rules: Rule[];
-
-  constructor(patterns: readonly string[]) {
-    this.rules = patterns.flatMap((line) => {
-      const rule = parsePattern(line);
-      return rule === undefined ? [] : [rule];
-    });
-  }
-
-  /** Whether a workspace-relative path (forward slashes) is ignored. */
-  ignores(relPath: string, isDir: boolean): boolean {
+export function ignoreRules(patterns: readonly string[]): (relPath: string, isDir: boolean) => boolean {
+  const rules = patterns.map(parsePattern).filter((rule) => rule !== undefined);
+  return (relPath, isDir) => {
     const base = relPath.slice(relPath.lastIndexOf('/') + 1);
     if (isDir && DEFAULT_IGNORED_DIRS.includes(base)) return true;
-    return this.rules.some((rule) => (!rule.dirOnly || isDir) && rule.regex.test(rule.anchored ? relPath : base));
-  }
+    return rules.some((rule) => (!rule.dirOnly || isDir) && rule.regex.test(rule.anchored ? relPath : base));
+  };
 }
 
 function parsePattern(line: string): Rule | undefined {
