@@ -1,7 +1,7 @@
 import { getLogger } from '../observability/index.js';
 import { resolvePreContextLimits } from './defaults.js';
 import { detectTaskLoop } from './detect-task-loop.js';
-import { type ContextLine, cleanValue, END_LINE, fitContext, shortPath } from './fit-context.js';
+import { type ContextLine, cleanValue, fitBlock, shortPath } from './fit-context.js';
 import { summarizeAttempts } from './summarize-attempts.js';
 import type { PreContextBuildOptions } from './types.js';
 
@@ -29,7 +29,6 @@ export function buildHelperContext(input: HelperContextInput): string {
   }
   const limits = resolvePreContextLimits(input.limits);
   const lines: ContextLine[] = [
-    { text: '--- HELPER AGENT CONTEXT ---', fixed: true, priority: 100 },
     {
       text: `Attempt #${input.attempt} (${input.attempt - 1} previous retries) - validation failed`,
       fixed: true,
@@ -52,11 +51,7 @@ export function buildHelperContext(input: HelperContextInput): string {
   if (detectTaskLoop(upTo)) {
     lines.push({ text: 'Task appears stuck in validation loop - try different approach', priority: 90 });
   }
-  lines.push(
-    { text: 'Generate commands to verify ALL failed criteria from ALL attempts.', fixed: true, priority: 100 },
-    { text: END_LINE, fixed: true, priority: 100 },
-  );
-  return fitContext(lines, limits);
+  return fitBlock('HELPER AGENT', lines, 'Generate commands to verify ALL failed criteria from ALL attempts.', limits);
 }
 
 /** File names give way to the error on a helper line: keep whole names within ~40 characters. */

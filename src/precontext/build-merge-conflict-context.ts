@@ -1,5 +1,5 @@
 import { resolvePreContextLimits } from './defaults.js';
-import { type ContextLine, cleanValue, END_LINE, fitContext, shortPath } from './fit-context.js';
+import { type ContextLine, cleanValue, fitBlock, shortPath } from './fit-context.js';
 import type { PreContextBuildOptions } from './types.js';
 
 /** Who last changed a conflicting file on the run's branch. */
@@ -34,7 +34,6 @@ export function buildMergeConflictContext(input: MergeConflictContextInput): str
   const files = cleanValue(input.files.slice(0, Math.max(1, limits.maxFiles)).map(shortPath).join(', '));
   const more = input.files.length > limits.maxFiles ? ` (+${input.files.length - limits.maxFiles} more)` : '';
   const lines: ContextLine[] = [
-    { text: '--- MERGE CONFLICT CONTEXT ---', fixed: true, priority: 100 },
     {
       text: 'Your passing result conflicted with work integrated meanwhile; this attempt starts from the new base.',
       fixed: true,
@@ -43,11 +42,12 @@ export function buildMergeConflictContext(input: MergeConflictContextInput): str
     { text: `Conflicting files: ${files}${more}`, priority: 90, list: true },
   ];
   if (authors.length > 0) lines.push({ text: `Changed by: ${cleanValue(authors.join(', '))}`, priority: 80, list: true });
-  lines.push(
-    { text: "Keep their changes as they now are in these files; redo this task's change on top of them.", fixed: true, priority: 100 },
-    { text: END_LINE, fixed: true, priority: 100 },
+  return fitBlock(
+    'MERGE CONFLICT',
+    lines,
+    "Keep their changes as they now are in these files; redo this task's change on top of them.",
+    limits,
   );
-  return fitContext(lines, limits);
 }
 
 function uniqueAuthors(changedBy: readonly ConflictAuthor[]): string[] {

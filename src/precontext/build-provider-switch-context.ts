@@ -1,6 +1,6 @@
 import { getLogger } from '../observability/index.js';
 import { HELPER_MODE, resolvePreContextLimits } from './defaults.js';
-import { type ContextLine, cleanValue, END_LINE, fitContext, touchedFileLines } from './fit-context.js';
+import { type ContextLine, cleanValue, fitBlock, touchedFileLines } from './fit-context.js';
 import { readDispatch } from './summarize-attempts.js';
 import type { PreContextBuildOptions } from './types.js';
 
@@ -36,19 +36,12 @@ export function buildProviderSwitchContext(input: ProviderSwitchContextInput): s
   const validationError = views.find((v) => v.validationErrors.length > 0)?.validationErrors[0];
   const provider = cleanValue(failed.provider).slice(0, 40);
   const reason = cleanValue(failed.outcome ?? failed.result ?? 'unknown error');
-  const lines: ContextLine[] = [
-    { text: '--- PROVIDER SWITCH CONTEXT ---', fixed: true, priority: 100 },
-    { text: `Previous provider (${provider}) failed: ${reason}`, priority: 90 },
-  ];
+  const lines: ContextLine[] = [{ text: `Previous provider (${provider}) failed: ${reason}`, priority: 90 }];
   lines.push(
     ...touchedFileLines(views, limits.maxFiles, { created: ['Previous attempt created', 60], updated: ['Previous attempt modified', 50] }),
   );
   if (validationError) {
     lines.push({ text: `Validation error: "${cleanValue(validationError)}"`, priority: 70, quoted: true });
   }
-  lines.push(
-    { text: `Continue from where ${provider} left off. Avoid recreating existing files.`, fixed: true, priority: 100 },
-    { text: END_LINE, fixed: true, priority: 100 },
-  );
-  return fitContext(lines, limits);
+  return fitBlock('PROVIDER SWITCH', lines, `Continue from where ${provider} left off. Avoid recreating existing files.`, limits);
 }

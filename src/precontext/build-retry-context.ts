@@ -1,6 +1,6 @@
 import { getLogger } from '../observability/index.js';
 import { resolvePreContextLimits } from './defaults.js';
-import { type ContextLine, cleanValue, END_LINE, fitContext, touchedFileLines } from './fit-context.js';
+import { type ContextLine, cleanValue, fitBlock, touchedFileLines } from './fit-context.js';
 import { summarizeAttempts } from './summarize-attempts.js';
 import type { AttemptSummary, PreContextBuildOptions } from './types.js';
 
@@ -30,16 +30,11 @@ export function buildRetryContext(input: RetryContextInput): string {
   const limits = resolvePreContextLimits(input.limits);
   const errors = failuresOf(previous).slice(0, limits.maxErrors);
   const lines: ContextLine[] = [
-    { text: '--- RETRY CONTEXT ---', fixed: true, priority: 100 },
     { text: `Attempt #${input.attempt} - Previous validation failures:`, fixed: true, priority: 100 },
     ...errors.map((e, i) => ({ text: `- ${cleanValue(e)}`, priority: 80 - i * 20 })),
-  ];
-  lines.push(
     ...touchedFileLines([...earlier].reverse(), limits.maxFiles, { created: ['Already created', 65], updated: ['Already modified', 55] }),
-    { text: 'Focus on fixing validation failures listed above.', fixed: true, priority: 100 },
-    { text: END_LINE, fixed: true, priority: 100 },
-  );
-  return fitContext(lines, limits);
+  ];
+  return fitBlock('RETRY', lines, 'Focus on fixing validation failures listed above.', limits);
 }
 
 /** The previous attempt's validation errors, or what stopped it before validation could run. */

@@ -77,6 +77,15 @@ function hasIrregularSpace(value: string): boolean {
 }
 
 /**
+ * A block: its `--- TITLE CONTEXT ---` line, `lines`, the closing instruction and END_LINE (all but
+ * `lines` fixed), fitted to the limits (fitContext).
+ */
+export function fitBlock(title: string, lines: readonly ContextLine[], closing: string, limits: PreContextLimits): string {
+  const fixed = (text: string): ContextLine => ({ text, fixed: true, priority: 100 });
+  return fitContext([fixed(`--- ${title} CONTEXT ---`), ...lines, fixed(closing), fixed(END_LINE)], limits);
+}
+
+/**
  * Applies the hard limits to a block and renders it followed by a blank line: lowest-priority
  * lines go first when over maxLines; over maxTokens the long values are cut and, if still over,
  * budget/packSections drops the lowest-priority lines (see fitTokens).
@@ -115,5 +124,3 @@ function fitLines(lines: readonly ContextLine[], maxLines: number): readonly Con
   }
   return kept;
 }
-
-export { END_LINE };

@@ -1,5 +1,5 @@
 import { type AgentSessionRecord, type LedgerRecords, listAgentSessions } from '../ledger/index.js';
-import { isSupervisedTry } from './supervised-try.js';
+import { isSupervisedTry } from './light.js';
 
 /** Sessions read at most to find the relevant ones (supervised tries are skipped, so read past them). */
 const READ_FACTOR = 4;

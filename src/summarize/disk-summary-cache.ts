@@ -15,11 +15,8 @@ export const DEFAULT_SUMMARY_CACHE_DIR = path.join('.baton', 'cache', 'summaries
  * rename so a concurrent reader never sees half a summary.
  */
 export class DiskSummaryCache implements SummaryCache {
-  readonly dir: string;
-
-  constructor(dir: string) {
+  constructor(readonly dir: string) {
     parseInput(cacheDirSchema, { dir }, { what: 'new DiskSummaryCache' });
-    this.dir = dir;
   }
 
   async get(key: string): Promise<string | undefined> {
