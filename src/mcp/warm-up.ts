@@ -1,15 +1,10 @@
 import { errorMessage } from '../errors/index.js';
 import { logLater } from '../observability/index.js';
-import type { Ledger } from '../ledger/index.js';
-import { type GitCache, loadRefresh, type RefreshFormat, type ResultCache, type SnapshotRenderer } from '../refresh/light.js';
+import { loadRefresh, type RefreshFormat } from '../refresh/light.js';
+import type { WorkspaceRegistry } from './workspace-state.js';
 
 /** What the warm-up reads of the workspace registry (workspace-state.ts), which calls it. */
-export interface WarmUpSources {
-  gitCache: GitCache;
-  resultCache: ResultCache<unknown>;
-  renderWorker?: SnapshotRenderer | undefined;
-  ledger(root: string): Promise<{ ledger: Ledger; error?: string | undefined }>;
-}
+export type WarmUpSources = Pick<WorkspaceRegistry, 'gitCache' | 'resultCache' | 'renderWorker' | 'ledger'>;
 
 export interface WarmUpOptions {
   /** Holds back the steps that evaluate modules until it resolves (stdio: the initialize answer). */

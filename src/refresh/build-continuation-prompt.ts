@@ -241,7 +241,7 @@ function instructions(
         `- Attempted: ${touched.length > 0 ? `changed ${touched.slice(0, 8).join(', ')}` : 'no file changes recorded'}`,
         '',
         '**Recovery Strategy**:',
-        recovery(failed?.outcome),
+        RECOVERY.get(failed?.outcome ?? '') ?? DEFAULT_RECOVERY,
       ].join('\n');
     }
     case 'resumed_after_break':
@@ -284,22 +284,17 @@ function completedInstructions(snapshot: ContextSnapshot): string {
   ].join('\n');
 }
 
-function recovery(outcome: string | undefined): string {
-  switch (outcome) {
-    case 'validation_failed':
-      return 'Fix the failing acceptance criteria named in the error first; keep the parts that already pass.';
-    case 'timeout':
-      return 'Split the work into smaller steps and commit progress between them.';
-    case 'context_window':
-      return 'Work on fewer files at once; read only what the next step needs.';
-    case 'rate_limited':
-    case 'quota_exhausted':
-    case 'overloaded':
-      return 'The provider failed, not the approach: continue the same plan.';
-    default:
-      return 'Read the error, reproduce it locally, and change the approach that caused it before retrying.';
-  }
-}
+/** What to change after a failed attempt, by its outcome. */
+const PROVIDER_FAILED = 'The provider failed, not the approach: continue the same plan.';
+const RECOVERY = new Map<string, string>([
+  ['validation_failed', 'Fix the failing acceptance criteria named in the error first; keep the parts that already pass.'],
+  ['timeout', 'Split the work into smaller steps and commit progress between them.'],
+  ['context_window', 'Work on fewer files at once; read only what the next step needs.'],
+  ['rate_limited', PROVIDER_FAILED],
+  ['quota_exhausted', PROVIDER_FAILED],
+  ['overloaded', PROVIDER_FAILED],
+]);
+const DEFAULT_RECOVERY = 'Read the error, reproduce it locally, and change the approach that caused it before retrying.';
 
 function checklist(snapshot: ContextSnapshot): string {
   const criteria = snapshot.task?.acceptanceCriteria ?? [];

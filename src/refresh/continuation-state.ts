@@ -19,7 +19,6 @@ export function detectContinuationState(snapshot: ContextSnapshot): Continuation
   if (last && isFailure(last)) return 'failed_attempt';
   const hasTrace =
     snapshot.dispatches.length > 0 || (snapshot.artifacts?.trackingLogs.length ?? 0) > 0 || (snapshot.artifacts?.artifacts.length ?? 0) > 0;
-  if (task.status === 'pending' && !hasTrace) return 'just_started';
   if (!hasTrace && task.status !== 'in_progress') return 'just_started';
   return 'resumed_after_break';
 }
