@@ -1,7 +1,6 @@
 import type { Dispatch, Task } from '../ledger/index.js';
 import { isPreContextEnabled, buildRetryContext } from '../precontext/index.js';
-import { contextInjections } from './metrics.js';
-import type { ProviderChainOptions } from './provider-chain.js';
+import { announceContext, type ProviderChainOptions } from './provider-chain.js';
 import type { CompletionGate } from './completion-gate.js';
 
 /** Dispatches read back to build a retry context. */
@@ -28,20 +27,13 @@ export async function attemptContext(
   const enabled = isPreContextEnabled(chain.preContext, 'retry', task.options);
   if (carried?.context) {
     const made = { context: enabled ? carried.context : '', contextType: carried.contextType };
-    if (made.context) announce(task.id, attempt, made, chain, 'merge conflict context injected');
+    if (made.context)
+      announceContext({ taskId: task.id, attempt }, made.context, made.contextType ?? 'retry', chain, 'merge conflict context injected');
     return made;
   }
   if (attempt <= 1 || !enabled) return { context: '', contextType: 'retry' };
   const history = await chain.ledger.lastDispatches(task.id, RETRY_HISTORY);
   const context = buildRetryContext({ attempt, dispatches: history, limits: chain.preContext.limits, logger: chain.logger });
-  const made: AttemptContext = { context, contextType: 'retry' };
-  if (context) announce(task.id, attempt, made, chain, 'retry context injected');
-  return made;
-}
-
-function announce(taskId: string, attempt: number, made: AttemptContext, chain: ProviderChainOptions, message: string): void {
-  const type = made.contextType ?? 'retry';
-  contextInjections().inc({ type });
-  chain.onEvent({ type: 'context', taskId, attempt, kind: type, text: made.context });
-  chain.logger.info({ event: 'prompt.contextual', taskId, attempt, type, context: made.context }, message);
+  if (context) announceContext({ taskId: task.id, attempt }, context, 'retry', chain, 'retry context injected');
+  return { context, contextType: 'retry' };
 }

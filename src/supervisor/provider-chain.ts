@@ -107,12 +107,8 @@ export async function runProviderChain(first: ChainRequest, options: ProviderCha
           prompt = block + prompt;
           injected = block + injected;
           contextType = 'circuit_breaker';
-          contextInjections().inc({ type: 'circuit_breaker' });
-          options.onEvent({ type: 'context', taskId: request.taskId, attempt: request.attempt, kind: 'circuit_breaker', text: block });
-          logger.info(
-            { event: 'prompt.contextual', taskId: request.taskId, provider: provider.name, type: 'circuit_breaker', context: block },
-            'provider switch context injected',
-          );
+          const at = { taskId: request.taskId, attempt: request.attempt, provider: provider.name };
+          announceContext(at, block, contextType, options, 'provider switch context injected');
         }
       }
       const tried = await runOne(provider, request, { prompt, injected, contextType }, options);
@@ -138,6 +134,19 @@ export async function runProviderChain(first: ChainRequest, options: ProviderCha
   }
   const list = [...failures.values()];
   return { ok: false, failure: describeAttemptFailure(list), failures: list, ...lastTry };
+}
+
+/** Counts, reports and logs a pre-context block injected into an attempt's prompt. */
+export function announceContext(
+  at: { taskId: string; attempt: number; provider?: string },
+  context: string,
+  type: NonNullable<Dispatch['contextType']>,
+  chain: Pick<ProviderChainOptions, 'onEvent' | 'logger'>,
+  message: string,
+): void {
+  contextInjections().inc({ type });
+  chain.onEvent({ type: 'context', taskId: at.taskId, attempt: at.attempt, kind: type, text: context });
+  chain.logger.info({ event: 'prompt.contextual', ...at, type, context }, message);
 }
 
 async function runOne(

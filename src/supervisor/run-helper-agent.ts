@@ -3,9 +3,8 @@ import { buildHelperContext, HELPER_MODE, isPreContextEnabled } from '../precont
 import { buildHelperPrompt } from '../prompt/index.js';
 import { maskSecretsSync } from '../redact/index.js';
 import { parseHelperCommands } from './parse-helper-commands.js';
-import { type ProviderChainOptions, runProviderChain } from './provider-chain.js';
+import { announceContext, type ProviderChainOptions, runProviderChain } from './provider-chain.js';
 import { checkError, type CriterionFailure } from './validate-attempt.js';
-import { contextInjections } from './metrics.js';
 
 /** Dispatches read back to build the helper context. */
 const HELPER_HISTORY = 30;
@@ -54,11 +53,7 @@ export async function runHelperAgent(input: HelperAgentInput, chain: ProviderCha
       'helper prompt',
     );
   }
-  if (context) {
-    contextInjections().inc({ type: 'helper' });
-    chain.onEvent({ type: 'context', taskId: task.id, attempt, kind: 'helper', text: context });
-    chain.logger.info({ event: 'prompt.contextual', taskId: task.id, attempt, type: 'helper', context }, 'helper context injected');
-  }
+  if (context) announceContext({ taskId: task.id, attempt }, context, 'helper', chain, 'helper context injected');
   const run = await runProviderChain(
     {
       taskId: task.id,

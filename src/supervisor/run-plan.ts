@@ -20,6 +20,7 @@ import { TaskScheduler } from './task-scheduler.js';
 import { toNewTask } from './to-new-task.js';
 import type { BreakerSettings, EventSink, WorkspaceOps } from './types.js';
 import { workspaceOps } from './workspace-ops.js';
+import { definedFields } from '../util/index.js';
 
 export interface RunPlanOptions {
   ledger: Ledger;
@@ -140,8 +141,7 @@ export async function runPlan(input: Plan, options: RunPlanOptions): Promise<Run
     leaseMs,
     recentHistoryWindow: options.recentHistoryWindow ?? DEFAULT_RECENT_HISTORY_WINDOW,
     checkTimeoutMs: options.checkTimeoutMs ?? DEFAULT_CHECK_TIMEOUT_MS,
-    ...(options.sites ? { sites: options.sites } : {}),
-    ...(options.refreshSessions ? { refreshSessions: options.refreshSessions } : {}),
+    ...definedFields({ sites: options.sites, refreshSessions: options.refreshSessions }),
   };
 
   /** Each task as its upsert returned it: a first look right after needs no read. */
@@ -158,8 +158,7 @@ export async function runPlan(input: Plan, options: RunPlanOptions): Promise<Run
     onEvent,
     now,
     sleep,
-    ...(options.maxRetries === undefined ? {} : { maxRetries: options.maxRetries }),
-    ...(options.signal ? { signal: options.signal } : {}),
+    ...definedFields({ maxRetries: options.maxRetries, signal: options.signal }),
   });
   await scheduler.run();
   await options.sites?.finish?.();
