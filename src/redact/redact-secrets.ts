@@ -1,6 +1,6 @@
 import { maskSecretsSync } from './mask-secrets-sync.js';
 import { redactValueSync } from './redact-value-sync.js';
-import type { RedactManyResult, RedactResult, RedactValueResult } from './types.js';
+import type { RedactResult, RedactValueResult } from './types.js';
 
 /**
  * Masks secrets in a text with Baton's one rule set (the same as maskSecretsSync: the kinds of
@@ -12,17 +12,6 @@ import type { RedactManyResult, RedactResult, RedactValueResult } from './types.
  */
 export async function redactSecrets(text: string): Promise<RedactResult> {
   return maskSecretsSync(text);
-}
-
-/** `redactSecrets` for many strings at once, returned in input order with the total masked. */
-export async function redactSecretsMany(texts: readonly string[]): Promise<RedactManyResult> {
-  let count = 0;
-  const out = texts.map((text) => {
-    const masked = maskSecretsSync(text);
-    count += masked.count;
-    return masked.text;
-  });
-  return { texts: out, count };
 }
 
 /**

@@ -29,6 +29,9 @@ const URL_CREDENTIALS_GATE = /:\/\/[^\s:/@"'\\]{0,256}:[^\s@/"'\\]{1,256}@/i;
 
 const SLACK_WEBHOOK_GATE = /hooks\.slack\.com\//i;
 
+/** A token rule: its body after a prefix not glued to a letter or digit, under TOKEN_GATE. */
+const token = (kind: string, body: string): SecretPattern => ({ kind, gate: TOKEN_GATE, regex: new RegExp(S + body, 'g') });
+
 const acceptValue = (groups: Record<string, string | undefined>): boolean => isSecretValue(groups.secret ?? groups.secret2 ?? '');
 
 /**
@@ -62,49 +65,33 @@ export const SECRET_PATTERNS: readonly SecretPattern[] = [
     ),
   },
   { kind: 'aws', gate: TOKEN_GATE, regex: /\b(?:A3T[A-Z0-9]|AKIA|ASIA|ABIA|ACCA|AGPA|AIDA|AIPA|ANPA|ANVA|APKA|AROA)[A-Z0-9]{16}\b/g },
-  { kind: 'anthropic', gate: TOKEN_GATE, regex: new RegExp(String.raw`${S}sk-ant-[A-Za-z0-9_-]{20,}`, 'g') },
-  { kind: 'openai', gate: TOKEN_GATE, regex: new RegExp(String.raw`${S}sk-(?:proj-|svcacct-|admin-)?[A-Za-z0-9_-]{20,}`, 'g') },
-  {
-    kind: 'github',
-    gate: TOKEN_GATE,
-    regex: new RegExp(String.raw`${S}(?:gh[pousr]_[A-Za-z0-9_]{30,}|github_pat_[A-Za-z0-9_]{22,})`, 'g'),
-  },
-  {
-    kind: 'gitlab',
-    gate: TOKEN_GATE,
-    regex: new RegExp(String.raw`${S}gl(?:pat|dt|rt|ptt|cbt|oas|soat|ffct|imt|ft|agent)-[A-Za-z0-9_-]{20,}`, 'g'),
-  },
-  {
-    kind: 'grafana',
-    gate: TOKEN_GATE,
-    regex: new RegExp(String.raw`${S}(?:glc_[A-Za-z0-9+/]{32,}={0,2}|glsa_[A-Za-z0-9]{32}_[A-Fa-f0-9]{8})`, 'g'),
-  },
-  { kind: 'slack', gate: TOKEN_GATE, regex: new RegExp(String.raw`${S}(?:xox[abposre]|xapp)-[A-Za-z0-9-]{10,}`, 'g') },
+  token('anthropic', String.raw`sk-ant-[A-Za-z0-9_-]{20,}`),
+  token('openai', String.raw`sk-(?:proj-|svcacct-|admin-)?[A-Za-z0-9_-]{20,}`),
+  token('github', String.raw`(?:gh[pousr]_[A-Za-z0-9_]{30,}|github_pat_[A-Za-z0-9_]{22,})`),
+  token('gitlab', String.raw`gl(?:pat|dt|rt|ptt|cbt|oas|soat|ffct|imt|ft|agent)-[A-Za-z0-9_-]{20,}`),
+  token('grafana', String.raw`(?:glc_[A-Za-z0-9+/]{32,}={0,2}|glsa_[A-Za-z0-9]{32}_[A-Fa-f0-9]{8})`),
+  token('slack', String.raw`(?:xox[abposre]|xapp)-[A-Za-z0-9-]{10,}`),
   {
     kind: 'slack-webhook',
     gate: SLACK_WEBHOOK_GATE,
     regex: /https:\/\/hooks\.slack\.com\/(?:services|workflows|triggers)\/[A-Za-z0-9/_-]{20,}/gi,
   },
-  { kind: 'npm', gate: TOKEN_GATE, regex: new RegExp(String.raw`${S}npm_[A-Za-z0-9]{36,}`, 'g') },
-  { kind: 'sendgrid', gate: TOKEN_GATE, regex: new RegExp(String.raw`${S}SG\.[A-Za-z0-9_-]{16,}\.[A-Za-z0-9_-]{16,}`, 'g') },
-  { kind: 'shopify', gate: TOKEN_GATE, regex: new RegExp(String.raw`${S}shp(?:pa|ca|at|ss)_[A-Za-z0-9]{32,}`, 'g') },
-  { kind: 'groq', gate: TOKEN_GATE, regex: new RegExp(String.raw`${S}gsk_[A-Za-z0-9]{40,}`, 'g') },
-  { kind: 'huggingface', gate: TOKEN_GATE, regex: new RegExp(String.raw`${S}hf_[A-Za-z0-9]{30,}`, 'g') },
-  { kind: 'linear', gate: TOKEN_GATE, regex: new RegExp(String.raw`${S}lin_(?:api|oauth)_[A-Za-z0-9_]{32,}`, 'g') },
-  {
-    kind: 'notion',
-    gate: TOKEN_GATE,
-    regex: new RegExp(String.raw`${S}(?:ntn_[0-9]{11}[A-Za-z0-9]{35,}|secret_[A-Za-z0-9]{43}(?![A-Za-z0-9]))`, 'g'),
-  },
-  { kind: '1password', gate: TOKEN_GATE, regex: new RegExp(String.raw`${S}ops_ey[A-Za-z0-9+/=_-]{50,}`, 'g') },
-  { kind: 'hashicorp-vault', gate: TOKEN_GATE, regex: new RegExp(String.raw`${S}hv[sbr]\.[A-Za-z0-9_-]{24,}`, 'g') },
-  { kind: 'vercel', gate: TOKEN_GATE, regex: new RegExp(String.raw`${S}v(?:cp|ci|ca|cr|ck)_[A-Za-z0-9]{20,}`, 'g') },
-  { kind: 'databricks', gate: TOKEN_GATE, regex: new RegExp(String.raw`${S}dapi[a-fA-F0-9]{32}(?:-[0-9])?(?![A-Za-z0-9])`, 'g') },
-  { kind: 'docker', gate: TOKEN_GATE, regex: new RegExp(String.raw`${S}dckr_pat_[A-Za-z0-9_-]{20,}`, 'g') },
-  { kind: 'figma', gate: TOKEN_GATE, regex: new RegExp(String.raw`${S}figd_[A-Za-z0-9_-]{40,}`, 'g') },
-  { kind: 'stripe', gate: TOKEN_GATE, regex: new RegExp(String.raw`${S}(?:sk|rk)_(?:live|test)_[A-Za-z0-9]{16,}`, 'g') },
-  { kind: 'google', gate: TOKEN_GATE, regex: new RegExp(String.raw`${S}AIza[0-9A-Za-z_-]{35}`, 'g') },
-  { kind: 'jwt', gate: TOKEN_GATE, regex: new RegExp(String.raw`${S}eyJ[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}`, 'g') },
+  token('npm', String.raw`npm_[A-Za-z0-9]{36,}`),
+  token('sendgrid', String.raw`SG\.[A-Za-z0-9_-]{16,}\.[A-Za-z0-9_-]{16,}`),
+  token('shopify', String.raw`shp(?:pa|ca|at|ss)_[A-Za-z0-9]{32,}`),
+  token('groq', String.raw`gsk_[A-Za-z0-9]{40,}`),
+  token('huggingface', String.raw`hf_[A-Za-z0-9]{30,}`),
+  token('linear', String.raw`lin_(?:api|oauth)_[A-Za-z0-9_]{32,}`),
+  token('notion', String.raw`(?:ntn_[0-9]{11}[A-Za-z0-9]{35,}|secret_[A-Za-z0-9]{43}(?![A-Za-z0-9]))`),
+  token('1password', String.raw`ops_ey[A-Za-z0-9+/=_-]{50,}`),
+  token('hashicorp-vault', String.raw`hv[sbr]\.[A-Za-z0-9_-]{24,}`),
+  token('vercel', String.raw`v(?:cp|ci|ca|cr|ck)_[A-Za-z0-9]{20,}`),
+  token('databricks', String.raw`dapi[a-fA-F0-9]{32}(?:-[0-9])?(?![A-Za-z0-9])`),
+  token('docker', String.raw`dckr_pat_[A-Za-z0-9_-]{20,}`),
+  token('figma', String.raw`figd_[A-Za-z0-9_-]{40,}`),
+  token('stripe', String.raw`(?:sk|rk)_(?:live|test)_[A-Za-z0-9]{16,}`),
+  token('google', String.raw`AIza[0-9A-Za-z_-]{35}`),
+  token('jwt', String.raw`eyJ[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}`),
   {
     kind: 'bearer',
     gate: /bearer\s/i,

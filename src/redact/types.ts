@@ -5,12 +5,6 @@ export interface RedactResult {
   count: number;
 }
 
-/** Many texts after masking, in input order, with the total masked across them. */
-export interface RedactManyResult {
-  texts: string[];
-  count: number;
-}
-
 /** A JSON-like value whose every string was masked. */
 export interface RedactValueResult<T> {
   value: T;

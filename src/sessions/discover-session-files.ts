@@ -26,24 +26,20 @@ export interface SessionFileEntry {
  * OpenCode's SQLite database, whose session rows name their directory (one entry per session).
  */
 export async function discoverSessionFiles(stores: SessionStores, roots: readonly string[]): Promise<SessionFileEntry[]> {
-  const found = await Promise.all([
-    ...roots.map((root) => listFiles(path.join(stores.claude, 'projects', claudeProjectSlug(root)), (n) => n.endsWith('.jsonl'))),
+  const [claude, gemini, codex, copilot, opencode] = await Promise.all([
+    Promise.all(roots.map((root) => listFiles(path.join(stores.claude, 'projects', claudeProjectSlug(root)), (n) => n.endsWith('.jsonl')))),
     geminiFiles(stores.gemini, roots),
     codexFiles(stores.codex),
     copilotFiles(stores.copilot),
+    discoverOpencodeSessions(stores.opencode, roots),
   ]);
-  const claude = found.slice(0, roots.length).flat();
-  const [gemini, codex, copilot] = found.slice(roots.length) as [string[], string[], string[]];
   const entries = [
-    ...claude.map((file) => ({ client: 'claude' as const, file, placed: true })),
+    ...claude.flat().map((file) => ({ client: 'claude' as const, file, placed: true })),
     ...gemini.map((file) => ({ client: 'gemini' as const, file, placed: true })),
     ...codex.map((file) => ({ client: 'codex' as const, file, placed: false })),
     ...copilot.map((file) => ({ client: 'copilot' as const, file, placed: false })),
   ];
-  const [stats, opencode] = await Promise.all([
-    Promise.all(entries.map((e) => stat(e.file).catch(() => undefined))),
-    discoverOpencodeSessions(stores.opencode, roots),
-  ]);
+  const stats = await Promise.all(entries.map((e) => stat(e.file).catch(() => undefined)));
   const files = entries.flatMap((e, i) => {
     const s = stats[i];
     return s?.isFile() ? [{ ...e, size: s.size, mtimeMs: Math.floor(s.mtimeMs) }] : [];

@@ -11,9 +11,6 @@ export type { PlanItem, ToolKind };
 /** Which agent CLI wrote a session record. */
 export type SessionClient = 'claude' | 'codex' | 'gemini' | 'copilot' | 'cursor' | 'opencode';
 
-/** Every client a reader exists for, in the order `baton sessions` lists them. */
-export const SESSION_CLIENTS: readonly SessionClient[] = ['claude', 'codex', 'gemini', 'copilot', 'cursor', 'opencode'];
-
 /** How a session ended, as far as its record tells. */
 export type SessionEnding = 'normal' | 'error' | 'usage_limit' | 'interrupted' | 'unknown';
 

@@ -36,18 +36,18 @@ export function exitCodeOf(output: string, metadata?: unknown): number | undefin
   const sandbox = SANDBOX_CODE.exec(text);
   if (sandbox) return Number(sandbox[1]);
   const lines = text.split('\n').map((l) => l.replace(/\r$/, ''));
-  for (const line of lines.slice(0, HEAD_LINES)) {
-    for (const re of HEAD_CODE) {
-      const m = re.exec(line);
-      if (m) return Number(m[1]);
-    }
-  }
-  const tail = lines.filter((l) => l.trim().length > 0).slice(-TAIL_LINES);
-  for (const line of tail) {
-    for (const re of TAIL_CODE) {
-      const m = re.exec(line.trim());
-      if (m) return Number(m[1]);
-    }
+  const tail = lines
+    .map((l) => l.trim())
+    .filter((l) => l.length > 0)
+    .slice(-TAIL_LINES);
+  return firstCode(lines.slice(0, HEAD_LINES), HEAD_CODE) ?? firstCode(tail, TAIL_CODE);
+}
+
+/** The code the first line matching one of `patterns` states, trying each line with every pattern. */
+function firstCode(lines: readonly string[], patterns: readonly RegExp[]): number | undefined {
+  for (const line of lines) {
+    const m = patterns.map((re) => re.exec(line)).find((match) => match !== null);
+    if (m) return Number(m[1]);
   }
   return undefined;
 }

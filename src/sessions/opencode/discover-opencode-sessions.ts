@@ -1,8 +1,8 @@
 import { readdir } from 'node:fs/promises';
 import path from 'node:path';
 import { isUnderRoots } from '../discover-roots.js';
-import { openOpencodeDb } from './open-opencode-db.js';
-import { opencodeSource } from './opencode-source.js';
+import type { SessionFileEntry } from '../discover-session-files.js';
+import { type OpencodeDb, openOpencodeDb } from './open-opencode-db.js';
 
 /** Where OpenCode keeps its sessions, from the environment it reads itself. */
 export interface OpencodeStore {
@@ -24,15 +24,6 @@ interface SessionRow {
   time_updated: number;
 }
 
-/** A session found (the shape of discovery's SessionFileEntry: `file` is `DB#ses_…`). */
-export interface OpencodeSessionEntry {
-  client: 'opencode';
-  file: string;
-  size: number;
-  mtimeMs: number;
-  placed: true;
-}
-
 /**
  * This workspace's OpenCode sessions: every top-level session (sub-agent sessions are read through
  * their parent) whose directory is one of `roots` or inside one, in `OPENCODE_DB` or else in every
@@ -41,7 +32,7 @@ export interface OpencodeSessionEntry {
  * whose mtime is the session's `time_updated`, so an unchanged session is not read again. A missing
  * or unreadable database is no sessions.
  */
-export async function discoverOpencodeSessions(store: OpencodeStore, roots: readonly string[]): Promise<OpencodeSessionEntry[]> {
+export async function discoverOpencodeSessions(store: OpencodeStore, roots: readonly string[]): Promise<SessionFileEntry[]> {
   const dbs = store.db ? [store.db] : await databasesIn(store.dataDir);
   const found = await Promise.all(dbs.map((db) => sessionsOf(db, roots)));
   return found.flat();
@@ -52,8 +43,8 @@ async function databasesIn(dir: string): Promise<string[]> {
   return names.filter((n) => /^opencode(-[A-Za-z0-9._-]+)?\.db$/.test(n)).map((n) => path.join(dir, n));
 }
 
-async function sessionsOf(file: string, roots: readonly string[]): Promise<OpencodeSessionEntry[]> {
-  let db: Awaited<ReturnType<typeof openOpencodeDb>> | undefined;
+async function sessionsOf(file: string, roots: readonly string[]): Promise<SessionFileEntry[]> {
+  let db: OpencodeDb | undefined;
   try {
     db = await openOpencodeDb(file);
     const rows = db.query('SELECT id, directory, time_updated FROM session WHERE parent_id IS NULL').all() as SessionRow[];
@@ -64,10 +55,11 @@ async function sessionsOf(file: string, roots: readonly string[]): Promise<Openc
       .filter((r) => isUnderRoots(r.directory, roots))
       .map((r) => ({
         client: 'opencode' as const,
-        file: opencodeSource(file, r.id),
+        // The session's "file": the database and the session's id (read-opencode-session.ts).
+        file: `${file}#${r.id}`,
         size: Number((bytes.all(r.id)[0] as { n: number | null } | undefined)?.n ?? 0),
         mtimeMs: r.time_updated,
-        placed: true as const,
+        placed: true,
       }));
   } catch {
     return [];

@@ -3,7 +3,6 @@ import type { ParsedFile } from '../parse-jsonl-file.js';
 import type { ReadSessionOptions, SessionParser } from '../types.js';
 import { createOpencodeParser } from './create-opencode-parser.js';
 import { type OpencodeDb, openOpencodeDb } from './open-opencode-db.js';
-import { splitOpencodeSource } from './opencode-source.js';
 
 /** Messages read per query: a long session is read a page at a time, never whole. */
 const PAGE = 200;
@@ -15,7 +14,7 @@ interface MessageRow {
 }
 
 /**
- * Reads one OpenCode session (`DB#ses_…`, see opencodeSource) from its SQLite database: the
+ * Reads one OpenCode session (`DB#ses_…`, see splitOpencodeSource) from its SQLite database: the
  * session's row, then its messages a page at a time, each followed by its parts, into the
  * parser. `end` is the bytes of message and part data read (OpenCode's store has no offset to
  * resume from: a changed session is read again whole). Throws INPUT_INVALID for a source that
@@ -66,4 +65,17 @@ function feedMessages(db: OpencodeDb, sessionId: string, parser: SessionParser):
     if (!last || rows.length < PAGE) return bytes;
     after = { time: last.time_created, id: last.id };
   }
+}
+
+/**
+ * The database and session id of an OpenCode source; undefined when it names no session. OpenCode
+ * (1.x) keeps every session in one SQLite database, so a session's "file" is the database and the
+ * session's id joined by `#`: `~/.local/share/opencode/opencode.db#ses_…`. Discovery, the import's
+ * per-file state and `baton handoff` all carry it as one string.
+ */
+export function splitOpencodeSource(source: string): { db: string; sessionId: string } | undefined {
+  const at = source.lastIndexOf('#');
+  if (at <= 0) return undefined;
+  const sessionId = source.slice(at + 1);
+  return /^ses_[A-Za-z0-9]+$/.test(sessionId) ? { db: source.slice(0, at), sessionId } : undefined;
 }
