@@ -13,7 +13,8 @@ export interface PanelCommandOptions extends CommonOptions {
  * prints when it completes; with --json one document prints at the end. Exit 1 when every agent
  * failed, 2 for bad input (missing --config, invalid panel file, empty question).
  */
-export async function runPanelCommand(io: CliIO, question: string, options: PanelCommandOptions): Promise<number> {
+export async function runPanelCommand(io: CliIO, words: string[], options: PanelCommandOptions): Promise<number> {
+  const question = words.join(' ');
   const attribution = options.attribution === undefined ? undefined : parseChoice(options.attribution, ATTRIBUTIONS, '--attribution');
   if (options.config && !question.trim())
     throw new BatonError('INPUT_INVALID', 'The question is empty: ask the panel something', { details: { field: 'question' } });

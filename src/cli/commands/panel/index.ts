@@ -1,18 +1,13 @@
-import type { Command } from 'commander';
 import type { RegisterCommand } from '../../command-types.js';
-import { withCommonOptions } from '../../context.js';
-import type { PanelCommandOptions } from './action.js';
+import { lazyAction, withCommonOptions } from '../../context.js';
 import { describePanelConfigOption } from './describe-config-option.js';
 
 /** `baton panel --config panel.json "QUESTION"`: agents answer in turn, sharing context (seed 003). */
-export const registerPanel: RegisterCommand = (program: Command, io, state) => {
+export const registerPanel: RegisterCommand = (program, io, state) => {
   describePanelConfigOption(withCommonOptions(program.command('panel')))
     .description('ask a panel of agents one question; each later agent sees the earlier answers')
     .argument('<question...>', 'the question (quote it, or pass it as several words)')
     .option('--attribution <mode>', 'how earlier answers are passed: assistant | user (overrides the panel file)')
     .option('--providers-config <file>', 'baton.config.json declaring the providers of "baton" agents (default .baton/baton.config.json)')
-    .action(async (question: string[], options: PanelCommandOptions) => {
-      const { runPanelCommand } = await import('./action.js');
-      state.exitCode = await runPanelCommand(io, question.join(' '), options);
-    });
+    .action(lazyAction(io, state, async () => (await import('./action.js')).runPanelCommand));
 };
