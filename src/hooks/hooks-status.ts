@@ -58,8 +58,8 @@ function scopeStatus(client: AgentClient, scope: HookScope, workspace: string, e
     missing: wanted,
     unknownEvents: [],
   };
-  if (target.featureFile) status.featureOn = codexHooksFeatureOn(readOr(target.featureFile, ''));
-  const text = readOr(target.settingsFile, '');
+  if (target.featureFile) status.featureOn = codexHooksFeatureOn(readOrEmpty(target.featureFile));
+  const text = readOrEmpty(target.settingsFile);
   if (text.trim() === '') return status;
   let json: unknown;
   try {
@@ -82,20 +82,20 @@ function scopeStatus(client: AgentClient, scope: HookScope, workspace: string, e
 /** Where Codex keeps hook trust: the user's config.toml ($CODEX_HOME), and the scope's own. */
 function codexConfigs(featureFile: string | undefined, env: NodeJS.ProcessEnv): string[] {
   const user = path.join(env.CODEX_HOME ?? path.join(env.HOME ?? os.homedir(), '.codex'), 'config.toml');
-  return [...new Set([user, featureFile ?? user])].map((file) => readOr(file, ''));
+  return [...new Set([user, featureFile ?? user])].map(readOrEmpty);
 }
 
 function lastProblems(file: string, count: number): string[] {
-  return readOr(file, '')
+  return readOrEmpty(file)
     .split('\n')
     .filter((line) => line.trim() !== '')
     .slice(-count);
 }
 
-function readOr(file: string, fallback: string): string {
+function readOrEmpty(file: string): string {
   try {
     return readFileSync(file, 'utf8');
   } catch {
-    return fallback;
+    return '';
   }
 }
