@@ -87,7 +87,7 @@ export async function handlePreCompact(input: HookInput, workspace: string, now:
   const id = agentSessionId(input.client, input.sessionId);
   const files = sessionFiles(workspace, id);
   appendJournal(files.journal, files.dir, { kind: 'compact', at: now, trigger: input.trigger ?? 'auto' });
-  await withHookLedger(workspace, env, BUSY_TIMEOUT_MS.fold, (ledger) => foldSession(ledger, workspace, input, now));
+  await foldBeforeCompression(input, workspace, now, env);
   if (input.client === 'gemini') {
     const state = readHookState(files.state) ?? freshState(input, now);
     writeHookState(files.state, { ...state, compactPending: true });

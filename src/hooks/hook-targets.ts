@@ -10,8 +10,6 @@ export const HOOK_SCOPES: readonly HookScope[] = ['project', 'user'];
 
 /** Where a client's hook configuration lives for a scope. */
 export interface HookTarget {
-  client: AgentClient;
-  scope: HookScope;
   /** The JSON file holding the `hooks` table. */
   settingsFile: string;
   /** Codex: the config.toml that must enable `[features] hooks`. */
@@ -28,10 +26,10 @@ export function hookTarget(client: AgentClient, scope: HookScope, workspace: str
   const home = env.HOME ?? os.homedir();
   if (client === 'codex') {
     const dir = scope === 'project' ? path.join(workspace, '.codex') : (env.CODEX_HOME ?? path.join(home, '.codex'));
-    return { client, scope, settingsFile: path.join(dir, 'hooks.json'), featureFile: path.join(dir, 'config.toml') };
+    return { settingsFile: path.join(dir, 'hooks.json'), featureFile: path.join(dir, 'config.toml') };
   }
   const folder = client === 'claude' ? '.claude' : '.gemini';
-  return { client, scope, settingsFile: path.join(scope === 'project' ? workspace : home, folder, 'settings.json') };
+  return { settingsFile: path.join(scope === 'project' ? workspace : home, folder, 'settings.json') };
 }
 
 /**

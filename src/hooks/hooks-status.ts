@@ -1,5 +1,4 @@
 import { existsSync, readFileSync } from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { CLIENT_SPECS } from './client-specs.js';
 import { codexHooksFeatureOn } from './codex-features.js';
@@ -58,8 +57,8 @@ function scopeStatus(client: AgentClient, scope: HookScope, workspace: string, e
     missing: wanted,
     unknownEvents: [],
   };
-  if (target.featureFile) status.featureOn = codexHooksFeatureOn(readOr(target.featureFile, ''));
-  const text = readOr(target.settingsFile, '');
+  if (target.featureFile) status.featureOn = codexHooksFeatureOn(readOrEmpty(target.featureFile));
+  const text = readOrEmpty(target.settingsFile);
   if (text.trim() === '') return status;
   let json: unknown;
   try {
@@ -70,7 +69,8 @@ function scopeStatus(client: AgentClient, scope: HookScope, workspace: string, e
   if (typeof json !== 'object' || json === null) return status;
   const settings = json as Record<string, unknown>;
   const found = new Set(batonHookEvents(settings, client));
-  if (client === 'codex') status.untrusted = untrustedCodexEvents(settings, target.settingsFile, codexConfigs(target.featureFile, env));
+  if (client === 'codex')
+    status.untrusted = untrustedCodexEvents(settings, target.settingsFile, codexConfigs(target.featureFile, workspace, env));
   return {
     ...status,
     installed: wanted.filter((event) => found.has(event)),
@@ -80,22 +80,22 @@ function scopeStatus(client: AgentClient, scope: HookScope, workspace: string, e
 }
 
 /** Where Codex keeps hook trust: the user's config.toml ($CODEX_HOME), and the scope's own. */
-function codexConfigs(featureFile: string | undefined, env: NodeJS.ProcessEnv): string[] {
-  const user = path.join(env.CODEX_HOME ?? path.join(env.HOME ?? os.homedir(), '.codex'), 'config.toml');
-  return [...new Set([user, featureFile ?? user])].map((file) => readOr(file, ''));
+function codexConfigs(featureFile: string | undefined, workspace: string, env: NodeJS.ProcessEnv): string[] {
+  const user = hookTarget('codex', 'user', workspace, env).featureFile;
+  return [...new Set([user, featureFile ?? user])].map((file) => readOrEmpty(file ?? ''));
 }
 
 function lastProblems(file: string, count: number): string[] {
-  return readOr(file, '')
+  return readOrEmpty(file)
     .split('\n')
     .filter((line) => line.trim() !== '')
     .slice(-count);
 }
 
-function readOr(file: string, fallback: string): string {
+function readOrEmpty(file: string): string {
   try {
     return readFileSync(file, 'utf8');
   } catch {
-    return fallback;
+    return '';
   }
 }
