@@ -1,26 +1,5 @@
-import type {
-  Breaker,
-  BreakerWrite,
-  Claim,
-  ClaimResult,
-  Dispatch,
-  DispatchPatch,
-  DispatchQuery,
-  LedgerLine,
-  LedgerRecord,
-  NewAttemptDispatch,
-  NewDispatch,
-  NewRecord,
-  NewTask,
-  Page,
-  RecordCollection,
-  RecordPatch,
-  RecordQuery,
-  Task,
-  TaskPatch,
-  TaskQuery,
-  TaskStatus,
-} from './types.js';
+// The contract's vocabulary (every method's argument and result types).
+import type * as L from './types.js';
 
 /*
  * A ledger is a small core (tasks and dispatches) plus optional capabilities, each its own
@@ -41,22 +20,22 @@ export interface LedgerCore {
   readonly location: string;
 
   /** Creates a task. Throws LEDGER_CONFLICT when the id exists. */
-  createTask(input: NewTask): Promise<Task>;
+  createTask(input: L.NewTask): Promise<L.Task>;
   /** Creates the task, or returns the existing one unchanged (idempotent for plan loading). */
-  upsertTask(input: NewTask): Promise<Task>;
+  upsertTask(input: L.NewTask): Promise<L.Task>;
   /** Applies a patch and bumps updatedAt. Throws NOT_FOUND. */
-  updateTask(id: string, patch: TaskPatch): Promise<Task>;
-  getTask(id: string): Promise<Task | undefined>;
+  updateTask(id: string, patch: L.TaskPatch): Promise<L.Task>;
+  getTask(id: string): Promise<L.Task | undefined>;
   /** Several tasks in one read (one round trip on Redis), in the order asked; undefined where missing. */
-  getTasks(ids: readonly string[]): Promise<(Task | undefined)[]>;
+  getTasks(ids: readonly string[]): Promise<(L.Task | undefined)[]>;
   /** Tasks by status (any when omitted), oldest first, paginated by cursor. */
-  listTasks(query?: TaskQuery): Promise<Page<Task>>;
-  countTasksByStatus(): Promise<Record<TaskStatus, number>>;
+  listTasks(query?: L.TaskQuery): Promise<L.Page<L.Task>>;
+  countTasksByStatus(): Promise<Record<L.TaskStatus, number>>;
   /** The most recently completed tasks, newest first (seed 001's recent_history). */
-  recentCompletedTasks(limit: number): Promise<Task[]>;
+  recentCompletedTasks(limit: number): Promise<L.Task[]>;
 
   /** Appends a dispatch; the ledger assigns `seq` (and `id` when absent). */
-  appendDispatch(input: NewDispatch): Promise<Dispatch>;
+  appendDispatch(input: L.NewDispatch): Promise<L.Dispatch>;
   /**
    * Appends a dispatch as a new attempt of its task: its attempt number is one past the highest
    * attempt among the task's dispatches, allocated and written in one atomic step (SQLite: one
@@ -64,22 +43,22 @@ export interface LedgerCore {
    * number of processes get distinct numbers. Further provider tries of the same attempt use
    * appendDispatch with the returned number.
    */
-  appendNextAttempt(input: NewAttemptDispatch): Promise<Dispatch>;
+  appendNextAttempt(input: L.NewAttemptDispatch): Promise<L.Dispatch>;
   /** Applies a patch to a dispatch. Throws NOT_FOUND. */
-  updateDispatch(id: string, patch: DispatchPatch): Promise<Dispatch>;
-  getDispatch(id: string): Promise<Dispatch | undefined>;
+  updateDispatch(id: string, patch: L.DispatchPatch): Promise<L.Dispatch>;
+  getDispatch(id: string): Promise<L.Dispatch | undefined>;
   /** A task's last `limit` dispatches, newest first. */
-  lastDispatches(taskId: string, limit: number): Promise<Dispatch[]>;
+  lastDispatches(taskId: string, limit: number): Promise<L.Dispatch[]>;
   /** The newest `limit` dispatches across all tasks, newest first. */
-  recentDispatches(limit: number): Promise<Dispatch[]>;
+  recentDispatches(limit: number): Promise<L.Dispatch[]>;
   /** Dispatches newest first, filtered, paginated by cursor. */
-  listDispatches(query?: DispatchQuery): Promise<Page<Dispatch>>;
+  listDispatches(query?: L.DispatchQuery): Promise<L.Page<L.Dispatch>>;
   countDispatches(): Promise<number>;
   /**
    * Marks every `running` dispatch (of one task when given) as `interrupted`, with outcome
    * 'interrupted' and finishedAt now. Returns the dispatches it changed.
    */
-  markInterrupted(filter?: { taskId?: string }): Promise<Dispatch[]>;
+  markInterrupted(filter?: { taskId?: string }): Promise<L.Dispatch[]>;
 
   close(): Promise<void>;
 }
@@ -91,46 +70,46 @@ export interface LedgerClaims {
    * lapsed, or `owner` already holds it (which renews the lease). Two callers racing on one
    * ledger never both succeed while a lease is live.
    */
-  claimTask(taskId: string, owner: string, leaseMs: number): Promise<ClaimResult>;
+  claimTask(taskId: string, owner: string, leaseMs: number): Promise<L.ClaimResult>;
   /** Releases the claim if `owner` holds it; returns whether it did. Idempotent. */
   releaseTask(taskId: string, owner: string): Promise<boolean>;
   /** The live claim on a task, if any (lapsed leases are not returned). */
-  getClaim(taskId: string): Promise<Claim | undefined>;
+  getClaim(taskId: string): Promise<L.Claim | undefined>;
 }
 
 /** Capability: circuit-breaker state shared by every process on the ledger. */
 export interface LedgerBreakers {
-  getBreaker(provider: string): Promise<Breaker | undefined>;
-  listBreakers(): Promise<Breaker[]>;
+  getBreaker(provider: string): Promise<L.Breaker | undefined>;
+  listBreakers(): Promise<L.Breaker[]>;
   /**
    * Writes the breaker only if its current generation is `expectedGeneration` (0 when it does not
    * exist yet); the stored generation becomes expectedGeneration + 1. Returns the new breaker, or
    * undefined when another writer got there first (atomic compare-and-set).
    */
-  compareAndSetBreaker(provider: string, expectedGeneration: number, next: BreakerWrite): Promise<Breaker | undefined>;
+  compareAndSetBreaker(provider: string, expectedGeneration: number, next: L.BreakerWrite): Promise<L.Breaker | undefined>;
 }
 
 /** Capability: plain records (tech debt, research, recon, sessions, snapshots, audit). */
 export interface LedgerRecords {
   /** Creates a record; the ledger assigns `id` when absent. Throws LEDGER_CONFLICT when the id exists. */
-  createRecord<T>(collection: RecordCollection, input: NewRecord<T>): Promise<LedgerRecord<T>>;
+  createRecord<T>(collection: L.RecordCollection, input: L.NewRecord<T>): Promise<L.LedgerRecord<T>>;
   /** Patches status/taskId and shallow-merges `data`. Throws NOT_FOUND. */
-  updateRecord<T>(collection: RecordCollection, id: string, patch: RecordPatch<T>): Promise<LedgerRecord<T>>;
-  getRecord<T>(collection: RecordCollection, id: string): Promise<LedgerRecord<T> | undefined>;
+  updateRecord<T>(collection: L.RecordCollection, id: string, patch: L.RecordPatch<T>): Promise<L.LedgerRecord<T>>;
+  getRecord<T>(collection: L.RecordCollection, id: string): Promise<L.LedgerRecord<T> | undefined>;
   /** Records newest first (by updatedAt), filtered, paginated by cursor. */
-  listRecords<T>(collection: RecordCollection, query?: RecordQuery): Promise<Page<LedgerRecord<T>>>;
+  listRecords<T>(collection: L.RecordCollection, query?: L.RecordQuery): Promise<L.Page<L.LedgerRecord<T>>>;
 }
 
 /** Capability: the whole ledger as JSON lines, out and back in (`baton export` / `baton import`). */
 export interface LedgerTransfer {
   /** Every record of every kind, one line each, in a stable order. */
-  exportLines(): AsyncIterable<LedgerLine>;
+  exportLines(): AsyncIterable<L.LedgerLine>;
   /**
    * Writes already-validated lines, all or nothing (SQLite: one transaction; Redis: the result
    * built under a staging prefix, then switched in by one MULTI). Existing ids are overwritten, so
    * importing the same lines twice is idempotent.
    */
-  importLines(lines: readonly LedgerLine[]): Promise<number>;
+  importLines(lines: readonly L.LedgerLine[]): Promise<number>;
 }
 
 /**

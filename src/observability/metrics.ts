@@ -20,36 +20,31 @@ export function metricsRegistry(): Registry {
   return registry;
 }
 
-const counters = new Map<string, Counter<string>>();
-const gauges = new Map<string, Gauge<string>>();
-const histograms = new Map<string, Histogram<string>>();
+/** Every metric made, by kind and name, so each is registered once. */
+const made = new Map<string, Counter<string> | Gauge<string> | Histogram<string>>();
+
+function once<M extends Counter<string> | Gauge<string> | Histogram<string>>(kind: string, name: string, make: () => M): M {
+  const key = `${kind} ${name}`;
+  let metric = made.get(key) as M | undefined;
+  if (!metric) {
+    metric = make();
+    made.set(key, metric);
+  }
+  return metric;
+}
 
 /** Returns the named counter, creating it once (modules call this at use, not import). */
 export function counter(name: string, help: string, labelNames: string[] = []): Counter<string> {
-  let c = counters.get(name);
-  if (!c) {
-    c = new (prom().Counter)({ name, help, labelNames, registers: [metricsRegistry()] });
-    counters.set(name, c);
-  }
-  return c;
+  return once('counter', name, () => new (prom().Counter)({ name, help, labelNames, registers: [metricsRegistry()] }));
 }
 
 export function gauge(name: string, help: string, labelNames: string[] = []): Gauge<string> {
-  let g = gauges.get(name);
-  if (!g) {
-    g = new (prom().Gauge)({ name, help, labelNames, registers: [metricsRegistry()] });
-    gauges.set(name, g);
-  }
-  return g;
+  return once('gauge', name, () => new (prom().Gauge)({ name, help, labelNames, registers: [metricsRegistry()] }));
 }
 
 export function histogram(name: string, help: string, labelNames: string[] = [], buckets?: number[]): Histogram<string> {
-  let h = histograms.get(name);
-  if (!h) {
-    h = new (prom().Histogram)({ name, help, labelNames, registers: [metricsRegistry()], ...(buckets ? { buckets } : {}) });
-    histograms.set(name, h);
-  }
-  return h;
+  const options = { name, help, labelNames, registers: [metricsRegistry()], ...(buckets ? { buckets } : {}) };
+  return once('histogram', name, () => new (prom().Histogram)(options));
 }
 
 /** Prometheus text exposition of every Baton metric. */

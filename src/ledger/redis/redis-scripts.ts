@@ -215,35 +215,27 @@ return out
 
 type Arg = string | number;
 
-/** The custom commands registered on a connection (and usable in its pipelines). */
-export interface LedgerScripts<R> {
-  batonWrite(numKeys: number, ...keysAndArgs: Arg[]): R;
-  batonAppend(numKeys: number, ...keysAndArgs: Arg[]): R;
-  batonAppendNextAttempt(numKeys: number, ...keysAndArgs: Arg[]): R;
-  batonLastDispatches(numKeys: number, ...keysAndArgs: Arg[]): R;
-  batonClaim(numKeys: number, ...keysAndArgs: Arg[]): R;
-  batonRelease(numKeys: number, ...keysAndArgs: Arg[]): R;
-  batonBreakerCas(numKeys: number, ...keysAndArgs: Arg[]): R;
-  batonPutDispatches(numKeys: number, ...keysAndArgs: Arg[]): R;
-  batonReadHashes(numKeys: number, ...keysAndArgs: Arg[]): R;
-  batonReadPresent(numKeys: number, ...keysAndArgs: Arg[]): R;
-}
+/** The custom commands registered on a connection (and usable in its pipelines), by name. */
+const SCRIPTS = {
+  batonWrite: WRITE,
+  batonAppend: APPEND,
+  batonAppendNextAttempt: APPEND_NEXT_ATTEMPT,
+  batonLastDispatches: LAST_DISPATCHES,
+  batonClaim: CLAIM,
+  batonRelease: RELEASE,
+  batonBreakerCas: BREAKER_CAS,
+  batonPutDispatches: PUT_DISPATCHES,
+  batonReadHashes: READ_HASHES,
+  batonReadPresent: READ_PRESENT,
+};
 
+type LedgerScripts<R> = Record<keyof typeof SCRIPTS, (numKeys: number, ...keysAndArgs: Arg[]) => R>;
 export type ScriptedRedis = Redis & LedgerScripts<Promise<unknown>>;
 export type ScriptedPipeline = ChainableCommander & LedgerScripts<ChainableCommander>;
 
 /** Registers the ledger's Lua scripts (EVALSHA, loaded on first use). */
 export function defineLedgerScripts(redis: Redis): ScriptedRedis {
-  redis.defineCommand('batonWrite', { lua: WRITE });
-  redis.defineCommand('batonAppend', { lua: APPEND });
-  redis.defineCommand('batonAppendNextAttempt', { lua: APPEND_NEXT_ATTEMPT });
-  redis.defineCommand('batonLastDispatches', { lua: LAST_DISPATCHES });
-  redis.defineCommand('batonClaim', { lua: CLAIM });
-  redis.defineCommand('batonRelease', { lua: RELEASE });
-  redis.defineCommand('batonBreakerCas', { lua: BREAKER_CAS });
-  redis.defineCommand('batonPutDispatches', { lua: PUT_DISPATCHES });
-  redis.defineCommand('batonReadHashes', { lua: READ_HASHES });
-  redis.defineCommand('batonReadPresent', { lua: READ_PRESENT });
+  for (const [name, lua] of Object.entries(SCRIPTS)) redis.defineCommand(name, { lua });
   return redis as ScriptedRedis;
 }
 

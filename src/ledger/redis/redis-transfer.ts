@@ -41,11 +41,8 @@ export async function* exportLines(ctx: RedisContext): AsyncGenerator<LedgerLine
     for (const task of await loadTasks(ctx, ids)) if (task) yield { kind: 'task', record: task };
   }
   for await (const entries of walkZset(ctx.redis, k.dispatchesAll, { order: 'asc', batch: EXPORT_BATCH })) {
-    for (const d of await loadDispatches(
-      ctx,
-      entries.map((e) => e.member),
-    ))
-      if (d) yield { kind: 'dispatch', record: d };
+    const ids = entries.map((e) => e.member);
+    for (const d of await loadDispatches(ctx, ids)) if (d) yield { kind: 'dispatch', record: d };
   }
   for (const breaker of await listBreakers(ctx)) yield { kind: 'breaker', record: breaker };
   const claimed = (await ctx.redis.smembers(k.claims)).sort(compareMembers);

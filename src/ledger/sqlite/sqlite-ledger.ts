@@ -18,36 +18,13 @@ import { checkCollection, conflict, notFound } from '../ledger-errors.js';
 import type { Ledger } from '../ledger.js';
 // The contract's vocabulary (every method's argument and result types), shared by the three backends.
 import type * as L from '../types.js';
-import {
-  breakerFromRow,
-  breakerSql,
-  breakerToRow,
-  claimFromRow,
-  dispatchFromRow,
-  dispatchFromValues,
-  dispatchSql,
-  dispatchToRow,
-  recordFromRow,
-  recordSql,
-  recordToRow,
-  taskFromRow,
-  taskSql,
-  taskToRow,
-} from './columns.js';
+import { BREAKERS, CLAIMS, DISPATCHES, RECORDS, type Row, TASKS } from './columns.js';
 import { isUniqueViolation, StatementCache } from './statement-cache.js';
 import { exportSqliteLines, importSqliteLines } from './sqlite-transfer.js';
 
-type Row = Record<string, unknown>;
-
-const INSERT_TASK = `INSERT INTO tasks (${taskSql.names}) VALUES (${taskSql.params})`;
-const REPLACE_TASK = `INSERT OR REPLACE INTO tasks (${taskSql.names}) VALUES (${taskSql.params})`;
-const INSERT_DISPATCH = `INSERT INTO dispatches (${dispatchSql.names}) VALUES (${dispatchSql.params})`;
-const REPLACE_DISPATCH = `INSERT OR REPLACE INTO dispatches (${dispatchSql.names}) VALUES (${dispatchSql.params})`;
-/** Dispatch reads select columns by name and run raw, the hot read path (see dispatchFromValues). */
-const SELECT_DISPATCHES = `SELECT ${dispatchSql.names} FROM dispatches`;
+/** Dispatch reads select columns by name and run raw, the hot read path (DISPATCHES.fromValues). */
+const SELECT_DISPATCHES = `SELECT ${DISPATCHES.names} FROM dispatches`;
 const MAX_SEQ = Number.MAX_SAFE_INTEGER;
-const INSERT_RECORD = `INSERT INTO records (collection, ${recordSql.names}) VALUES (@collection, ${recordSql.params})`;
-const REPLACE_RECORD = `INSERT OR REPLACE INTO records (collection, ${recordSql.names}) VALUES (@collection, ${recordSql.params})`;
 const SELECT_RECORD = 'SELECT * FROM records WHERE collection = ? AND id = ?';
 
 /** Rows were fetched with limit + 1, so an extra row means another page exists. */
@@ -77,7 +54,7 @@ export class SqliteLedger implements Ledger {
   async createTask(input: L.NewTask): Promise<L.Task> {
     const task = materializeTask(structuredClone(input), this.now());
     try {
-      this.sql.get(INSERT_TASK).run(taskToRow(task));
+      this.sql.get(TASKS.insert).run(TASKS.toRow(task));
     } catch (error) {
       if (isUniqueViolation(error)) throw conflict('task', input.id);
       throw error;
@@ -87,7 +64,7 @@ export class SqliteLedger implements Ledger {
 
   async upsertTask(input: L.NewTask): Promise<L.Task> {
     const task = materializeTask(structuredClone(input), this.now());
-    const { changes } = this.sql.get(`${INSERT_TASK} ON CONFLICT (id) DO NOTHING`).run(taskToRow(task));
+    const { changes } = this.sql.get(`${TASKS.insert} ON CONFLICT (id) DO NOTHING`).run(TASKS.toRow(task));
     return changes === 1 ? task : ((await this.getTask(input.id)) as L.Task);
   }
 
@@ -96,8 +73,8 @@ export class SqliteLedger implements Ledger {
       .transaction(() => {
         const row = this.sql.get('SELECT * FROM tasks WHERE id = ?').get(id) as Row | undefined;
         if (!row) throw notFound('task', id);
-        const next = applyTaskPatch(taskFromRow(row), structuredClone(patch), this.now());
-        this.sql.get(REPLACE_TASK).run(taskToRow(next));
+        const next = applyTaskPatch(TASKS.fromRow(row), structuredClone(patch), this.now());
+        this.sql.get(TASKS.replace).run(TASKS.toRow(next));
         return next;
       })
       .immediate();
@@ -105,14 +82,14 @@ export class SqliteLedger implements Ledger {
 
   async getTask(id: string): Promise<L.Task | undefined> {
     const row = this.sql.get('SELECT * FROM tasks WHERE id = ?').get(id) as Row | undefined;
-    return row ? taskFromRow(row) : undefined;
+    return row ? TASKS.fromRow(row) : undefined;
   }
 
   async getTasks(ids: readonly string[]): Promise<(L.Task | undefined)[]> {
     const read = this.sql.get('SELECT * FROM tasks WHERE id = ?');
     return ids.map((id) => {
       const row = read.get(id) as Row | undefined;
-      return row ? taskFromRow(row) : undefined;
+      return row ? TASKS.fromRow(row) : undefined;
     });
   }
 
@@ -136,7 +113,7 @@ export class SqliteLedger implements Ledger {
           : this.sql
               .get(`SELECT * FROM tasks WHERE status IN (SELECT value FROM json_each(@statuses)) AND ${after}`)
               .all({ ...params, statuses: JSON.stringify(statuses) });
-    return toPage((rows as Row[]).map(taskFromRow), limit, (t) => [t.createdAt, t.id]);
+    return toPage((rows as Row[]).map(TASKS.fromRow), limit, (t) => [t.createdAt, t.id]);
   }
 
   async countTasksByStatus(): Promise<Record<L.TaskStatus, number>> {
@@ -150,7 +127,7 @@ export class SqliteLedger implements Ledger {
     const rows = this.sql
       .get("SELECT * FROM tasks WHERE status = 'completed' ORDER BY completed_at DESC, id DESC LIMIT ?")
       .all(limit) as Row[];
-    return rows.map(taskFromRow);
+    return rows.map(TASKS.fromRow);
   }
 
   async appendDispatch(input: L.NewDispatch): Promise<L.Dispatch> {
@@ -162,7 +139,7 @@ export class SqliteLedger implements Ledger {
     try {
       // A NULL seq lets SQLite assign max(seq) + 1 inside the write lock, so seqs from many
       // processes never collide.
-      const { lastInsertRowid } = this.sql.get(INSERT_DISPATCH).run({ ...dispatchToRow(draft), seq: null });
+      const { lastInsertRowid } = this.sql.get(DISPATCHES.insert).run({ ...DISPATCHES.toRow(draft), seq: null });
       return { ...draft, seq: Number(lastInsertRowid) };
     } catch (error) {
       if (isUniqueViolation(error)) throw conflict('dispatch', draft.id);
@@ -188,9 +165,9 @@ export class SqliteLedger implements Ledger {
       .transaction(() => {
         const row = this.sql.get('SELECT * FROM dispatches WHERE id = ?').get(id) as Row | undefined;
         if (!row) throw notFound('dispatch', id);
-        const current = dispatchFromRow(row);
+        const current = DISPATCHES.fromRow(row);
         const next = applyDispatchPatch(current, structuredClone(patch));
-        this.sql.get(REPLACE_DISPATCH).run(dispatchToRow(next));
+        this.sql.get(DISPATCHES.replace).run(DISPATCHES.toRow(next));
         return next;
       })
       .immediate();
@@ -198,17 +175,17 @@ export class SqliteLedger implements Ledger {
 
   async getDispatch(id: string): Promise<L.Dispatch | undefined> {
     const row = this.sql.get('SELECT * FROM dispatches WHERE id = ?').get(id) as Row | undefined;
-    return row ? dispatchFromRow(row) : undefined;
+    return row ? DISPATCHES.fromRow(row) : undefined;
   }
 
   async lastDispatches(taskId: string, limit: number): Promise<L.Dispatch[]> {
     const rows = this.sql.raw(`${SELECT_DISPATCHES} WHERE task_id = ? ORDER BY seq DESC LIMIT ?`).all(taskId, limit) as unknown[][];
-    return rows.map(dispatchFromValues);
+    return rows.map(DISPATCHES.fromValues);
   }
 
   async recentDispatches(limit: number): Promise<L.Dispatch[]> {
     const rows = this.sql.raw(`${SELECT_DISPATCHES} ORDER BY seq DESC LIMIT ?`).all(limit) as unknown[][];
-    return rows.map(dispatchFromValues);
+    return rows.map(DISPATCHES.fromValues);
   }
 
   async listDispatches(query: L.DispatchQuery = {}): Promise<L.Page<L.Dispatch>> {
@@ -225,7 +202,7 @@ export class SqliteLedger implements Ledger {
       ...(query.taskId !== undefined && { task_id: query.taskId }),
       ...(query.status !== undefined && { status: query.status }),
     }) as unknown[][];
-    return toPage(rows.map(dispatchFromValues), limit, (d) => [d.seq]);
+    return toPage(rows.map(DISPATCHES.fromValues), limit, (d) => [d.seq]);
   }
 
   async countDispatches(): Promise<number> {
@@ -238,7 +215,7 @@ export class SqliteLedger implements Ledger {
     const rows = this.sql
       .get(`UPDATE dispatches SET ${set} WHERE ${where} RETURNING *`)
       .all({ now: this.now(), ...(filter.taskId !== undefined && { task_id: filter.taskId }) }) as Row[];
-    return rows.map(dispatchFromRow).sort((a, b) => a.seq - b.seq);
+    return rows.map(DISPATCHES.fromRow).sort((a, b) => a.seq - b.seq);
   }
 
   async claimTask(taskId: string, owner: string, leaseMs: number): Promise<L.ClaimResult> {
@@ -248,10 +225,10 @@ export class SqliteLedger implements Ledger {
         // lock could already be stale.
         const now = this.now();
         const row = this.sql.get('SELECT * FROM claims WHERE task_id = ?').get(taskId) as Row | undefined;
-        const current = row ? claimFromRow(row) : undefined;
+        const current = row ? CLAIMS.fromRow(row) : undefined;
         if (current && current.owner !== owner && current.leaseUntil > now) return { ok: false, holder: current };
         const claim: L.Claim = { taskId, owner, leaseUntil: now + leaseMs };
-        this.sql.get('INSERT OR REPLACE INTO claims (task_id, owner, lease_until) VALUES (?, ?, ?)').run(taskId, owner, claim.leaseUntil);
+        this.sql.get(CLAIMS.replace).run(CLAIMS.toRow(claim));
         return { ok: true, claim };
       })
       .immediate();
@@ -263,27 +240,25 @@ export class SqliteLedger implements Ledger {
 
   async getClaim(taskId: string): Promise<L.Claim | undefined> {
     const row = this.sql.get('SELECT * FROM claims WHERE task_id = ? AND lease_until > ?').get(taskId, this.now()) as Row | undefined;
-    return row ? claimFromRow(row) : undefined;
+    return row ? CLAIMS.fromRow(row) : undefined;
   }
 
   async getBreaker(provider: string): Promise<L.Breaker | undefined> {
     const row = this.sql.get('SELECT * FROM breakers WHERE provider = ?').get(provider) as Row | undefined;
-    return row ? breakerFromRow(row) : undefined;
+    return row ? BREAKERS.fromRow(row) : undefined;
   }
 
   async listBreakers(): Promise<L.Breaker[]> {
-    return (this.sql.get('SELECT * FROM breakers ORDER BY provider').all() as Row[]).map(breakerFromRow);
+    return (this.sql.get('SELECT * FROM breakers ORDER BY provider').all() as Row[]).map(BREAKERS.fromRow);
   }
 
   async compareAndSetBreaker(provider: string, expectedGeneration: number, next: L.BreakerWrite): Promise<L.Breaker | undefined> {
     const breaker = materializeBreaker(provider, expectedGeneration + 1, structuredClone(next), this.now());
-    const row = breakerToRow(breaker);
+    const row = BREAKERS.toRow(breaker);
     // One statement each way: the generation check and the write cannot be split by another writer.
     const { changes } =
       expectedGeneration === 0
-        ? this.sql
-            .get(`INSERT INTO breakers (${breakerSql.names}) VALUES (${breakerSql.params}) ON CONFLICT (provider) DO NOTHING`)
-            .run(row)
+        ? this.sql.get(`${BREAKERS.insert} ON CONFLICT (provider) DO NOTHING`).run(row)
         : this.sql
             .get(
               `UPDATE breakers SET state = @state, until = @until, failure_count = @failure_count, reason = @reason,
@@ -299,7 +274,7 @@ export class SqliteLedger implements Ledger {
     const id = input.id ?? newId(collection.slice(0, 2));
     const record = materializeRecord(structuredClone(input), id, this.now());
     try {
-      this.sql.get(INSERT_RECORD).run(recordToRow(collection, record as L.LedgerRecord));
+      this.sql.get(RECORDS.insert).run({ ...RECORDS.toRow(record as L.LedgerRecord), collection });
     } catch (error) {
       if (isUniqueViolation(error)) throw conflict(collection, id);
       throw error;
@@ -313,8 +288,8 @@ export class SqliteLedger implements Ledger {
       .transaction(() => {
         const row = this.sql.get(SELECT_RECORD).get(collection, id) as Row | undefined;
         if (!row) throw notFound(collection, id);
-        const next = applyRecordPatch(recordFromRow(row), patch, this.now());
-        this.sql.get(REPLACE_RECORD).run(recordToRow(collection, next));
+        const next = applyRecordPatch(RECORDS.fromRow(row), patch, this.now());
+        this.sql.get(RECORDS.replace).run({ ...RECORDS.toRow(next), collection });
         return next as L.LedgerRecord<T>;
       })
       .immediate();
@@ -323,7 +298,7 @@ export class SqliteLedger implements Ledger {
   async getRecord<T>(collection: L.RecordCollection, id: string): Promise<L.LedgerRecord<T> | undefined> {
     checkCollection(collection);
     const row = this.sql.get(SELECT_RECORD).get(collection, id) as Row | undefined;
-    return row ? recordFromRow<T>(row) : undefined;
+    return row ? (RECORDS.fromRow(row) as L.LedgerRecord<T>) : undefined;
   }
 
   /** Newest first by (updatedAt, id); each filter combination is one cached statement shape. */
@@ -344,7 +319,7 @@ export class SqliteLedger implements Ledger {
     const rows = this.sql
       .get(`SELECT * FROM records WHERE ${where.join(' AND ')} ORDER BY updated_at DESC, id DESC LIMIT @limit`)
       .all(params) as Row[];
-    return toPage(rows.map(recordFromRow<T>), limit, (r) => [r.updatedAt, r.id]);
+    return toPage(rows.map(RECORDS.fromRow) as L.LedgerRecord<T>[], limit, (r) => [r.updatedAt, r.id]);
   }
 
   async *exportLines(): AsyncIterable<L.LedgerLine> {
@@ -363,14 +338,11 @@ export class SqliteLedger implements Ledger {
    */
   changeCounters(): { external: number; own: number } | undefined {
     if (this.backend === 'memory') return undefined;
-    this.counterStatements ??= {
-      external: this.db.prepare('PRAGMA data_version').pluck(),
-      own: this.db.prepare('SELECT total_changes()').pluck(),
+    return {
+      external: this.sql.get('PRAGMA data_version').pluck().get() as number,
+      own: this.sql.get('SELECT total_changes()').pluck().get() as number,
     };
-    return { external: this.counterStatements.external.get() as number, own: this.counterStatements.own.get() as number };
   }
-
-  private counterStatements: { external: Database.Statement; own: Database.Statement } | undefined;
 
   async close(): Promise<void> {
     if (this.db.open) this.db.close();

@@ -3,29 +3,12 @@ import { BatonError, errorMessage } from '../../errors/index.js';
 import { redactLedgerLine } from '../redact-for-ledger.js';
 import type { LedgerLine } from '../types.js';
 import { RECORD_COLLECTIONS } from '../types.js';
-import {
-  breakerFromRow,
-  breakerSql,
-  breakerToRow,
-  claimFromRow,
-  claimToRow,
-  dispatchFromRow,
-  dispatchSql,
-  dispatchToRow,
-  recordFromRow,
-  recordSql,
-  recordToRow,
-  taskFromRow,
-  taskSql,
-  taskToRow,
-} from './columns.js';
+import { BREAKERS, CLAIMS, DISPATCHES, RECORDS, type Row, type Table, TASKS } from './columns.js';
 import type { StatementCache } from './statement-cache.js';
 import { describeSqliteError } from './translate-sqlite-errors.js';
 
 /** Rows read per query while exporting, so a million dispatches never sit in memory at once. */
 export const EXPORT_CHUNK_ROWS = 1_000;
-
-type Row = Record<string, unknown>;
 
 /**
  * Reads a table in key order, one chunk at a time. Keyset pages instead of one open iterator,
@@ -43,27 +26,28 @@ function* chunked(sql: StatementCache, text: string, keyColumn: string, first: u
   }
 }
 
-/** Every record, in the same stable order as the memory ledger: kind, then key. */
+/** Every record in a stable order: kind, then key (tasks and records by id, dispatches by seq). */
 export function* exportSqliteLines(sql: StatementCache): Generator<LedgerLine> {
-  for (const row of chunked(sql, 'SELECT * FROM tasks WHERE id > ? ORDER BY id LIMIT ?', 'id', '')) {
-    yield { kind: 'task', record: taskFromRow(row) };
-  }
-  for (const row of chunked(sql, 'SELECT * FROM dispatches WHERE seq > ? ORDER BY seq LIMIT ?', 'seq', -1)) {
-    yield { kind: 'dispatch', record: dispatchFromRow(row) };
-  }
-  for (const row of chunked(sql, 'SELECT * FROM breakers WHERE provider > ? ORDER BY provider LIMIT ?', 'provider', '')) {
-    yield { kind: 'breaker', record: breakerFromRow(row) };
-  }
-  for (const row of chunked(sql, 'SELECT * FROM claims WHERE task_id > ? ORDER BY task_id LIMIT ?', 'task_id', '')) {
-    yield { kind: 'claim', record: claimFromRow(row) };
-  }
+  const rows = (table: string, key: string, first: unknown) =>
+    chunked(sql, `SELECT * FROM ${table} WHERE ${key} > ? ORDER BY ${key} LIMIT ?`, key, first);
+  for (const row of rows('tasks', 'id', '')) yield { kind: 'task', record: TASKS.fromRow(row) };
+  for (const row of rows('dispatches', 'seq', -1)) yield { kind: 'dispatch', record: DISPATCHES.fromRow(row) };
+  for (const row of rows('breakers', 'provider', '')) yield { kind: 'breaker', record: BREAKERS.fromRow(row) };
+  for (const row of rows('claims', 'task_id', '')) yield { kind: 'claim', record: CLAIMS.fromRow(row) };
   const records = 'SELECT * FROM records WHERE collection = ? AND id > ? ORDER BY id LIMIT ?';
   for (const collection of RECORD_COLLECTIONS) {
-    for (const row of chunked(sql, records, 'id', '', [collection])) {
-      yield { kind: 'record', collection, record: recordFromRow(row) };
-    }
+    for (const row of chunked(sql, records, 'id', '', [collection])) yield { kind: 'record', collection, record: RECORDS.fromRow(row) };
   }
 }
+
+/** The table each kind of line is written to. */
+const TABLES: { readonly [K in LedgerLine['kind']]: Table<Extract<LedgerLine, { kind: K }>['record']> } = {
+  task: TASKS,
+  dispatch: DISPATCHES,
+  breaker: BREAKERS,
+  claim: CLAIMS,
+  record: RECORDS,
+};
 
 /**
  * Writes lines in one IMMEDIATE transaction: either every line lands or none does. Existing ids
@@ -71,32 +55,13 @@ export function* exportSqliteLines(sql: StatementCache): Generator<LedgerLine> {
  */
 export function importSqliteLines(db: Database.Database, sql: StatementCache, lines: readonly LedgerLine[], file = db.name): number {
   const write = (line: LedgerLine): void => {
-    switch (line.kind) {
-      case 'task':
-        sql.get(`INSERT OR REPLACE INTO tasks (${taskSql.names}) VALUES (${taskSql.params})`).run(taskToRow(line.record));
-        return;
-      case 'dispatch':
-        sql.get(`INSERT OR REPLACE INTO dispatches (${dispatchSql.names}) VALUES (${dispatchSql.params})`).run(dispatchToRow(line.record));
-        return;
-      case 'breaker':
-        sql.get(`INSERT OR REPLACE INTO breakers (${breakerSql.names}) VALUES (${breakerSql.params})`).run(breakerToRow(line.record));
-        return;
-      case 'claim':
-        sql
-          .get('INSERT OR REPLACE INTO claims (task_id, owner, lease_until) VALUES (@task_id, @owner, @lease_until)')
-          .run(claimToRow(line.record));
-        return;
-      case 'record':
-        if (!RECORD_COLLECTIONS.includes(line.collection)) {
-          throw new Error(`unknown collection "${String(line.collection)}"`);
-        }
-        sql
-          .get(`INSERT OR REPLACE INTO records (collection, ${recordSql.names}) VALUES (@collection, ${recordSql.params})`)
-          .run(recordToRow(line.collection, line.record));
-        return;
-      default:
-        throw new Error(`unknown kind "${String((line as { kind?: unknown }).kind)}"`);
+    if (!Object.hasOwn(TABLES, line.kind)) throw new Error(`unknown kind "${String(line.kind)}"`);
+    if (line.kind === 'record' && !RECORD_COLLECTIONS.includes(line.collection)) {
+      throw new Error(`unknown collection "${String(line.collection)}"`);
     }
+    const table = TABLES[line.kind];
+    const row = table.toRow(line.record as never);
+    sql.get(table.replace).run(line.kind === 'record' ? { ...row, collection: line.collection } : row);
   };
   db.transaction(() => {
     lines.map(redactLedgerLine).forEach((line, index) => {

@@ -11,20 +11,18 @@ export class StatementCache {
 
   /** The statement in raw mode: rows come back as arrays in column order. */
   raw(sql: string): Database.Statement {
-    const key = `raw:${sql}`;
-    let statement = this.statements.get(key);
-    if (!statement) {
-      statement = this.db.prepare(sql).raw(true);
-      this.statements.set(key, statement);
-    }
-    return statement;
+    return this.cached(`raw:${sql}`, () => this.db.prepare(sql).raw(true));
   }
 
   get(sql: string): Database.Statement {
-    let statement = this.statements.get(sql);
+    return this.cached(sql, () => this.db.prepare(sql));
+  }
+
+  private cached(key: string, prepare: () => Database.Statement): Database.Statement {
+    let statement = this.statements.get(key);
     if (!statement) {
-      statement = this.db.prepare(sql);
-      this.statements.set(sql, statement);
+      statement = prepare();
+      this.statements.set(key, statement);
     }
     return statement;
   }
