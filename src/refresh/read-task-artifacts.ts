@@ -10,8 +10,6 @@ export const DEFAULT_MAX_FILE_CHARS = 64_000;
 export interface ReadTaskArtifactsOptions {
   /** Read tracking logs and artifact contents, not only their names. @default false */
   includeContents?: boolean;
-  /** @default DEFAULT_MAX_FILE_CHARS */
-  maxFileChars?: number;
   /** Problems met on the way (unreadable file, refused symlink); reading continues. */
   warnings: string[];
 }
@@ -33,9 +31,8 @@ export async function readTaskArtifacts(
   const relDir = path.join(tasksDir, name);
   const dir = await safe(workspace, relDir, options.warnings);
   if (!dir) return undefined;
-  const maxChars = options.maxFileChars ?? DEFAULT_MAX_FILE_CHARS;
   const [readme, tracking, artifacts] = await Promise.all([
-    readText(workspace, path.join(relDir, 'README.md'), maxChars, options.warnings, true),
+    readText(workspace, path.join(relDir, 'README.md'), options.warnings, true),
     listDir(workspace, path.join(relDir, 'tracking'), options.warnings),
     listDir(workspace, path.join(relDir, 'artifacts'), options.warnings),
   ]);
@@ -45,9 +42,7 @@ export async function readTaskArtifacts(
       .sort()
       .map(async (file) => ({
         name: file,
-        content: options.includeContents
-          ? await readText(workspace, path.join(relDir, 'tracking', file), maxChars, options.warnings)
-          : undefined,
+        content: options.includeContents ? await readText(workspace, path.join(relDir, 'tracking', file), options.warnings) : undefined,
       })),
   );
   const artifactList = await Promise.all(
@@ -59,7 +54,7 @@ export async function readTaskArtifacts(
       return {
         name: file,
         bytes: info.size,
-        content: options.includeContents ? await readText(workspace, rel, maxChars, options.warnings) : undefined,
+        content: options.includeContents ? await readText(workspace, rel, options.warnings) : undefined,
       };
     }),
   );
@@ -91,18 +86,14 @@ async function listDir(workspace: string, rel: string, warnings: string[]): Prom
   }
 }
 
-async function readText(
-  workspace: string,
-  rel: string,
-  maxChars: number,
-  warnings: string[],
-  optional = false,
-): Promise<string | undefined> {
+async function readText(workspace: string, rel: string, warnings: string[], optional = false): Promise<string | undefined> {
   const real = await safe(workspace, rel, warnings);
   if (!real) return undefined;
   try {
     const text = await readFile(real, 'utf8');
-    return text.length > maxChars ? `${text.slice(0, maxChars)}\n[cut at ${maxChars} characters]` : text;
+    return text.length > DEFAULT_MAX_FILE_CHARS
+      ? `${text.slice(0, DEFAULT_MAX_FILE_CHARS)}\n[cut at ${DEFAULT_MAX_FILE_CHARS} characters]`
+      : text;
   } catch (error) {
     if (!(optional && (error as NodeJS.ErrnoException).code === 'ENOENT')) {
       warnings.push(`Cannot read ${rel}: ${errorMessage(error)}`);
