@@ -121,5 +121,9 @@ function readQuietly(file: string): string | undefined {
 }
 
 function removeQuietly(file: string): void {
-  rmSync(file, { force: true });
+  try {
+    rmSync(file, { force: true });
+  } catch {
+    // a lock the hook cannot remove is taken over once stale; the hook itself goes on
+  }
 }

@@ -91,7 +91,11 @@ export function readJob(file: string): HookJob | undefined {
 }
 
 export function finishJob(file: string): void {
-  rmSync(file, { force: true });
+  try {
+    rmSync(file, { force: true });
+  } catch {
+    // a job file that cannot be removed is rerun once stale; the fold itself is done
+  }
 }
 
 /**
