@@ -5,7 +5,11 @@ import { DEFAULT_CONFIG_PATH } from '../config/defaults.js';
 import { BatonError, errorMessage, isBatonError } from '../errors/index.js';
 import type { Ledger } from '../ledger/index.js';
 import { toWireCase } from '../util/wire-case.js';
-import type { CliState } from './command-types.js';
+
+/** Shared by commands to set the process exit code without exiting. */
+export interface CliState {
+  exitCode: number;
+}
 
 /** Where a command reads and writes; tests pass their own. */
 export interface CliIO {

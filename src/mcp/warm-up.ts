@@ -1,10 +1,18 @@
 import { errorMessage } from '../errors/index.js';
 import { logLater } from '../observability/index.js';
-import { loadRefresh, type RefreshFormat } from '../refresh/light.js';
-import type { WorkspaceRegistry } from './workspace-state.js';
+import type { Ledger } from '../ledger/index.js';
+import { type GitCache, loadRefresh, type RefreshFormat, type ResultCache, type SnapshotRenderer } from '../refresh/light.js';
 
-/** What the warm-up reads of the workspace registry (workspace-state.ts), which calls it. */
-export type WarmUpSources = Pick<WorkspaceRegistry, 'gitCache' | 'resultCache' | 'renderWorker' | 'ledger'>;
+/**
+ * What the warm-up reads of the workspace registry (workspace-state.ts, which calls it). An
+ * interface, not a Pick of WorkspaceRegistry, so neither file imports the other.
+ */
+export interface WarmUpSources {
+  gitCache: GitCache;
+  resultCache: ResultCache<unknown>;
+  renderWorker?: SnapshotRenderer | undefined;
+  ledger(root: string): Promise<{ ledger: Ledger; error?: string | undefined }>;
+}
 
 export interface WarmUpOptions {
   /** Holds back the steps that evaluate modules until it resolves (stdio: the initialize answer). */

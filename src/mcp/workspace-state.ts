@@ -19,8 +19,8 @@ export class WorkspaceRegistry {
   readonly resultCache = new ResultCache<unknown>();
   /**
    * Where cold renders run, off the event loop every session shares (refresh/render-worker.ts).
-   * Set by the HTTP server, which serves many clients at once; over stdio (one client) a thread
-   * would only add its own start-up to the first answer. @default none: in-thread
+   * Set by the HTTP server, which serves many clients at once, and by `baton mcp` over stdio, whose
+   * thread loads the renderers while the server answers `initialize`. @default none: in-thread
    */
   renderWorker: RenderWorker | undefined;
   /**

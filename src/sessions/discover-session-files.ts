@@ -3,20 +3,9 @@ import { readdir, readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { discoverOpencodeSessions } from './opencode/discover-opencode-sessions.js';
 import { claudeProjectSlug, geminiProjectNames, type SessionStores } from './session-stores.js';
-import type { SessionClient } from './types.js';
+import type { SessionFileEntry } from './types.js';
 
-/** A session file found in a client's store. */
-export interface SessionFileEntry {
-  client: SessionClient;
-  file: string;
-  size: number;
-  mtimeMs: number;
-  /**
-   * True when the file's place already says it is this workspace's (Claude's project folder,
-   * Gemini's project hash); false when its own record must say (Codex, Copilot: cwd inside).
-   */
-  placed: boolean;
-}
+export type { SessionFileEntry };
 
 /**
  * Every session file of every client store that may be this workspace's: Claude Code transcripts

@@ -114,3 +114,16 @@ export interface ReadSessionOptions extends ParseLimits {
    */
   resume?: SessionResume;
 }
+
+/** A session file found in a client's store. */
+export interface SessionFileEntry {
+  client: SessionClient;
+  file: string;
+  size: number;
+  mtimeMs: number;
+  /**
+   * True when the file's place already says it is this workspace's (Claude's project folder,
+   * Gemini's project hash); false when its own record must say (Codex, Copilot: cwd inside).
+   */
+  placed: boolean;
+}

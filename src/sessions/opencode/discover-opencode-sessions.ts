@@ -1,7 +1,7 @@
 import { readdir } from 'node:fs/promises';
 import path from 'node:path';
 import { isUnderRoots } from '../discover-roots.js';
-import type { SessionFileEntry } from '../discover-session-files.js';
+import type { SessionFileEntry } from '../types.js';
 import { type OpencodeDb, openOpencodeDb } from './open-opencode-db.js';
 
 /** Where OpenCode keeps its sessions, from the environment it reads itself. */

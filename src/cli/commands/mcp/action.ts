@@ -3,20 +3,8 @@ import { openLedger } from '../../../ledger/index.js';
 import { type BatonMcpServerOptions, parseForwardingOverride, serveStdio, WorkspaceRegistry } from '../../../mcp/light.js';
 import { GitCache, RenderWorker } from '../../../refresh/light.js';
 import { BATON_VERSION as VERSION } from '../../../version/index.js';
-import { EXIT_OK, resolveLedgerSpec, type CliIO, type CommonOptions } from '../../context.js';
-
-export interface McpCliOptions extends CommonOptions {
-  http?: boolean;
-  port?: string;
-  host?: string;
-  token?: string;
-  workspace?: string;
-  allowedHost?: string[];
-  allowUnauthenticated?: boolean;
-  maxSessions?: string;
-  maxInFlight?: string;
-  sessionIdleMs?: string;
-}
+import { EXIT_OK, resolveLedgerSpec, type CliIO } from '../../context.js';
+import type { McpCliOptions } from './options.js';
 
 export async function runMcp(io: CliIO, options: McpCliOptions): Promise<number> {
   // --config is checked before anything starts (a bad file exits 2 as in every command); its ledger is used.

@@ -1,6 +1,6 @@
 import { type BatonMcpServerOptions, DEFAULT_HTTP_HOST, isLoopbackHost, serveHttp } from '../../../mcp/index.js';
 import { EXIT_OK, parsePort, parsePositiveInt, type CliIO } from '../../context.js';
-import type { McpCliOptions } from './action.js';
+import type { McpCliOptions } from './options.js';
 
 /** `baton mcp --http`: serves Streamable HTTP until SIGINT or SIGTERM. */
 export async function serveMcpHttp(io: CliIO, options: McpCliOptions, common: BatonMcpServerOptions): Promise<number> {
