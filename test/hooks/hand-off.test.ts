@@ -52,46 +52,55 @@ describe('Stop and SessionEnd hand their fold to a detached child: the client wa
     await until(() => jobs(ws).length === 0);
   });
 
-  it('baton sessions run the moment the client exits waits for the handed-off fold, says so on stderr, and lists the turn it folded', async () => {
-    ws = makeHookWorkspace();
-    const s = { session: 'just-ended', cwd: ws.dir };
-    await ws.hook('claude', 'session-start', claude.sessionStart(s));
-    await ws.hook('claude', 'prompt', claude.prompt(s, 'run the tests'));
-    await ws.hook('claude', 'post-tool', claude.bashFailure(s, 'npm test', 1, 'FAIL test/a.test.js'));
-    // The write lock held by the test keeps the handed-off fold from finishing while the command starts.
-    const holder = openSqliteDatabase(path.join(ws.dir, '.baton/agent.db'));
-    holder.exec('BEGIN IMMEDIATE');
-    let released = false;
-    const release = () => {
-      if (released) return;
-      released = true;
-      holder.exec('ROLLBACK');
-      holder.close();
-    };
-    try {
-      const stop = await runHookBin(['hook', 'stop', '--client', 'claude'], JSON.stringify(claude.stop(s)), ws.dir);
-      expect(stop.code).toBe(0);
-      expect(jobs(ws)).toHaveLength(1);
-      let stderr = '';
-      let exited = false;
-      const sessions = startHookBin(['sessions', '--json'], '', ws.dir);
-      sessions.child.stderr?.on('data', (d) => (stderr += d));
-      sessions.child.on('exit', () => (exited = true));
-      // An event, not a time window: the command's own line that it waits, or its exit (then the assertion fails).
-      await until(() => stderr.includes('waiting for') || exited);
-      expect(stderr).toContain('waiting for 1 hook fold of the last agent session');
-      release();
-      const listed = await sessions.done;
-      expect(listed.code, listed.stdout + listed.stderr).toBe(0);
-      const { sessions: rows } = JSON.parse(listed.stdout) as { sessions: { id: string }[] };
-      expect(rows.map((r) => r.id)).toContain('claude-just-ended');
-      const record = await ws.session('claude-just-ended');
-      expect(record?.data.failures.map((f) => [f.command, f.exitCode])).toEqual([['npm test', 1]]);
-      expect(jobs(ws)).toEqual([]);
-    } finally {
-      release();
-    }
-  });
+  it.each([
+    {
+      args: ['sessions', '--json'],
+      check: (stdout: string) =>
+        expect((JSON.parse(stdout) as { sessions: { id: string }[] }).sessions.map((r) => r.id)).toContain('claude-just-ended'),
+    },
+    { args: ['export'], check: (stdout: string) => expect(stdout).toContain('FAIL test/a.test.js') },
+  ])(
+    'baton $args.0 run the moment the client exits waits for the handed-off fold, says so on stderr, and shows the turn it folded',
+    async ({ args, check }) => {
+      ws = makeHookWorkspace();
+      const s = { session: 'just-ended', cwd: ws.dir };
+      await ws.hook('claude', 'session-start', claude.sessionStart(s));
+      await ws.hook('claude', 'prompt', claude.prompt(s, 'run the tests'));
+      await ws.hook('claude', 'post-tool', claude.bashFailure(s, 'npm test', 1, 'FAIL test/a.test.js'));
+      // The write lock held by the test keeps the handed-off fold from finishing while the command starts.
+      const holder = openSqliteDatabase(path.join(ws.dir, '.baton/agent.db'));
+      holder.exec('BEGIN IMMEDIATE');
+      let released = false;
+      const release = () => {
+        if (released) return;
+        released = true;
+        holder.exec('ROLLBACK');
+        holder.close();
+      };
+      try {
+        const stop = await runHookBin(['hook', 'stop', '--client', 'claude'], JSON.stringify(claude.stop(s)), ws.dir);
+        expect(stop.code).toBe(0);
+        expect(jobs(ws)).toHaveLength(1);
+        let stderr = '';
+        let exited = false;
+        const command = startHookBin(args, '', ws.dir);
+        command.child.stderr?.on('data', (d) => (stderr += d));
+        command.child.on('exit', () => (exited = true));
+        // An event, not a time window: the command's own line that it waits, or its exit (then the assertion fails).
+        await until(() => stderr.includes('waiting for') || exited);
+        expect(stderr).toContain('waiting for 1 hook fold of the last agent session');
+        release();
+        const shown = await command.done;
+        expect(shown.code, shown.stdout + shown.stderr).toBe(0);
+        check(shown.stdout);
+        const record = await ws.session('claude-just-ended');
+        expect(record?.data.failures.map((f) => [f.command, f.exitCode])).toEqual([['npm test', 1]]);
+        expect(jobs(ws)).toEqual([]);
+      } finally {
+        release();
+      }
+    },
+  );
 
   it('--job runs only a job file under .baton/hooks/jobs/: any other file is left as it is, and nothing is folded', async () => {
     ws = makeHookWorkspace();

@@ -3,10 +3,16 @@ import { once } from 'node:events';
 import path from 'node:path';
 import { formatLedgerLine } from '../../../ledger/index.js';
 import { type CliIO, type CommonOptions, EXIT_OK, withCliLedger } from '../../context.js';
+import { waitForHookFolds } from '../sessions/workspace-sessions.js';
 
-/** Streams the export so a million dispatches never sit in memory at once. */
+/**
+ * Streams the export so a million dispatches never sit in memory at once. Like the commands that
+ * read sessions, it first waits for the folds the last Stop and SessionEnd hooks handed off, so
+ * `claude -p …; baton export` holds the session's last turn.
+ */
 export async function runExport(io: CliIO, options: CommonOptions & { out?: string }): Promise<number> {
   const counts: Record<string, number> = {};
+  await waitForHookFolds(io);
   return withCliLedger(io, { ...options, readOnly: true }, async (ledger) => {
     const file = options.out ? path.resolve(io.cwd, options.out) : undefined;
     const stream = file ? createWriteStream(file) : undefined;
