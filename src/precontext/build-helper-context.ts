@@ -1,9 +1,7 @@
-import { getLogger } from '../observability/index.js';
-import { resolvePreContextLimits } from './defaults.js';
-import { detectTaskLoop } from './detect-task-loop.js';
-import { type ContextLine, cleanValue, fitBlock, shortPath } from './fit-context.js';
-import { summarizeAttempts } from './summarize-attempts.js';
-import type { PreContextBuildOptions } from './types.js';
+import { resolvePreContextLimits, TASK_LOOP_ATTEMPTS } from './defaults.js';
+import { cleanValue, fitBlock, shortPath } from './fit-context.js';
+import { type AttemptSummary, readAttempts } from './summarize-attempts.js';
+import type { ContextLine, PreContextBuildOptions } from './types.js';
 
 export interface HelperContextInput extends PreContextBuildOptions {
   /** The attempt whose validation just failed. */
@@ -20,13 +18,8 @@ export interface HelperContextInput extends PreContextBuildOptions {
  * Trusts its types; a corrupt record of a shared ledger is skipped (seed 000's safe access).
  */
 export function buildHelperContext(input: HelperContextInput): string {
-  const logger = input.logger ?? getLogger();
-  const { attempts, corrupt } = summarizeAttempts(input.dispatches);
-  const upTo = attempts.filter((a) => a.attempt <= input.attempt);
-  if (!Number.isInteger(input.attempt) || input.attempt < 1 || upTo.length === 0) {
-    logger.warn({ kind: 'helper', attempt: input.attempt, corrupt }, 'pre-context skipped: no readable attempt');
-    return '';
-  }
+  const upTo = readAttempts(input, input.attempt + 1, 'helper', 'attempt');
+  if (!upTo) return '';
   const limits = resolvePreContextLimits(input.limits);
   const lines: ContextLine[] = [
     {
@@ -52,6 +45,16 @@ export function buildHelperContext(input: HelperContextInput): string {
     lines.push({ text: 'Task appears stuck in validation loop - try different approach', priority: 90 });
   }
   return fitBlock('HELPER AGENT', lines, 'Generate commands to verify ALL failed criteria from ALL attempts.', limits);
+}
+
+/**
+ * Seed 000's loop detection: true when the last 3 attempts share their first validation error.
+ * Attempts without a validation error (a provider failure, an interruption) never form a loop.
+ */
+export function detectTaskLoop(attempts: readonly Pick<AttemptSummary, 'validationErrors'>[]): boolean {
+  if (attempts.length < TASK_LOOP_ATTEMPTS) return false;
+  const firsts = attempts.slice(-TASK_LOOP_ATTEMPTS).map((a) => a.validationErrors[0] ?? '');
+  return firsts[0] !== '' && firsts.every((e) => e === firsts[0]);
 }
 
 /** File names give way to the error on a helper line: keep whole names within ~40 characters. */

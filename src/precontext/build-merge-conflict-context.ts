@@ -1,6 +1,6 @@
 import { resolvePreContextLimits } from './defaults.js';
-import { type ContextLine, cleanValue, fitBlock, shortPath } from './fit-context.js';
-import type { PreContextBuildOptions } from './types.js';
+import { cleanValue, fitBlock, shortPath } from './fit-context.js';
+import type { ContextLine, PreContextBuildOptions } from './types.js';
 
 /** Who last changed a conflicting file on the run's branch. */
 export interface ConflictAuthor {

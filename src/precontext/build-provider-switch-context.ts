@@ -1,8 +1,8 @@
 import { getLogger } from '../observability/index.js';
 import { HELPER_MODE, resolvePreContextLimits } from './defaults.js';
-import { type ContextLine, cleanValue, fitBlock, touchedFileLines } from './fit-context.js';
+import { cleanValue, fitBlock, touchedFileLines } from './fit-context.js';
 import { readDispatch } from './summarize-attempts.js';
-import type { PreContextBuildOptions } from './types.js';
+import type { ContextLine, PreContextBuildOptions } from './types.js';
 
 export interface ProviderSwitchContextInput extends PreContextBuildOptions {
   /**

@@ -1,8 +1,7 @@
-import { getLogger } from '../observability/index.js';
 import { resolvePreContextLimits } from './defaults.js';
-import { type ContextLine, cleanValue, fitBlock, touchedFileLines } from './fit-context.js';
-import { summarizeAttempts } from './summarize-attempts.js';
-import type { AttemptSummary, PreContextBuildOptions } from './types.js';
+import { cleanValue, fitBlock, touchedFileLines } from './fit-context.js';
+import { type AttemptSummary, readAttempts } from './summarize-attempts.js';
+import type { ContextLine, PreContextBuildOptions } from './types.js';
 
 export interface RetryContextInput extends PreContextBuildOptions {
   /** The attempt about to start (2 or more). */
@@ -19,16 +18,10 @@ export interface RetryContextInput extends PreContextBuildOptions {
  * Trusts its types; a corrupt record of a shared ledger is skipped (seed 000's safe access).
  */
 export function buildRetryContext(input: RetryContextInput): string {
-  const logger = input.logger ?? getLogger();
-  const { attempts, corrupt } = summarizeAttempts(input.dispatches);
-  const earlier = attempts.filter((a) => a.attempt < input.attempt);
-  const previous = earlier.at(-1);
-  if (!Number.isInteger(input.attempt) || input.attempt < 2 || !previous) {
-    logger.warn({ kind: 'retry', attempt: input.attempt, corrupt }, 'pre-context skipped: no readable earlier attempt');
-    return '';
-  }
+  const earlier = readAttempts(input, input.attempt, 'retry', 'earlier attempt');
+  if (!earlier) return '';
   const limits = resolvePreContextLimits(input.limits);
-  const errors = failuresOf(previous).slice(0, limits.maxErrors);
+  const errors = failuresOf(earlier.at(-1)!).slice(0, limits.maxErrors);
   const lines: ContextLine[] = [
     { text: `Attempt #${input.attempt} - Previous validation failures:`, fixed: true, priority: 100 },
     ...errors.map((e, i) => ({ text: `- ${cleanValue(e)}`, priority: 80 - i * 20 })),

@@ -4,8 +4,6 @@ import { o200kCounter, startsTokenPiece } from '../tokens/index.js';
 import { fitTokens } from './fit-tokens.js';
 import type { ContextLine, PreContextLimits } from './types.js';
 
-export type { ContextLine };
-
 /** Longest single value (error, file list) kept before token fitting; bounds tokenizer work. */
 const MAX_VALUE_CHARS = 240;
 /** Text masked per value: the kept length plus room for a long token or URL. */

@@ -1,4 +1,4 @@
-export { buildHelperContext } from './build-helper-context.js';
+export { buildHelperContext, detectTaskLoop } from './build-helper-context.js';
 export { buildMergeConflictContext } from './build-merge-conflict-context.js';
 export { buildProviderSwitchContext } from './build-provider-switch-context.js';
 export { buildRetryContext } from './build-retry-context.js';
@@ -10,9 +10,7 @@ export {
   PRE_CONTEXT_MAX_LINES,
   PRE_CONTEXT_TYPES,
 } from './defaults.js';
-export { detectTaskLoop } from './detect-task-loop.js';
-export { isPreContextEnabled } from './is-pre-context-enabled.js';
-export { resolvePreContextSettings } from './resolve-settings.js';
+export { isPreContextEnabled, resolvePreContextSettings } from './resolve-settings.js';
 
 export type { HelperContextInput } from './build-helper-context.js';
 export type { ConflictAuthor } from './build-merge-conflict-context.js';

@@ -1,18 +1,18 @@
 import type { Dispatch } from '../ledger/index.js';
+import { getLogger } from '../observability/index.js';
 import { HELPER_MODE } from './defaults.js';
-import type { AttemptSummary } from './types.js';
+import type { PreContextBuildOptions, PreContextType } from './types.js';
 
 /** A dispatch as read defensively: records from a shared ledger may be partial or corrupt. */
-export interface DispatchView {
-  attempt: number;
-  provider: string;
-  mode?: string;
+export type DispatchView = Pick<
+  Dispatch,
+  'attempt' | 'provider' | 'mode' | 'result' | 'filesCreated' | 'filesUpdated' | 'validationErrors'
+> & {
   outcome?: string;
-  result?: string;
-  filesCreated: string[];
-  filesUpdated: string[];
-  validationErrors: string[];
-}
+};
+
+/** What one attempt did, folded from its dispatches (helper tries excluded); outcome and result are its last try's. */
+export type AttemptSummary = Omit<DispatchView, 'provider' | 'mode'>;
 
 /**
  * Reads one record into a DispatchView, or undefined when a critical field (attempt, provider)
@@ -36,16 +36,27 @@ export function readDispatch(raw: unknown): DispatchView | undefined {
 }
 
 /**
- * Folds dispatches (any order) into one summary per attempt, oldest attempt first. Helper runs
- * are skipped: they verify an attempt, they are not one. Returns the corrupt-record count too.
+ * The attempts numbered below `below`, one summary each, oldest first, folded from a builder's
+ * dispatches (any order). Helper runs are skipped: they verify an attempt, they are not one; a
+ * corrupt record is skipped too (seed 000's safe access). Undefined, with a logged warning naming
+ * `what` is missing, when there is no such attempt or `input.attempt` is not an integer.
  */
-export function summarizeAttempts(dispatches: readonly unknown[]): { attempts: AttemptSummary[]; corrupt: number } {
+export function readAttempts(
+  input: PreContextBuildOptions & { attempt: number; dispatches: readonly unknown[] },
+  below: number,
+  kind: PreContextType,
+  what: string,
+): AttemptSummary[] | undefined {
   const views: DispatchView[] = [];
   let corrupt = 0;
-  for (const raw of dispatches) {
+  for (const raw of input.dispatches) {
     const view = readDispatch(raw);
     if (!view) corrupt += 1;
-    else if (view.mode !== HELPER_MODE) views.push(view);
+    else if (view.mode !== HELPER_MODE && view.attempt < below) views.push(view);
+  }
+  if (!Number.isInteger(input.attempt) || views.length === 0) {
+    (input.logger ?? getLogger()).warn({ kind, attempt: input.attempt, corrupt }, `pre-context skipped: no readable ${what}`);
+    return undefined;
   }
   // Newest-first input (ledger order) becomes oldest-first; `seq` may be absent on corrupt rows.
   views.reverse();
@@ -53,17 +64,16 @@ export function summarizeAttempts(dispatches: readonly unknown[]): { attempts: A
   for (const view of views) {
     let summary = byAttempt.get(view.attempt);
     if (!summary) {
-      summary = { attempt: view.attempt, providers: [], filesCreated: [], filesUpdated: [], validationErrors: [] };
+      summary = { attempt: view.attempt, filesCreated: [], filesUpdated: [], validationErrors: [] };
       byAttempt.set(view.attempt, summary);
     }
-    summary.providers.push(view.provider);
     addUnique(summary.filesCreated, view.filesCreated);
     addUnique(summary.filesUpdated, view.filesUpdated);
     if (view.validationErrors.length > 0) summary.validationErrors = view.validationErrors;
     summary.outcome = view.outcome;
     summary.result = view.result;
   }
-  return { attempts: [...byAttempt.values()].sort((a, b) => a.attempt - b.attempt), corrupt };
+  return [...byAttempt.values()].sort((a, b) => a.attempt - b.attempt);
 }
 
 function strings(value: unknown): string[] {

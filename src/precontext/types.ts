@@ -39,20 +39,6 @@ export interface PreContextBuildOptions {
   logger?: Pick<Logger, 'warn'>;
 }
 
-/** What one attempt did, folded from its dispatches (helper tries excluded). */
-export interface AttemptSummary {
-  attempt: number;
-  /** Providers tried, in order. */
-  providers: string[];
-  filesCreated: string[];
-  filesUpdated: string[];
-  validationErrors: string[];
-  /** Outcome of the attempt's last try. */
-  outcome?: string;
-  /** Short result text of the attempt's last try (e.g. "All providers circuit-broken"). */
-  result?: string;
-}
-
 /** Seed 000's switches, resolved from env, config and (per task) options.enable_pre_context. */
 export interface PreContextSettings {
   /** ENABLE_PRE_CONTEXT_INJECTION. @default true */
