@@ -20,31 +20,23 @@ export function metricsRegistry(): Registry {
   return registry;
 }
 
-/** Every metric made, by kind and name, so each is registered once. */
-const made = new Map<string, Counter<string> | Gauge<string> | Histogram<string>>();
-
-function once<M extends Counter<string> | Gauge<string> | Histogram<string>>(kind: string, name: string, make: () => M): M {
-  const key = `${kind} ${name}`;
-  let metric = made.get(key) as M | undefined;
-  if (!metric) {
-    metric = make();
-    made.set(key, metric);
-  }
-  return metric;
+/** The metric registered under `name`, made (and registered) on first use. */
+function once<M extends Counter<string> | Gauge<string> | Histogram<string>>(name: string, make: () => M): M {
+  return (metricsRegistry().getSingleMetric(name) as M | undefined) ?? make();
 }
 
 /** Returns the named counter, creating it once (modules call this at use, not import). */
 export function counter(name: string, help: string, labelNames: string[] = []): Counter<string> {
-  return once('counter', name, () => new (prom().Counter)({ name, help, labelNames, registers: [metricsRegistry()] }));
+  return once(name, () => new (prom().Counter)({ name, help, labelNames, registers: [metricsRegistry()] }));
 }
 
 export function gauge(name: string, help: string, labelNames: string[] = []): Gauge<string> {
-  return once('gauge', name, () => new (prom().Gauge)({ name, help, labelNames, registers: [metricsRegistry()] }));
+  return once(name, () => new (prom().Gauge)({ name, help, labelNames, registers: [metricsRegistry()] }));
 }
 
 export function histogram(name: string, help: string, labelNames: string[] = [], buckets?: number[]): Histogram<string> {
   const options = { name, help, labelNames, registers: [metricsRegistry()], ...(buckets ? { buckets } : {}) };
-  return once('histogram', name, () => new (prom().Histogram)(options));
+  return once(name, () => new (prom().Histogram)(options));
 }
 
 /** Prometheus text exposition of every Baton metric. */

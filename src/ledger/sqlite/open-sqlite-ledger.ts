@@ -69,35 +69,7 @@ export async function openSqliteLedger(file: string, options: SqliteLedgerOption
     assertSqliteHeader(file);
     if (options.readOnlyFallback && !isWritable(file)) return openReadOnly(file, options);
   }
-
-  let db: SqliteDatabase;
-  try {
-    db = openSqliteDatabase(file);
-  } catch (error) {
-    throw unavailable(file, error);
-  }
-  const busyTimeoutMs = busyTimeoutOf(options);
-  try {
-    db.pragma(`busy_timeout = ${busyTimeoutMs}`);
-    assertSupportedVersion(db, file);
-    // WAL lets readers run beside the writer; NORMAL sync in WAL keeps every committed
-    // transaction through a process crash (only an OS crash can lose the last few).
-    enterWalMode(db, busyTimeoutMs);
-    db.pragma('synchronous = NORMAL');
-    // A checkpoint runs inside whichever commit crosses the threshold and costs milliseconds. At
-    // SQLite's default (1,000 pages) that is ~1 append in 250, enough to push append p99 past 1 ms;
-    // at 10,000 pages (~40 MB of WAL) it is ~1 in 2,500, and cheaper per append because a bigger
-    // WAL rewrites the same hot index pages many times before they are copied back once.
-    db.pragma(`wal_autocheckpoint = ${WAL_AUTOCHECKPOINT_PAGES}`);
-    migrateSchema(db, { now: options.now });
-    return translateSqliteErrors(new SqliteLedger(db, file, options.now), busyTimeoutMs);
-  } catch (error) {
-    db.close();
-    if (isBatonError(error)) throw error;
-    // A read-only file system shows up only now, at the first write (journal_mode, migration).
-    if (options.readOnlyFallback && /^SQLITE_READONLY/.test(String((error as { code?: unknown }).code))) return openReadOnly(file, options);
-    throw unavailable(file, error, busyTimeoutMs);
-  }
+  return openAt(file, file, options, false);
 }
 
 /** Whether this process may write the file and create SQLite's -wal and -shm beside it. */
@@ -119,9 +91,8 @@ function isWritable(file: string): boolean {
  * on close. Nobody can be writing the original meanwhile without write access to that folder.
  */
 function openReadOnly(file: string, options: SqliteLedgerOptions): Ledger {
-  const busyTimeoutMs = busyTimeoutOf(options);
   try {
-    return readOnlyLedger(file, file, busyTimeoutMs, options);
+    return openAt(file, file, options, true);
   } catch (error) {
     if (isBatonError(error) && error.code !== 'LEDGER_UNAVAILABLE') throw error;
   }
@@ -130,7 +101,7 @@ function openReadOnly(file: string, options: SqliteLedgerOptions): Ledger {
   try {
     copyFileSync(file, copy);
     if (existsSync(`${file}-wal`)) copyFileSync(`${file}-wal`, `${copy}-wal`);
-    const ledger = readOnlyLedger(copy, file, busyTimeoutMs, options);
+    const ledger = openAt(copy, file, options, true);
     const close = ledger.close.bind(ledger);
     ledger.close = async () => {
       try {
@@ -146,20 +117,38 @@ function openReadOnly(file: string, options: SqliteLedgerOptions): Ledger {
   }
 }
 
-function readOnlyLedger(openPath: string, file: string, busyTimeoutMs: number, options: SqliteLedgerOptions): Ledger {
+/** Opens the ledger `file` at `openPath`: the file itself, or (read-only) a snapshot of it. */
+function openAt(openPath: string, file: string, options: SqliteLedgerOptions, readOnly: boolean): Ledger {
   let db: SqliteDatabase;
   try {
-    db = openSqliteDatabase(openPath, { readonly: true, fileMustExist: true });
+    db = openSqliteDatabase(openPath, readOnly ? { readonly: true, fileMustExist: true } : undefined);
   } catch (error) {
     throw unavailable(file, error);
   }
+  const busyTimeoutMs = Math.max(0, Math.floor(options.busyTimeoutMs ?? DEFAULT_BUSY_TIMEOUT_MS));
   try {
     db.pragma(`busy_timeout = ${busyTimeoutMs}`);
     assertSupportedVersion(db, file);
+    if (!readOnly) {
+      // WAL lets readers run beside the writer; NORMAL sync in WAL keeps every committed
+      // transaction through a process crash (only an OS crash can lose the last few).
+      enterWalMode(db, busyTimeoutMs);
+      db.pragma('synchronous = NORMAL');
+      // A checkpoint runs inside whichever commit crosses the threshold and costs milliseconds. At
+      // SQLite's default (1,000 pages) that is ~1 append in 250, enough to push append p99 past 1 ms;
+      // at 10,000 pages (~40 MB of WAL) it is ~1 in 2,500, and cheaper per append because a bigger
+      // WAL rewrites the same hot index pages many times before they are copied back once.
+      db.pragma(`wal_autocheckpoint = ${WAL_AUTOCHECKPOINT_PAGES}`);
+      migrateSchema(db, { now: options.now });
+    }
     return translateSqliteErrors(new SqliteLedger(db, file, options.now), busyTimeoutMs);
   } catch (error) {
     db.close();
-    throw isBatonError(error) ? error : unavailable(file, error);
+    if (isBatonError(error)) throw error;
+    // A read-only file system shows up only now, at the first write (journal_mode, migration).
+    const refused = /^SQLITE_READONLY/.test(String((error as { code?: unknown }).code));
+    if (!readOnly && refused && options.readOnlyFallback) return openReadOnly(file, options);
+    throw unavailable(file, error, busyTimeoutMs);
   }
 }
 
@@ -178,28 +167,11 @@ function assertSqliteHeader(file: string): void {
   if (!header.equals(SQLITE_HEADER)) throw notALedger(file, 'it is not a SQLite database');
 }
 
-function readVersion(db: SqliteDatabase, file: string): number {
-  let version: number | undefined;
-  try {
-    version = readSchemaVersion(db);
-  } catch (error) {
-    // Locked, read-only or unreadable is not "not a ledger": say what it is.
-    const storage = describeSqliteError(file, error);
-    if (storage && storage.code !== 'LEDGER_CORRUPT') throw storage;
-    throw notALedger(file, `SQLite cannot read it (${errorMessage(error)})`, error);
-  }
-  if (version === undefined) throw notALedger(file, 'it is a SQLite database without a Baton schema_version table');
-  return version;
-}
-
 function notALedger(file: string, why: string, cause?: unknown): BatonError {
   return new BatonError(
     'LEDGER_CORRUPT',
     `Ledger ${file} cannot be opened: ${why}. It was left untouched; move it aside or pass another --ledger`,
-    {
-      cause,
-      details: { file },
-    },
+    { cause, details: { file } },
   );
 }
 
@@ -231,13 +203,18 @@ function unavailable(file: string, cause: unknown, busyTimeoutMs?: number): Bato
   return new BatonError('LEDGER_UNAVAILABLE', `Cannot open ledger ${file}: ${errorMessage(cause)}`, { cause, details: { file } });
 }
 
-function busyTimeoutOf(options: SqliteLedgerOptions): number {
-  return Math.max(0, Math.floor(options.busyTimeoutMs ?? DEFAULT_BUSY_TIMEOUT_MS));
-}
-
 /** A ledger written by a newer Baton is refused (read-write and read-only alike), not misread. */
 function assertSupportedVersion(db: SqliteDatabase, file: string): void {
-  const version = readVersion(db, file);
+  let version: number | undefined;
+  try {
+    version = readSchemaVersion(db);
+  } catch (error) {
+    // Locked, read-only or unreadable is not "not a ledger": say what it is.
+    const storage = describeSqliteError(file, error);
+    if (storage && storage.code !== 'LEDGER_CORRUPT') throw storage;
+    throw notALedger(file, `SQLite cannot read it (${errorMessage(error)})`, error);
+  }
+  if (version === undefined) throw notALedger(file, 'it is a SQLite database without a Baton schema_version table');
   if (version > SCHEMA_VERSION) {
     throw new BatonError(
       'LEDGER_TOO_NEW',
