@@ -22,3 +22,21 @@ export function parseJson(text: string): unknown {
 export function definedFields<T extends object>(fields: T): Partial<T> {
   return Object.fromEntries(Object.entries(fields).filter(([, value]) => value !== undefined)) as Partial<T>;
 }
+
+/** Epoch ms of a client's timestamp (ISO string, epoch seconds or ms); undefined when it is none. */
+export function parseTime(value: unknown): number | undefined {
+  if (typeof value === 'number' && Number.isFinite(value)) return value < 1e12 ? value * 1000 : value;
+  if (typeof value !== 'string' || value.length === 0) return undefined;
+  const ms = Date.parse(value);
+  return Number.isNaN(ms) ? undefined : ms;
+}
+
+/** The text of a message's content: a string, or its parts' texts joined (Gemini's thoughts left out). */
+export function partsText(content: unknown): string {
+  if (typeof content === 'string') return content;
+  if (!Array.isArray(content)) return '';
+  return (content as unknown[])
+    .map((part) => (isRecord(part) && typeof part.text === 'string' && part.thought !== true ? part.text : ''))
+    .filter((text) => text.length > 0)
+    .join('\n');
+}

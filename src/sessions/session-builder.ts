@@ -10,8 +10,6 @@ export interface RawToolResult {
   /** The client said the call failed (is_error, status error, success false). */
   failed?: boolean;
   exitCode?: number;
-  /** Result metadata that may carry an exit code (Codex `metadata.exit_code`). */
-  metadata?: unknown;
 }
 
 type Meta = Omit<AgentSession, 'events' | 'subagents' | 'skipped' | 'client' | 'source' | 'ending'>;
@@ -54,11 +52,18 @@ export class SessionBuilder {
     this.skipped += 1;
   }
 
-  /** Widens the session's time span to include `at`. */
-  seen(at: number | undefined): void {
-    if (at === undefined) return;
+  /** Widens the session's time span to include `at`; returns `at`. */
+  seen(at: number | undefined): number | undefined {
+    if (at === undefined) return at;
     if (this.meta.startedAt === undefined || at < this.meta.startedAt) this.meta.startedAt = at;
     if (this.meta.endedAt === undefined || at > this.meta.endedAt) this.meta.endedAt = at;
+    return at;
+  }
+
+  /** The session ended on a client's error: a usage limit when its text or code says so (classifyEnding). */
+  fail(text: string, code?: string, message: string | undefined = text): void {
+    this.ending = classifyEnding(text, code);
+    this.endingMessage = message;
   }
 
   /** A prompt, a reply or a compaction's summary, trimmed, masked and bounded; an empty one is dropped. */
@@ -70,8 +75,8 @@ export class SessionBuilder {
   }
 
   /** Records a call; a second call with the same id is ignored (clients repeat lines). */
-  call(id: string | undefined, name: string, args: unknown, at?: number): SessionToolCall | undefined {
-    if (id !== undefined && this.calls.has(id)) return undefined;
+  call(id: string | undefined, name: string, args: unknown, at?: number): void {
+    if (id !== undefined && this.calls.has(id)) return;
     const masked = maskValue(args);
     const { kind, paths, key, command, plan, planMode } = describeToolCall(name, masked);
     const call: SessionToolCall = {
@@ -90,7 +95,6 @@ export class SessionBuilder {
       this.early.delete(id);
       if (early) this.result(id, early.raw, early.at);
     }
-    return call;
   }
 
   /** Attaches a result to its call; a result whose call never comes is counted as skipped. */
@@ -110,7 +114,7 @@ export class SessionBuilder {
     const clipped = maskClipped(raw.output, this.options.maxOutputChars ?? DEFAULT_MAX_OUTPUT_CHARS);
     call.output = clipped.text;
     if (clipped.truncated) call.outputTruncated = true;
-    const exitCode = raw.exitCode ?? exitCodeOf(raw.output, raw.metadata);
+    const exitCode = raw.exitCode ?? exitCodeOf(raw.output);
     if (exitCode !== undefined) call.exitCode = exitCode;
     call.failed = raw.failed === true || (exitCode !== undefined && exitCode !== 0);
     if (call.failed) {
@@ -169,4 +173,21 @@ export class SessionBuilder {
 
 function stamp(at: number | undefined): { at?: number } {
   return at === undefined ? {} : { at };
+}
+
+/*
+ * Usage-limit words as the clients write them when they stop a session: Claude Code ("Claude AI
+ * usage limit reached", "You've hit your limit · resets 3pm", "5-hour limit reached"), Codex ("You've
+ * hit your usage limit… Try again at …", "exceeded retry limit, last status: 429"), Gemini CLI
+ * (RESOURCE_EXHAUSTED, "Quota exceeded") and Copilot CLI ("402 You have no quota", rate_limited). The
+ * providers' phrase table says the same for a whole run's output, but loading it costs ~0.9 s (the
+ * providers module), too much for a session-start hook that imports sessions.
+ */
+const USAGE_LIMIT =
+  /usage limit|hit your (?:session |weekly |daily |monthly )?limit|limit reached|rate[ _-]?limit|too many requests|RESOURCE_EXHAUSTED|quota|\b429\b|\b402\b|out of credits|credit balance is too low/i;
+
+/** `usage_limit` when a client's error text or code says so, else `error`. Pure. */
+export function classifyEnding(message: string, code?: string): Extract<AgentSession['ending'], 'error' | 'usage_limit'> {
+  if (code !== undefined && /rate_limit|quota|usage_limit|billing/i.test(code)) return 'usage_limit';
+  return USAGE_LIMIT.test(message) ? 'usage_limit' : 'error';
 }

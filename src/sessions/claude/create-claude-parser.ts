@@ -1,6 +1,4 @@
-import { classifyEnding } from '../classify-ending.js';
-import { isRecord, stringField } from '../is-record.js';
-import { parseTime } from '../parse-time.js';
+import { isRecord, parseTime, stringField } from '../is-record.js';
 import { SessionBuilder } from '../session-builder.js';
 import type { ReadSessionOptions, SessionParser } from '../types.js';
 import { blockText, claudePromptText, INTERRUPT_MARKER } from './claude-prompt-text.js';
@@ -31,13 +29,6 @@ export function createClaudeParser(source: string, limits: ReadSessionOptions = 
   let subagentFile: boolean | undefined;
   let openTaskCall: string | undefined;
 
-  const meta = (o: Record<string, unknown>) => {
-    b.meta.id ??= stringField(o, 'sessionId');
-    b.meta.cwd ??= stringField(o, 'cwd');
-    const version = stringField(o, 'version');
-    if (version) b.meta.clientVersion = version;
-  };
-
   const sidechain = (o: Record<string, unknown>): boolean => {
     if (o.isSidechain !== true || subagentFile === true) return false;
     // A 1.0 inline sidechain: its first line starts a sub-agent, started by the open Task call.
@@ -48,10 +39,8 @@ export function createClaudeParser(source: string, limits: ReadSessionOptions = 
   };
 
   return {
-    push(record) {
-      if (!isRecord(record) || typeof record.type !== 'string') return b.skip();
-      const o = record;
-      const type = record.type;
+    push(o) {
+      if (!isRecord(o) || typeof o.type !== 'string') return b.skip();
       if (o.type === 'user' || o.type === 'assistant') {
         subagentFile ??= o.isSidechain === true && typeof o.agentId === 'string';
         if (subagentFile && typeof o.agentId === 'string') {
@@ -60,10 +49,11 @@ export function createClaudeParser(source: string, limits: ReadSessionOptions = 
         }
       }
       if (sidechain(o)) return;
-      meta(o);
-      const at = parseTime(o.timestamp);
-      b.seen(at);
-      switch (type) {
+      b.meta.id ??= stringField(o, 'sessionId');
+      b.meta.cwd ??= stringField(o, 'cwd');
+      b.meta.clientVersion = stringField(o, 'version') || b.meta.clientVersion;
+      const at = b.seen(parseTime(o.timestamp));
+      switch (o.type) {
         case 'user':
           return onUser(o, at);
         case 'assistant':
@@ -78,7 +68,7 @@ export function createClaudeParser(source: string, limits: ReadSessionOptions = 
         case 'system':
           return onSystem(o);
         default:
-          if (!IGNORED.has(type)) b.skip();
+          if (!IGNORED.has(o.type)) b.skip();
       }
     },
     finish() {
@@ -127,9 +117,7 @@ export function createClaudeParser(source: string, limits: ReadSessionOptions = 
     if (model && model !== '<synthetic>') b.meta.model = model;
     if (o.isApiErrorMessage === true || typeof o.error === 'string') {
       const text = blockText(message.content);
-      b.ending = classifyEnding(text, stringField(o, 'error'));
-      b.endingMessage = text.trim() || stringField(o, 'error');
-      return;
+      return b.fail(text, stringField(o, 'error'), text.trim() || stringField(o, 'error'));
     }
     const content = Array.isArray(message.content) ? (message.content as unknown[]) : [];
     for (const block of content) {
@@ -153,9 +141,7 @@ export function createClaudeParser(source: string, limits: ReadSessionOptions = 
 
   function onSystem(o: Record<string, unknown>): void {
     if (o.subtype === 'api_error' || o.level === 'error') {
-      const text = stringField(o, 'content') ?? (isRecord(o.error) ? JSON.stringify(o.error) : 'API error');
-      b.ending = classifyEnding(text);
-      b.endingMessage = text;
+      b.fail(stringField(o, 'content') ?? (isRecord(o.error) ? JSON.stringify(o.error) : 'API error'));
     }
   }
 }

@@ -1,6 +1,4 @@
-import { classifyEnding } from '../classify-ending.js';
-import { isRecord, parseJson, stringField } from '../is-record.js';
-import { parseTime } from '../parse-time.js';
+import { isRecord, parseJson, parseTime, partsText, stringField } from '../is-record.js';
 import { SessionBuilder } from '../session-builder.js';
 import type { ReadSessionOptions, SessionParser } from '../types.js';
 import { readCodexOutput } from './read-codex-output.js';
@@ -61,8 +59,7 @@ export function createCodexParser(source: string, limits: ReadSessionOptions = {
     push(record) {
       if (!isRecord(record) || typeof record.type !== 'string' || !isRecord(record.payload)) return b.skip();
       const p = record.payload;
-      const at = parseTime(record.timestamp);
-      b.seen(at);
+      const at = b.seen(parseTime(record.timestamp));
       switch (record.type) {
         case 'session_meta':
           return onMeta(p);
@@ -81,18 +78,14 @@ export function createCodexParser(source: string, limits: ReadSessionOptions = {
           b.skip();
       }
     },
-    finish() {
-      return b.finish(source);
-    },
+    finish: () => b.finish(source),
   };
 
   function onMeta(p: Record<string, unknown>): void {
     b.meta.id ??= stringField(p, 'id');
     b.meta.cwd ??= stringField(p, 'cwd');
-    const version = stringField(p, 'cli_version');
-    if (version) b.meta.clientVersion = version;
-    const started = parseTime(p.timestamp);
-    if (started !== undefined) b.seen(started);
+    b.meta.clientVersion = stringField(p, 'cli_version') || b.meta.clientVersion;
+    b.seen(parseTime(p.timestamp));
     const origin = isRecord(p.source) && isRecord(p.source.subagent) ? p.source.subagent : undefined;
     const parent = origin && isRecord(origin.thread_spawn) ? stringField(origin.thread_spawn, 'parent_thread_id') : undefined;
     if (parent) b.meta.parentId = parent;
@@ -102,9 +95,9 @@ export function createCodexParser(source: string, limits: ReadSessionOptions = {
     const callId = stringField(p, 'call_id') ?? stringField(p, 'id');
     switch (p.type) {
       case 'message':
-        if (p.role === 'user') return user(contentText(p.content), at, 'item');
+        if (p.role === 'user') return user(partsText(p.content), at, 'item');
         if (p.role === 'assistant') {
-          b.text('assistant', contentText(p.content), at);
+          b.text('assistant', partsText(p.content), at);
           b.ending = 'normal';
         }
         return;
@@ -133,12 +126,7 @@ export function createCodexParser(source: string, limits: ReadSessionOptions = {
       b.ending = 'interrupted';
       return;
     }
-    if (type === 'error' || type === 'stream_error') {
-      const message = stringField(p, 'message') ?? type;
-      b.ending = classifyEnding(message, stringField(p, 'codex_error_info'));
-      b.endingMessage = message;
-      return;
-    }
+    if (type === 'error' || type === 'stream_error') return b.fail(stringField(p, 'message') ?? type, stringField(p, 'codex_error_info'));
     if (!IGNORED_EVENTS.has(type)) b.skip();
   }
 }
@@ -147,13 +135,4 @@ function parseArguments(args: unknown): unknown {
   if (typeof args !== 'string') return args ?? {};
   const parsed = parseJson(args);
   return parsed === undefined ? args : parsed;
-}
-
-function contentText(content: unknown): string {
-  if (typeof content === 'string') return content;
-  if (!Array.isArray(content)) return '';
-  return (content as unknown[])
-    .map((part) => (isRecord(part) && typeof part.text === 'string' ? part.text : ''))
-    .filter((text) => text.length > 0)
-    .join('\n');
 }

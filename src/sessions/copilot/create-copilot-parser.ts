@@ -1,7 +1,5 @@
 import path from 'node:path';
-import { classifyEnding } from '../classify-ending.js';
-import { isRecord, stringField } from '../is-record.js';
-import { parseTime } from '../parse-time.js';
+import { isRecord, parseTime, stringField } from '../is-record.js';
 import { SessionBuilder } from '../session-builder.js';
 import { copilotEnvironment } from './copilot-environment.js';
 import type { ReadSessionOptions, SessionParser } from '../types.js';
@@ -23,8 +21,7 @@ export function createCopilotParser(source: string, limits: ReadSessionOptions =
   return {
     push(record) {
       if (!isRecord(record) || typeof record.type !== 'string' || !isRecord(record.data)) return b.skip();
-      const at = parseTime(record.timestamp);
-      b.seen(at);
+      const at = b.seen(parseTime(record.timestamp));
       if (typeof record.agentId === 'string' && record.type !== 'subagent.started') return;
       onEvent(record.type, record.data, at, stringField(record, 'agentId'));
     },
@@ -64,9 +61,7 @@ export function createCopilotParser(source: string, limits: ReadSessionOptions =
         b.text('compaction', stringField(d, 'summaryContent') ?? '', at);
         return;
       case 'session.error':
-        b.ending = classifyEnding(stringField(d, 'message') ?? '', stringField(d, 'errorType'));
-        b.endingMessage = stringField(d, 'message');
-        return;
+        return b.fail(stringField(d, 'message') ?? '', stringField(d, 'errorType'), stringField(d, 'message'));
       case 'abort':
         b.ending = 'interrupted';
         return;

@@ -1,7 +1,5 @@
 import path from 'node:path';
-import { classifyEnding } from '../classify-ending.js';
-import { isRecord, stringField } from '../is-record.js';
-import { parseTime } from '../parse-time.js';
+import { isRecord, parseTime, partsText, stringField } from '../is-record.js';
 import { SessionBuilder } from '../session-builder.js';
 import type { ReadSessionOptions, SessionParser } from '../types.js';
 import { readGeminiResponse } from './read-gemini-response.js';
@@ -72,9 +70,7 @@ export function createGeminiParser(source: string, limits: ReadSessionOptions = 
         if (/cancel/i.test(text)) b.ending = 'interrupted';
         return;
       case 'error':
-        b.ending = classifyEnding(text);
-        b.endingMessage = text;
-        return;
+        return b.fail(text);
       default:
         return; // warning and newer kinds: nothing a session needs
     }
@@ -124,14 +120,4 @@ export function createGeminiParser(source: string, limits: ReadSessionOptions = 
     if (id !== undefined) b.result(id, readGeminiResponse([{ functionResponse: response }], false));
     else b.skip();
   }
-}
-
-/** The text of a message's content: a string, or its parts' texts (function responses and thoughts left out). */
-function partsText(content: unknown): string {
-  if (typeof content === 'string') return content;
-  if (!Array.isArray(content)) return '';
-  return (content as unknown[])
-    .map((part) => (isRecord(part) && typeof part.text === 'string' && part.thought !== true ? part.text : ''))
-    .filter((text) => text.length > 0)
-    .join('\n');
 }

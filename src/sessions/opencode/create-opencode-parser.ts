@@ -1,6 +1,5 @@
-import { classifyEnding } from '../classify-ending.js';
 import { isRecord, parseJson, stringField } from '../is-record.js';
-import { SessionBuilder } from '../session-builder.js';
+import { classifyEnding, SessionBuilder } from '../session-builder.js';
 import type { ParseLimits, SessionEnding, SessionParser } from '../types.js';
 
 /** One row of OpenCode's database as the reader hands it over (`data` columns parsed or not). */
