@@ -26,8 +26,3 @@ export function supervisedLink(record: AgentSessionRecord): SupervisedLink | und
   const taskId = TASK_ID_LINE.exec(first)?.[1]?.trim();
   return taskId ? { taskId } : {};
 }
-
-/** Whether a session is one of `baton run`'s own supervised tries (supervisedLink says which). The task's attempts already say what it did. */
-export function isSupervisedTry(record: AgentSessionRecord): boolean {
-  return supervisedLink(record) !== undefined;
-}

@@ -1,15 +1,15 @@
 import { DEFAULT_RECENT_HISTORY_WINDOW } from '../config/index.js';
 import { type AgentSessionRecord, isRecordCapable, type LedgerCore, type Task } from '../ledger/index.js';
-import { parseInput } from '../util/index.js';
-import { loadArgsSchema } from './prompt-input-schema.js';
+import { parseInput, type SchemaFor } from '../util/index.js';
+import { loadArgsSchema, type promptStateOptionsSchema } from './prompt-input-schema.js';
 import { relevantSessions } from './relevant-sessions.js';
-import { DEFAULT_RESULT_TOKENS, toMinimalState } from './to-minimal-state.js';
+import { toMinimalState } from './to-minimal-state.js';
 import type { MinimalState } from './types.js';
 
-// Seed 001's window (the last 3-5 completed tasks), shared with baton.config.json's default.
-export { DEFAULT_RECENT_HISTORY_WINDOW };
 /** Blocked tasks listed at most. @default 20 */
 export const DEFAULT_MAX_BLOCKERS = 20;
+/** Token cap of one result summary in recent_history. @default 60 */
+export const DEFAULT_RESULT_TOKENS = 60;
 
 export interface LoadPromptStateOptions {
   /** How many completed tasks recent_history shows. @default DEFAULT_RECENT_HISTORY_WINDOW */
@@ -26,6 +26,9 @@ export interface LoadPromptStateOptions {
 
 /** @default 3: the latest agent CLI sessions a task prompt shows. */
 export const DEFAULT_RECENT_SESSIONS = 3;
+
+// The options schema tied to LoadPromptStateOptions: a key or type added to one alone fails the build.
+export const PROMPT_STATE_OPTIONS_MATCH: SchemaFor<LoadPromptStateOptions, typeof promptStateOptionsSchema> = true;
 
 /**
  * Derives the prompt's READ-ONLY CONTEXT from the ledger: recentCompletedTasks(window), the

@@ -1,5 +1,5 @@
 import { type AgentSessionRecord, type LedgerRecords, listAgentSessions } from '../ledger/index.js';
-import { isSupervisedTry } from './light.js';
+import { supervisedLink } from './light.js';
 
 /** Sessions read at most to find the relevant ones (supervised tries are skipped, so read past them). */
 const READ_FACTOR = 4;
@@ -18,12 +18,8 @@ export async function relevantSessions(
   ledger: LedgerRecords,
   options: { limit: number; workspace?: string },
 ): Promise<AgentSessionRecord[]> {
-  const read = await listAgentSessions(ledger, {
-    limit: options.limit * READ_FACTOR,
-    scan: 200,
-    ...(options.workspace === undefined ? {} : { workspace: options.workspace }),
-  });
-  const own = read.filter((record) => !isSupervisedTry(record)).sort((a, b) => b.data.lastActivityAt - a.data.lastActivityAt);
+  const read = await listAgentSessions(ledger, { limit: options.limit * READ_FACTOR, scan: 200, workspace: options.workspace });
+  const own = read.filter((record) => supervisedLink(record) === undefined).sort((a, b) => b.data.lastActivityAt - a.data.lastActivityAt);
   const shown = own.slice(0, options.limit);
   if (shown.length === options.limit && !shown.some(didWork)) {
     const older = own.slice(options.limit).find(didWork);

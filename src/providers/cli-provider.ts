@@ -14,7 +14,6 @@ import type {
   ProviderRunRequest,
 } from './types.js';
 import { agentCliConfigSchema, checkProcessOptions, checkProviderConfig } from './provider-config-schema.js';
-import { definedFields } from '../util/index.js';
 
 /**
  * Prompts above this many bytes go on stdin where the CLI allows it: Linux refuses a single
@@ -49,7 +48,7 @@ export function createAgentCliProvider(name: string, config: AgentCliProviderCon
         cwd: request.cwd,
         permissions: config.permissions ?? DEFAULT_AGENT_PERMISSIONS,
         extraArgs: config.args ?? [],
-        ...(model === undefined ? {} : { model }),
+        model,
       });
       const env = agentEnv({ ...spec.env, ...config.env, ...request.env }, request);
       const run = await runAgentProcess([binary, ...args], request, config, options, {
@@ -57,7 +56,7 @@ export function createAgentCliProvider(name: string, config: AgentCliProviderCon
         input: promptOnStdin ? request.prompt : '',
         ...(spec.stall ? { stallLine: { pattern: spec.stall.pattern, count: spec.stall.count } } : {}),
       });
-      const context: AgentRunContext = { env: { ...process.env, ...env }, args, ...(model === undefined ? {} : { requested: model }) };
+      const context: AgentRunContext = { env: { ...process.env, ...env }, args, requested: model };
       const parsed = spec.parseOutput(run.stdout, run.stderr);
       const outcome = await decide(spec, run, parsed, context, { provider: name, binary, prompt: request.prompt, now: now() });
       return agentResult(run, outcome, parsed, await modelThatRan(spec, run, parsed, context, name));
@@ -83,15 +82,7 @@ async function decide(
   if (run.stalled !== undefined && spec.stall !== undefined && !run.timedOut && !run.aborted) {
     return { kind: 'overloaded', reason: `${about.provider}: ${await spec.stall.describe(run.stalled, context)}` };
   }
-  const outcome = classifyOutcome({
-    ...about,
-    stdout: run.stdout,
-    stderr: run.stderr,
-    parsed,
-    timedOut: run.timedOut,
-    aborted: run.aborted,
-    ...definedFields({ exitCodes: spec.exitCodes, exitCode: run.exitCode, signal: run.signal, spawnError: run.spawnError }),
-  });
+  const outcome = classifyOutcome({ ...run, ...about, parsed, exitCodes: spec.exitCodes });
   if (outcome.kind !== 'overloaded' || !UNREACHABLE.test(outcome.reason ?? '')) return outcome;
   const endpoint = await spec.endpoint?.(context);
   if (endpoint === undefined || outcome.reason?.includes(endpoint)) return outcome;

@@ -1,5 +1,6 @@
 import * as z from 'zod';
 import { OUTCOME_KINDS } from '../ledger/index.js';
+import { parseJsonLines } from './agents/parse-json.js';
 import type { ParsedAgentOutput } from './agents/types.js';
 import { parseEpochOrDate } from './classify/parse-reset-at.js';
 
@@ -21,8 +22,9 @@ export function parseCommandOutput(stdout: string): ParsedAgentOutput {
   const cut = trimmed.lastIndexOf('\n');
   const last = trimmed.slice(cut + 1).trim();
   const before = cut === -1 ? '' : trimmed.slice(0, cut);
-  const line = parseLine(last);
-  if (line === undefined) return { structured: false, response: trimmed };
+  const result = outcomeLineSchema.safeParse(parseJsonLines(last)[0]);
+  if (!result.success) return { structured: false, response: trimmed };
+  const line = result.data;
   const parsed: ParsedAgentOutput = { structured: true, kind: line.outcome };
   const resetAt = parseEpochOrDate(line.resetAt);
   if (resetAt !== undefined) parsed.resetAt = resetAt;
@@ -34,14 +36,4 @@ export function parseCommandOutput(stdout: string): ParsedAgentOutput {
     if (line.reason !== undefined) parsed.errorText = line.reason;
   }
   return parsed;
-}
-
-function parseLine(line: string): z.infer<typeof outcomeLineSchema> | undefined {
-  if (!line.startsWith('{')) return undefined;
-  try {
-    const result = outcomeLineSchema.safeParse(JSON.parse(line));
-    return result.success ? result.data : undefined;
-  } catch {
-    return undefined;
-  }
 }

@@ -34,17 +34,13 @@ export function createCommandProvider(name: string, config: CommandProviderConfi
         const run = await runAgentProcess(config.command, request, config, options, { env, input: request.prompt });
         const parsed = parseCommandOutput(run.stdout);
         const outcome = classifyOutcome({
+          ...run,
           provider: name,
-          stdout: run.stdout,
-          stderr: run.stderr,
           parsed,
-          timedOut: run.timedOut,
-          aborted: run.aborted,
           binary: config.command[0]!,
           programField: 'command',
           now: now(),
           prompt: request.prompt,
-          ...definedFields({ exitCode: run.exitCode, signal: run.signal, spawnError: run.spawnError }),
         });
         return agentResult(run, outcome, parsed, parsed.model ?? model);
       } finally {

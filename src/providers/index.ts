@@ -15,7 +15,6 @@ export { createProvider, createProviders } from './create-provider.js';
 export { providerConfigSchema } from './provider-config-schema.js';
 export { createHttpProvider } from './http-provider.js';
 export { lazyAiSdkModel } from './model/ai-sdk-model.js';
-export { CappedOutput } from '../spawner/index.js';
 export { DEFAULT_KILL_GRACE_MS, runProcess } from './process/run-process.js';
 export { identifyProcess, liveGroupMembers } from './process/process-identity.js';
 

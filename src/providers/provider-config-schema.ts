@@ -1,6 +1,6 @@
 import * as z from 'zod';
-import { envOption, functionOption, parseInput, refuseProtoKey, stringMapOption } from '../util/index.js';
-import type { ProviderConfig } from './types.js';
+import { envOption, functionOption, parseInput, refuseProtoKey, type SchemaFor, stringMapOption } from '../util/index.js';
+import type { AgentCliProviderConfig, CommandProviderConfig, HttpProviderConfig, ProcessProviderOptions, ProviderConfig } from './types.js';
 
 /**
  * The zod schema of a provider declaration: baton.config.json's `providers` entries and the
@@ -86,3 +86,9 @@ export function checkProvidersConfig(config: unknown): void {
     refuseProtoKey((config as { providers?: unknown }).providers, 'providers', 'createProviders config');
   parseInput(providersConfigSchema, config, { what: 'createProviders config' });
 }
+
+// Each schema tied to the interface it mirrors: a key or type added to one alone fails the build.
+export const AGENT_CLI_CONFIG_MATCH: SchemaFor<AgentCliProviderConfig, typeof agentCliConfigSchema> = true;
+export const COMMAND_CONFIG_MATCH: SchemaFor<CommandProviderConfig, typeof commandConfigSchema> = true;
+export const HTTP_CONFIG_MATCH: SchemaFor<HttpProviderConfig, typeof httpConfigSchema> = true;
+export const PROCESS_OPTIONS_MATCH: SchemaFor<ProcessProviderOptions, typeof processOptionsSchema> = true;

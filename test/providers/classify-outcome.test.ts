@@ -2,7 +2,8 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { AGENT_CLI_SPECS, CappedOutput, classifyOutcome, parseCommandOutput, stripEchoedPrompt } from '../../src/providers/index.js';
+import { AGENT_CLI_SPECS, classifyOutcome, parseCommandOutput, stripEchoedPrompt } from '../../src/providers/index.js';
+import { CappedOutput } from '../../src/spawner/index.js';
 
 const FIXTURES = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../fixtures/agents');
 

@@ -63,15 +63,9 @@ export async function readSessionModel(home: string, sessionId: string): Promise
   return undefined;
 }
 
-interface CodexFlags {
-  model?: string;
-  profile?: string;
-  overrides: [string, string][];
-}
-
 /** `-m/--model`, `-p/--profile` and `-c/--config key=value` before `--` (codex's clap options). */
-function readFlags(args: readonly string[]): CodexFlags {
-  const flags: CodexFlags = { overrides: [] };
+function readFlags(args: readonly string[]): { model?: string; profile?: string; overrides: [string, string][] } {
+  const flags: ReturnType<typeof readFlags> = { overrides: [] };
   for (let i = 0; i < args.length; i++) {
     const arg = args[i]!;
     if (arg === '--') break;

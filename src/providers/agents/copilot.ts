@@ -1,7 +1,7 @@
 import type { OutcomeKind } from '../../ledger/index.js';
 import { matchKnownPhrase } from '../classify/known-phrases.js';
 import type { AgentPermissions, TokenUsage } from '../types.js';
-import { addTokens, asNumber, asRecord, asString, parseJsonLines } from './parse-json.js';
+import { addTokens, asNumber, asRecord, asString, parseJsonLines, sumTokens } from './parse-json.js';
 import type { AgentCliSpec, ParsedAgentOutput } from './types.js';
 
 // Model names run on while words start with a capital or digit: "GPT-4.1 which…", "Claude Sonnet 4.5.".
@@ -77,15 +77,8 @@ function parsePlainText(stdout: string): ParsedAgentOutput {
   return parsed;
 }
 
-interface ParsedEvents {
-  parsed: ParsedAgentOutput;
-  /** Named by the events of the model calls that ran. */
-  ran?: string;
-  /** Selected at session start, before any fallback. */
-  selected?: string;
-}
-
-function parseEvents(events: Record<string, unknown>[]): ParsedEvents {
+/** The output, and the models named by the calls that ran and selected at session start (before any fallback). */
+function parseEvents(events: Record<string, unknown>[]): { parsed: ParsedAgentOutput; ran?: string; selected?: string } {
   const parsed: ParsedAgentOutput = { structured: true };
   const models: { ran?: string; selected?: string } = {};
   const errors: string[] = [];
@@ -156,10 +149,7 @@ function kindOfStatus(status: number | undefined): OutcomeKind | undefined {
  * outputTokens are known, so input and total stay unset rather than a misleading 0.
  */
 function readUsage(perCall: TokenUsage, perMessage: TokenUsage): TokenUsage | undefined {
-  if (perCall.input !== undefined || perCall.output !== undefined) {
-    return { input: perCall.input ?? 0, output: perCall.output ?? 0, total: (perCall.input ?? 0) + (perCall.output ?? 0) };
-  }
-  return perMessage.output === undefined ? undefined : { output: perMessage.output };
+  return sumTokens(perCall.input, perCall.output) ?? (perMessage.output === undefined ? undefined : { output: perMessage.output });
 }
 
 /** Texts of warning and info events, where a model switch notice can appear in json mode. */

@@ -18,6 +18,12 @@ export function addTokens(usage: TokenUsage, key: keyof TokenUsage, value: numbe
   if (value !== undefined) usage[key] = (usage[key] ?? 0) + value;
 }
 
+/** Input and output tokens and their sum, or undefined when neither is known. */
+export function sumTokens(input: number | undefined, output: number | undefined): TokenUsage | undefined {
+  if (input === undefined && output === undefined) return undefined;
+  return { input: input ?? 0, output: output ?? 0, total: (input ?? 0) + (output ?? 0) };
+}
+
 /**
  * The JSON object in a CLI's output: the whole text, else the last line or the last `{…}` block
  * that parses (CLIs print warnings around their JSON).

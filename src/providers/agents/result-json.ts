@@ -1,7 +1,7 @@
 import type { OutcomeKind } from '../../ledger/index.js';
 import { parseEpochOrDate } from '../classify/parse-reset-at.js';
 import type { TokenUsage } from '../types.js';
-import { asNumber, asRecord, asString, parseJsonLines, parseJsonObject } from './parse-json.js';
+import { asNumber, asRecord, asString, parseJsonLines, parseJsonObject, sumTokens } from './parse-json.js';
 import type { ParsedAgentOutput } from './types.js';
 
 /** claude's assistant.error values, as outcome kinds. */
@@ -68,13 +68,8 @@ function readResult(result: Record<string, unknown>, parsed: ParsedAgentOutput):
   const modelUsage = asRecord(result.modelUsage);
   if (modelUsage !== undefined) readModelUsage(modelUsage, parsed);
   const usage = asRecord(result.usage);
-  if (usage !== undefined && parsed.usage === undefined) {
-    const input = asNumber(usage.input_tokens);
-    const output = asNumber(usage.output_tokens);
-    if (input !== undefined || output !== undefined) {
-      parsed.usage = { input: input ?? 0, output: output ?? 0, total: (input ?? 0) + (output ?? 0) };
-    }
-  }
+  const summed = sumTokens(asNumber(usage?.input_tokens), asNumber(usage?.output_tokens));
+  if (parsed.usage === undefined && summed !== undefined) parsed.usage = summed;
 }
 
 /** The model that spent the most output tokens is the one that did the work. */

@@ -59,13 +59,12 @@ export function classifyOutcome(input: ClassifyOutcomeInput): Outcome {
 function withoutPrompt(input: ClassifyOutcomeInput): ClassifyOutcomeInput {
   if (input.prompt === undefined) return input;
   const strip = (text: string): string => stripEchoedPrompt(text, input.prompt);
-  const parsed = input.parsed;
-  const cleaned = parsed && {
-    ...parsed,
-    ...(parsed.errorText === undefined ? {} : { errorText: strip(parsed.errorText) }),
-    ...(parsed.response === undefined ? {} : { response: strip(parsed.response) }),
+  const parsed = input.parsed && {
+    ...input.parsed,
+    errorText: input.parsed.errorText && strip(input.parsed.errorText),
+    response: input.parsed.response && strip(input.parsed.response),
   };
-  return { ...input, stdout: strip(input.stdout), stderr: strip(input.stderr), ...(cleaned ? { parsed: cleaned } : {}) };
+  return { ...input, stdout: strip(input.stdout), stderr: strip(input.stderr), parsed };
 }
 
 /** What a process that exited says about itself: structured output, phrases, then the exit code. */

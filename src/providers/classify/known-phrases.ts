@@ -1,17 +1,11 @@
 import type { OutcomeKind } from '../../ledger/index.js';
 
-/** One known failure text and the outcome kind it means. */
-export interface PhraseRule {
-  kind: OutcomeKind;
-  pattern: RegExp;
-}
-
 /**
  * Failure texts from REFERENCE.md and the recorded fixtures, most specific first. Order matters:
  * Google words plain rate limits as "exceeded your current quota" next to RESOURCE_EXHAUSTED, so
  * explicit plan limits are quota, then rate-limit words win, and a bare "quota" comes last.
  */
-export const PHRASE_RULES: readonly PhraseRule[] = [
+const PHRASE_RULES: readonly { kind: OutcomeKind; pattern: RegExp }[] = [
   {
     kind: 'context_window',
     pattern:

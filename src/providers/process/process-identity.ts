@@ -2,14 +2,8 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { hostname } from 'node:os';
 import type { AgentProcess } from '../../ledger/index.js';
 
-interface ProcStat {
-  state: string;
-  pgrp: number;
-  startTime: string;
-}
-
 /** Fields of /proc/<pid>/stat, or undefined where there is no /proc or the process is gone. */
-function readStat(pid: number | string): ProcStat | undefined {
+function readStat(pid: number | string): { state: string; pgrp: number; startTime: string } | undefined {
   let stat: string;
   try {
     stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
