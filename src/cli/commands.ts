@@ -18,11 +18,7 @@ import { registerStatus } from './commands/status/index.js';
 import { registerTask } from './commands/task/index.js';
 import { registerUi } from './commands/ui/index.js';
 import { registerWorker } from './commands/worker/index.js';
-import type { CliState, RegisterCommand } from './command-types.js';
-import type { CliIO } from './context.js';
-
-// Defined beside the commands (command-types.ts) so a command's index.ts never imports this table.
-export type { CliState, RegisterCommand } from './command-types.js';
+import type { CliIO, CliState, RegisterCommand } from './context.js';
 
 /**
  * The command table. Each command lives in its own folder under commands/, registers its flags

@@ -11,6 +11,12 @@ export interface CliState {
   exitCode: number;
 }
 
+/** What each command folder's index.ts exports: adds the command to the program. */
+export type RegisterCommand = (program: Command, io: CliIO, state: CliState) => void;
+
+/** Commander's argument parser for a repeatable option. */
+export const collect = (value: string, previous: string[]) => [...previous, value];
+
 /** Where a command reads and writes; tests pass their own. */
 export interface CliIO {
   stdout: (text: string) => void;

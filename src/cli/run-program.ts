@@ -1,7 +1,6 @@
 import { Command, CommanderError } from 'commander';
 import { BATON_VERSION } from '../version/index.js';
-import type { RegisterCommand } from './command-types.js';
-import { type CliIO, EXIT_BAD_INPUT, reportError } from './context.js';
+import { type CliIO, EXIT_BAD_INPUT, type RegisterCommand, reportError } from './context.js';
 
 /**
  * Runs a `baton` program holding the commands `register` adds and resolves to its exit code. Only

@@ -111,20 +111,10 @@ function resolveConfig(parsed: ConfigFile, ctx: ResolveContext): BatonConfig {
       { details: { file: ctx.file, field, value: name } },
     );
   }
-  const preContext = applyPreContextEnv(
-    {
-      enabled: parsed.preContext?.enabled ?? defaults.DEFAULT_PRE_CONTEXT_ENABLED,
-      maxLines: parsed.preContext?.maxLines ?? defaults.DEFAULT_PRE_CONTEXT_MAX_LINES,
-      types: parsed.preContext?.types ?? [...defaults.DEFAULT_PRE_CONTEXT_TYPES],
-      maxFiles: parsed.preContext?.maxFiles ?? defaults.DEFAULT_PRE_CONTEXT_MAX_FILES,
-      helperMaxAttempts: parsed.preContext?.helperMaxAttempts ?? defaults.DEFAULT_HELPER_MAX_ATTEMPTS,
-    },
-    ctx.env,
-  );
   return {
     providers,
     priority,
-    preContext,
+    preContext: applyPreContextEnv({ ...defaults.DEFAULT_PRE_CONTEXT, ...parsed.preContext }, ctx.env),
     recentHistoryWindow: parsed.recentHistoryWindow ?? defaults.DEFAULT_RECENT_HISTORY_WINDOW,
     breaker: {
       coolDownMs: parsed.breaker?.coolDownMs ?? defaults.DEFAULT_COOL_DOWN_MS,
@@ -133,14 +123,8 @@ function resolveConfig(parsed: ConfigFile, ctx: ResolveContext): BatonConfig {
       failureThreshold: parsed.breaker?.failureThreshold ?? defaults.DEFAULT_FAILURE_THRESHOLD,
       probeLeaseMs: parsed.breaker?.probeLeaseMs ?? defaults.DEFAULT_PROBE_LEASE_MS,
     },
-    timeouts: {
-      agentMs: parsed.timeouts?.agentMs ?? defaults.DEFAULT_AGENT_TIMEOUT_MS,
-      checkMs: parsed.timeouts?.checkMs ?? defaults.DEFAULT_CHECK_TIMEOUT_MS,
-    },
-    commitPolicy: {
-      maxFileBytes: parsed.commitPolicy?.maxFileBytes ?? defaults.DEFAULT_COMMIT_MAX_FILE_BYTES,
-      onViolation: parsed.commitPolicy?.onViolation ?? defaults.DEFAULT_COMMIT_ON_VIOLATION,
-    },
+    timeouts: { agentMs: defaults.DEFAULT_AGENT_TIMEOUT_MS, checkMs: defaults.DEFAULT_CHECK_TIMEOUT_MS, ...parsed.timeouts },
+    commitPolicy: { ...defaults.DEFAULT_COMMIT_POLICY, ...parsed.commitPolicy },
     ...definedFields({ file: ctx.file, ledger: parsed.ledger, helper: parsed.helper }),
   };
 }

@@ -2,7 +2,7 @@ import type { LanguageModel } from 'ai';
 import { errorMessage } from '../errors/index.js';
 import type { OutcomeKind } from '../ledger/index.js';
 import type { PanelMessage } from './build-agent-messages.js';
-import { classifyPanelError } from './classify-panel-error.js';
+import { classifyHttpError } from '../providers/index.js';
 
 export interface AgentCallRequest {
   model: LanguageModel;
@@ -45,7 +45,9 @@ export async function callAgentModel(request: AgentCallRequest): Promise<AgentCa
   let text = '';
   const fail = (error: unknown): AgentCallResult => {
     const timedOut = timeout.aborted && !request.signal?.aborted;
-    const outcome = request.signal?.aborted ? 'interrupted' : classifyPanelError(error, timedOut);
+    // Baton's timeout, else what the `http` provider makes of the same AI SDK error (HTTP status,
+    // body, Retry-After), so the panel and the supervisor agree on every failure.
+    const outcome = request.signal?.aborted ? 'interrupted' : timedOut ? 'timeout' : classifyHttpError(error, Date.now()).kind;
     const message = timedOut ? `timed out after ${request.timeoutMs} ms` : errorMessage(error);
     return { ok: false, text, error: message, outcome, usage: {} };
   };

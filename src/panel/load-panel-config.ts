@@ -5,7 +5,7 @@ import { describeJsonError, parseInput } from '../util/index.js';
 import { type HttpModelSpecInput, type ModelSpecInput, type PanelFile, panelFileSchema } from './panel-schema.js';
 import { parsePromptFile } from './parse-prompt-file.js';
 import type { PanelConfig, PanelHttpModelSpec, PanelModelSpec } from './types.js';
-import { checkLoadPanelOptions, checkResolvePanelOptions } from './panel-options-schema.js';
+import { loadOptionsSchema, resolveOptionsSchema } from './panel-options-schema.js';
 
 export interface LoadPanelConfigOptions {
   /** Base of a relative panel path. @default process.cwd() */
@@ -24,7 +24,7 @@ export interface LoadPanelConfigOptions {
  * const config = await loadPanelConfig('examples/panel/panel.json');
  */
 export async function loadPanelConfig(file: string, options: LoadPanelConfigOptions = {}): Promise<PanelConfig> {
-  checkLoadPanelOptions(options);
+  parseInput(loadOptionsSchema, options, { what: 'loadPanelConfig options' });
   const absolute = path.resolve(options.cwd ?? process.cwd(), file);
   let raw: string;
   try {
@@ -51,7 +51,7 @@ export async function loadPanelConfig(file: string, options: LoadPanelConfigOpti
  * Same errors as `loadPanelConfig`.
  */
 export async function resolvePanelConfig(value: unknown, options: { file: string; env?: NodeJS.ProcessEnv }): Promise<PanelConfig> {
-  checkResolvePanelOptions(options);
+  parseInput(resolveOptionsSchema, options, { what: 'resolvePanelConfig options' });
   const { file } = options;
   const env = options.env ?? process.env;
   const panel: PanelFile = parseInput(panelFileSchema, value, { what: `Panel file ${file}`, details: { file } });

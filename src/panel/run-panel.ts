@@ -1,5 +1,6 @@
 import type { LanguageModel } from 'ai';
-import { BatonError } from '../errors/index.js';
+import { BatonError, errorMessage } from '../errors/index.js';
+import { getLogger } from '../observability/index.js';
 import type { Ledger } from '../ledger/index.js';
 import type { Provider } from '../providers/index.js';
 import {
@@ -8,10 +9,11 @@ import {
   MemorySummaryCache,
   type Summarizer,
   type SummaryCache,
+  summaryTargetTokens,
   withSummaryCache,
 } from '../summarize/index.js';
 import { contextLimitFor, o200kCounter, type TokenCounter } from '../tokens/index.js';
-import { definedFields } from '../util/index.js';
+import { definedFields, parseInput } from '../util/index.js';
 import { buildAgentMessages } from './build-agent-messages.js';
 import { type AgentCallResult, callAgentModel } from './call-agent-model.js';
 import { callBatonProvider } from './call-baton-provider.js';
@@ -19,8 +21,8 @@ import { createLanguageModel, describeModel } from './create-language-model.js';
 import { withDuplicatePrevention } from './duplicate-prevention.js';
 import { endPanelSession, finishAgentDispatch, panelTaskId, startAgentDispatch, startPanelSession } from './panel-ledger.js';
 import { recordAnswer, recordContextDecision } from './panel-metrics.js';
-import { checkRunPanelArgs } from './panel-options-schema.js';
-import { preparePanelContext } from './prepare-panel-context.js';
+import { runPanelArgsSchema } from './panel-options-schema.js';
+import { type FitPanelContextInput, type FitPanelContextResult, fitPanelContext } from './fit-panel-context.js';
 import type {
   Attribution,
   ContextMode,
@@ -89,7 +91,7 @@ export interface RunPanelOptions {
  * const result = await runPanel(await loadPanelConfig('panel.json'), 'How do I improve my serve?', { ledger });
  */
 export async function runPanel(config: PanelConfig, question: string, options: RunPanelOptions): Promise<PanelResult> {
-  checkRunPanelArgs(config, options);
+  parseInput(runPanelArgsSchema, { config, options }, { what: 'runPanel' });
   if (typeof question !== 'string') {
     throw new BatonError('INPUT_INVALID', `runPanel: question must be a string; got ${typeof question}`, {
       details: { field: 'question' },
@@ -222,25 +224,45 @@ async function answerOne(run: PanelRun, step: PanelStep): Promise<PanelAnswer> {
   return answer;
 }
 
-/** The earlier successful answers this agent sees: full, summarized to fit, or none. */
-async function prepareAgentContext(run: PanelRun, step: PanelStep, maxOutputTokens: number) {
+/**
+ * The earlier successful answers this agent sees: in full when they fit (`fitPanelContext`); else
+ * every one is summarized in parallel (each aimed at 25% of its length; the cache makes repeats
+ * free) and `fitPanelContext` decides again with the summaries that succeeded. A failed summary is
+ * logged and left out, which makes the decision fall back to no context.
+ */
+async function prepareAgentContext(run: PanelRun, step: PanelStep, maxOutputTokens: number): Promise<FitPanelContextResult> {
   const { agent } = step;
-  const earlier: PriorAnswer[] = step.prior.filter((a) => a.ok).map((a) => ({ agent: a.agent, text: a.text }));
-  const fit = await preparePanelContext({
+  const answers: PriorAnswer[] = step.prior.filter((a) => a.ok).map((a) => ({ agent: a.agent, text: a.text }));
+  const summarizer = run.summarizerFor(agent);
+  const input: FitPanelContextInput = {
     system: withDuplicatePrevention(
       agent.prompt.text,
-      earlier.map((a) => a.agent),
+      answers.map((a) => a.agent),
     ),
     question: step.question,
-    answers: earlier,
+    answers,
     attribution: run.attribution,
     limitTokens: agent.maxContextTokens ?? run.config.maxContextTokens ?? contextLimitFor(agent.model.model),
     reserveTokens: maxOutputTokens,
-    summarizer: run.summarizerFor(agent),
-    signal: run.options.signal,
     counter: run.counter,
-  });
-  if (earlier.length > 0) recordContextDecision(fit.mode, fit.fallback);
+  };
+  let fit = fitPanelContext(input);
+  if (fit.needsSummaries) {
+    const summaries = new Map<number, string>();
+    await Promise.all(
+      answers.map(async (answer, i) => {
+        try {
+          const targetTokens = summaryTargetTokens(answer.text, { counter: run.counter });
+          summaries.set(i, await summarizer.summarize(answer.text, { targetTokens, signal: run.options.signal }));
+        } catch (error) {
+          // Expected and handled (fallback to no context), so a line without a stack is enough.
+          getLogger().warn({ agent: answer.agent, reason: errorMessage(error) }, 'panel summary failed; that answer cannot be passed on');
+        }
+      }),
+    );
+    fit = fitPanelContext({ ...input, summaries });
+  }
+  if (answers.length > 0) recordContextDecision(fit.mode, fit.fallback);
   return fit;
 }
 

@@ -3,7 +3,8 @@ import type { AddressInfo } from 'node:net';
 import { BatonError, errorMessage } from '../../errors/index.js';
 import { getLogger, renderMetrics } from '../../observability/index.js';
 import { errorBody, handlePanelRequest, type PanelRequestContext, sendJson } from './handle-panel-request.js';
-import { checkPanelServerContext, checkPanelServerOptions } from '../panel-options-schema.js';
+import { parseInput } from '../../util/index.js';
+import { serverContextSchema, serverOptionsSchema } from '../panel-options-schema.js';
 
 /** Loopback only unless asked: the panel spends the configured API keys. @default '127.0.0.1' */
 export const DEFAULT_PANEL_SERVER_HOST = '127.0.0.1';
@@ -30,7 +31,7 @@ export interface RunningPanelServer {
  * @throws BatonError CONFIG_INVALID for an unknown option (naming the spelling expected) or a value of the wrong type.
  */
 export function createPanelServer(context: PanelRequestContext): Server {
-  checkPanelServerContext(context);
+  parseInput(serverContextSchema, context, { what: 'createPanelServer options' });
   return buildPanelServer(context);
 }
 
@@ -74,7 +75,7 @@ function buildPanelServer(context: PanelRequestContext): Server {
  * const running = await startPanelServer({ config, runOptions: { ledger }, port: 0 });
  */
 export async function startPanelServer(options: PanelServerOptions): Promise<RunningPanelServer> {
-  checkPanelServerOptions(options);
+  parseInput(serverOptionsSchema, options, { what: 'startPanelServer options' });
   const server = buildPanelServer(options);
   const host = options.host ?? DEFAULT_PANEL_SERVER_HOST;
   await new Promise<void>((resolve, reject) => {

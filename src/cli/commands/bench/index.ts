@@ -1,5 +1,4 @@
-import type { RegisterCommand } from '../../command-types.js';
-import { withJsonOption, lazyAction } from '../../context.js';
+import { withJsonOption, lazyAction, type RegisterCommand } from '../../context.js';
 
 /** `baton bench context`: replays agent trajectories through four context strategies. */
 export const registerBench: RegisterCommand = (program, io, state) => {

@@ -1,5 +1,4 @@
-import type { RegisterCommand } from '../../command-types.js';
-import { withCommonOptions, lazyAction } from '../../context.js';
+import { withCommonOptions, lazyAction, type RegisterCommand } from '../../context.js';
 
 /** `baton debt add|list`: known issues and gotchas agents must not trip over again. */
 export const registerDebt: RegisterCommand = (program, io, state) => {

@@ -1,5 +1,4 @@
-import type { RegisterCommand } from '../../command-types.js';
-import { withJsonOption, lazyAction } from '../../context.js';
+import { withJsonOption, lazyAction, type RegisterCommand } from '../../context.js';
 
 /** `baton demo`: the bundled example plan, showing what is injected at each seam. */
 export const registerDemo: RegisterCommand = (program, io, state) => {

@@ -1,5 +1,4 @@
-import type { RegisterCommand } from '../../command-types.js';
-import { withCommonOptions, lazyAction } from '../../context.js';
+import { withCommonOptions, lazyAction, type RegisterCommand } from '../../context.js';
 
 /** `baton export [--out FILE]`: every record as JSON Lines. */
 export const registerExport: RegisterCommand = (program, io, state) => {

@@ -1,5 +1,4 @@
-import type { RegisterCommand } from '../../command-types.js';
-import { withCommonOptions, lazyAction } from '../../context.js';
+import { withCommonOptions, lazyAction, type RegisterCommand } from '../../context.js';
 
 /** `baton handoff`: hand the work of an agent CLI session to the next agent CLI. */
 export const registerHandoff: RegisterCommand = (program, io, state) => {

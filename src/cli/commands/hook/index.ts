@@ -1,4 +1,4 @@
-import type { RegisterCommand } from '../../command-types.js';
+import type { RegisterCommand } from '../../context.js';
 
 /**
  * `baton hook EVENT --client CLIENT`: what the hooks `baton hooks install` writes run. bin/baton.js

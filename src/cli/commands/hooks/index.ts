@@ -1,5 +1,4 @@
-import type { RegisterCommand } from '../../command-types.js';
-import { withJsonOption, lazyAction } from '../../context.js';
+import { withJsonOption, lazyAction, type RegisterCommand } from '../../context.js';
 
 /** `baton hooks install|uninstall|status`: Baton inside Claude Code's, Gemini CLI's and Codex CLI's own sessions. */
 // --json only: the hooks act on the workspace's own .baton/ (its config and ledger), as the agent CLI will.

@@ -1,5 +1,4 @@
-import type { RegisterCommand } from '../../command-types.js';
-import { withCommonOptions, lazyAction } from '../../context.js';
+import { withCommonOptions, lazyAction, type RegisterCommand } from '../../context.js';
 
 /** `baton import FILE`: loads a JSON Lines export, all or nothing. */
 export const registerImport: RegisterCommand = (program, io, state) => {

@@ -1,5 +1,4 @@
-import type { RegisterCommand } from '../../command-types.js';
-import { withCommonOptions, lazyAction } from '../../context.js';
+import { withCommonOptions, lazyAction, type RegisterCommand } from '../../context.js';
 
 /** `baton init`: creates .baton/ with the ledger and a commented config. */
 export const registerInit: RegisterCommand = (program, io, state) => {

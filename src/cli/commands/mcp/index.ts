@@ -1,7 +1,4 @@
-import type { RegisterCommand } from '../../command-types.js';
-import { withCommonOptions, lazyAction } from '../../context.js';
-
-const collect = (value: string, previous: string[]) => [...previous, value];
+import { withCommonOptions, lazyAction, type RegisterCommand, collect } from '../../context.js';
 
 /** `baton mcp`: the Baton MCP server over stdio, or Streamable HTTP with --http. */
 export const registerMcp: RegisterCommand = (program, io, state) => {

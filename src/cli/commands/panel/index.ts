@@ -1,5 +1,4 @@
-import type { RegisterCommand } from '../../command-types.js';
-import { lazyAction, withCommonOptions } from '../../context.js';
+import { lazyAction, withCommonOptions, type RegisterCommand } from '../../context.js';
 import { describePanelConfigOption } from './describe-config-option.js';
 
 /** `baton panel --config panel.json "QUESTION"`: agents answer in turn, sharing context (seed 003). */

@@ -1,5 +1,4 @@
-import type { RegisterCommand } from '../../command-types.js';
-import { withCommonOptions, lazyAction } from '../../context.js';
+import { withCommonOptions, lazyAction, type RegisterCommand } from '../../context.js';
 
 /** `baton refresh [TASK]`: the session-recovery context of seed 002, as refresh_context returns it. */
 export const registerRefresh: RegisterCommand = (program, io, state) => {

@@ -4,13 +4,13 @@ import { BatonError } from '../../../errors/index.js';
 import { createWorktreeSites } from '../../../isolation/index.js';
 import { openLedger } from '../../../ledger/index.js';
 import { createProviders, type Provider } from '../../../providers/index.js';
-import { DEFAULT_TASK_LEASE_MS, loadPlan, type RunReport, runPlan, sessionRefresher, workspaceOps } from '../../../supervisor/index.js';
+import { loadPlan, type RunReport, runPlan, sessionRefresher, workspaceOps } from '../../../supervisor/index.js';
 import { EXIT_FAILURE, EXIT_OK, parsePort, parsePositiveInt, printResult, type CliIO, type CommonOptions } from '../../context.js';
 import { sessionWorkspace } from '../../../sessions/light.js';
 import { startMetricsServer } from './metrics-server.js';
 import { createProgress } from './progress.js';
 import { runQueued } from './run-queued.js';
-import { toPreContextSettings } from './to-pre-context-settings.js';
+import { configRunOptions } from './config-run-options.js';
 
 export interface RunOptions extends CommonOptions {
   providers?: string;
@@ -34,7 +34,6 @@ export async function runRun(io: CliIO, planFile: string, options: RunOptions): 
   const plan = await loadPlan(planFile, { cwd: io.cwd });
   const { providers, helperProviders } = selectProviders(config, options.providers);
   const workspaceDir = path.resolve(io.cwd, options.workspace ?? '.');
-  const preContext = toPreContextSettings(config.preContext);
   const progress = createProgress(io, { json: Boolean(options.json) });
   // Checked before the ledger opens: a repository that cannot take worktrees is bad input (exit 2).
   const sites =
@@ -66,7 +65,6 @@ export async function runRun(io: CliIO, planFile: string, options: RunOptions): 
   process.once('SIGTERM', onSignal);
   let report: RunReport;
   try {
-    const leaseMs = Number(io.env.BATON_LEASE_MS);
     report = options.queue
       ? await runQueued(io, {
           ledger,
@@ -84,13 +82,8 @@ export async function runRun(io: CliIO, planFile: string, options: RunOptions): 
           helperProviders,
           workspace: workspaceOps(workspaceDir),
           workspaceDir,
-          preContext,
-          breaker: config.breaker,
-          recentHistoryWindow: config.recentHistoryWindow,
-          agentTimeoutMs: config.timeouts.agentMs,
-          checkTimeoutMs: config.timeouts.checkMs,
+          ...configRunOptions(config, io.env),
           maxWaitMs,
-          leaseMs: leaseMs > 0 ? leaseMs : DEFAULT_TASK_LEASE_MS,
           concurrency,
           ...(sites ? { sites } : {}),
           onEvent: progress.onEvent,

@@ -1,5 +1,4 @@
-import type { RegisterCommand } from '../../command-types.js';
-import { withCommonOptions, lazyAction } from '../../context.js';
+import { withCommonOptions, lazyAction, type RegisterCommand } from '../../context.js';
 
 /** `baton run PLAN`: the supervisor's control loop over a plan file. */
 export const registerRun: RegisterCommand = (program, io, state) => {

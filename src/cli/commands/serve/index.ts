@@ -1,5 +1,4 @@
-import type { RegisterCommand } from '../../command-types.js';
-import { withCommonOptions, lazyAction } from '../../context.js';
+import { withCommonOptions, lazyAction, type RegisterCommand } from '../../context.js';
 import { describePanelConfigOption } from '../panel/describe-config-option.js';
 
 /** `baton serve --config panel.json`: the panel over HTTP (POST /panel), loopback by default. */

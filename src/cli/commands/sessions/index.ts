@@ -1,5 +1,4 @@
-import type { RegisterCommand } from '../../command-types.js';
-import { withCommonOptions, lazyAction } from '../../context.js';
+import { withCommonOptions, lazyAction, type RegisterCommand } from '../../context.js';
 
 /** `baton sessions [list|show <id>|import]`: this workspace's agent CLI sessions, from every client's store and the ledger. */
 export const registerSessions: RegisterCommand = (program, io, state) => {

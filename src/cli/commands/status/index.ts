@@ -1,5 +1,4 @@
-import type { RegisterCommand } from '../../command-types.js';
-import { lazyAction, withCommonOptions } from '../../context.js';
+import { lazyAction, withCommonOptions, type RegisterCommand } from '../../context.js';
 
 /** `baton status`: task counts by status, open breakers, last dispatches. */
 export const registerStatus: RegisterCommand = (program, io, state) => {

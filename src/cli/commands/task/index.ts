@@ -1,7 +1,4 @@
-import type { RegisterCommand } from '../../command-types.js';
-import { withCommonOptions, lazyAction } from '../../context.js';
-
-const collect = (value: string, previous: string[]) => [...previous, value];
+import { withCommonOptions, lazyAction, type RegisterCommand, collect } from '../../context.js';
 
 /** `baton task add|list|show`. */
 export const registerTask: RegisterCommand = (program, io, state) => {

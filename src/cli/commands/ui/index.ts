@@ -1,5 +1,4 @@
-import type { RegisterCommand } from '../../command-types.js';
-import { withCommonOptions, lazyAction } from '../../context.js';
+import { withCommonOptions, lazyAction, type RegisterCommand } from '../../context.js';
 
 /** `baton ui`: a read-only web view of the ledger in the browser, updated live. */
 export const registerUi: RegisterCommand = (program, io, state) => {

@@ -11,11 +11,11 @@ import {
 } from '../../../queue/index.js';
 import { startMetricsServer } from '../run/metrics-server.js';
 import { sessionWorkspace } from '../../../sessions/light.js';
-import { DEFAULT_TASK_LEASE_MS, sessionRefresher } from '../../../supervisor/index.js';
+import { sessionRefresher } from '../../../supervisor/index.js';
 import { type CliIO, type CommonOptions, EXIT_FAILURE, EXIT_OK, parsePort, parsePositiveInt } from '../../context.js';
 import { selectProviders } from '../run/action.js';
 import { createProgress } from '../run/progress.js';
-import { toPreContextSettings } from '../run/to-pre-context-settings.js';
+import { configRunOptions } from '../run/config-run-options.js';
 
 export interface WorkerOptions extends CommonOptions {
   concurrency?: string;
@@ -39,7 +39,6 @@ export async function runWorker(io: CliIO, options: WorkerOptions): Promise<numb
   const ledger = await openLedger({ spec, cwd: io.cwd });
   const connection = queueConnection(spec);
   const progress = createProgress(io, { json: Boolean(options.json) });
-  const lease = Number(io.env.BATON_LEASE_MS);
   const lockMs = Number(io.env.BATON_QUEUE_LOCK_MS);
   const stalledMs = Number(io.env.BATON_QUEUE_STALLED_MS);
   const recheckMs = Number(io.env.BATON_QUEUE_BREAKER_RECHECK_MS);
@@ -63,12 +62,7 @@ export async function runWorker(io: CliIO, options: WorkerOptions): Promise<numb
       run: {
         providers,
         helperProviders,
-        preContext: toPreContextSettings(config.preContext),
-        breaker: config.breaker,
-        recentHistoryWindow: config.recentHistoryWindow,
-        agentTimeoutMs: config.timeouts.agentMs,
-        checkTimeoutMs: config.timeouts.checkMs,
-        leaseMs: lease > 0 ? lease : DEFAULT_TASK_LEASE_MS,
+        ...configRunOptions(config, io.env),
         onEvent: progress.onEvent,
         // As `baton run`: each try's native agent CLI session (in a worktree of this clone) is
         // imported from the client's store before the next try's prompt and when the task ends.

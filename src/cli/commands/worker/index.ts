@@ -1,5 +1,4 @@
-import type { RegisterCommand } from '../../command-types.js';
-import { withCommonOptions, lazyAction } from '../../context.js';
+import { withCommonOptions, lazyAction, type RegisterCommand } from '../../context.js';
 
 /** `baton worker`: takes queued tasks (BullMQ on the ledger's Redis) and runs them in worktrees of this clone. */
 export const registerWorker: RegisterCommand = (program, io, state) => {
