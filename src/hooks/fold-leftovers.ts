@@ -1,21 +1,26 @@
 import { appendFileSync, readdirSync, statSync } from 'node:fs';
 import path from 'node:path';
-import type { Ledger } from '../ledger/index.js';
-import { ABANDONED_AFTER_MS } from './close-abandoned.js';
+import type { AgentSessionData, Ledger } from '../ledger/index.js';
+import { agentSessionId, endAgentSession, listAgentSessions } from '../ledger/light.js';
+import { isAgentClient } from './client-specs.js';
 import { foldSession } from './fold-session.js';
 import { readHookState } from './hook-state.js';
 import { readTranscript } from './read-transcript.js';
+import { summarizeSession } from './session-summary.js';
 import type { JournalEntry } from './types.js';
 
 /** @default 5: other sessions' leftovers one hook folds at most (the rest wait for the next hook). */
 const MAX_LEFTOVERS = 5;
+
+/** @default 6 h: a session with no hook for this long, and no SessionEnd, was abandoned (its client died). */
+const ABANDONED_AFTER_MS = 6 * 60 * 60 * 1000;
 
 /**
  * Folds what other sessions of the workspace left behind and nobody is folding: a batch whose
  * fold died midway (its folding file, its lock free or held by a dead process), or a journal
  * that ends with its session's end (a SessionEnd that could not fold in time). Their files are
  * not measured (the workspace has moved on). A journal of a session still running is left alone:
- * its own next hook folds it. Returns the state files' names folded for.
+ * its own next hook folds it.
  */
 export async function foldLeftovers(
   ledger: Ledger,
@@ -23,12 +28,12 @@ export async function foldLeftovers(
   sessionsDir: string,
   currentState: string,
   now: number,
-): Promise<string[]> {
+): Promise<void> {
   let names: string[];
   try {
     names = readdirSync(sessionsDir);
   } catch {
-    return [];
+    return;
   }
   const bases = new Set<string>();
   const current = path.basename(currentState, '.json');
@@ -39,16 +44,36 @@ export async function foldLeftovers(
     else if (name.endsWith('.jsonl') && (await endedOrAbandoned(path.join(sessionsDir, name), now)))
       bases.add(name.slice(0, -'.jsonl'.length));
   }
-  const folded: string[] = [];
   for (const base of [...bases].slice(0, MAX_LEFTOVERS)) {
     const stateFile = path.join(sessionsDir, `${base}.json`);
     if (stateFile === currentState) continue;
     const state = readHookState(stateFile);
     if (!state) continue;
     const input = { client: state.client, event: 'session-end' as const, sessionId: state.sessionId, cwd: workspace };
-    if ((await foldSession(ledger, workspace, input, now, { measure: false })).folded) folded.push(base);
+    await foldSession(ledger, workspace, input, now, { measure: false });
   }
-  return folded;
+}
+
+/**
+ * Closes this workspace's sessions that are still marked active but have had no hook call for
+ * ABANDONED_AFTER_MS (a client killed before its SessionEnd): what their journals still hold
+ * (tool calls, failures) is folded in without measuring the workspace, which has moved on since,
+ * and the record ends with reason `abandoned`. Run at a session start.
+ */
+export async function closeAbandonedSessions(ledger: Ledger, workspace: string, currentId: string, now: number): Promise<void> {
+  const active = await listAgentSessions(ledger, { workspace, status: 'active', limit: 20, includeEmpty: true, includeSupervised: true });
+  for (const record of active) {
+    if (record.id === currentId || now - record.data.lastActivityAt <= ABANDONED_AFTER_MS) continue;
+    const { client, clientSessionId } = record.data;
+    if (!isAgentClient(client)) continue; // imported only (Copilot CLI): no hooks, nothing to fold
+    const input = { client, event: 'session-end' as const, sessionId: clientSessionId, cwd: workspace };
+    await foldSession(ledger, workspace, input, now, { measure: false });
+    const current =
+      (await ledger.getRecord<AgentSessionData>('agent_sessions', agentSessionId(client, clientSessionId)))?.data ?? record.data;
+    const data: AgentSessionData = { ...current, endedAt: current.lastActivityAt, endReason: 'abandoned' };
+    data.summary = summarizeSession(data, 'ended');
+    await endAgentSession(ledger, record.id, data);
+  }
 }
 
 /**

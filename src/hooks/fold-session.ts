@@ -5,7 +5,7 @@ import type { WorkspaceDiff } from '../workspace/index.js';
 import { readCodexExitCodes } from './codex-exit-codes.js';
 import { acquireFoldLock } from './fold-lock.js';
 import { closeSession } from './close-session.js';
-import { type ToolEntry, type TurnFailure, writeBatch } from './fold-turn.js';
+import { type ToolEntry, writeBatch } from './fold-turn.js';
 import { logHookProblem } from './hook-log.js';
 import { importOwnTranscript } from './import-own-transcript.js';
 import { hookLogFile, type SessionFiles, sessionFiles } from './hook-paths.js';
@@ -14,34 +14,22 @@ import { finishJournalBatch, type JournalBatch, takeJournalBatch } from './journ
 import { diffDirtyStates, type DirtyState, readDirtyState } from './measure-workspace.js';
 import type { HookInput, HookSessionState, JournalEntry } from './types.js';
 
-/** What a fold wrote, for the caller (and tests). */
+/** What a fold did, for the caller. */
 export interface FoldResult {
   /** False when another live hook of the session held the fold lock (it folds the same journal). */
   folded: boolean;
-  /** The dispatch id of the (last) turn written, when a turn did something. */
-  dispatchId?: string;
-  diff?: WorkspaceDiff;
-  failures: TurnFailure[];
   /** The workspace as measured (reused by the caller for the context). */
   dirty?: DirtyState;
 }
 
 export interface FoldOptions {
   /**
-   * Measure the workspace: always; only when the journal holds tool calls (`if-work`: a session's
-   * end right after its Stop, which already measured, has no git to run inside Claude's 1.5 s);
-   * or never, for a session folded on its behalf long after it stopped (the workspace has moved
-   * on since: its tool calls and failures count, no files). @default true
+   * Measure the workspace; not for a session folded on its behalf long after it stopped (the
+   * workspace has moved on since: its tool calls and failures count, no files). @default true
    */
-  measure?: boolean | 'if-work';
+  measure?: boolean;
   /** How long to wait for a live hook of the session that holds the fold lock. @default 0 */
   waitMs?: number;
-  /**
-   * Read the session's own transcript (`input.transcriptPath`) into its record after the journal,
-   * inside the fold's lock: its prompts, tool calls and failures, which no per-call hook notes any
-   * more (import-own-transcript.ts). @default true
-   */
-  transcript?: boolean;
 }
 
 /** @default 2: batches one fold takes at most (what a dead fold left, then the journal). */
@@ -65,14 +53,14 @@ export async function foldSession(
   const id = agentSessionId(input.client, input.sessionId);
   const files = sessionFiles(workspace, id);
   const lock = await acquireFoldLock(files.lock, Date.now, options.waitMs ?? 0);
-  if (!lock) return { folded: false, failures: [] };
+  if (!lock) return { folded: false };
   try {
     const holder = lock.tookOverFrom;
     if (holder) {
       const problem = `a fold of this session died midway (pid ${holder.pid}, started ${new Date(holder.at).toISOString()}): its lock was taken over and what it left folded`;
       await logHookProblem(hookLogFile(workspace), { event: input.event, client: input.client, session: input.sessionId, problem }, now);
     }
-    return await foldLocked(ledger, workspace, input, files, now, options);
+    return await foldLocked(ledger, workspace, input, files, now, options.measure ?? true);
   } finally {
     lock.release();
   }
@@ -84,49 +72,27 @@ async function foldLocked(
   input: HookInput,
   files: SessionFiles,
   now: number,
-  options: FoldOptions,
+  measure: boolean,
 ): Promise<FoldResult> {
   const id = agentSessionId(input.client, input.sessionId);
   const state = readHookState(files.state) ?? freshState(input, now);
-  const result: FoldResult = { folded: true, failures: [] };
-  let measured = false;
+  const dirty = measure ? await readDirtyState(workspace).catch(() => undefined) : undefined;
   let ended: Extract<JournalEntry, { kind: 'end' }> | undefined;
-  const measure = async () => {
-    if (measured) return;
-    measured = true;
-    result.dirty = await readDirtyState(workspace).catch(() => undefined);
-  };
-  if (options.measure === undefined || options.measure === true) await measure();
   for (let round = 0; round < MAX_BATCHES; round += 1) {
     const batch = takeJournalBatch(files, state.nextBatch ?? 0, round === 0 ? state.foldedBytes : 0);
     if (!batch && round > 0) break;
     const tools = (batch?.entries ?? []).filter((entry): entry is ToolEntry => entry.kind === 'tool');
-    if (options.measure === 'if-work' && tools.length > 0) await measure();
     await applyCodexExitCodes(input, state, tools);
-    // The files changed since the last fold go with the first batch that measured them.
-    const diff =
-      measured && result.diff === undefined
-        ? await measureTurn(workspace, state, result.dirty, tools)
-        : { created: [], updated: [], deleted: [] };
-    if (measured) result.diff ??= diff;
+    // The files changed since the last fold go with the first batch.
+    const diff = measure && round === 0 ? await measureTurn(workspace, state, dirty, tools) : { created: [], updated: [], deleted: [] };
     const number = batch?.number ?? state.nextBatch ?? 0;
-    const written = await writeBatch(ledger, id, {
-      input,
-      workspace,
-      dispatchId: `${id}.b${number}`,
-      entries: batch?.entries ?? [],
-      diff,
-      state,
-      now,
-    });
-    result.failures.push(...written.failures);
+    await writeBatch(ledger, id, { input, workspace, dispatchId: `${id}.b${number}`, entries: batch?.entries ?? [], diff, state, now });
     ended = batch?.entries.findLast((entry): entry is Extract<JournalEntry, { kind: 'end' }> => entry.kind === 'end') ?? ended;
-    if (written.dispatchId) result.dispatchId = written.dispatchId;
-    commitBatch(files, state, batch, number, result.dirty, now);
+    commitBatch(files, state, batch, number, dirty, now);
     if (!batch) break;
   }
-  if (options.transcript !== false) await importTranscript(ledger, input, workspace, files, state, now, ended);
-  return result;
+  await importTranscript(ledger, input, workspace, files, state, now, ended);
+  return { folded: true, dirty };
 }
 
 /**

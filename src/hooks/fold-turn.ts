@@ -27,9 +27,9 @@ export interface Turn {
 /**
  * Writes one batch to the ledger: a turn that used tools or changed files becomes a dispatch
  * (the session's next attempt) merged into the session's record; prompts and replies alone only
- * update the record; an `end` entry closes it. Returns the turn's failures and dispatch id.
+ * update the record; an `end` entry closes it.
  */
-export async function writeBatch(ledger: Ledger, id: string, turn: Turn): Promise<{ failures: TurnFailure[]; dispatchId?: string }> {
+export async function writeBatch(ledger: Ledger, id: string, turn: Turn): Promise<void> {
   const tools = turn.entries.filter((entry): entry is ToolEntry => entry.kind === 'tool');
   const failures = failuresOf(tools, turn.now);
   const changed = turn.diff.created.length + turn.diff.updated.length + turn.diff.deleted.length > 0;
@@ -38,10 +38,8 @@ export async function writeBatch(ledger: Ledger, id: string, turn: Turn): Promis
   const record = something
     ? await ensureSessionRecord(ledger, id, turn.input, turn.workspace, turn.state, turn.now)
     : await getAgentSession(ledger, id);
-  if (!record) return { failures };
-  let dispatchId: string | undefined;
+  if (!record) return;
   if (tools.length > 0 || changed) {
-    dispatchId = turn.dispatchId;
     await writeTurn(ledger, id, { ...turn, tools, failures, record: record.data });
   } else if (turn.entries.length > 0 || turn.input.reply) {
     await ledger.updateRecord<AgentSessionData>('agent_sessions', id, {
@@ -50,7 +48,6 @@ export async function writeBatch(ledger: Ledger, id: string, turn: Turn): Promis
   }
   const end = turn.entries.findLast((entry) => entry.kind === 'end');
   if (end) await closeSession(ledger, id, end.at, end.reason);
-  return { failures, ...(dispatchId ? { dispatchId } : {}) };
 }
 
 interface WrittenTurn extends Turn {

@@ -19,15 +19,14 @@ export async function handleBeforeAgent(input: HookInput, workspace: string, now
   const state = readHookState(files.state);
   const count = await geminiPromptTokens(input.transcriptPath);
   const seen = count === undefined || state?.compressedAtTokens === count.tokens;
+  if (!state?.compactPending && (!count?.due || seen)) return '';
+  const { foldBeforeCompression, injectAfterCompression } = await import('./handle-session.js');
   if (!state?.compactPending) {
-    if (!count?.due || seen) return '';
     appendJournal(files.journal, files.dir, { kind: 'compact', at: now, trigger: 'auto' });
-    const { foldBeforeCompression } = await import('./handle-session.js');
     await foldBeforeCompression(input, workspace, now, env);
   }
   // Once per count: the next prompt before Gemini records a new one is not told again.
   const current = readHookState(files.state);
   if (current && count) writeHookState(files.state, { ...current, compressedAtTokens: count.tokens });
-  const { injectAfterCompression } = await import('./handle-session.js');
   return injectAfterCompression(input, workspace, 'BeforeAgent', now, env);
 }

@@ -1,12 +1,10 @@
 import type { AgentSessionData } from '../ledger/index.js';
 import { agentSessionId, getAgentSession, upsertAgentSession } from '../ledger/light.js';
-import { contextAnswer, type InjectionPoint } from './answer-hook.js';
 import { buildInjection } from './build-injection.js';
-import { closeAbandonedSessions } from './close-abandoned.js';
 import { readRecentCommits } from './gather-hook-context.js';
 import { foldSession, freshState } from './fold-session.js';
-import { geminiCompressionDue } from './gemini-compression.js';
-import { foldLeftovers } from './fold-leftovers.js';
+import { geminiPromptTokens } from './gemini-compression.js';
+import { closeAbandonedSessions, foldLeftovers } from './fold-leftovers.js';
 import { waitForHookJobs } from './hook-jobs.js';
 import { sessionFiles } from './hook-paths.js';
 import { readHookState, writeHookState } from './hook-state.js';
@@ -15,7 +13,7 @@ import { readDirtyState } from './measure-workspace.js';
 import { importSessionsWithin } from '../sessions/light.js';
 import { newSessionData } from './session-record.js';
 import { summarizeSession } from './session-summary.js';
-import type { AgentSessionSource, HookInput, HookSessionState } from './types.js';
+import type { AgentClient, AgentSessionSource, HookInput, HookSessionState } from './types.js';
 import { BUSY_TIMEOUT_MS, withHookLedger } from './with-hook-ledger.js';
 
 /** @default 3 s: how long a session start waits for the folds the last hooks handed off (hook-jobs.ts), inside its 6 s. */
@@ -83,7 +81,7 @@ function reopened(current: AgentSessionData, source: AgentSessionSource, input: 
  * Prints nothing: Claude rejects output from PreCompact, and the error would reach the model.
  */
 export async function handlePreCompact(input: HookInput, workspace: string, now: number, env: NodeJS.ProcessEnv): Promise<string> {
-  if (input.client === 'gemini' && !(await geminiCompressionDue(input.transcriptPath, input.trigger))) return '';
+  if (input.client === 'gemini' && input.trigger !== 'manual' && !(await geminiPromptTokens(input.transcriptPath))?.due) return '';
   const id = agentSessionId(input.client, input.sessionId);
   const files = sessionFiles(workspace, id);
   appendJournal(files.journal, files.dir, { kind: 'compact', at: now, trigger: input.trigger ?? 'auto' });
@@ -121,4 +119,19 @@ export async function injectAfterCompression(
     });
     return injection ? contextAnswer(input.client, point, injection.text) : '';
   });
+}
+
+/** Where an injected context goes in: the client's event whose output carries `additionalContext`. */
+export type InjectionPoint = 'SessionStart' | 'BeforeAgent' | 'AfterTool';
+
+/**
+ * The JSON a client reads from a hook that adds context. All three take
+ * `hookSpecificOutput.additionalContext` with exit 0: Claude and Codex from SessionStart (Claude
+ * shows it as a system reminder, Codex as a developer message), Gemini from SessionStart (before
+ * the prompt), BeforeAgent (an extra part of the prompt) and AfterTool (after the tool's result).
+ * Nothing else is ever printed: a hook that has nothing to add prints nothing.
+ */
+export function contextAnswer(client: AgentClient, point: InjectionPoint, text: string): string {
+  if (point !== 'SessionStart' && client !== 'gemini') throw new Error(`${client} takes context only at SessionStart`);
+  return JSON.stringify({ hookSpecificOutput: { hookEventName: point, additionalContext: text } });
 }

@@ -82,7 +82,7 @@ export interface HookSessionState {
   /**
    * The session's transcript as the last fold's import of it found it (its path and size): a
    * SessionEnd whose transcript only grew by lines no import reads closes the record without
-   * reading it again (end-session-quickly.ts).
+   * reading it again (handle-session-end.ts).
    */
   transcriptSeen?: { file: string; bytes: number };
   /** Workspace files that differed from HEAD at the last fold (path -> size and mtime signature, or '-' when deleted). */
