@@ -1,5 +1,5 @@
 import type { LedgerRecords } from './ledger.js';
-import type { LedgerRecord } from './types.js';
+import type { LedgerRecord, Page } from './types.js';
 
 /** The `status` of the `audit` records `baton handoff` writes, one per handoff. */
 export const HANDOFF_AUDIT_STATUS = 'handoff';
@@ -34,11 +34,10 @@ export type HandoffAuditRecord = LedgerRecord<HandoffAuditData>;
 export async function listHandoffs(
   ledger: LedgerRecords,
   query: { from?: string; limit?: number; cursor?: string } = {},
-): Promise<{ items: HandoffAuditRecord[]; nextCursor?: string }> {
+): Promise<Page<HandoffAuditRecord>> {
   const limit = query.limit ?? 30;
   if (query.from === undefined) {
-    const page = await ledger.listRecords<HandoffAuditData>('audit', { status: HANDOFF_AUDIT_STATUS, limit, cursor: query.cursor });
-    return { items: page.items, ...(page.nextCursor === undefined ? {} : { nextCursor: page.nextCursor }) };
+    return ledger.listRecords<HandoffAuditData>('audit', { status: HANDOFF_AUDIT_STATUS, limit, cursor: query.cursor });
   }
   const items: HandoffAuditRecord[] = [];
   let cursor = query.cursor;

@@ -83,12 +83,7 @@ export async function openLedger(options: OpenLedgerOptions = {}): Promise<Ledge
     }
     case 'sqlite': {
       const { openSqliteLedger } = await import('./sqlite/index.js');
-      return openSqliteLedger(spec.path, {
-        create: options.create ?? true,
-        now: options.now,
-        readOnlyFallback: options.readOnlyFallback ?? false,
-        ...(options.busyTimeoutMs === undefined ? {} : { busyTimeoutMs: options.busyTimeoutMs }),
-      });
+      return openSqliteLedger(spec.path, options);
     }
     case 'redis': {
       const { openRedisLedger } = await import('./redis/index.js');

@@ -47,64 +47,42 @@ const MAX_RECONNECT_DELAY_MS = 2_000;
  * @example
  * const ledger = await openRedisLedger('redis://127.0.0.1:6379/0', { connectTimeoutMs: 2000, namespace: 'default' });
  */
-export async function openRedisLedger(url: string, given: RedisLedgerOptions): Promise<Ledger> {
+export async function openRedisLedger(url: string, options: RedisLedgerOptions): Promise<Ledger> {
   const location = redactRedisUrl(url);
   checkRedisUrl(url, location);
-  checkOpenOptions(given);
-  const options = withTimersInRange(given);
-  const client = createClient(url, options, location);
-  await connectWithin(client, location, options.connectTimeoutMs);
+  // The namespace can come from BATON_NAMESPACE, which no option schema has seen.
+  if (!NAMESPACE_PATTERN.test(options.namespace)) {
+    throw new BatonError(
+      'INPUT_INVALID',
+      `Invalid Redis namespace ${JSON.stringify(options.namespace)}: use letters, digits, _, - and . only`,
+      { details: { field: 'namespace', value: options.namespace } },
+    );
+  }
+  // Above MAX_TIMEOUT_MS (Infinity included) a Node timer fires after 1 ms and a socket throws a
+  // RangeError nobody catches, so a longer wait is the longest.
+  const connectTimeoutMs = Math.min(options.connectTimeoutMs, MAX_TIMEOUT_MS);
+  const commandTimeoutMs = Math.min(options.commandTimeoutMs ?? Math.max(DEFAULT_COMMAND_TIMEOUT_MS, connectTimeoutMs), MAX_TIMEOUT_MS);
+  const redis = await connect(url, location, connectTimeoutMs, commandTimeoutMs);
   return createRedisLedger({
-    redis: defineLedgerScripts(client.redis),
+    redis: defineLedgerScripts(redis),
     keys: createRedisKeys(options.namespace),
     now: options.now ?? Date.now,
     location,
   });
 }
 
-function checkOpenOptions({ namespace, connectTimeoutMs: timeoutMs }: RedisLedgerOptions): void {
-  if (!NAMESPACE_PATTERN.test(namespace)) {
-    throw new BatonError('INPUT_INVALID', `Invalid Redis namespace ${JSON.stringify(namespace)}: use letters, digits, _, - and . only`, {
-      details: { field: 'namespace', value: namespace },
-    });
-  }
-  if (!(timeoutMs > 0)) {
-    throw new BatonError('INPUT_INVALID', `Invalid Redis timeout ${timeoutMs}: use a positive number of milliseconds`, {
-      details: { field: 'connectTimeoutMs', value: timeoutMs },
-    });
-  }
-}
-
 /**
- * The timeouts as Node's timers and sockets hold them: above MAX_TIMEOUT_MS (Infinity included) a
- * timer fires after 1 ms and a socket throws a RangeError nobody catches, so a longer wait is the longest.
+ * Connects and selects the database within `timeoutMs`, or disconnects and throws: LEDGER_UNAVAILABLE
+ * (unreachable, refused credentials) or INPUT_INVALID (no such database). Leaves no timer behind.
  */
-function withTimersInRange(options: RedisLedgerOptions): RedisLedgerOptions {
-  const inRange = (ms: number) => Math.min(ms, MAX_TIMEOUT_MS);
-  return {
-    ...options,
-    connectTimeoutMs: inRange(options.connectTimeoutMs),
-    ...(options.commandTimeoutMs === undefined ? {} : { commandTimeoutMs: inRange(options.commandTimeoutMs) }),
-  };
-}
-
-/** An ioredis client not connected yet, with what the first connection needs to know. */
-interface PendingClient {
-  redis: Redis;
-  /** Called once the first connection succeeded: from then on a lost connection is retried. */
-  markConnected(): void;
-  /** The last connection error ioredis reported, the most telling cause of a failed open. */
-  lastError(): Error | undefined;
-}
-
-function createClient(url: string, options: RedisLedgerOptions, location: string): PendingClient {
-  const timeoutMs = options.connectTimeoutMs;
+async function connect(url: string, location: string, timeoutMs: number, commandTimeoutMs: number): Promise<Redis> {
   let connected = false;
+  // The last connection error ioredis reported, the most telling cause of a failed open.
   let lastError: Error | undefined;
   const redis = new Redis(url, {
     lazyConnect: true,
     connectTimeout: timeoutMs,
-    commandTimeout: options.commandTimeoutMs ?? Math.max(DEFAULT_COMMAND_TIMEOUT_MS, timeoutMs),
+    commandTimeout: commandTimeoutMs,
     // Commands wait through a reconnection, bounded by commandTimeout (armed when a command is
     // issued, queued or not); before the first connection the retry strategy below ends it at once.
     maxRetriesPerRequest: null,
@@ -123,21 +101,6 @@ function createClient(url: string, options: RedisLedgerOptions, location: string
   redis.on('ready', () => {
     warned = false;
   });
-  return {
-    redis,
-    markConnected: () => {
-      connected = true;
-    },
-    lastError: () => lastError,
-  };
-}
-
-/**
- * Connects and selects the database within `timeoutMs`, or disconnects and throws: LEDGER_UNAVAILABLE
- * (unreachable, refused credentials) or INPUT_INVALID (no such database). Leaves no timer behind.
- */
-async function connectWithin(client: PendingClient, location: string, timeoutMs: number): Promise<void> {
-  const { redis } = client;
   let timer: NodeJS.Timeout | undefined;
   let badDb: Error | undefined;
   try {
@@ -150,10 +113,10 @@ async function connectWithin(client: PendingClient, location: string, timeoutMs:
         timer = setTimeout(() => reject(new Error(`no answer within ${timeoutMs} ms`)), timeoutMs);
       }),
     ]);
-    client.markConnected();
+    connected = true;
   } catch (error) {
     redis.disconnect();
-    throw unavailable(location, timeoutMs, client.lastError() ?? error);
+    throw unavailable(location, timeoutMs, lastError ?? error);
   } finally {
     clearTimeout(timer);
   }
@@ -164,6 +127,7 @@ async function connectWithin(client: PendingClient, location: string, timeoutMs:
       details: { field: 'ledger', value: location },
     });
   }
+  return redis;
 }
 
 /** Catches URLs ioredis would misread (a database "abc" becomes NaN) before any connection. */

@@ -26,10 +26,6 @@ export async function releaseTask(ctx: RedisContext, taskId: string, owner: stri
   return (await ctx.redis.batonRelease(2, ctx.keys.claim(taskId), ctx.keys.claims, taskId, owner)) === 1;
 }
 
-export async function getClaim(ctx: RedisContext, taskId: string): Promise<Claim | undefined> {
-  return (await loadClaims(ctx, [taskId]))[0];
-}
-
 /** Live claims of the given tasks (undefined where none is held or the lease lapsed). */
 export async function loadClaims(ctx: RedisContext, taskIds: readonly string[]): Promise<(Claim | undefined)[]> {
   const rows = await readHashes(

@@ -1,5 +1,5 @@
 import { isBatonError } from '../../errors/index.js';
-import { applyDispatchPatch, materializeDispatch } from '../defaults.js';
+import { applyDispatchPatch, materializeDispatch, pageSize } from '../defaults.js';
 import { newId } from '../ids.js';
 import { conflict, notFound } from '../ledger-errors.js';
 import {
@@ -14,7 +14,7 @@ import {
 import { type RedisContext, readHashes, retryCompareAndSet } from './redis-context.js';
 import { parseSeq, parseStored } from './redis-schemas.js';
 import { type IndexOp, type WriteMode, writeArgs } from './redis-scripts.js';
-import { collectPage, cursorEntry, pageSize, walkZset } from './walk-zset.js';
+import { collectPage, cursorEntry, walkZset } from './walk-zset.js';
 
 /** The stored JSON leaves seq out: the append script assigns it and keeps it in its own field. */
 function stored(dispatch: Dispatch): string {
@@ -143,12 +143,7 @@ async function changeDispatch(
 }
 
 export async function updateDispatch(ctx: RedisContext, id: string, patch: DispatchPatch): Promise<Dispatch> {
-  const next = await changeDispatch(ctx, id, (d) => applyDispatchPatch(d, patch));
-  return next as Dispatch;
-}
-
-export async function getDispatch(ctx: RedisContext, id: string): Promise<Dispatch | undefined> {
-  return (await loadDispatches(ctx, [id]))[0];
+  return (await changeDispatch(ctx, id, (d) => applyDispatchPatch(d, patch))) as Dispatch;
 }
 
 export async function loadDispatches(ctx: RedisContext, ids: readonly string[]): Promise<(Dispatch | undefined)[]> {

@@ -1,63 +1,43 @@
 import type { DispatchStatus, RecordCollection, TaskStatus } from '../types.js';
 
 /** Key names of one ledger namespace, all under `baton:<namespace>:`. */
-export interface RedisKeys {
-  readonly prefix: string;
-  task(id: string): string;
-  /** Zset of every task id, scored by createdAt. */
-  readonly tasksAll: string;
-  /** Zset of the task ids in one status, scored by createdAt. */
-  tasksByStatus(status: TaskStatus): string;
-  /** Zset of completed task ids, scored by completedAt. */
-  readonly tasksCompleted: string;
-  dispatch(id: string): string;
-  /** Counter INCRed to give each appended dispatch its seq. */
-  readonly dispatchSeq: string;
-  /** Zset of every dispatch id, scored by seq. */
-  readonly dispatchesAll: string;
-  dispatchesByTask(taskId: string): string;
-  /**
-   * Hash dispatch id -> stored JSON of one task's dispatches: a copy of each dispatch hash's `v`,
-   * kept next to the task's zset so a script declaring both reads a task's last N in one trip.
-   */
-  dispatchesJsonByTask(taskId: string): string;
-  dispatchesByStatus(status: DispatchStatus): string;
-  claim(taskId: string): string;
-  /** Set of task ids that had a claim; expired ones are pruned when read. */
-  readonly claims: string;
-  /** Hash provider -> breaker JSON. */
-  readonly breakers: string;
-  /** Hash provider -> generation, kept apart so the CAS script needs no JSON decoding. */
-  readonly breakerGenerations: string;
-  record(collection: RecordCollection, id: string): string;
-  /** Zset of a collection's record ids, scored by updatedAt. */
-  recordsAll(collection: RecordCollection): string;
-  recordsByStatus(collection: RecordCollection, status: string): string;
-  recordsByTask(collection: RecordCollection, taskId: string): string;
-}
+export type RedisKeys = ReturnType<typeof createRedisKeys>;
 
 /** Builds the key names of a namespace. Ids go last in each key, so any id is safe. */
-export function createRedisKeys(namespace: string): RedisKeys {
+export function createRedisKeys(namespace: string) {
   const p = `baton:${namespace}:`;
   return {
     prefix: p,
-    task: (id) => `${p}task:${id}`,
+    task: (id: string) => `${p}task:${id}`,
+    /** Zset of every task id, scored by createdAt. */
     tasksAll: `${p}tasks:all`,
-    tasksByStatus: (status) => `${p}tasks:by_status:${status}`,
+    /** Zset of the task ids in one status, scored by createdAt. */
+    tasksByStatus: (status: TaskStatus) => `${p}tasks:by_status:${status}`,
+    /** Zset of completed task ids, scored by completedAt. */
     tasksCompleted: `${p}tasks:completed`,
-    dispatch: (id) => `${p}dispatch:${id}`,
+    dispatch: (id: string) => `${p}dispatch:${id}`,
+    /** Counter INCRed to give each appended dispatch its seq. */
     dispatchSeq: `${p}dispatch_seq`,
+    /** Zset of every dispatch id, scored by seq. */
     dispatchesAll: `${p}dispatches`,
-    dispatchesByTask: (taskId) => `${p}dispatches:by_task:${taskId}`,
-    dispatchesJsonByTask: (taskId) => `${p}dispatches:json_by_task:${taskId}`,
-    dispatchesByStatus: (status) => `${p}dispatches:by_status:${status}`,
-    claim: (taskId) => `${p}claim:${taskId}`,
+    dispatchesByTask: (taskId: string) => `${p}dispatches:by_task:${taskId}`,
+    /**
+     * Hash dispatch id -> stored JSON of one task's dispatches: a copy of each dispatch hash's `v`,
+     * kept next to the task's zset so a script declaring both reads a task's last N in one trip.
+     */
+    dispatchesJsonByTask: (taskId: string) => `${p}dispatches:json_by_task:${taskId}`,
+    dispatchesByStatus: (status: DispatchStatus) => `${p}dispatches:by_status:${status}`,
+    claim: (taskId: string) => `${p}claim:${taskId}`,
+    /** Set of task ids that had a claim; expired ones are pruned when read. */
     claims: `${p}claims`,
+    /** Hash provider -> breaker JSON. */
     breakers: `${p}breakers`,
+    /** Hash provider -> generation, kept apart so the CAS script needs no JSON decoding. */
     breakerGenerations: `${p}breakers:generation`,
-    record: (collection, id) => `${p}rec:${collection}:${id}`,
-    recordsAll: (collection) => `${p}recs:${collection}:all`,
-    recordsByStatus: (collection, status) => `${p}recs:${collection}:by_status:${status}`,
-    recordsByTask: (collection, taskId) => `${p}recs:${collection}:by_task:${taskId}`,
-  };
+    record: (collection: RecordCollection, id: string) => `${p}rec:${collection}:${id}`,
+    /** Zset of a collection's record ids, scored by updatedAt. */
+    recordsAll: (collection: RecordCollection) => `${p}recs:${collection}:all`,
+    recordsByStatus: (collection: RecordCollection, status: string) => `${p}recs:${collection}:by_status:${status}`,
+    recordsByTask: (collection: RecordCollection, taskId: string) => `${p}recs:${collection}:by_task:${taskId}`,
+  } as const;
 }

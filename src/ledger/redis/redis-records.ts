@@ -1,11 +1,11 @@
-import { applyRecordPatch, materializeRecord, stripUndefined } from '../defaults.js';
+import { applyRecordPatch, materializeRecord, pageSize, stripUndefined } from '../defaults.js';
 import { newId } from '../ids.js';
 import { checkCollection, conflict, notFound } from '../ledger-errors.js';
 import type { LedgerRecord, NewRecord, Page, RecordCollection, RecordPatch, RecordQuery } from '../types.js';
 import { type RedisContext, readHashes, retryCompareAndSet } from './redis-context.js';
 import { parseStored } from './redis-schemas.js';
 import { type IndexOp, type WriteMode, writeArgs } from './redis-scripts.js';
-import { collectPage, cursorEntry, pageSize, walkZset } from './walk-zset.js';
+import { collectPage, cursorEntry, walkZset } from './walk-zset.js';
 
 /**
  * Script arguments that store a record and index it by updatedAt, status and taskId. `previous`

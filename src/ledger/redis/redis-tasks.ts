@@ -1,11 +1,11 @@
-import { applyTaskPatch, emptyStatusCounts, encodeCursor, materializeTask } from '../defaults.js';
+import { applyTaskPatch, emptyStatusCounts, encodeCursor, materializeTask, pageSize } from '../defaults.js';
 import { conflict, notFound } from '../ledger-errors.js';
 import type { NewTask, Page, Task, TaskPatch, TaskQuery, TaskStatus } from '../types.js';
 import { TASK_STATUSES } from '../types.js';
 import { execAll, type RedisContext, readHashes, retryCompareAndSet } from './redis-context.js';
 import { parseStored } from './redis-schemas.js';
 import { type IndexOp, type WriteMode, writeArgs } from './redis-scripts.js';
-import { collectPage, compareMembers, cursorEntry, pageSize, walkZset } from './walk-zset.js';
+import { collectPage, compareMembers, cursorEntry, walkZset } from './walk-zset.js';
 
 /** Script arguments that store a task and put it in exactly the indexes its status calls for. */
 export function taskWrite(ctx: RedisContext, task: Task, mode: WriteMode, expected = '') {
@@ -33,7 +33,7 @@ export async function createTask(ctx: RedisContext, input: NewTask): Promise<Tas
 export async function upsertTask(ctx: RedisContext, input: NewTask): Promise<Task> {
   const task = materializeTask(input, ctx.now());
   if ((await ctx.redis.batonWrite(...taskWrite(ctx, task, 'create'))) === 1) return task;
-  const existing = await getTask(ctx, input.id);
+  const [existing] = await loadTasks(ctx, [input.id]);
   if (!existing) throw conflict('task', input.id);
   return existing;
 }
@@ -47,10 +47,6 @@ export async function updateTask(ctx: RedisContext, id: string, patch: TaskPatch
     const next = applyTaskPatch(parseStored('task', key, raw), patch, ctx.now());
     return (await ctx.redis.batonWrite(...taskWrite(ctx, next, 'cas', raw))) === 1 ? { value: next } : undefined;
   });
-}
-
-export async function getTask(ctx: RedisContext, id: string): Promise<Task | undefined> {
-  return (await loadTasks(ctx, [id]))[0];
 }
 
 export async function loadTasks(ctx: RedisContext, ids: readonly string[]): Promise<(Task | undefined)[]> {

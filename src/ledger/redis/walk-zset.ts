@@ -16,8 +16,8 @@ export interface WalkOptions {
   after?: ZEntry;
   /** Lowest score to include. @default no bound */
   min?: number;
-  /** Entries fetched per call. @default 256 */
-  batch?: number;
+  /** Entries fetched per call. */
+  batch: number;
 }
 
 /**
@@ -27,8 +27,7 @@ export interface WalkOptions {
  * re-anchors on its last entry, so walking a million entries never pays for a growing offset.
  */
 export async function* walkZset(redis: Redis, key: string, options: WalkOptions): AsyncGenerator<ZEntry[]> {
-  const batch = options.batch ?? 256;
-  const { order, min } = options;
+  const { order, min, batch } = options;
   const low = min === undefined ? '-inf' : String(min);
   let after = options.after;
   for (;;) {
@@ -97,8 +96,6 @@ export function cursorEntry(cursor: string | undefined): ZEntry | undefined {
   }
   return { score, member };
 }
-
-export { pageSize } from '../defaults.js';
 
 function pairs(flat: string[]): ZEntry[] {
   const out: ZEntry[] = [];

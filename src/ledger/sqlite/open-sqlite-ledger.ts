@@ -53,9 +53,8 @@ const SQLITE_HEADER = Buffer.from('SQLite format 3\0', 'latin1');
  * const ledger = await openSqliteLedger('.baton/agent.db');
  */
 export async function openSqliteLedger(file: string, options: SqliteLedgerOptions = {}): Promise<Ledger> {
-  const create = options.create ?? true;
   if (!existsSync(file)) {
-    if (!create) {
+    if (options.create === false) {
       throw new BatonError('NOT_FOUND', `No ledger database at ${file}: run \`baton init\` first or pass another --ledger`, {
         details: { file },
       });

@@ -81,8 +81,7 @@ export class SqliteLedger implements Ledger {
   }
 
   async getTask(id: string): Promise<L.Task | undefined> {
-    const row = this.sql.get('SELECT * FROM tasks WHERE id = ?').get(id) as Row | undefined;
-    return row ? TASKS.fromRow(row) : undefined;
+    return (await this.getTasks([id]))[0];
   }
 
   async getTasks(ids: readonly string[]): Promise<(L.Task | undefined)[]> {
