@@ -1,10 +1,5 @@
 import { type TokenCounter, truncateToTokens } from '../tokens/index.js';
 
-/** Marker placed where head-tail trimming removed the middle. */
-export function omissionMarker(omittedTokens: number): string {
-  return `\n[... ${omittedTokens} tokens omitted ...]\n`;
-}
-
 /**
  * Shrinks text to at most `maxTokens` keeping the head, the tail, or both ends around a marker.
  * Pure; the result re-counts to <= maxTokens with the given counter.
@@ -21,7 +16,7 @@ export function shrinkText(
   // trim-head drops the head (keeps the tail); trim-tail drops the tail (keeps the head).
   if (mode === 'trim-head') return truncateToTokens(text, maxTokens, 'tail');
   if (mode === 'trim-tail') return truncateToTokens(text, maxTokens, 'head');
-  const marker = omissionMarker(currentTokens - maxTokens);
+  const marker = `\n[... ${currentTokens - maxTokens} tokens omitted ...]\n`;
   const room = maxTokens - counter.count(marker) - 2;
   if (room < 8) return truncateToTokens(text, maxTokens, 'head');
   const headTokens = Math.ceil(room * 0.6);

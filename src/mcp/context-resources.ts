@@ -2,10 +2,9 @@ import { type McpServer, ResourceTemplate } from '@modelcontextprotocol/sdk/serv
 import { ErrorCode, McpError, SubscribeRequestSchema, UnsubscribeRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import { BatonError, errorMessage, isBatonError } from '../errors/index.js';
 // Light leaf files only; the refresh module itself loads on first use (refresh/load-refresh.ts).
-import { type RefreshFormat, resolveFormat } from '../refresh/light.js';
+import { FORMAT_TOKEN_CAPS, loadRefresh, resolveFormat } from '../refresh/light.js';
 import type { ClientProfile } from './client-forwarding.js';
 import { ContextWatcher, taskIdOf } from './context-watcher.js';
-import { readContextResource } from './read-context-resource.js';
 import { recentOpenTasks } from './recent-open-tasks.js';
 import type { WorkspaceState } from './workspace-state.js';
 
@@ -22,7 +21,7 @@ export const CURRENT_CONTEXT_URI = 'baton://context/current';
  * `baton://context/current`, `?format=minimal|standard|detailed|narrative`) with subscriptions:
  * a subscribed context gets `notifications/resources/updated` when git HEAD or the ledger moves.
  * `resources/list` names the current context and the open tasks' (recent-open-tasks.ts); a read
- * is sized for the client (read-context-resource.ts); a task that does not exist fails with -32002. Must be called before the server connects (it
+ * is sized for the client (readContext); a task that does not exist fails with -32002. Must be called before the server connects (it
  * registers the subscribe capability).
  */
 export function registerContextResources(
@@ -53,13 +52,7 @@ export function registerContextResources(
     },
     async (uri) => {
       try {
-        const read = await readContextResource(state, {
-          taskId: taskIdOf(uri.href),
-          format: formatOf(uri),
-          sessionId: options.sessionId(),
-          profile: options.profile(),
-        });
-        return { contents: [{ uri: uri.href, mimeType: read.mimeType, text: read.text }] };
+        return { contents: [await readContext(state, uri, options.sessionId(), options.profile())] };
       } catch (error) {
         throw resourceError(uri.href, error);
       }
@@ -117,6 +110,36 @@ function resourceError(uri: string, error: unknown): McpError {
   return new McpError(ErrorCode.InternalError, message, { uri });
 }
 
-function formatOf(uri: URL): RefreshFormat {
-  return resolveFormat(uri.searchParams.get('format') ?? undefined);
+/**
+ * Tokens of the JSON a client wraps a read in (`{"server":…,"uri":…,"contents":[{"uri":…,
+ * "mimeType":…,"text":…}]}`), besides the escaped text itself.
+ */
+const RESOURCE_ENVELOPE_TOKENS = 64;
+
+/**
+ * A task's context as a resource's text, sized so that what the client hands its model stays
+ * within the format's cap: compact JSON (the narrative's markdown), fitted by the renderer to the
+ * client's form of it (`profile.resources`: the text as it is, or escaped inside the read result's
+ * JSON, which costs a fifth or so more). Throws what refreshContext throws (NOT_FOUND for an
+ * unknown task, WORKSPACE_NOT_SET before a handshake).
+ */
+async function readContext(state: WorkspaceState, uri: URL, sessionId: string, profile: ClientProfile) {
+  const taskId = taskIdOf(uri.href);
+  const format = resolveFormat(uri.searchParams.get('format') ?? undefined);
+  const { root, ledger } = await state.require();
+  const { refreshContext } = await loadRefresh();
+  const overhead = profile.resources === 'json' ? RESOURCE_ENVELOPE_TOKENS : profile.wrapperTokens;
+  const result = await refreshContext({
+    workspace: root,
+    ledger,
+    gitCache: state.registry.gitCache,
+    renderWorker: state.registry.renderWorker,
+    sessionId,
+    taskId,
+    format,
+    maxTokens: FORMAT_TOKEN_CAPS[format] - overhead,
+    sent: profile.resources === 'json' ? { escaped: true } : undefined,
+  });
+  const text = format === 'narrative' ? result.text : JSON.stringify({ ...result.context, metadata: result.metadata });
+  return { uri: uri.href, mimeType: format === 'narrative' ? 'text/markdown' : 'application/json', text };
 }

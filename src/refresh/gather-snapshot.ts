@@ -1,11 +1,12 @@
+import { readdir, readFile } from 'node:fs/promises';
+import path from 'node:path';
 import { errorMessage, isBatonError } from '../errors/index.js';
 import type { Ledger } from '../ledger/index.js';
 import type { GitCache } from './git-cache.js';
-import { readEnvironment } from './read-environment.js';
 import { type LedgerContext, readLedgerContext } from './read-ledger-context.js';
-import { readTaskArtifacts } from './read-task-artifacts.js';
-import { readWorkflow } from './read-workflow.js';
-import type { ContextSnapshot, SourceName } from './types.js';
+import { DEFAULT_MAX_FILE_CHARS, readTaskArtifacts } from './read-task-artifacts.js';
+import { resolveInsideWorkspace } from './safe-path.js';
+import type { ContextSnapshot, SourceName, WorkflowContext } from './types.js';
 
 export interface GatherOptions {
   workspace: string;
@@ -100,7 +101,12 @@ export async function gatherSnapshot(options: GatherOptions): Promise<GatherResu
       git,
       artifacts,
       workflow,
-      environment: readEnvironment(options.workspace, options.env),
+      environment: {
+        cwd: options.workspace,
+        variables: Object.keys(options.env)
+          .filter((name) => RELEVANT_VARIABLES.test(name))
+          .sort(),
+      },
       sources,
       warnings,
     },
@@ -112,4 +118,38 @@ function settled<T>(result: PromiseSettledResult<T>, label: string, warnings: st
   if (result.status === 'fulfilled') return result.value;
   warnings.push(`${label} unavailable: ${errorMessage(result.reason)}`);
   return undefined;
+}
+
+// Environment variable names that tell an agent which tools and accounts are configured; values never leave.
+const RELEVANT_VARIABLES =
+  /^(BATON_|GIT_|NODE_ENV$|CI$|PROJECT|WORKSPACE|VIRTUAL_ENV$|CONDA_|GOOGLE_|GEMINI_|ANTHROPIC_|OPENAI_|CLAUDE_|CURSOR_|GITHUB_|GH_|AWS_PROFILE$|AWS_REGION$|DATABASE_URL$|REDIS_URL$|MCP_)/;
+
+/**
+ * Lists `.agent/workflows/*.md` and, when the task names a workflow (`task.links.workflow`), reads
+ * it with the phase recorded for the task. Missing folder: empty list, no warning.
+ */
+async function readWorkflow(
+  workspace: string,
+  links: { workflow?: string; workflowPhase?: string } | undefined,
+  warnings: string[],
+): Promise<WorkflowContext | undefined> {
+  const rel = path.join('.agent', 'workflows');
+  const files = await readdir(path.join(workspace, rel)).catch(() => [] as string[]);
+  const available = files
+    .filter((file) => file.endsWith('.md'))
+    .map((file) => file.slice(0, -3))
+    .sort();
+  if (available.length === 0 && !links?.workflow) return undefined;
+  const active = links?.workflow?.replace(/\.md$/, '');
+  let content: string | undefined;
+  if (active) {
+    try {
+      const real = await resolveInsideWorkspace(workspace, path.join(rel, `${active}.md`));
+      const text = await readFile(real, 'utf8');
+      content = text.length > DEFAULT_MAX_FILE_CHARS ? text.slice(0, DEFAULT_MAX_FILE_CHARS) : text;
+    } catch (error) {
+      warnings.push(`Workflow "${active}": ${errorMessage(error)}`);
+    }
+  }
+  return { available, active, phase: links?.workflowPhase, content };
 }

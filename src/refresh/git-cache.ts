@@ -92,20 +92,6 @@ export class GitCache {
     }
   }
 
-  /**
-   * The entry stored for this workspace and option set, if it is still valid for the current
-   * HEAD and index; does not read git. (The result cache uses it to tie a rendered result to the
-   * git state it was rendered from.)
-   */
-  async peek(workspace: string, options: ReadGitStateOptions = {}): Promise<GitLookup | undefined> {
-    const location = await this.locate(workspace);
-    if (!location) return undefined;
-    const key = await readGitKey(location);
-    const entry = this.entries.get(this.slotOf(workspace, options));
-    if (!entry || entry.key !== key || this.now() - entry.storedAt >= this.ttlMs) return undefined;
-    return { state: entry.state, hit: true, key };
-  }
-
   private slotOf(workspace: string, options: ReadGitStateOptions): string {
     return `${workspace}\0${options.commitLimit ?? 5}\0${options.includeDiff ? 'diff' : ''}`;
   }

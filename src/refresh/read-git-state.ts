@@ -4,7 +4,7 @@ import { errorMessage } from '../errors/index.js';
 import type { ChangedFile, GitCommit, GitState } from './git-types.js';
 
 /** @default 200: changed files listed (and diffed) at most; the counts stay exact. */
-export const DEFAULT_MAX_CHANGED_FILES = 200;
+const MAX_CHANGED_FILES = 200;
 /** @default 200_000: characters of full diff read for `detailed` before cutting. */
 export const DEFAULT_MAX_DIFF_CHARS = 200_000;
 
@@ -15,8 +15,6 @@ export interface ReadGitStateOptions {
   includeDiff?: boolean;
   /** @default DEFAULT_MAX_DIFF_CHARS */
   maxDiffChars?: number;
-  /** @default DEFAULT_MAX_CHANGED_FILES */
-  maxChangedFiles?: number;
   /**
    * A read ahead of need (the MCP server's warm-up): git runs at a low CPU priority, so it takes
    * mostly the time the server's start-up leaves idle. @default false
@@ -43,7 +41,6 @@ const BACKGROUND_NICENESS = 15;
  */
 export async function readGitState(cwd: string, options: ReadGitStateOptions = {}): Promise<GitState> {
   const commitLimit = options.commitLimit ?? 5;
-  const maxFiles = options.maxChangedFiles ?? DEFAULT_MAX_CHANGED_FILES;
   const failures: { numstat?: unknown; diff?: unknown } = {};
   const nice = options.background ? BACKGROUND_NICENESS : 0;
   const [status, log, numstat] = await Promise.all([
@@ -63,7 +60,7 @@ export async function readGitState(cwd: string, options: ReadGitStateOptions = {
   const parsed = parseStatus(status.stdout);
   // Baton's own state (.baton/: ledger, snapshots) is not the agent's work in progress.
   parsed.files = parsed.files.filter((file) => !file.path.startsWith('.baton/'));
-  const tracked = parsed.files.filter((file) => file.status !== '??').slice(0, maxFiles);
+  const tracked = parsed.files.filter((file) => file.status !== '??').slice(0, MAX_CHANGED_FILES);
   const hasHead = parsed.head !== undefined;
   // Status paths are relative to the repository root; pathspecs would be relative to cwd.
   const diffTargets = tracked.map((file) => `:(top,literal)${file.path}`);
@@ -91,7 +88,7 @@ export async function readGitState(cwd: string, options: ReadGitStateOptions = {
     uncommitted: parsed.files.length,
     staged: parsed.files.filter((file) => file.staged).length,
     untracked: parsed.files.filter((file) => file.status === '??').length,
-    changedFiles: parsed.files.slice(0, maxFiles),
+    changedFiles: parsed.files.slice(0, MAX_CHANGED_FILES),
     diffSummary:
       parsed.files.length === 0 ? 'clean' : `+${added} -${deleted} in ${changed} tracked files, ${parsed.files.length - changed} untracked`,
     recentCommits: parseLog(log.stdout),

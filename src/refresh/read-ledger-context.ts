@@ -20,8 +20,6 @@ export interface ReadLedgerContextOptions {
   includeTechDebt: boolean;
   includeDispatches: boolean;
   includeResearch: boolean;
-  /** Open debt items read at most (filtered to the relevant ones afterwards). @default 50 */
-  debtLimit?: number;
   /** The workspace whose agent CLI sessions to read (none without it). */
   workspace?: string;
 }
@@ -54,7 +52,6 @@ export async function readLedgerContext(ledger: LedgerCore, options: ReadLedgerC
       details: { field: 'task_id', value: options.taskId },
     });
   }
-  const debtLimit = options.debtLimit ?? 50;
   const records = isRecordCapable(ledger) ? ledger : undefined;
   const [dispatches, debt, research, recon, dependencies, agentSessions] = await Promise.all([
     options.includeDispatches
@@ -62,7 +59,7 @@ export async function readLedgerContext(ledger: LedgerCore, options: ReadLedgerC
         ? ledger.lastDispatches(task.id, options.dispatchLimit)
         : ledger.recentDispatches(options.dispatchLimit)
       : Promise.resolve([] as Dispatch[]),
-    records && options.includeTechDebt ? readDebt(records, task?.id, debtLimit) : Promise.resolve([] as Array<LedgerRecord<TechDebtData>>),
+    records && options.includeTechDebt ? readDebt(records, task?.id) : Promise.resolve([] as Array<LedgerRecord<TechDebtData>>),
     records && options.includeResearch ? readResearch(records, task) : Promise.resolve([] as Array<LedgerRecord<ResearchData>>),
     records && options.includeResearch
       ? records.listRecords<ReconData>('recon', { limit: 5 }).then((page) => page.items)
@@ -104,11 +101,14 @@ async function pickCurrentTask(ledger: LedgerCore, active: Task[], latest: Dispa
   return [...pending.items].sort((a, b) => b.priority - a.priority || a.createdAt - b.createdAt)[0];
 }
 
+/** Open debt items read at most (filtered to the relevant ones afterwards). */
+const DEBT_PAGE = 50;
+
 /** The task's own open debt (however old) plus the newest open items of the project. */
-async function readDebt(ledger: LedgerRecords, taskId: string | undefined, limit: number): Promise<Array<LedgerRecord<TechDebtData>>> {
+async function readDebt(ledger: LedgerRecords, taskId: string | undefined): Promise<Array<LedgerRecord<TechDebtData>>> {
   const [own, recent] = await Promise.all([
     taskId ? ledger.listRecords<TechDebtData>('debt', { status: 'open', taskId, limit: 10 }) : Promise.resolve({ items: [] }),
-    ledger.listRecords<TechDebtData>('debt', { status: 'open', limit }),
+    ledger.listRecords<TechDebtData>('debt', { status: 'open', limit: DEBT_PAGE }),
   ]);
   const seen = new Set(own.items.map((item) => item.id));
   return [...own.items, ...recent.items.filter((item) => !seen.has(item.id))];

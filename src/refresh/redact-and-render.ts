@@ -4,8 +4,6 @@ import { renderContext } from './render-context.js';
 import type { ContextDelta } from './snapshot-delta.js';
 import type { ContextSnapshot, RenderJob, RenderOutcome } from './types.js';
 
-export type { RenderJob, RenderOutcome } from './types.js';
-
 /**
  * The CPU-heavy half of a refresh: masks secrets in the gathered snapshot, then renders the
  * format within its cap (a failed detailed render falls back to standard, §6.5). `delta`, when

@@ -1,21 +1,19 @@
 import { BatonError, errorMessage } from '../errors/index.js';
 import { checkRefreshOptions } from './refresh-options-schema.js';
-import { newId } from '../ledger/index.js';
+import { type LedgerRecord, newId, type SessionData } from '../ledger/index.js';
 import { counter, histogram, logLater } from '../observability/index.js';
 import { maskSecretsSync } from '../redact/index.js';
 import { type GatherOptions, gatherSnapshot } from './gather-snapshot.js';
 import { resolveFormat } from './format-budgets.js';
 import { GitCache } from './git-cache.js';
-import type { RenderJob } from './redact-and-render.js';
-import type { RenderedContext } from './render-context.js';
 import { type ContextDelta, compareSnapshots, deltaSinceTime } from './snapshot-delta.js';
 import { findSnapshotBefore, loadSnapshot, saveSnapshot } from './snapshot-store.js';
 import { ledgerVersion } from './ledger-version.js';
 import type { ResultCache, ResultCacheStatus } from './result-cache.js';
-import { readSession, stalenessWarnings, touchSession } from './session-state.js';
-import { type ContextSnapshot, type RefreshFormat, type RefreshMetadata, type RefreshOptions, type RefreshResult } from './types.js';
+import { stalenessWarnings, touchSession } from './session-state.js';
+import type { ContextSnapshot, RefreshFormat, RefreshOptions, RefreshResult, RenderedContext, RenderJob, RenderOutcome } from './types.js';
 
-type SessionRecord = Awaited<ReturnType<typeof readSession>>;
+type SessionRecord = LedgerRecord<SessionData> | undefined;
 
 /** @default 5 (seed 002 §4.2) */
 export const DEFAULT_DISPATCH_LIMIT = 5;
@@ -48,7 +46,7 @@ export async function refreshContext(options: RefreshOptions): Promise<RefreshRe
   const sinceMs = options.since !== undefined ? parseSince(options.since) : undefined;
   const snapshotId = options.saveSnapshot ? newId('snap-') : undefined;
 
-  const session = await readSession(options.ledger, sessionId).catch(() => undefined);
+  const session = await options.ledger.getRecord<SessionData>('sessions', sessionId).catch(() => undefined);
   const { snapshot, rendered } = await resolveRefresh(options, { format, now, session, sinceMs, snapshotId });
 
   recordMetrics(rendered, performance.now() - startedAt);
@@ -70,26 +68,19 @@ export async function refreshContext(options: RefreshOptions): Promise<RefreshRe
  * MCP server runs it in the background at start-up. Writes nothing.
  */
 export async function warmRefresh(options: RefreshOptions): Promise<void> {
-  const format = resolveFormat(options.format);
-  await resolveRefresh(options, {
-    format,
-    now: (options.now ?? Date.now)(),
-    session: undefined,
-    sinceMs: undefined,
-    snapshotId: undefined,
-  });
+  await resolveRefresh(options, { format: resolveFormat(options.format), now: (options.now ?? Date.now)() });
 }
 
 interface RefreshCall {
   format: RefreshFormat;
   now: number;
-  session: SessionRecord;
-  sinceMs: number | undefined;
-  snapshotId: string | undefined;
+  session?: SessionRecord;
+  sinceMs?: number;
+  snapshotId?: string;
 }
 
 /** The rendered result for a call: from the result cache when it applies, else computed. */
-async function resolveRefresh(options: RefreshOptions, call: RefreshCall): Promise<ComputedRefresh> {
+async function resolveRefresh(options: RefreshOptions, call: RefreshCall): Promise<RenderOutcome> {
   // No cache of the caller's: git is read for this call (a change made a second ago shows).
   const plan = planGather(options, call.format, options.gitCache ?? new GitCache(), call.now);
   const cache = cacheFor(options);
@@ -98,12 +89,8 @@ async function resolveRefresh(options: RefreshOptions, call: RefreshCall): Promi
   // Rendered with the status it is sent with on a miss: the count includes it. 'hit' and 'shared'
   // then take its place: one o200k token each, like 'miss', so token_estimate stays exact.
   const { value, status } = await cache.getOrCompute(key, () => computeRefresh(options, plan, call, 'miss'));
-  return { ...value, rendered: { ...value.rendered, metadata: withResultStatus(value.rendered.metadata, status) } };
-}
-
-interface ComputedRefresh {
-  snapshot: ContextSnapshot;
-  rendered: RenderedContext;
+  const { metadata } = value.rendered;
+  return { ...value, rendered: { ...value.rendered, metadata: { ...metadata, cache: { ...metadata.cache, result: status } } } };
 }
 
 /** What to gather for these options (the result cache keys on it too). */
@@ -136,7 +123,7 @@ async function computeRefresh(
   plan: GatherOptions,
   call: RefreshCall,
   resultStatus?: ResultCacheStatus,
-): Promise<ComputedRefresh> {
+): Promise<RenderOutcome> {
   const { snapshot: raw, gitCache: cacheState } = await gatherSnapshot(plan);
   raw.warnings.push(...(raw.git?.warnings ?? []), ...stalenessWarnings(call.session, { head: raw.git?.head, now: call.now }));
 
@@ -159,21 +146,19 @@ async function computeRefresh(
   };
   // A delta reads earlier snapshots through the ledger, which stays on this thread. The renderers
   // bring the o200k tokenizer (most of a cold start): loaded only when this thread renders.
-  const { snapshot, rendered } =
-    options.renderWorker && options.since === undefined
-      ? await options.renderWorker.render(raw, job)
-      : await (await import('./redact-and-render.js')).redactAndRender(raw, job, (masked) => computeDelta(options, masked, call.sinceMs));
-  return { snapshot, rendered };
+  if (options.renderWorker && options.since === undefined) return options.renderWorker.render(raw, job);
+  const { redactAndRender } = await import('./redact-and-render.js');
+  return redactAndRender(raw, job, (masked) => computeDelta(options, masked, call.sinceMs));
 }
 
 /**
  * The result cache to use, or none: a call asking for a delta, a saved snapshot, its own clock or
  * its own environment depends on more than the cache key holds; a `fresh` call wants none.
  */
-function cacheFor(options: RefreshOptions): ResultCache<ComputedRefresh> | undefined {
+function cacheFor(options: RefreshOptions): ResultCache<RenderOutcome> | undefined {
   if (!options.resultCache) return undefined;
   if (options.since !== undefined || options.saveSnapshot || options.now || options.env || options.fresh) return undefined;
-  return options.resultCache as ResultCache<ComputedRefresh>;
+  return options.resultCache as ResultCache<RenderOutcome>;
 }
 
 /**
@@ -222,10 +207,6 @@ function stateId(state: object): number {
   return id;
 }
 
-function withResultStatus(metadata: RefreshMetadata, status: ResultCacheStatus): RefreshMetadata {
-  return { ...metadata, cache: { ...metadata.cache, result: status } };
-}
-
 async function computeDelta(
   options: RefreshOptions,
   snapshot: ContextSnapshot,
@@ -259,7 +240,7 @@ async function computeDelta(
 
 async function recordCall(
   options: RefreshOptions,
-  call: ComputedRefresh & Pick<RefreshCall, 'session' | 'snapshotId' | 'now'> & { sessionId: string },
+  call: RenderOutcome & Pick<RefreshCall, 'session' | 'snapshotId' | 'now'> & { sessionId: string },
 ): Promise<void> {
   const { snapshot, rendered } = call;
   // Every write starts inside an async function: one that throws at once (a ledger without

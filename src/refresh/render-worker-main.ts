@@ -4,8 +4,8 @@
 import { parentPort } from 'node:worker_threads';
 import { errorMessage } from '../errors/index.js';
 import { redactValue } from '../redact/index.js';
-import { type RenderJob, redactAndRender } from './redact-and-render.js';
-import type { ContextSnapshot } from './types.js';
+import { redactAndRender } from './redact-and-render.js';
+import type { ContextSnapshot, RenderJob } from './types.js';
 
 interface Request {
   id: number;

@@ -6,10 +6,6 @@ export const DEFAULT_RESULT_MAX_ENTRIES = 256;
 export interface ResultCacheOptions {
   /** @default DEFAULT_RESULT_MAX_AGE_MS */
   maxAgeMs?: number;
-  /** @default DEFAULT_RESULT_MAX_ENTRIES */
-  maxEntries?: number;
-  /** @default Date.now */
-  now?: () => number;
 }
 
 /** How a lookup was answered: from a stored result, by joining a computation under way, or by computing. */
@@ -29,19 +25,15 @@ interface Entry<T> {
  * the "n minutes ago" ages in the text.
  */
 export class ResultCache<T> {
+  /** Lookups answered from a stored result, and lookups that computed (for tests). */
   hits = 0;
-  shared = 0;
   misses = 0;
   private readonly entries = new Map<string, Entry<T>>();
   private readonly pending = new Map<string, Promise<T>>();
   private readonly maxAgeMs: number;
-  private readonly maxEntries: number;
-  private readonly now: () => number;
 
   constructor(options: ResultCacheOptions = {}) {
     this.maxAgeMs = options.maxAgeMs ?? DEFAULT_RESULT_MAX_AGE_MS;
-    this.maxEntries = options.maxEntries ?? DEFAULT_RESULT_MAX_ENTRIES;
-    this.now = options.now ?? Date.now;
   }
 
   /** Entries held now. */
@@ -51,16 +43,13 @@ export class ResultCache<T> {
 
   async getOrCompute(key: string, compute: () => Promise<T>): Promise<{ value: T; status: ResultCacheStatus }> {
     const entry = this.entries.get(key);
-    if (entry && this.now() - entry.storedAt < this.maxAgeMs) {
+    if (entry && Date.now() - entry.storedAt < this.maxAgeMs) {
       this.hits += 1;
       return { value: entry.value, status: 'hit' };
     }
     if (entry) this.entries.delete(key);
     const running = this.pending.get(key);
-    if (running) {
-      this.shared += 1;
-      return { value: await running, status: 'shared' };
-    }
+    if (running) return { value: await running, status: 'shared' };
     this.misses += 1;
     const computing = compute();
     this.pending.set(key, computing);
@@ -73,14 +62,10 @@ export class ResultCache<T> {
     }
   }
 
-  clear(): void {
-    this.entries.clear();
-  }
-
   private store(key: string, value: T): void {
     this.entries.delete(key);
-    this.entries.set(key, { value, storedAt: this.now() });
-    while (this.entries.size > this.maxEntries) {
+    this.entries.set(key, { value, storedAt: Date.now() });
+    while (this.entries.size > DEFAULT_RESULT_MAX_ENTRIES) {
       const oldest = this.entries.keys().next().value;
       if (oldest === undefined) break;
       this.entries.delete(oldest);

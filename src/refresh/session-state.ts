@@ -5,11 +5,6 @@ import { formatAge } from './continuation-state.js';
 /** @default 3_600_000: §6.3 warns when the context is over an hour old. */
 export const DEFAULT_STALE_AFTER_MS = 60 * 60 * 1000;
 
-/** Reads a session's record; undefined when it does not exist yet. */
-export async function readSession(ledger: Ledger, sessionId: string): Promise<LedgerRecord<SessionData> | undefined> {
-  return ledger.getRecord<SessionData>('sessions', sessionId);
-}
-
 /**
  * §6.3 freshness warnings for a session: HEAD moved since its last refresh, or its last refresh
  * is over DEFAULT_STALE_AFTER_MS old (the agent's picture of the workspace dates from then). Pure.

@@ -19,9 +19,8 @@ export const MODEL_CONTEXT_LIMITS: Readonly<Record<string, number>> = {
 /**
  * The one default context window, in tokens: for a model not in MODEL_CONTEXT_LIMITS and for a
  * context manager given no model. 128,000 is the window of the current general-purpose families
- * (the smaller ones are listed above by name); it used to be 8,192 here and 128,000 in the context
- * manager, so an unknown model got a 16x smaller budget than no model at all. Set `limitTokens`
- * (loop) or `maxContextTokens` (panel) for a smaller model that is not listed.
+ * (the smaller ones are listed above by name). Set `limitTokens` (loop) or `maxContextTokens`
+ * (panel) for a smaller model that is not listed.
  * @default 128000
  */
 export const DEFAULT_CONTEXT_LIMIT = 128_000;
