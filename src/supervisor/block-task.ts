@@ -3,6 +3,14 @@ import { ALL_PROVIDERS_OPEN } from './defaults.js';
 import type { ProviderFailure } from './describe-failures.js';
 import { attemptsPerTask } from './metrics.js';
 import type { ProviderChainOptions } from './provider-chain.js';
+import type { SupervisorDeps } from './types.js';
+
+/** Blocks the task with `reason` (the ledger keeps its first 500 characters) and reports it. */
+export async function blockTask(taskId: string, reason: string, deps: Pick<SupervisorDeps, 'ledger' | 'onEvent'>): Promise<Task> {
+  const blocked = await deps.ledger.updateTask(taskId, { status: 'blocked', blockReason: reason.slice(0, 500) });
+  deps.onEvent({ type: 'task-end', taskId, status: 'blocked', reason });
+  return blocked;
+}
 
 /**
  * Blocks a task whose attempts are used up: `used` attempts ran, `why` says what failed last
@@ -11,9 +19,7 @@ import type { ProviderChainOptions } from './provider-chain.js';
 export async function blockAfterAttempts(taskId: string, used: number, why: string, chain: ProviderChainOptions): Promise<Task> {
   attemptsPerTask().observe({ status: 'blocked' }, used);
   const reason = why.startsWith(ALL_PROVIDERS_OPEN) ? why : `Failed after ${used} attempt${used === 1 ? '' : 's'}: ${why}`;
-  const blocked = await chain.ledger.updateTask(taskId, { status: 'blocked', blockReason: reason.slice(0, 500) });
-  chain.onEvent({ type: 'task-end', taskId, status: 'blocked', reason });
-  return blocked;
+  return blockTask(taskId, reason, chain);
 }
 
 /**
@@ -33,7 +39,5 @@ export async function blockWithoutAgent(
   const wait = waitable ? `; --max-wait ${chain.maxWaitMs} ms` : '';
   const reason = `No agent could run attempt ${attempt} (${ran} attempt${ran === 1 ? '' : 's'} ran${wait}): ${run.failure}`;
   attemptsPerTask().observe({ status: 'blocked' }, ran);
-  const blocked = await chain.ledger.updateTask(taskId, { status: 'blocked', blockReason: reason.slice(0, 500) });
-  chain.onEvent({ type: 'task-end', taskId, status: 'blocked', reason });
-  return blocked;
+  return blockTask(taskId, reason, chain);
 }

@@ -2,6 +2,7 @@ import type { Task } from '../ledger/index.js';
 import type { Provider } from '../providers/index.js';
 import { type AttemptBudget, allDispatches, attemptBudget, attemptBudgetOf } from './attempt-budget.js';
 import { adoptLanded } from './adopt-landed.js';
+import { blockTask } from './block-task.js';
 import { endStaleAgentGroups } from './end-stale-agents.js';
 import { runTask, type TaskRunOptions } from './run-task.js';
 import { siteCompletion } from './site-completion.js';
@@ -35,9 +36,7 @@ export async function runClaimedTask(task: Task, options: RunClaimedOptions): Pr
     if (budget.lastAttempt < budget.firstAttempt) {
       // Every allowed attempt already ran and failed (a run died before recording the verdict).
       const reason = `Failed after ${budget.failed} attempts: ${budget.lastFailure ?? 'validation failed'}`.slice(0, 500);
-      const blocked = await ledger.updateTask(task.id, { status: 'blocked', blockReason: reason });
-      options.chain.onEvent({ type: 'task-end', taskId: task.id, status: 'blocked', reason });
-      return blocked;
+      return await blockTask(task.id, reason, options.chain);
     }
     const site = options.sites ? await options.sites.open(task) : undefined;
     const base = { ...options.chain, signal: lease.signal };

@@ -147,17 +147,10 @@ export async function runPlan(input: Plan, options: RunPlanOptions): Promise<Run
   const upserted = new Map<string, Task>();
   for (const planTask of plan.tasks) upserted.set(planTask.id, await ledger.upsertTask(toNewTask(planTask)));
   const scheduler = new TaskScheduler(plan.tasks, upserted, {
-    ledger,
-    owner,
-    leaseMs,
     concurrency,
     pollMs,
     claimed,
-    logger,
-    onEvent,
-    now,
-    sleep,
-    ...definedFields({ maxRetries: options.maxRetries, signal: options.signal }),
+    ...definedFields({ maxRetries: options.maxRetries }),
   });
   await scheduler.run();
   await options.sites?.finish?.();

@@ -1,10 +1,10 @@
 import { setTimeout as delay } from 'node:timers/promises';
 import type { Task, TaskStatus } from '../ledger/index.js';
-import type { Logger } from '../observability/index.js';
+import { blockTask } from './block-task.js';
 import { DEFAULT_MAX_ATTEMPTS, NO_PROVIDER } from './defaults.js';
 import type { PlanTask } from './plan-types.js';
+import type { ProviderChainOptions } from './provider-chain.js';
 import { type RunClaimedOptions, runClaimedTask } from './run-claimed-task.js';
-import type { SupervisorDeps } from './types.js';
 
 /**
  * A task whose run throws (the remote unreachable, the repository gone: no verdict on the task)
@@ -16,15 +16,12 @@ export const TASK_RUN_RETRY_MS = 1_000;
 
 const FINAL: ReadonlySet<TaskStatus> = new Set(['completed', 'blocked', 'archived']);
 
-/** runPlan's deps; `now` and `sleep` time and wait out retry backoffs (tests pass a fake clock's). */
-export interface SchedulerOptions extends SupervisorDeps {
-  leaseMs: number;
+/** What runPlan sets; `claimed.chain`'s `now` and `sleep` time and wait out retry backoffs (tests pass a fake clock's). */
+export interface SchedulerOptions {
   concurrency: number;
   pollMs: number;
   maxRetries?: number;
   claimed: Omit<RunClaimedOptions, 'maxAttempts'>;
-  logger: Logger;
-  signal?: AbortSignal;
 }
 
 /**
@@ -41,16 +38,19 @@ export class TaskScheduler {
   private readonly announced = new Map<string, string>();
   /** Tasks whose run threw: how often, and when they may run again. */
   private readonly thrown = new Map<string, { count: number; notBefore: number; message: string }>();
+  private readonly chain: ProviderChainOptions;
 
   constructor(
     private readonly tasks: readonly PlanTask[],
     /** Each task as its upsert returned it: the first pass, right after, needs no read. */
     private readonly upserted: Map<string, Task>,
     private readonly options: SchedulerOptions,
-  ) {}
+  ) {
+    this.chain = options.claimed.chain;
+  }
 
   async run(): Promise<void> {
-    const { signal } = this.options;
+    const { signal } = this.chain;
     while (!signal?.aborted) {
       const open = await this.pass();
       // Only the first pass, right after the upserts, may take a task's state from them.
@@ -68,10 +68,11 @@ export class TaskScheduler {
    * injected sleep that returns at once would spin the loop while an agent runs.
    */
   private async waitForChange(): Promise<void> {
-    const { signal, pollMs } = this.options;
+    const { signal } = this.chain;
+    const { pollMs } = this.options;
     const dueIn = this.nextRetryInMs();
     if (this.running.size === 0 && dueIn !== undefined) {
-      await this.options.sleep(Math.min(dueIn, pollMs), signal).catch(() => undefined);
+      await this.chain.sleep(Math.min(dueIn, pollMs), signal).catch(() => undefined);
       return;
     }
     const tick = delay(pollMs, undefined, signal ? { signal } : {}).catch(() => undefined);
@@ -85,19 +86,19 @@ export class TaskScheduler {
       if (this.final.has(id) || failing.count > TASK_RUN_RETRIES) continue;
       earliest = Math.min(earliest ?? failing.notBefore, failing.notBefore);
     }
-    return earliest === undefined ? undefined : Math.max(0, earliest - this.options.now());
+    return earliest === undefined ? undefined : Math.max(0, earliest - this.chain.now());
   }
 
   /** One look at every task that is not final; how many are not. */
   private async pass(): Promise<number> {
     let open = 0;
     for (const planTask of this.tasks) {
-      if (this.options.signal?.aborted) break;
+      if (this.chain.signal?.aborted) break;
       if (this.final.has(planTask.id)) continue;
       open += 1;
       if (this.running.has(planTask.id) || this.running.size >= this.options.concurrency) continue;
       const failing = this.thrown.get(planTask.id);
-      if (failing && this.options.now() < failing.notBefore) continue;
+      if (failing && this.chain.now() < failing.notBefore) continue;
       const task = await this.ready(planTask);
       if (!task) continue;
       if (failing && failing.count > TASK_RUN_RETRIES) await this.blockThrown(task, failing);
@@ -108,8 +109,7 @@ export class TaskScheduler {
 
   /** The task when it may start now (not final, its dependencies completed); blocks it when one is blocked. */
   private async ready(planTask: PlanTask): Promise<Task | undefined> {
-    const { ledger, onEvent } = this.options;
-    const task = this.upserted.get(planTask.id) ?? (await ledger.getTask(planTask.id));
+    const task = this.upserted.get(planTask.id) ?? (await this.chain.ledger.getTask(planTask.id));
     this.upserted.delete(planTask.id);
     if (!task) return undefined;
     this.seen.set(task.id, task.status);
@@ -119,10 +119,8 @@ export class TaskScheduler {
     }
     const failedDep = planTask.dependsOn.find((id) => this.final.get(id) === 'blocked' || this.final.get(id) === 'archived');
     if (failedDep) {
-      const reason = `Dependency "${failedDep}" is ${this.final.get(failedDep)}`;
-      await ledger.updateTask(task.id, { status: 'blocked', blockReason: reason });
+      await blockTask(task.id, `Dependency "${failedDep}" is ${this.final.get(failedDep)}`, this.chain);
       this.final.set(task.id, 'blocked');
-      onEvent({ type: 'task-end', taskId: task.id, status: 'blocked', reason });
       return undefined;
     }
     // Dependencies not finished yet (here or in another run): come back to it.
@@ -131,8 +129,8 @@ export class TaskScheduler {
 
   /** Claims the task and, unless another run finished it while this one waited, starts it. */
   private async claimAndStart(planTask: PlanTask, task: Task): Promise<void> {
-    const { ledger, owner, onEvent } = this.options;
-    const claim = await ledger.claimTask(task.id, owner, this.options.leaseMs);
+    const { ledger, owner, onEvent } = this.chain;
+    const claim = await ledger.claimTask(task.id, owner, this.options.claimed.leaseMs);
     if (!claim.ok) {
       if (this.announced.get(task.id) !== claim.holder.owner) {
         this.announced.set(task.id, claim.holder.owner);
@@ -172,21 +170,21 @@ export class TaskScheduler {
     const message = error instanceof Error ? error.message : String(error);
     const retry = count <= TASK_RUN_RETRIES;
     // A run being stopped (by its caller, or a worker whose clone failed) tries nothing again.
-    const next = this.options.signal?.aborted ? '; the run is stopping' : retry ? `; trying again in ${Math.round(backoffMs)} ms` : '';
-    this.options.logger.error({ err: error, taskId, failures: count }, `task run failed${next}`);
+    const next = this.chain.signal?.aborted ? '; the run is stopping' : retry ? `; trying again in ${Math.round(backoffMs)} ms` : '';
+    this.chain.logger.error({ err: error, taskId, failures: count }, `task run failed${next}`);
     // Out of retries: blocked on the next pass.
-    this.thrown.set(taskId, { count, notBefore: retry ? this.options.now() + backoffMs : 0, message });
+    this.thrown.set(taskId, { count, notBefore: retry ? this.chain.now() + backoffMs : 0, message });
   }
 
   /** Out of retries: the error becomes a failed attempt of the task, and the task is blocked with it. */
   private async blockThrown(task: Task, failing: { count: number; message: string }): Promise<void> {
-    const { ledger, owner, onEvent } = this.options;
-    const claim = await ledger.claimTask(task.id, owner, this.options.leaseMs);
+    const { ledger, owner } = this.chain;
+    const claim = await ledger.claimTask(task.id, owner, this.options.claimed.leaseMs);
     if (!claim.ok) return;
     const reason = `Could not run the task (${failing.count} tries): ${failing.message}`.slice(0, 500);
     // An attempt the throw cut short is not left `running`.
     await ledger.markInterrupted({ taskId: task.id });
-    const now = this.options.now();
+    const now = this.chain.now();
     await ledger.appendNextAttempt({
       taskId: task.id,
       provider: NO_PROVIDER,
@@ -197,10 +195,9 @@ export class TaskScheduler {
       finishedAt: now,
       durationMs: 0,
     });
-    await ledger.updateTask(task.id, { status: 'blocked', blockReason: reason });
+    await blockTask(task.id, reason, this.chain);
     await ledger.releaseTask(task.id, owner).catch(() => false);
     this.final.set(task.id, 'blocked');
     this.seen.set(task.id, 'blocked');
-    onEvent({ type: 'task-end', taskId: task.id, status: 'blocked', reason });
   }
 }
