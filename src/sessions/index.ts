@@ -1,16 +1,14 @@
 export * from './light.js';
 export { createClaudeParser } from './claude/create-claude-parser.js';
-export { readClaudeSession } from './claude/read-claude-session.js';
 export { createCodexParser } from './codex/create-codex-parser.js';
 
 export { createCopilotParser } from './copilot/create-copilot-parser.js';
 
 export { createGeminiParser } from './gemini/create-gemini-parser.js';
-export { readGeminiSession } from './gemini/read-gemini-session.js';
 export { createOpencodeParser } from './opencode/create-opencode-parser.js';
 
 export { detectSessionClient } from './detect-session-client.js';
-export { readSessionFile } from './read-session-file.js';
+export { readClaudeSession, readGeminiSession } from './read-session-file.js';
 export { readJsonLines } from './read-json-lines.js';
 
 export type { AgentSession, SessionClient, SessionToolCall } from './types.js';

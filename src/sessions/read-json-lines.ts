@@ -1,5 +1,6 @@
 import { createReadStream } from 'node:fs';
 import { parseJson } from './is-record.js';
+import type { AgentSession, SessionParser } from './types.js';
 
 /** A line longer than this is skipped (counted), never held whole. @default 64 MiB */
 export const DEFAULT_MAX_LINE_BYTES = 64 * 1024 * 1024;
@@ -53,4 +54,20 @@ export async function* readJsonLines(file: string, options: ReadJsonLinesOptions
     } else pending.push(rest);
     pendingBytes += rest.length;
   }
+}
+
+/** A session read from a file, and the byte offset after the last whole line read. */
+export interface ParsedFile {
+  session: AgentSession;
+  end: number;
+}
+
+/** Streams a JSONL file from `start` into a client's parser. */
+export async function parseJsonlFile(file: string, parser: SessionParser, start = 0): Promise<ParsedFile> {
+  let end = start;
+  for await (const line of readJsonLines(file, { start })) {
+    parser.push(line.value);
+    end = line.end;
+  }
+  return { session: parser.finish(), end };
 }

@@ -1,6 +1,6 @@
-import { clipText, DEFAULT_MAX_OUTPUT_CHARS, DEFAULT_MAX_TEXT_CHARS } from './clip-text.js';
+import { maskSecretsSync, redactValueSync } from '../redact/index.js';
+import { clipText, DEFAULT_MAX_OUTPUT_CHARS, DEFAULT_MAX_TEXT_CHARS, maskClipped } from './clip-text.js';
 import { definedFields } from './is-record.js';
-import { maskClipped, maskText, maskValue } from './mask-value.js';
 import type { AgentSession, ReadSessionOptions, SessionClient, SessionEvent, SessionToolCall, SubagentLink } from './types.js';
 import { describeToolCall, exitCodeOf, pickFailureLine } from '../vocabulary/index.js';
 
@@ -16,8 +16,8 @@ type Meta = Omit<AgentSession, 'events' | 'subagents' | 'skipped' | 'client' | '
 
 /**
  * The shared half of every client's parser: events in order, tool results attached to their calls
- * by id, every text masked (the one redactor's synchronous rules) and bounded as it arrives, each
- * call described by the vocabulary. The client parsers only translate their records into calls on it.
+ * by id, every text masked (the one redactor's synchronous rules; a call's arguments as the ledger's
+ * writes mask them, redactValueSync) and bounded as it arrives, each call described by the vocabulary. The client parsers only translate their records into calls on it.
  */
 export class SessionBuilder {
   readonly meta: Partial<Meta> = {};
@@ -70,14 +70,14 @@ export class SessionBuilder {
   text(type: 'user' | 'assistant' | 'compaction', text: string, at?: number): void {
     const clean = text.trim();
     if (clean.length === 0) return;
-    const bounded = clipText(maskText(clean), this.options.maxTextChars ?? DEFAULT_MAX_TEXT_CHARS).text;
+    const bounded = clipText(maskSecretsSync(clean).text, this.options.maxTextChars ?? DEFAULT_MAX_TEXT_CHARS).text;
     this.push(type === 'compaction' ? { type, summary: bounded, ...stamp(at) } : { type, text: bounded, ...stamp(at) });
   }
 
   /** Records a call; a second call with the same id is ignored (clients repeat lines). */
   call(id: string | undefined, name: string, args: unknown, at?: number): void {
     if (id !== undefined && this.calls.has(id)) return;
-    const masked = maskValue(args);
+    const masked = redactValueSync(args).value;
     const { kind, paths, key, command, plan, planMode } = describeToolCall(name, masked);
     const call: SessionToolCall = {
       ...(id === undefined ? {} : { id }),
@@ -146,7 +146,7 @@ export class SessionBuilder {
       id: meta.id ?? fallbackId,
       source: this.source,
       ending: this.ending,
-      ...(this.endingMessage === undefined ? {} : { endingMessage: maskText(this.endingMessage) }),
+      ...(this.endingMessage === undefined ? {} : { endingMessage: maskSecretsSync(this.endingMessage).text }),
       events: this.events,
       subagents: [...this.links.values()],
       skipped: this.skipped + this.early.size,
@@ -167,7 +167,7 @@ export class SessionBuilder {
     if (clipped.masked !== undefined) return pickFailureLine(clipped.masked);
     if (raw.includes('-----BEGIN')) return pickFailureLine(clipped.text);
     const line = pickFailureLine(raw);
-    return line === undefined ? undefined : maskText(line);
+    return line === undefined ? undefined : maskSecretsSync(line).text;
   }
 }
 

@@ -1,7 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { maskText } from '../../src/sessions/mask-value.js';
-import { clipText } from '../../src/sessions/clip-text.js';
-import { MASK_MARGIN_CHARS, maskClipped } from '../../src/sessions/mask-value.js';
+import { maskSecretsSync } from '../../src/redact/index.js';
+import { clipText, MASK_MARGIN_CHARS, maskClipped } from '../../src/sessions/clip-text.js';
 import { FAKE } from '../redact/fake-secrets.js';
 
 const MAX = 48_000;
@@ -35,7 +34,7 @@ describe('maskClipped: only the kept head and tail of a long output are masked (
     ]) {
       expect(ours.text).not.toContain(s.slice(4, 24));
     }
-    const whole = clipText(maskText(text), MAX).text;
+    const whole = clipText(maskSecretsSync(text).text, MAX).text;
     const [oursHead, oursTail] = ours.text.split(/\n… \[\d+ characters cut\] …\n/);
     const [wholeHead, wholeTail] = whole.split(/\n… \[\d+ characters cut\] …\n/);
     expect(oursHead).toBe(wholeHead);
@@ -44,6 +43,6 @@ describe('maskClipped: only the kept head and tail of a long output are masked (
 
   it('masks a text up to the bound and the margins whole, as before', () => {
     const text = `${filler(MAX + 100)} token ${FAKE.githubPat}`;
-    expect(maskClipped(text, MAX).text).toBe(clipText(maskText(text), MAX).text);
+    expect(maskClipped(text, MAX).text).toBe(clipText(maskSecretsSync(text).text, MAX).text);
   });
 });

@@ -1,5 +1,5 @@
 import { BatonError } from '../../errors/index.js';
-import type { ParsedFile } from '../parse-jsonl-file.js';
+import type { ParsedFile } from '../read-json-lines.js';
 import type { ReadSessionOptions, SessionParser } from '../types.js';
 import { createOpencodeParser } from './create-opencode-parser.js';
 import { type OpencodeDb, openOpencodeDb } from './open-opencode-db.js';
