@@ -33,7 +33,7 @@ export async function preparePanelContext(input: PreparePanelContextInput): Prom
   const results = await Promise.all(
     input.answers.map(async (answer, i) => {
       try {
-        const targetTokens = summaryTargetTokens(answer.text, { counter: input.counter });
+        const targetTokens = summaryTargetTokens(answer.text, input.counter);
         return [i, await input.summarizer.summarize(answer.text, { targetTokens, signal: input.signal })] as const;
       } catch (error) {
         const reason = errorMessage(error);
