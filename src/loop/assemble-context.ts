@@ -200,45 +200,26 @@ function buildHeadBlocks(scope: AssemblyScope): { head: Block[]; refs: Block[]; 
       counter,
     ),
   );
+  const stateBlock = (id: string, content: string, priority: number) =>
+    renderBlock(
+      { id, message: { role: 'user', content }, maxTokens: cap(shares.state), overflow: 'trim-tail', priority, required: true },
+      counter,
+    );
   const renderState = (): StateBlocks => {
     // Over its cap, the state lists the modified files without their details, so every name stays.
     let body = view.state.render();
     if (counter.count(body) > cap(shares.state)) body = view.state.render(true);
-    const state = renderBlock(
-      {
-        id: 'state',
-        message: { role: 'user', content: `## Loop state\n${body}` },
-        maxTokens: cap(shares.state),
-        overflow: 'trim-tail',
-        priority: 90,
-        required: true,
-      },
-      counter,
-    );
     const facts = view.pinned.render();
-    const pinned = facts
-      ? renderBlock(
-          {
-            id: 'pinned',
-            message: { role: 'user', content: `## Pinned (newest request, open plan, newest failure)\n${facts}` },
-            maxTokens: cap(shares.state),
-            overflow: 'trim-tail',
-            priority: 95,
-            required: true,
-          },
-          counter,
-        )
-      : undefined;
-    return { state, pinned };
+    return {
+      state: stateBlock('state', `## Loop state\n${body}`, 90),
+      pinned: facts ? stateBlock('pinned', `## Pinned (newest request, open plan, newest failure)\n${facts}`, 95) : undefined,
+    };
   };
   return { head, refs, renderState };
 }
 
 /** The loop state and the pinned facts, rendered together at each compaction. */
-interface StateBlocks {
-  state: Block;
-  pinned: Block | undefined;
-}
+type StateBlocks = Pick<PlanState, 'state' | 'pinned'>;
 
 /** The turns' levels for this assembly: the previous plan extended (append-only), or a new one at a compaction. */
 interface TurnPlan {

@@ -13,7 +13,7 @@ import type { TokenCounter } from '../tokens/index.js';
 const count = (min: number) => z.number().int().min(min);
 const share = z.number().gt(0).max(1);
 
-export const categorySharesSchema = z.strictObject({
+const categorySharesSchema = z.strictObject({
   system: share.optional(),
   goal: share.optional(),
   state: share.optional(),
@@ -37,20 +37,15 @@ export const managerOptionsSchema = z.strictObject({
   metrics: z.boolean().optional(),
 });
 
-export const assembleOverridesShape = {
+export const assembleOverridesSchema = z.strictObject({
   keepTurns: count(1).optional(),
   recentTurns: count(0).optional(),
   maxSnippets: count(0).optional(),
   toolResults: z.enum(['verbose', 'summary']).optional(),
   shareFactor: share.optional(),
-};
-
-export const assembleOverridesSchema = z.strictObject(assembleOverridesShape);
-
-export const assembleOptionsSchema = z.strictObject({
-  ...assembleOverridesShape,
-  budget: count(MIN_BUDGET_TOKENS).optional(),
 });
+
+export const assembleOptionsSchema = assembleOverridesSchema.extend({ budget: count(MIN_BUDGET_TOKENS).optional() });
 
 const toolCallSchema = z.strictObject({ id: z.string(), name: z.string(), args: z.record(z.string(), z.unknown()) });
 
@@ -69,7 +64,7 @@ export const loopEventSchema = z.discriminatedUnion('kind', [
   }),
 ]);
 
-export const retryOptionsShape = {
+export const retryOptionsSchema = z.strictObject({
   maxRetries: count(0).max(20).optional(),
   initialDelayMs: z.number().min(0).optional(),
   maxDelayMs: z.number().min(0).optional(),
@@ -80,20 +75,13 @@ export const retryOptionsShape = {
   onRetry: functionOption<(info: { attempt: number; error: unknown; delayMs: number }) => void>().optional(),
   sleep: functionOption<(ms: number, signal?: AbortSignal) => Promise<void>>().optional(),
   random: functionOption<() => number>().optional(),
-};
-
-const signalShape = {
   signal: abortSignalOption.optional(),
-};
+});
 
-export const retryOptionsSchema = z.strictObject({ ...retryOptionsShape, ...signalShape });
-
-const ladderShape = {
+export const contextRetryOptionsSchema = retryOptionsSchema.extend({
   assemble: assembleOptionsSchema.optional(),
   ladder: z.array(assembleOverridesSchema).min(1).optional(),
-};
-
-export const contextRetryOptionsSchema = z.strictObject({ ...retryOptionsShape, ...signalShape, ...ladderShape });
+});
 
 /** The adapters' options: a retry's, without `signal` (each model call brings its own). */
-export const adapterOptionsSchema = z.strictObject({ ...retryOptionsShape, ...ladderShape });
+export const adapterOptionsSchema = contextRetryOptionsSchema.omit({ signal: true });

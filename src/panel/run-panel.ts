@@ -252,7 +252,7 @@ async function prepareAgentContext(run: PanelRun, step: PanelStep, maxOutputToke
     await Promise.all(
       answers.map(async (answer, i) => {
         try {
-          const targetTokens = summaryTargetTokens(answer.text, { counter: run.counter });
+          const targetTokens = summaryTargetTokens(answer.text, run.counter);
           summaries.set(i, await summarizer.summarize(answer.text, { targetTokens, signal: run.options.signal }));
         } catch (error) {
           // Expected and handled (fallback to no context), so a line without a stack is enough.

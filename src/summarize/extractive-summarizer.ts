@@ -35,7 +35,7 @@ interface Unit {
  */
 export function summarizeExtractive(text: string, options: { targetTokens?: number; counter?: TokenCounter } = {}): string {
   const counter = options.counter ?? o200kCounter;
-  const target = options.targetTokens ?? summaryTargetTokens(text, { counter });
+  const target = options.targetTokens ?? summaryTargetTokens(text, counter);
   if (counter.count(text) <= target) return text;
   const units = splitUnits(text, counter);
   scoreUnits(units);

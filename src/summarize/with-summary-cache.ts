@@ -1,7 +1,15 @@
+import { createHash } from 'node:crypto';
 import { counter, gauge } from '../observability/index.js';
-import { summaryCacheKey } from './summary-cache-key.js';
 import { summaryTargetTokens } from './summary-target.js';
 import type { SummarizeRequest, Summarizer, SummaryCache } from './types.js';
+
+/**
+ * The content hash a summary is cached under: sha256 over the summarizer id (model and prompt
+ * version), the target length and the text. Any change to one of them is a different summary.
+ */
+export function summaryCacheKey(summarizerId: string, text: string, targetTokens: number): string {
+  return createHash('sha256').update(summarizerId).update('\0').update(String(targetTokens)).update('\0').update(text).digest('hex');
+}
 
 let hits = 0;
 let misses = 0;

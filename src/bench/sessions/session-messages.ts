@@ -1,5 +1,12 @@
 import type { ModelMessage } from 'ai';
-import type { AnthropicBlock, AnthropicMessage, OpenAIChatMessage } from '../../loop/index.js';
+import {
+  type AnthropicBlock,
+  type AnthropicMessage,
+  type ContextMessage,
+  type OpenAIChatMessage,
+  toModelMessages,
+  toOpenAIMessages,
+} from '../../loop/index.js';
 import type { SessionClient, SessionToolCall } from '../../sessions/index.js';
 import { argsObject } from '../../vocabulary/index.js';
 import type { SessionTurn } from './session-turns.js';
@@ -34,42 +41,25 @@ export function toAnthropicSession(turns: readonly SessionTurn[]): AnthropicMess
  * Copilot `<exited with exit code N>` last), since chat messages carry no error flag. Pure.
  */
 export function toOpenAISession(turns: readonly SessionTurn[], client: SessionClient): OpenAIChatMessage[] {
-  const out: OpenAIChatMessage[] = [];
-  turns.forEach((t, i) => {
-    if (t.kind === 'user') return void out.push({ role: 'user', content: t.text });
-    const tool_calls = t.calls.map((c) => ({
-      id: callId(c, i),
-      type: 'function' as const,
-      function: { name: c.name, arguments: JSON.stringify(argsObject(c.args)) },
-    }));
-    out.push({ role: 'assistant', content: t.text || null, ...(tool_calls.length ? { tool_calls } : {}) });
-    for (const c of t.calls) out.push({ role: 'tool', tool_call_id: callId(c, i), content: withExitCode(c, client) });
-  });
-  return out;
+  return toOpenAIMessages(sessionMessages(turns, client));
 }
 
 /** AI SDK model messages (the shape a Gemini loop on the AI SDK sends): a failed call's result as `error-text`. Pure. */
 export function toModelMessagesSession(turns: readonly SessionTurn[]): ModelMessage[] {
-  const out: ModelMessage[] = [];
+  return toModelMessages(sessionMessages(turns, 'gemini'));
+}
+
+/** The turns as provider-neutral messages, each result with its exit code where `client` puts it and failed ones flagged. */
+function sessionMessages(turns: readonly SessionTurn[], client: SessionClient): ContextMessage[] {
+  const out: ContextMessage[] = [];
   turns.forEach((t, i) => {
     if (t.kind === 'user') return void out.push({ role: 'user', content: t.text });
-    const calls = t.calls.map((c) => ({
-      type: 'tool-call' as const,
-      toolCallId: callId(c, i),
-      toolName: c.name,
-      input: argsObject(c.args),
-    }));
-    out.push({ role: 'assistant', content: [...(t.text ? [{ type: 'text' as const, text: t.text }] : []), ...calls] });
-    if (t.calls.length === 0) return;
-    out.push({
-      role: 'tool',
-      content: t.calls.map((c) => ({
-        type: 'tool-result' as const,
-        toolCallId: callId(c, i),
-        toolName: c.name,
-        output: { type: c.failed ? ('error-text' as const) : ('text' as const), value: withExitCode(c, 'gemini') },
-      })),
-    });
+    const toolCalls = t.calls.map((c) => ({ id: callId(c, i), name: c.name, args: argsObject(c.args) }));
+    out.push({ role: 'assistant', content: t.text, ...(toolCalls.length ? { toolCalls } : {}) });
+    for (const c of t.calls) {
+      const flag = c.failed ? { isError: true } : {};
+      out.push({ role: 'tool', callId: callId(c, i), name: c.name, content: withExitCode(c, client), ...flag });
+    }
   });
   return out;
 }
