@@ -22,10 +22,9 @@ export interface ProviderSwitchContextInput extends PreContextBuildOptions {
  * buildProviderSwitchContext({ dispatches: await ledger.lastDispatches(taskId, 5) }) + prompt
  */
 export function buildProviderSwitchContext(input: ProviderSwitchContextInput): string {
-  const logger = input.logger ?? getLogger();
   const failed = readDispatch(input.dispatches[0]);
   if (!failed) {
-    logger.warn({ kind: 'circuit_breaker' }, 'pre-context skipped: no readable failed dispatch');
+    (input.logger ?? getLogger()).warn({ kind: 'circuit_breaker' }, 'pre-context skipped: no readable failed dispatch');
     return '';
   }
   const limits = resolvePreContextLimits(input.limits);

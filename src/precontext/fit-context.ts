@@ -76,20 +76,13 @@ function hasIrregularSpace(value: string): boolean {
 
 /**
  * A block: its `--- TITLE CONTEXT ---` line, `lines`, the closing instruction and END_LINE (all but
- * `lines` fixed), fitted to the limits (fitContext).
+ * `lines` fixed), fitted to the hard limits and followed by a blank line: lowest-priority lines go
+ * first when over maxLines; over maxTokens the long values are cut and, if still over,
+ * budget/packSections drops the lowest-priority lines (see fitTokens).
  */
 export function fitBlock(title: string, lines: readonly ContextLine[], closing: string, limits: PreContextLimits): string {
   const fixed = (text: string): ContextLine => ({ text, fixed: true, priority: 100 });
-  return fitContext([fixed(`--- ${title} CONTEXT ---`), ...lines, fixed(closing), fixed(END_LINE)], limits);
-}
-
-/**
- * Applies the hard limits to a block and renders it followed by a blank line: lowest-priority
- * lines go first when over maxLines; over maxTokens the long values are cut and, if still over,
- * budget/packSections drops the lowest-priority lines (see fitTokens).
- */
-export function fitContext(lines: readonly ContextLine[], limits: PreContextLimits): string {
-  const kept = fitLines(lines, limits.maxLines);
+  const kept = fitLines([fixed(`--- ${title} CONTEXT ---`), ...lines, fixed(closing), fixed(END_LINE)], limits.maxLines);
   let block = '';
   for (const line of kept) block += `${line.text}\n`;
   block += '\n';

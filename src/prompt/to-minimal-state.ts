@@ -39,21 +39,16 @@ export function toMinimalState(
       if (s.data.lastPrompt) entry.last_request = cutMasked(s.data.lastPrompt, resultTokens);
       return entry;
     });
-    addFacts(state.recent_sessions, sessions, resultTokens);
-  }
-  return state;
-}
-
-/** The facts of the newest session that has any (a usage-limit cut, a failure, files, a plan) go on its entry. */
-function addFacts(entries: NonNullable<MinimalState['recent_sessions']>, sessions: readonly AgentSessionRecord[], tokens: number): void {
-  for (const [i, session] of sessions.entries()) {
-    const facts = sessionFacts(session, tokens);
-    const entry = entries[i];
-    if (facts && entry) {
-      entry.facts = facts;
-      return;
+    // The facts of the newest session that has any (a usage-limit cut, a failure, files, a plan) go on its entry.
+    for (const [i, session] of sessions.entries()) {
+      const facts = sessionFacts(session, resultTokens);
+      if (facts) {
+        state.recent_sessions[i]!.facts = facts;
+        break;
+      }
     }
   }
+  return state;
 }
 
 /** Files named at most in a session's facts. @default 10 */

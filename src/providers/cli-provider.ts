@@ -102,7 +102,7 @@ async function modelThatRan(
   provider: string,
 ): Promise<string | undefined> {
   const read = parsed.model ?? (run.spawnError === undefined ? await spec.readModel?.(parsed, context) : undefined);
-  const requested = context.requested;
+  const { requested } = context;
   if (requested !== undefined && read !== undefined && read !== requested) {
     getLogger().warn({ provider, requested, ran: read }, 'agent ran a different model than requested');
   }

@@ -66,7 +66,7 @@ async function generate(
   const signal = request.signal === undefined ? timeout.signal : AbortSignal.any([timeout.signal, request.signal]);
   try {
     const api = config.api ?? 'openai-compatible';
-    const model = await loadAiSdkModel({ api, modelId, name, ...definedFields({ baseURL: config.baseURL, apiKey: context.apiKey }) });
+    const model = await loadAiSdkModel({ api, modelId, name, baseURL: config.baseURL, apiKey: context.apiKey });
     const result = await generateText({
       model,
       prompt: request.prompt,

@@ -47,17 +47,11 @@ export const httpConfigSchema = z.strictObject({
 export const providerConfigSchema = z.discriminatedUnion('type', [agentCliConfigSchema, commandConfigSchema, httpConfigSchema]);
 
 /** @throws BatonError CONFIG_INVALID naming each problem of a provider's config. */
-export function checkProviderConfig<T extends ProviderConfig>(
-  who: string,
-  name: unknown,
-  config: T,
-  schema: z.ZodType = providerConfigSchema,
-): T {
+export function checkProviderConfig(who: string, name: unknown, config: ProviderConfig, schema: z.ZodType = providerConfigSchema): void {
   if (typeof name !== 'string' || name.trim() === '') {
     parseInput(z.strictObject({ name: z.string().min(1, 'expected the provider name') }), { name }, { what: who });
   }
   parseInput(schema, config, { what: `${who}("${String(name)}") config` });
-  return config;
 }
 
 export const processOptionsSchema = z.strictObject({

@@ -57,7 +57,8 @@ export const copilotSpec: AgentCliSpec = {
  */
 export function parseCopilotOutput(stdout: string, stderr: string): ParsedAgentOutput {
   const events = parseJsonLines(stdout).filter(isSessionEvent);
-  const { parsed, ran, selected } = events.length === 0 ? { parsed: parsePlainText(stdout) } : parseEvents(events);
+  const { parsed, ran, selected }: ReturnType<typeof parseEvents> =
+    events.length === 0 ? { parsed: { structured: false, response: stdout.trim() || undefined } } : parseEvents(events);
   const notices = [stderr, ...(events.length === 0 ? [stdout] : noticeTexts(events))].join('\n');
   const switched = SWITCHED_MODEL.exec(notices)?.[1]?.replace(/[.,;:!]+$/, '');
   const model = ran ?? switched ?? selected;
@@ -68,13 +69,6 @@ export function parseCopilotOutput(stdout: string, stderr: string): ParsedAgentO
 /** Every copilot event has a dotted type with a data object, or is the closing `result`. */
 function isSessionEvent(event: Record<string, unknown>): boolean {
   return event.type === 'result' || (typeof event.type === 'string' && asRecord(event.data) !== undefined);
-}
-
-function parsePlainText(stdout: string): ParsedAgentOutput {
-  const parsed: ParsedAgentOutput = { structured: false };
-  const response = stdout.trim();
-  if (response !== '') parsed.response = response;
-  return parsed;
 }
 
 /** The output, and the models named by the calls that ran and selected at session start (before any fallback). */
