@@ -108,11 +108,27 @@ export async function resolveLedgerSpec(io: CliIO, options: CommonOptions): Prom
   return config.ledger;
 }
 
-async function exists(file: string): Promise<boolean> {
+export async function exists(file: string): Promise<boolean> {
   return fileAccess(file).then(
     () => true,
     () => false,
   );
+}
+
+/**
+ * Resolves with the first SIGINT or SIGTERM: how a server command runs until stopped. The handlers
+ * are in place when it returns, so a ready line printed after it is safe to act on.
+ */
+export function untilSignal(): Promise<NodeJS.Signals> {
+  return new Promise((resolve) => {
+    const done = (signal: NodeJS.Signals) => {
+      process.off('SIGINT', done);
+      process.off('SIGTERM', done);
+      resolve(signal);
+    };
+    process.once('SIGINT', done);
+    process.once('SIGTERM', done);
+  });
 }
 
 /** Prints a result: JSON when --json, else the rendered text. */

@@ -10,7 +10,7 @@ import {
   workspaceGitLines,
   workspaceState,
 } from '../../../sessions/index.js';
-import { type CliIO, type CommonOptions, EXIT_OK, openCliLedger, parseChoice, parsePositiveInt, printResult } from '../../context.js';
+import { type CliIO, type CommonOptions, EXIT_OK, parseChoice, withCliLedger, parsePositiveInt, printResult } from '../../context.js';
 import { findSession, importAndList, SESSION_CLIENT_NAMES, waitForHookFolds } from '../sessions/workspace-sessions.js';
 
 export interface HandoffCliOptions extends CommonOptions {
@@ -25,8 +25,7 @@ export async function runHandoff(io: CliIO, options: HandoffCliOptions): Promise
   // The workspace's git state (a child process) runs beside the ledger's open and the import.
   const gitLines = workspaceGitLines(io.cwd);
   await waitForHookFolds(io);
-  const ledger = await openCliLedger(io, options);
-  try {
+  return withCliLedger(io, options, async (ledger) => {
     const { workspace, sessions } = await importAndList(io, ledger, undefined);
     const source = pickSource(sessions, options.from);
     const target = pickTarget(options.to, source.data.client);
@@ -67,10 +66,8 @@ export async function runHandoff(io: CliIO, options: HandoffCliOptions): Promise
       return EXIT_OK;
     }
     io.stderr(`baton: handing ${source.id} to ${target} (${handoff.tokens} tokens)\n`);
-    return await startTarget(io, target, argv);
-  } finally {
-    await ledger.close();
-  }
+    return startTarget(io, target, argv);
+  });
 }
 
 function pickSource(sessions: readonly AgentSessionRecord[], from: string | undefined): AgentSessionRecord {

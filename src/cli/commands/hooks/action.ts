@@ -1,6 +1,4 @@
-import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { BatonError } from '../../../errors/index.js';
 import {
   type AgentClient,
@@ -15,7 +13,11 @@ import {
   isAgentClient,
   uninstallHooks,
 } from '../../../hooks/index.js';
+import { PACKAGE_ROOT } from '../../../version/index.js';
 import { type CliIO, type CommonOptions, EXIT_FAILURE, EXIT_OK, parseChoice, printResult } from '../../context.js';
+
+/** What the installed hooks run: this package's bin/baton.js. */
+const BATON_BIN = path.join(PACKAGE_ROOT, 'bin', 'baton.js');
 
 export interface HooksCliOptions extends CommonOptions {
   client?: string;
@@ -25,7 +27,7 @@ export interface HooksCliOptions extends CommonOptions {
 
 export async function runHooksInstall(io: CliIO, options: HooksCliOptions): Promise<number> {
   const { client, scope } = parseTarget(options);
-  const result = await installHooks({ client, scope, workspace: io.cwd, env: io.env, bin: batonBin(), dryRun: options.dryRun });
+  const result = await installHooks({ client, scope, workspace: io.cwd, env: io.env, bin: BATON_BIN, dryRun: options.dryRun });
   printResult(io, options, result, () => renderChange(result, 'install'));
   return EXIT_OK;
 }
@@ -55,19 +57,6 @@ function parseClient(value: string | undefined): AgentClient {
   throw new BatonError('INPUT_INVALID', `--client must be claude, gemini or codex; got "${value ?? ''}"`, {
     details: { field: '--client', value },
   });
-}
-
-/** This package's bin/baton.js, found from this file (dist/cli/… or the bundle in dist/cli-bundle/). */
-function batonBin(): string {
-  let dir = path.dirname(fileURLToPath(import.meta.url));
-  for (;;) {
-    const manifest = path.join(dir, 'package.json');
-    if (existsSync(manifest) && (JSON.parse(readFileSync(manifest, 'utf8')) as { name?: string }).name === 'agent-baton')
-      return path.join(dir, 'bin', 'baton.js');
-    const parent = path.dirname(dir);
-    if (parent === dir) return 'baton';
-    dir = parent;
-  }
 }
 
 function renderChange(result: HookInstallResult, verb: 'install' | 'uninstall'): string {

@@ -1,7 +1,7 @@
-import { mkdir, stat, writeFile } from 'node:fs/promises';
+import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { parseLedgerSpec } from '../../../ledger/index.js';
-import { type CliIO, type CommonOptions, EXIT_OK, openCliLedger, printResult, resolveLedgerSpec } from '../../context.js';
+import { type CliIO, type CommonOptions, EXIT_OK, exists, openCliLedger, printResult, resolveLedgerSpec } from '../../context.js';
 import { CONFIG_TEMPLATE } from './config-template.js';
 
 export async function runInit(io: CliIO, options: CommonOptions & { force?: boolean }): Promise<number> {
@@ -30,13 +30,4 @@ export async function runInit(io: CliIO, options: CommonOptions & { force?: bool
     ].join('\n'),
   );
   return EXIT_OK;
-}
-
-async function exists(file: string): Promise<boolean> {
-  try {
-    await stat(file);
-    return true;
-  } catch {
-    return false;
-  }
 }

@@ -1,5 +1,5 @@
 import { type BatonMcpServerOptions, DEFAULT_HTTP_HOST, isLoopbackHost, serveHttp } from '../../../mcp/index.js';
-import { EXIT_OK, parsePort, parsePositiveInt, type CliIO } from '../../context.js';
+import { EXIT_OK, parsePort, parsePositiveInt, untilSignal, type CliIO } from '../../context.js';
 import type { McpCliOptions } from './options.js';
 
 /** `baton mcp --http`: serves Streamable HTTP until SIGINT or SIGTERM. */
@@ -23,10 +23,7 @@ export async function serveMcpHttp(io: CliIO, options: McpCliOptions, common: Ba
       ? ' (no token: this machine only)'
       : ' (NO TOKEN: anyone who reaches this address can read and change the ledger)';
   // The handlers are in place before the ready line: a supervisor may stop the server on it.
-  const stopped = new Promise<void>((resolve) => {
-    process.once('SIGINT', resolve);
-    process.once('SIGTERM', resolve);
-  });
+  const stopped = untilSignal();
   io.stderr(`baton mcp: listening on ${server.url}${auth}\n`);
   await stopped;
   await server.close();

@@ -1,7 +1,6 @@
 import { BatonError, isBatonError } from '../../../errors/index.js';
-import type { Ledger } from '../../../ledger/index.js';
 import { maskSecretsSync } from '../../../redact/index.js';
-import { REFRESH_FORMATS, type RefreshFormat, refreshContext } from '../../../refresh/index.js';
+import { REFRESH_FORMATS, refreshContext } from '../../../refresh/index.js';
 import { type CliIO, EXIT_OK, openCliLedger, parseChoice, parsePositiveInt, printResult, type CommonOptions } from '../../context.js';
 import { importBeforeReading, waitForHookFolds } from '../sessions/workspace-sessions.js';
 
@@ -23,7 +22,28 @@ export async function runRefresh(io: CliIO, taskId: string | undefined, options:
   const ledger = await openCliLedger(io, options);
   try {
     await importBeforeReading(io, ledger);
-    return await refreshAndPrint(io, ledger, taskId, format, options);
+    const result = await refreshContext({
+      workspace: io.cwd,
+      ledger,
+      taskId,
+      format,
+      since: options.since,
+      saveSnapshot: options.save,
+      sessionId: options.session,
+      includeGit: options.git,
+      generateContinuationPrompt: options.prompt,
+      dispatchLimit: options.dispatchLimit ? parsePositiveInt(options.dispatchLimit, '--dispatch-limit') : undefined,
+      commitLimit: options.commitLimit ? parsePositiveInt(options.commitLimit, '--commit-limit') : undefined,
+      env: io.env,
+    });
+    printResult(
+      io,
+      options,
+      { ...result.context, continuation_prompt: result.continuation_prompt, metadata: result.metadata },
+      () => result.text,
+    );
+    for (const warning of result.metadata.warnings) if (!options.json) io.stderr(`baton: warning: ${warning}\n`);
+    return EXIT_OK;
   } catch (error) {
     // Error text leaves the process too: mask it like everything else refresh emits.
     if (isBatonError(error)) {
@@ -33,35 +53,4 @@ export async function runRefresh(io: CliIO, taskId: string | undefined, options:
   } finally {
     await ledger.close();
   }
-}
-
-async function refreshAndPrint(
-  io: CliIO,
-  ledger: Ledger,
-  taskId: string | undefined,
-  format: RefreshFormat,
-  options: RefreshCliOptions,
-): Promise<number> {
-  const result = await refreshContext({
-    workspace: io.cwd,
-    ledger,
-    taskId,
-    format,
-    since: options.since,
-    saveSnapshot: options.save,
-    sessionId: options.session,
-    includeGit: options.git,
-    generateContinuationPrompt: options.prompt,
-    dispatchLimit: options.dispatchLimit ? parsePositiveInt(options.dispatchLimit, '--dispatch-limit') : undefined,
-    commitLimit: options.commitLimit ? parsePositiveInt(options.commitLimit, '--commit-limit') : undefined,
-    env: io.env,
-  });
-  printResult(
-    io,
-    options,
-    { ...result.context, continuation_prompt: result.continuation_prompt, metadata: result.metadata },
-    () => result.text,
-  );
-  for (const warning of result.metadata.warnings) if (!options.json) io.stderr(`baton: warning: ${warning}\n`);
-  return EXIT_OK;
 }

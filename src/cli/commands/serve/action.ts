@@ -1,5 +1,5 @@
 import { startPanelServer } from '../../../panel/index.js';
-import { EXIT_OK, parsePort, printResult, type CliIO, type CommonOptions } from '../../context.js';
+import { EXIT_OK, parsePort, printResult, untilSignal, type CliIO, type CommonOptions } from '../../context.js';
 import { openPanelCommand } from '../panel/load-panel-providers.js';
 
 export interface ServeCommandOptions extends CommonOptions {
@@ -12,7 +12,7 @@ export interface ServeCommandOptions extends CommonOptions {
  * Serves the panel until SIGINT or SIGTERM (or until `stop` resolves, for tests), then closes
  * the server and the ledger. Port 0 picks a free port; the URL is printed either way.
  */
-export async function runServeCommand(io: CliIO, options: ServeCommandOptions, stop?: Promise<void>): Promise<number> {
+export async function runServeCommand(io: CliIO, options: ServeCommandOptions, stop?: Promise<unknown>): Promise<number> {
   const port = parsePort(options.port ?? '8787', '--port');
   const { config, providers, ledger, summaryCache } = await openPanelCommand(io, 'serve', options);
   try {
@@ -37,16 +37,4 @@ export async function runServeCommand(io: CliIO, options: ServeCommandOptions, s
     await ledger.close();
   }
   return EXIT_OK;
-}
-
-function untilSignal(): Promise<void> {
-  return new Promise((resolve) => {
-    const done = () => {
-      process.off('SIGINT', done);
-      process.off('SIGTERM', done);
-      resolve();
-    };
-    process.once('SIGINT', done);
-    process.once('SIGTERM', done);
-  });
 }

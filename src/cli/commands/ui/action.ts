@@ -1,7 +1,7 @@
 import path from 'node:path';
 import { openLedger } from '../../../ledger/index.js';
 import { startUiServer } from '../../../ui/index.js';
-import { EXIT_OK, parsePort, resolveLedgerSpec, type CliIO, type CommonOptions } from '../../context.js';
+import { EXIT_OK, parsePort, resolveLedgerSpec, untilSignal, type CliIO, type CommonOptions } from '../../context.js';
 import { openQueuePanel } from './queue-panel.js';
 
 export interface UiCliOptions extends CommonOptions {
@@ -15,7 +15,7 @@ export interface UiCliOptions extends CommonOptions {
  * Opens the ledger (an SQLite file must already exist: the view never creates one), serves the
  * page until SIGINT/SIGTERM, and prints its address (one JSON line with --json).
  */
-export async function runUi(io: CliIO, options: UiCliOptions, stop: Promise<unknown> = signalled()): Promise<number> {
+export async function runUi(io: CliIO, options: UiCliOptions, stop: Promise<unknown> = untilSignal()): Promise<number> {
   const port = parsePort(options.port ?? '8766', '--port');
   const token = options.token ?? io.env.BATON_UI_TOKEN;
   const spec = await resolveLedgerSpec(io, options);
@@ -48,11 +48,4 @@ export async function runUi(io: CliIO, options: UiCliOptions, stop: Promise<unkn
     await queue?.close();
     await ledger.close();
   }
-}
-
-function signalled(): Promise<void> {
-  return new Promise((resolve) => {
-    process.once('SIGINT', () => resolve());
-    process.once('SIGTERM', () => resolve());
-  });
 }

@@ -12,7 +12,7 @@ import {
 import { startMetricsServer } from '../run/metrics-server.js';
 import { sessionWorkspace } from '../../../sessions/light.js';
 import { sessionRefresher } from '../../../supervisor/index.js';
-import { type CliIO, type CommonOptions, EXIT_FAILURE, EXIT_OK, parsePort, parsePositiveInt } from '../../context.js';
+import { type CliIO, type CommonOptions, EXIT_FAILURE, EXIT_OK, parsePort, parsePositiveInt, untilSignal } from '../../context.js';
 import { selectProviders } from '../run/action.js';
 import { createProgress } from '../run/progress.js';
 import { configRunOptions } from '../run/config-run-options.js';
@@ -43,10 +43,7 @@ export async function runWorker(io: CliIO, options: WorkerOptions): Promise<numb
   const stalledMs = Number(io.env.BATON_QUEUE_STALLED_MS);
   const recheckMs = Number(io.env.BATON_QUEUE_BREAKER_RECHECK_MS);
   const namespace = io.env.BATON_NAMESPACE ?? process.env.BATON_NAMESPACE ?? 'default';
-  const stopped = new Promise<NodeJS.Signals>((resolve) => {
-    process.once('SIGTERM', () => resolve('SIGTERM'));
-    process.once('SIGINT', () => resolve('SIGINT'));
-  });
+  const stopped = untilSignal();
   try {
     const worker = await startQueueWorker({
       connection,
