@@ -1,7 +1,6 @@
 import type { AgentSessionData } from '../ledger/index.js';
 import { agentSessionId, getAgentSession, upsertAgentSession } from '../ledger/light.js';
-import { buildInjection } from './build-injection.js';
-import { readRecentCommits } from './gather-hook-context.js';
+import { buildInjection, readRecentCommits } from './build-injection.js';
 import { foldSession, freshState } from './fold-session.js';
 import { geminiPromptTokens } from './gemini-compression.js';
 import { closeAbandonedSessions, foldLeftovers } from './fold-leftovers.js';

@@ -22,6 +22,5 @@ export { HOOK_EVENTS } from './types.js';
 export type { HooksStatus } from './hooks-status.js';
 export type { HookScope } from './hook-targets.js';
 export type { HookInstallResult } from './install-hooks.js';
-export type { HookContextData } from './gather-hook-context.js';
 
-export type { AgentClient, HookEvent } from './types.js';
+export type { AgentClient, HookContextData, HookEvent } from './types.js';

@@ -1,6 +1,6 @@
 import type { AgentSessionRecord } from '../ledger/index.js';
-import type { HookContextData } from './gather-hook-context.js';
 import { cutOffCause, oneLine } from './session-summary.js';
+import type { HookContextData } from './types.js';
 
 /**
  * One next step, from the record alone, in order of urgency: a turn cut off by a usage limit; a command that failed in the latest

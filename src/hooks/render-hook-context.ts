@@ -4,18 +4,18 @@ import { isEmptyAgentSession } from '../ledger/light.js';
 import { maskSecretsSync } from '../redact/index.js';
 import { o200kCounter, truncateToTokens } from '../tokens/index.js';
 import { clientLabel } from './client-specs.js';
-import type { HookContextData } from './gather-hook-context.js';
 import { nextStep } from './next-step.js';
 import { cutOffCause, oneLine } from './session-summary.js';
+import type { HookContextData } from './types.js';
 
 /** The first line of every injected context: how a model (and a test) tells Baton's copies apart. */
 export const CONTEXT_TITLE = '# Baton context for this workspace';
 
 /**
- * How many items each section shows at the roomiest budget (the length of one line); a smaller
- * budget shows proportionally fewer, down to one of each.
+ * How many items each section shows at the roomiest budget (the length of one line), and so how
+ * many a session start reads; a smaller budget shows proportionally fewer, down to one of each.
  */
-const TOP = { sessions: 6, runs: 6, files: 40, failures: 6, tasks: 10, commits: 3, line: 400 } as const;
+export const TOP = { sessions: 6, runs: 6, files: 40, failures: 6, tasks: 10, commits: 3, line: 400 } as const;
 /** The smallest budget tried before the text is cut. */
 const MIN_LINE = 60;
 type Level = { -readonly [K in keyof typeof TOP]: number };
@@ -107,19 +107,16 @@ function section(title: string, lines: string[]): string {
 }
 
 function sessionLines(data: HookContextData, level: Level): string[] {
-  return data.sessions
-    .filter((record) => !isEmptyAgentSession(record))
-    .slice(0, level.sessions)
-    .flatMap((record) => {
-      const current = record.id === data.sessionId ? 'this session; ' : '';
-      const when =
-        record.status === 'ended'
-          ? `ended ${stamp(record.data.endedAt ?? record.updatedAt)}`
-          : `last active ${stamp(record.data.lastActivityAt)}`;
-      const lines = [`- ${oneLine(record.data.summary, level.line * 2)} (${current}${when})`];
-      if (record.data.lastPrompt) lines.push(`  Last request: "${oneLine(record.data.lastPrompt, level.line)}"`);
-      return lines;
-    });
+  return data.sessions.slice(0, level.sessions).flatMap((record) => {
+    const current = record.id === data.sessionId ? 'this session; ' : '';
+    const when =
+      record.status === 'ended'
+        ? `ended ${stamp(record.data.endedAt ?? record.updatedAt)}`
+        : `last active ${stamp(record.data.lastActivityAt)}`;
+    const lines = [`- ${oneLine(record.data.summary, level.line * 2)} (${current}${when})`];
+    if (record.data.lastPrompt) lines.push(`  Last request: "${oneLine(record.data.lastPrompt, level.line)}"`);
+    return lines;
+  });
 }
 
 /**
@@ -127,7 +124,7 @@ function sessionLines(data: HookContextData, level: Level): string[] {
  * holds what it did, so it is left out (and its new prompts do not make an unchanged context look
  * changed); after a compaction or a clear that history is gone, so it is told first.
  */
-export function sessionsToTell(data: HookContextData): HookContextData['sessions'] {
+function sessionsToTell(data: HookContextData): HookContextData['sessions'] {
   const ownHistoryKept = data.source === 'startup' || data.source === 'resume';
   return data.sessions.filter((record) => !isEmptyAgentSession(record) && !(ownHistoryKept && record.id === data.sessionId));
 }

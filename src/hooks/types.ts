@@ -1,4 +1,5 @@
-import type { AgentClient, AgentSessionSource } from '../ledger/index.js';
+import type { AgentClient, AgentSessionRecord, AgentSessionSource, Dispatch, Task } from '../ledger/index.js';
+import type { DirtyState } from './measure-workspace.js';
 
 export type { AgentClient, AgentSessionSource };
 
@@ -105,4 +106,22 @@ export interface HookSessionState {
 /** What a hook prints: the JSON the client reads on stdout, or nothing. */
 export interface HookAnswer {
   stdout: string;
+}
+
+/** Everything a session-start context is rendered from. */
+export interface HookContextData {
+  workspace: string;
+  now: number;
+  /** The session the context is for (its ledger id). */
+  sessionId: string;
+  source: 'startup' | 'resume' | 'clear' | 'compact';
+  git?: DirtyState;
+  commits: Array<{ sha: string; subject: string; at: number }>;
+  /** This workspace's sessions, newest activity first (the current one included). */
+  sessions: AgentSessionRecord[];
+  /** The newest dispatches of supervised runs (`baton run`), newest first. */
+  runs: Dispatch[];
+  /** The tasks those runs belong to, and open tasks. */
+  tasks: Map<string, Task>;
+  openTasks: Task[];
 }
