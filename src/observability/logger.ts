@@ -46,6 +46,7 @@ export function getLogger(): Logger {
 }
 
 let silent: Logger | undefined;
+const silentPino = (): Logger => (silent ??= loadPino().pino({ level: 'silent' }));
 
 /**
  * A logger that drops everything, for tests and pure builders. pino makes it on first use; until
@@ -53,16 +54,9 @@ let silent: Logger | undefined;
  */
 export const silentLogger: Logger = new Proxy({} as Logger, {
   get(_target, key) {
-    silent ??= loadPino().pino({ level: 'silent' });
-    const value: unknown = Reflect.get(silent, key, silent);
-    return typeof value === 'function' ? (value as (...args: unknown[]) => unknown).bind(silent) : value;
+    const value: unknown = Reflect.get(silentPino(), key);
+    return typeof value === 'function' ? (value as (...args: unknown[]) => unknown).bind(silentPino()) : value;
   },
-  set(_target, key, value) {
-    silent ??= loadPino().pino({ level: 'silent' });
-    return Reflect.set(silent, key, value, silent);
-  },
-  has(_target, key) {
-    silent ??= loadPino().pino({ level: 'silent' });
-    return Reflect.has(silent, key);
-  },
+  set: (_target, key, value) => Reflect.set(silentPino(), key, value),
+  has: (_target, key) => Reflect.has(silentPino(), key),
 });

@@ -6,26 +6,14 @@ type Column = readonly [field: string, column: string, kind: 'value' | 'json'];
 export type Row = Record<string, unknown>;
 
 /** A table's SQL over every column, and the mapping of its rows to and from records. */
-export interface Table<T> {
-  /** `col1, col2, ...` in column order: a raw `SELECT ${names}` reads with fromValues. */
-  names: string;
-  /** An INSERT of every column from named parameters (`@task_id`). */
-  insert: string;
-  /** The same INSERT, overwriting the row with the same key. */
-  replace: string;
-  toRow: (value: T) => Row;
-  /** NULL columns become absent fields. */
-  fromRow: (row: Row) => T;
-  /** The same mapping over a raw row (values in column order), which better-sqlite3 builds faster. */
-  fromValues: (values: readonly unknown[]) => T;
-}
+export type Table<T> = ReturnType<typeof table<T>>;
 
 /**
  * A table from its fields in order, separated by spaces: each field's column is its snake_case
  * (`taskId` in `task_id`), and a field marked `:json` is stored as JSON text. `leading` names
  * columns written before the fields that no record carries (a record's collection).
  */
-function table<T>(name: string, fields: string, leading: readonly string[] = []): Table<T> {
+function table<T>(name: string, fields: string, leading: readonly string[] = []) {
   const columns = fields.split(/\s+/).map((spec): Column => {
     const [field = '', kind] = spec.split(':');
     return [field, field.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`), kind === 'json' ? 'json' : 'value'];
@@ -33,6 +21,7 @@ function table<T>(name: string, fields: string, leading: readonly string[] = [])
   const names = columns.map(([, column]) => column);
   const written = [...leading, ...names];
   const values = `(${written.join(', ')}) VALUES (${written.map((c) => `@${c}`).join(', ')})`;
+  /** The record of a raw row (values in column order, which better-sqlite3 builds faster); NULL columns become absent fields. */
   const fromValues = (row: readonly unknown[]): T => {
     const out: Record<string, unknown> = {};
     for (let i = 0; i < columns.length; i += 1) {
@@ -44,10 +33,13 @@ function table<T>(name: string, fields: string, leading: readonly string[] = [])
     return out as T;
   };
   return {
+    /** `col1, col2, ...` in column order: a raw `SELECT ${names}` reads with fromValues. */
     names: names.join(', '),
+    /** An INSERT of every column from named parameters (`@task_id`). */
     insert: `INSERT INTO ${name} ${values}`,
+    /** The same INSERT, overwriting the row with the same key. */
     replace: `INSERT OR REPLACE INTO ${name} ${values}`,
-    toRow: (value) => {
+    toRow: (value: T): Row => {
       const source = value as Record<string, unknown>;
       const row: Row = {};
       for (const [field, column, kind] of columns) {
@@ -56,7 +48,7 @@ function table<T>(name: string, fields: string, leading: readonly string[] = [])
       }
       return row;
     },
-    fromRow: (row) => fromValues(names.map((column) => row[column])),
+    fromRow: (row: Row) => fromValues(names.map((column) => row[column])),
     fromValues,
   };
 }

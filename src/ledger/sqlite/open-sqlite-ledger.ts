@@ -15,10 +15,11 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { BatonError, errorMessage, isBatonError } from '../../errors/index.js';
 import type { Ledger } from '../ledger.js';
+import { translateLedgerErrors } from '../ledger-errors.js';
 import { migrateSchema, readSchemaVersion, SCHEMA_VERSION } from './migrations.js';
 import { openSqliteDatabase, type SqliteDatabase } from './open-sqlite-database.js';
 import { SqliteLedger } from './sqlite-ledger.js';
-import { describeSqliteError, translateSqliteErrors } from './translate-sqlite-errors.js';
+import { describeSqliteError } from './translate-sqlite-errors.js';
 
 /** @default 5000: how long a writer waits for another process's lock before failing. */
 export const DEFAULT_BUSY_TIMEOUT_MS = 5_000;
@@ -140,7 +141,11 @@ function openAt(openPath: string, file: string, options: SqliteLedgerOptions, re
       db.pragma(`wal_autocheckpoint = ${WAL_AUTOCHECKPOINT_PAGES}`);
       migrateSchema(db, { now: options.now });
     }
-    return translateSqliteErrors(new SqliteLedger(db, file, options.now), busyTimeoutMs);
+    // Failures of the database name the file and what to do.
+    return translateLedgerErrors(
+      new SqliteLedger(db, file, options.now),
+      (error) => describeSqliteError(file, error, busyTimeoutMs) ?? error,
+    );
   } catch (error) {
     db.close();
     if (isBatonError(error)) throw error;

@@ -14,12 +14,12 @@ import {
   stripUndefined,
 } from '../defaults.js';
 import { newId } from '../ids.js';
-import { checkCollection, conflict, notFound } from '../ledger-errors.js';
+import { checkCollection, notFound } from '../ledger-errors.js';
 import type { Ledger } from '../ledger.js';
 // The contract's vocabulary (every method's argument and result types), shared by the three backends.
 import type * as L from '../types.js';
 import { BREAKERS, CLAIMS, DISPATCHES, RECORDS, type Row, TASKS } from './columns.js';
-import { isUniqueViolation, StatementCache } from './statement-cache.js';
+import { insertNew, StatementCache } from './statement-cache.js';
 import { exportSqliteLines, importSqliteLines } from './sqlite-transfer.js';
 
 /** Dispatch reads select columns by name and run raw, the hot read path (DISPATCHES.fromValues). */
@@ -53,12 +53,7 @@ export class SqliteLedger implements Ledger {
 
   async createTask(input: L.NewTask): Promise<L.Task> {
     const task = materializeTask(structuredClone(input), this.now());
-    try {
-      this.sql.get(TASKS.insert).run(TASKS.toRow(task));
-    } catch (error) {
-      if (isUniqueViolation(error)) throw conflict('task', input.id);
-      throw error;
-    }
+    insertNew('task', task.id, () => this.sql.get(TASKS.insert).run(TASKS.toRow(task)));
     return task;
   }
 
@@ -135,15 +130,12 @@ export class SqliteLedger implements Ledger {
 
   private insertDispatch(input: L.NewDispatch): L.Dispatch {
     const draft = materializeDispatch(structuredClone(input), 0, this.now());
-    try {
-      // A NULL seq lets SQLite assign max(seq) + 1 inside the write lock, so seqs from many
-      // processes never collide.
-      const { lastInsertRowid } = this.sql.get(DISPATCHES.insert).run({ ...DISPATCHES.toRow(draft), seq: null });
-      return { ...draft, seq: Number(lastInsertRowid) };
-    } catch (error) {
-      if (isUniqueViolation(error)) throw conflict('dispatch', draft.id);
-      throw error;
-    }
+    // A NULL seq lets SQLite assign max(seq) + 1 inside the write lock, so seqs from many
+    // processes never collide.
+    const { lastInsertRowid } = insertNew('dispatch', draft.id, () =>
+      this.sql.get(DISPATCHES.insert).run({ ...DISPATCHES.toRow(draft), seq: null }),
+    );
+    return { ...draft, seq: Number(lastInsertRowid) };
   }
 
   async appendNextAttempt(input: L.NewAttemptDispatch): Promise<L.Dispatch> {
@@ -272,12 +264,7 @@ export class SqliteLedger implements Ledger {
     checkCollection(collection);
     const id = input.id ?? newId(collection.slice(0, 2));
     const record = materializeRecord(structuredClone(input), id, this.now());
-    try {
-      this.sql.get(RECORDS.insert).run({ ...RECORDS.toRow(record as L.LedgerRecord), collection });
-    } catch (error) {
-      if (isUniqueViolation(error)) throw conflict(collection, id);
-      throw error;
-    }
+    insertNew(collection, id, () => this.sql.get(RECORDS.insert).run({ ...RECORDS.toRow(record as L.LedgerRecord), collection }));
     return record;
   }
 

@@ -1,4 +1,5 @@
 import type Database from 'better-sqlite3';
+import { conflict } from '../ledger-errors.js';
 
 /**
  * Prepares each SQL text once per connection and reuses it. Queries with optional filters have a
@@ -28,8 +29,13 @@ export class StatementCache {
   }
 }
 
-/** True for a UNIQUE or PRIMARY KEY violation, which the ledger reports as LEDGER_CONFLICT. */
-export function isUniqueViolation(error: unknown): boolean {
-  const code = (error as { code?: unknown } | null)?.code;
-  return code === 'SQLITE_CONSTRAINT_UNIQUE' || code === 'SQLITE_CONSTRAINT_PRIMARYKEY';
+/** Runs an insert; a UNIQUE or PRIMARY KEY violation becomes LEDGER_CONFLICT naming `kind` and `id`. */
+export function insertNew<T>(kind: string, id: string, insert: () => T): T {
+  try {
+    return insert();
+  } catch (error) {
+    const code = (error as { code?: unknown } | null)?.code;
+    if (code === 'SQLITE_CONSTRAINT_UNIQUE' || code === 'SQLITE_CONSTRAINT_PRIMARYKEY') throw conflict(kind, id);
+    throw error;
+  }
 }

@@ -1,7 +1,5 @@
 import path from 'node:path';
 import { BatonError, errorMessage } from '../../errors/index.js';
-import type { Ledger } from '../ledger.js';
-import { translateLedgerErrors } from '../ledger-errors.js';
 
 function codeOf(error: unknown): string {
   const code = (error as { code?: unknown } | null)?.code;
@@ -54,9 +52,4 @@ export function describeSqliteError(file: string, error: unknown, busyTimeoutMs?
     );
   }
   return undefined;
-}
-
-/** A SQLite ledger whose failures of the database name the file and what to do (describeSqliteError). */
-export function translateSqliteErrors(ledger: Ledger, busyTimeoutMs: number): Ledger {
-  return translateLedgerErrors(ledger, (error) => describeSqliteError(ledger.location, error, busyTimeoutMs) ?? error);
 }
