@@ -11,8 +11,7 @@ import { assembleOptionsSchema, loopEventSchema } from './loop-option-schemas.js
 import { type FileView, parseFileView } from './snippets/parse-file-view.js';
 import type { SnippetEntry } from './snippets/rank-snippets.js';
 import type { SnippetExtractor } from './snippets/snippet-extractor.js';
-import { extractDecisions } from './tracker/extract-decisions.js';
-import { LoopState } from './tracker/loop-state.js';
+import { extractDecisions, LoopState } from './tracker/loop-state.js';
 import { PinnedFacts } from './tracker/pinned-facts.js';
 import type { ToolResultRecord, Turn } from './turn.js';
 import type { AssembledContext, AssembleOptions, ContextManagerOptions, LoopEvent, ResolvedManagerOptions, ToolCall } from './types.js';

@@ -13,11 +13,7 @@ export const SHARED_TRAJECTORY_DIR = '../shared/fixtures/swe-agent-trajectories'
 export async function defaultTrajectoryFiles(projectRoot: string): Promise<string[]> {
   const dir = path.resolve(projectRoot, SHARED_TRAJECTORY_DIR);
   try {
-    const names = await readdir(dir);
-    return names
-      .filter((n) => /\.(traj|jsonl)$/.test(n))
-      .sort()
-      .map((n) => path.join(dir, n));
+    return await trajectoryFilesIn(dir);
   } catch (cause) {
     throw new BatonError('NOT_FOUND', `no --traj given and ${dir} does not exist; pass trajectory files with --traj`, {
       cause,
@@ -53,8 +49,13 @@ export async function expandTrajectoryPaths(paths: readonly string[]): Promise<s
       out.push(p);
       continue;
     }
-    const names = (await readdir(p)).filter((n) => /\.(traj|jsonl)$/.test(n)).sort();
-    out.push(...names.map((n) => path.join(p, n)));
+    out.push(...(await trajectoryFilesIn(p)));
   }
   return out;
+}
+
+/** The folder's `.traj` and `.jsonl` files, sorted. */
+async function trajectoryFilesIn(dir: string): Promise<string[]> {
+  const names = (await readdir(dir)).filter((n) => /\.(traj|jsonl)$/.test(n)).sort();
+  return names.map((n) => path.join(dir, n));
 }

@@ -1,4 +1,6 @@
 import { type LoopEvent, normalizeWhitespace } from '../../loop/index.js';
+import { baseName } from '../facts/score-session-facts.js';
+import { requestHead } from '../facts/extract-session-facts.js';
 import type { Trajectory } from './types.js';
 
 /** The benchmark's error rule (issue 5), kept apart from the manager's own error detection. */
@@ -18,8 +20,7 @@ export interface KeyFacts {
 
 /** The goal fact: for SWE-agent the issue text between `ISSUE:` and `INSTRUCTIONS:`, else the task. */
 export function goalFact(task: string): string {
-  const issue = /ISSUE:\s*([\s\S]*?)(?:\n\s*INSTRUCTIONS:|$)/.exec(task)?.[1] ?? task;
-  return normalizeWhitespace(issue).slice(0, GOAL_CHARS);
+  return normalizeWhitespace(requestHead(task)).slice(0, GOAL_CHARS);
 }
 
 /** Extracts the key facts for the build before `events[end]`. Pure. */
@@ -47,7 +48,7 @@ export function extractKeyFacts(trajectory: Trajectory, end: number): KeyFacts {
     }
   }
   for (const p of trajectory.patchPaths) {
-    const base = basename(p);
+    const base = baseName(p);
     if (actionTexts.some((t) => t.includes(base))) edited.add(p);
   }
   const last3 = turns
@@ -70,6 +71,24 @@ function editedByCall(name: string, args: Record<string, unknown>, openFile: str
   return [];
 }
 
+/** Share of facts found in the context as whitespace-normalized substrings; undefined when there are none. */
+export function scoreFacts(
+  facts: KeyFacts,
+  context: string,
+): { goal?: number; edited_paths?: number; last_error?: number; last3?: number } {
+  const hay = normalizeWhitespace(context);
+  const share = (items: string[], found: (s: string) => boolean) =>
+    items.length === 0 ? undefined : items.filter(found).length / items.length;
+  const out: ReturnType<typeof scoreFacts> = {};
+  if (facts.goal) out.goal = hay.includes(facts.goal) ? 1 : 0;
+  const edited = share(facts.editedPaths, (p) => hay.includes(p) || hay.includes(baseName(p)));
+  if (edited !== undefined) out.edited_paths = edited;
+  if (facts.lastError) out.last_error = hay.includes(facts.lastError) ? 1 : 0;
+  const last3 = share(facts.last3, (t) => hay.includes(t));
+  if (last3 !== undefined) out.last3 = last3;
+  return out;
+}
+
 function findCall(events: readonly LoopEvent[], result: Extract<LoopEvent, { kind: 'tool' }>) {
   for (let i = events.length - 1; i >= 0; i -= 1) {
     const e = events[i];
@@ -79,35 +98,4 @@ function findCall(events: readonly LoopEvent[], result: Extract<LoopEvent, { kin
     }
   }
   return undefined;
-}
-
-/** The last path segment (a basename match counts for edited paths). */
-export function basename(p: string): string {
-  return p.split('/').filter(Boolean).at(-1) ?? p;
-}
-
-/** Share of facts found in the context as whitespace-normalized substrings; undefined when there are none. */
-export function scoreFacts(
-  facts: KeyFacts,
-  context: string,
-): { goal?: number; edited_paths?: number; last_error?: number; last3?: number } {
-  const hay = normalizeWhitespace(context);
-  const share = (items: string[], found: (s: string) => boolean) =>
-    items.length === 0 ? undefined : items.filter(found).length / items.length;
-  return {
-    ...(facts.goal ? { goal: hay.includes(facts.goal) ? 1 : 0 } : {}),
-    ...optional(
-      'edited_paths',
-      share(facts.editedPaths, (p) => hay.includes(p) || hay.includes(basename(p))),
-    ),
-    ...(facts.lastError ? { last_error: hay.includes(facts.lastError) ? 1 : 0 } : {}),
-    ...optional(
-      'last3',
-      share(facts.last3, (t) => hay.includes(t)),
-    ),
-  };
-}
-
-function optional<K extends string>(key: K, value: number | undefined): Partial<Record<K, number>> {
-  return value === undefined ? {} : ({ [key]: value } as Record<K, number>);
 }

@@ -1,4 +1,4 @@
-import type { CodeSnippet } from './types.js';
+import type { CodeSnippet } from './snippet-extractor.js';
 
 /** A snippet with the turn it was last seen in. */
 export interface SnippetEntry {

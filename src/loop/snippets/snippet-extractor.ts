@@ -3,9 +3,44 @@ import { createRequire } from 'node:module';
 import type { Language, Node } from 'web-tree-sitter';
 import { importOptional, isModuleNotFound, missingDependency } from '../../util/index.js';
 import type { OutlineEntry } from '../processors/read-file.js';
-import { languageForPath } from './language-for-path.js';
 import type { FileView } from './parse-file-view.js';
-import type { CodeSnippet, SnippetLanguage } from './types.js';
+
+/** A function or class cut from a file view at its syntax boundaries. */
+export interface CodeSnippet {
+  path: string;
+  name: string;
+  kind: string;
+  /** 1-based, inclusive. */
+  startLine: number;
+  endLine: number;
+  text: string;
+}
+
+/** Each has its grammar in tree-sitter-wasms as `out/tree-sitter-<language>.wasm`. */
+const LANGUAGES = ['typescript', 'tsx', 'javascript', 'python', 'java', 'go'] as const;
+/** Languages with a tree-sitter grammar in tree-sitter-wasms. */
+type SnippetLanguage = (typeof LANGUAGES)[number];
+
+const BY_EXTENSION: Record<string, SnippetLanguage> = {
+  ts: 'typescript',
+  mts: 'typescript',
+  cts: 'typescript',
+  tsx: 'tsx',
+  js: 'javascript',
+  mjs: 'javascript',
+  cjs: 'javascript',
+  jsx: 'javascript',
+  py: 'python',
+  pyi: 'python',
+  java: 'java',
+  go: 'go',
+};
+
+/** The grammar for a file, from its extension; undefined when none is bundled. */
+function languageForPath(path: string): SnippetLanguage | undefined {
+  const ext = /\.([A-Za-z0-9]+)$/.exec(path)?.[1]?.toLowerCase();
+  return ext ? BY_EXTENSION[ext] : undefined;
+}
 
 /** Longest snippet kept, in lines; longer definitions keep their first lines. @default 40 */
 export const DEFAULT_SNIPPET_MAX_LINES = 40;
@@ -48,8 +83,6 @@ const CONTAINERS = new Set([
   'interface_body',
   'enum_body',
 ]);
-/** Each has its grammar in tree-sitter-wasms as `out/tree-sitter-<language>.wasm`. */
-const LANGUAGES: readonly SnippetLanguage[] = ['typescript', 'tsx', 'javascript', 'python', 'java', 'go'];
 
 type TreeSitter = typeof import('web-tree-sitter');
 

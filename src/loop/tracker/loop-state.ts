@@ -6,6 +6,26 @@ export const DEFAULT_MAX_ERRORS = 3;
 export const DEFAULT_MAX_DECISIONS = 5;
 const MAX_ERROR_CHARS = 300;
 
+const DECISION =
+  /\b(the (issue|problem|bug|error|cause|fix) (is|was|seems|appears|lies)|root cause|decid|instead of|we should|i should|we need to|i need to|the solution|the fix)\b/i;
+const MIN_DECISION_CHARS = 25;
+const MAX_DECISION_CHARS = 240;
+
+/**
+ * Picks sentences from a model turn that state a finding or a decision ("the issue is ...",
+ * "we should ..."). Deterministic and offline; the wording rules are the whole model. Pure.
+ */
+export function extractDecisions(text: string): string[] {
+  const prose = text.replace(/```[\s\S]*?```/g, ' ');
+  const out: string[] = [];
+  for (const raw of prose.split(/(?<=[.!?])\s+|\n+/)) {
+    const sentence = raw.replace(/\s+/g, ' ').trim();
+    if (sentence.length < MIN_DECISION_CHARS || !DECISION.test(sentence)) continue;
+    out.push(sentence.length > MAX_DECISION_CHARS ? `${sentence.slice(0, MAX_DECISION_CHARS)}…` : sentence);
+  }
+  return out;
+}
+
 /**
  * The concise, continuously updated state of the loop: where it is, the modified files (compactly,
  * by directory), the recent failures and the key decisions. Rendered as the always-included state section.
