@@ -1,4 +1,4 @@
-import type { Dispatch, Ledger, Task, TaskStatus } from '../ledger/index.js';
+import type { Ledger, Task, TaskStatus } from '../ledger/index.js';
 
 /** @default 20: task contexts `resources/list` names besides `baton://context/current`. */
 export const DEFAULT_LISTED_CONTEXTS = 20;
@@ -20,7 +20,12 @@ const RECENT_DISPATCHES = 100;
  */
 export async function recentOpenTasks(ledger: Ledger, limit = DEFAULT_LISTED_CONTEXTS): Promise<Task[]> {
   const [scanned, dispatches] = await Promise.all([scanOpenTasks(ledger), ledger.recentDispatches(RECENT_DISPATCHES)]);
-  const lastDispatch = latestDispatchTimes(dispatches);
+  // Each task's newest dispatch time (start or finish) among those dispatches.
+  const lastDispatch = new Map<string, number>();
+  for (const dispatch of dispatches) {
+    const at = Math.max(dispatch.startedAt, dispatch.finishedAt ?? 0);
+    lastDispatch.set(dispatch.taskId, Math.max(lastDispatch.get(dispatch.taskId) ?? 0, at));
+  }
   const tasks = new Map(scanned.map((task) => [task.id, task]));
   const unseen = [...lastDispatch.keys()].filter((id) => !tasks.has(id));
   if (unseen.length > 0) {
@@ -39,14 +44,4 @@ async function scanOpenTasks(ledger: Ledger): Promise<Task[]> {
     cursor = page.nextCursor;
   } while (cursor && tasks.length < SCAN_LIMIT);
   return tasks;
-}
-
-/** Each task's newest dispatch time (start or finish) among the given dispatches. */
-function latestDispatchTimes(dispatches: readonly Dispatch[]): Map<string, number> {
-  const times = new Map<string, number>();
-  for (const dispatch of dispatches) {
-    const at = Math.max(dispatch.startedAt, dispatch.finishedAt ?? 0);
-    times.set(dispatch.taskId, Math.max(times.get(dispatch.taskId) ?? 0, at));
-  }
-  return times;
 }

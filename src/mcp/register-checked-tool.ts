@@ -38,15 +38,10 @@ export function registerCheckedTool<Shape extends z.ZodRawShape>(
   );
 }
 
-interface BuiltSchemas {
-  strict: z.ZodObject;
-  advertised: z.ZodObject;
-}
-
 // Every session of `baton mcp --http` registers the same tools with the same (module-level) input
 // shapes; converting them to JSON Schema took tens of ms of the shared event loop per initialize.
 // Built once per shape, per process.
-const built = new WeakMap<z.ZodRawShape, BuiltSchemas>();
+const built = new WeakMap<z.ZodRawShape, { strict: z.ZodObject; advertised: z.ZodObject }>();
 let builds = 0;
 
 /** How many input shapes were converted in this process (a test checks sessions reuse them). */
@@ -54,7 +49,7 @@ export function checkedSchemaBuilds(): number {
   return builds;
 }
 
-function schemasFor(shape: z.ZodRawShape): BuiltSchemas {
+function schemasFor(shape: z.ZodRawShape) {
   let schemas = built.get(shape);
   if (!schemas) {
     builds += 1;
@@ -89,7 +84,10 @@ function inputError(tool: string, args: unknown, error: z.ZodError): BatonError 
   const first = error.issues[0];
   if (first?.code === 'unrecognized_keys' && first.path.length === 0) {
     const [key = ''] = first.keys;
-    return new BatonError('INPUT_INVALID', `Invalid arguments for ${tool}: unknown field "${key}"${snakeHint(key)}`, {
+    // Arguments are snake_case: a camelCase name gets the spelling the tool accepts.
+    const snake = toSnakeCase(key);
+    const hint = snake === key ? '' : ` (arguments are snake_case: did you mean "${snake}"?)`;
+    return new BatonError('INPUT_INVALID', `Invalid arguments for ${tool}: unknown field "${key}"${hint}`, {
       details: { field: key },
     });
   }
@@ -99,10 +97,4 @@ function inputError(tool: string, args: unknown, error: z.ZodError): BatonError 
   return new BatonError('INPUT_INVALID', `Invalid arguments for ${tool}: ${problems.join('; ')}`, {
     details: field !== undefined ? { field, ...(value !== undefined ? { value: safeValue(value, [String(first?.path[0])]) } : {}) } : {},
   });
-}
-
-/** Arguments are snake_case; a camelCase name gets the spelling the tool accepts. */
-function snakeHint(key: string): string {
-  const snake = toSnakeCase(key);
-  return snake === key ? '' : ` (arguments are snake_case: did you mean "${snake}"?)`;
 }

@@ -10,29 +10,15 @@ export const ERROR_META_KEY = 'baton/error';
 
 /**
  * A successful tool result in both forms: `structuredContent` and, as the text block, exactly
- * `JSON.stringify(structuredContent)` (or the given text). Compact and byte for byte the same
- * JSON: a client that forwards both forms when they differ (Copilot CLI) then sends it once
- * (client-forwarding.ts). Keys are converted to snake_case here, the one place MCP results are
- * built (ledger rows are camelCase TypeScript objects; the wire is snake_case, docs/api.md), and
- * every string is passed through the redactor.
- *
- * `prepared: true` sends `structured` and `text` exactly as given: refresh_context builds its
- * result snake_case, redacts it, counts its tokens and picks its text block itself, so touching it
- * here would make its `token_estimate` describe something other than what is sent.
+ * `JSON.stringify(structuredContent)`. Compact and byte for byte the same JSON: a client that
+ * forwards both forms when they differ (Copilot CLI) then sends it once (client-forwarding.ts).
+ * Keys are converted to snake_case here, the one place MCP results are built (ledger rows are
+ * camelCase TypeScript objects; the wire is snake_case, docs/api.md), and every string is passed
+ * through the redactor. (refresh_context builds its own result: see its tool.)
  */
-export async function okResult(
-  structured: Record<string, unknown>,
-  options: { text?: string; prepared?: boolean } = {},
-): Promise<CallToolResult> {
-  if (options.prepared) {
-    return { content: [{ type: 'text', text: options.text ?? JSON.stringify(structured) }], structuredContent: structured };
-  }
-  const wire = toWireCase(structured) as Record<string, unknown>;
-  const { value } = await redactValue({ structured: wire, text: options.text });
-  return {
-    content: [{ type: 'text', text: value.text ?? JSON.stringify(value.structured) }],
-    structuredContent: value.structured,
-  };
+export async function okResult(structured: Record<string, unknown>): Promise<CallToolResult> {
+  const { value } = await redactValue(toWireCase(structured) as Record<string, unknown>);
+  return { content: [{ type: 'text', text: JSON.stringify(value) }], structuredContent: value };
 }
 
 /** What an agent should do after each kind of failure, shown with the error. */

@@ -72,12 +72,7 @@ export async function refreshTasks(taskIds: readonly string[], options: Omit<Ref
   const common = { format, cap, maxBytes: options.sent?.maxBytes, warnings, redactions, dependencies };
   const deps: Section = { id: 'dependencies', text: depsText, priority: depsPriority, overflow: 'drop' };
   // Phase 1: every task stays; the last-listed shrink to their headline first.
-  const full = fitTasks(
-    common,
-    results,
-    (budget) => packSections([...results.map(taskSection), deps], { budget, separator: '\n', exact: false }),
-    false,
-  );
+  const full = fitTasks(common, results, [...results.map(taskSection), deps], false);
   if (full) return full;
   // Phase 2: headlines only; the last-listed drop out first.
   const headlines = results.map((result, i): Section => ({
@@ -86,7 +81,7 @@ export async function refreshTasks(taskIds: readonly string[], options: Omit<Ref
     priority: 100 - i * 0.01,
     overflow: 'drop',
   }));
-  const brief = fitTasks(common, results, (budget) => packSections([...headlines, deps], { budget, separator: '\n', exact: false }), true);
+  const brief = fitTasks(common, results, [...headlines, deps], true);
   return brief ?? assemble(results, packSections([], { budget: 0 }), { ...common, dependencies: [] }, true);
 }
 
@@ -99,18 +94,18 @@ type Common = {
   dependencies: RefreshTasksResult['dependencies'];
 };
 
-/** budget/fit over the packing: what is sent within the cap (and the byte limit); undefined when it cannot be. */
+/** budget/fit over the packing of `sections`: what is sent within the cap (and the byte limit); undefined when it cannot be. */
 function fitTasks(
   common: Common,
   results: readonly RefreshResult[],
-  pack: (budget: number) => PackResult,
+  sections: readonly Section[],
   headlinesOnly: boolean,
 ): RefreshTasksResult | undefined {
   const maxBytes = common.maxBytes;
   try {
     const fitted = fit(
       (budget) => {
-        const packed = pack(budget);
+        const packed = packSections(sections, { budget, separator: '\n', exact: false });
         return { packed, result: assemble(results, packed, common, headlinesOnly) };
       },
       ({ result }) => ({

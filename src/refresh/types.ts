@@ -146,16 +146,13 @@ export interface RenderedContext {
   metadata: RefreshMetadata;
 }
 
-/** Everything a render needs besides the snapshot; plain data, so it can cross to a worker thread. */
-export interface RenderJob {
+/**
+ * Everything a render needs besides the snapshot; plain data, so it can cross to a worker thread.
+ * `maxTokens` is the hard cap for the whole text (@default FORMAT_TOKEN_CAPS[format]).
+ */
+export interface RenderJob extends Pick<RefreshOptions, 'generateContinuationPrompt' | 'maxTokens' | 'sent'> {
   format: RefreshFormat;
   now: number;
-  /** @default true */
-  generateContinuationPrompt?: boolean;
-  /** Hard cap for the whole text. @default FORMAT_TOKEN_CAPS[format] */
-  maxTokens?: number;
-  /** The client's form of the result, fitted too. @default the text and structured form as they are */
-  sent?: SentForm;
   /** Metadata known before the render; sources, warnings and redactions come from the snapshot. */
   metadata: Pick<RefreshMetadata, 'generated_at' | 'cache' | 'snapshot_id'>;
 }

@@ -4,7 +4,6 @@ import { BatonError } from '../../errors/index.js';
 import { FORMAT_TOKEN_CAPS, loadRefresh, loadRefreshTasks, MAX_TASKS_PER_REFRESH, REFRESH_FORMATS } from '../../refresh/light.js';
 import { type ClientProfile, resultBudget, textBlockFor } from '../client-forwarding.js';
 import { registerCheckedTool } from '../register-checked-tool.js';
-import { okResult } from '../tool-result.js';
 import { recordSchema } from './shared-schemas.js';
 import type { WorkspaceState } from '../workspace-state.js';
 
@@ -134,7 +133,9 @@ export function registerRefreshContext(
       // Every session waiting on one cold render resumes at once: their results are encoded and
       // written in bounded slices, not all in the turn the render came back in.
       await turns?.take();
-      return okResult(structured, { text, prepared: true });
+      // Sent as built: snake_case and redacted already, its tokens counted; okResult would change
+      // what token_estimate describes.
+      return { content: [{ type: 'text', text }], structuredContent: structured };
     },
   );
 }
