@@ -1,16 +1,14 @@
 import { performance } from 'node:perf_hooks';
 import type { Task } from '../ledger/index.js';
 import type { Logger } from '../observability/index.js';
-import { type SiteOutcome, type TaskSite, type TaskSites, workspaceOps } from '../supervisor/index.js';
-import { gitOk } from '../workspace/index.js';
+import { type LandedResult, type SiteOutcome, type TaskSite, type TaskSites, workspaceOps } from '../supervisor/index.js';
+import { git, gitOk } from '../workspace/index.js';
 import type { BranchLock } from './branch-lock.js';
-import { commitAttempt } from './commit-attempt.js';
-import type { CommitPolicy } from './commit-policy.js';
+import { commitAttempt, type CommitPolicy } from './commit-policy.js';
 import { integrateCommit } from './integrate-commit.js';
-import { findLandedResult } from './landed-result.js';
 import type { IntegrationTarget } from './integration-target.js';
 import type { Clone } from './open-clone.js';
-import { taskBranch, taskCommitMessage } from './task-branch.js';
+import { taskBranch, taskCommitMessage, taskOfSubject } from './task-branch.js';
 import type { TipWatch } from './tip-watch.js';
 
 export interface CloneSitesOptions {
@@ -80,4 +78,21 @@ async function completeIn(
   // Nothing is lost: the result stays on the task's branch for the user to merge.
   await gitOk(['branch', '--force', branch, 'HEAD'], dir);
   return { ...outcome, error: `${outcome.error}; the task's result is kept on branch ${branch} (then: git merge ${branch})` };
+}
+
+/**
+ * The result of `taskId` already on the target branch: its task branch (`baton/<task-id>`,
+ * pushed together with the branch) holds a commit of this task that the branch's tip contains.
+ * A worker that died after its push landed, before the ledger heard of it, leaves exactly this.
+ */
+async function findLandedResult(repo: string, target: IntegrationTarget, taskId: string): Promise<LandedResult | undefined> {
+  const commit = await target.readTaskBranch(taskBranch(taskId));
+  if (!commit) return undefined;
+  const tip = await target.fetchTip();
+  if ((await git(['merge-base', '--is-ancestor', commit, tip], repo)).code !== 0) return undefined;
+  // The task's own commit: the branch's commit, or (a merge "baton: integrate <task>") its first parent.
+  const subject = (await git(['log', '-1', '--first-parent', '--no-merges', '--format=%s', commit], repo)).stdout.trim();
+  const named = taskOfSubject(subject);
+  if (named?.taskId !== taskId) return undefined;
+  return { attempt: named.attempt, commit, into: target.name };
 }

@@ -1,6 +1,7 @@
 import { lstat, readlink } from 'node:fs/promises';
 import path from 'node:path';
-import { git } from '../workspace/index.js';
+import { BatonError } from '../errors/index.js';
+import { git, gitOk } from '../workspace/index.js';
 
 /** @default 10 MiB: larger files are a violation of the commit policy. */
 export const DEFAULT_MAX_FILE_BYTES = 10 * 1024 * 1024;
@@ -21,8 +22,35 @@ export interface CommitPolicy {
 
 export const DEFAULT_COMMIT_POLICY: CommitPolicy = { maxFileBytes: DEFAULT_MAX_FILE_BYTES, onViolation: 'refuse' };
 
+/** A passing attempt committed in its worktree, or refused by the commit policy. */
+export type CommitResult = { refused?: undefined; committed: boolean; flagged: string[] } | { refused: string };
+
+/**
+ * `git add -A && git commit` in a task's worktree, with the commit policy checked on what was
+ * staged: `committed` is false when there was nothing to commit.
+ * @throws BatonError INTERNAL when git fails
+ */
+export async function commitAttempt(
+  dir: string,
+  message: string,
+  identity: Readonly<Record<string, string>>,
+  policy: CommitPolicy,
+): Promise<CommitResult> {
+  await gitOk(['add', '-A'], dir);
+  const violations = await findViolations(dir, policy);
+  if (violations.length > 0 && policy.onViolation === 'refuse') {
+    return { refused: `not committed, by the commit policy (commitPolicy.onViolation "refuse"): ${violations.join('; ')}` };
+  }
+  const commit = await git(['commit', '--quiet', '--no-verify', '-m', message], dir, { env: identity });
+  if (commit.code === 0) return { committed: true, flagged: violations };
+  if ((await git(['diff', '--cached', '--quiet'], dir)).code === 0) return { committed: false, flagged: [] };
+  throw new BatonError('INTERNAL', `git commit failed in ${dir}: ${(commit.stderr || commit.stdout).trim() || `exit ${commit.code}`}`, {
+    details: { cwd: dir, exitCode: commit.code },
+  });
+}
+
 /** One line per violation among what is staged in `dir` (against HEAD): the path and why. */
-export async function findViolations(dir: string, policy: CommitPolicy): Promise<string[]> {
+async function findViolations(dir: string, policy: CommitPolicy): Promise<string[]> {
   const staged = await git(['diff', '--cached', '--no-renames', '--diff-filter=AMT', '--raw', '-z', 'HEAD'], dir);
   // Records: ":<old mode> <new mode> <old id> <new id> <status>" NUL "<path>" NUL.
   const fields = staged.stdout.split('\0');

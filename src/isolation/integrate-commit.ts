@@ -1,10 +1,11 @@
 import { performance } from 'node:perf_hooks';
 import type { Logger } from '../observability/index.js';
+import type { ConflictAuthor } from '../precontext/index.js';
 import type { SiteOutcome } from '../supervisor/index.js';
-import { gitOk } from '../workspace/index.js';
+import { git, gitOk } from '../workspace/index.js';
 import type { BranchLock } from './branch-lock.js';
 import type { IntegrationTarget } from './integration-target.js';
-import { mergeTip } from './merge-tip.js';
+import { taskOfSubject } from './task-branch.js';
 import type { TipWatch } from './tip-watch.js';
 
 /** Pushes lost to someone else's push (outside Baton: the lock keeps Baton's in turn) before giving up. */
@@ -51,50 +52,90 @@ export async function integrateCommit(input: IntegrateInput): Promise<SiteOutcom
   };
   const release = await timed('lockWait', () => input.lock.acquire(input.target.name, input.signal));
   try {
-    return await integrateHeld(input, timed, timings);
+    const { dir, target } = input;
+    const into = target.name;
+    for (; timings.races < MAX_PUSH_RACES; timings.races++) {
+      let tip: string;
+      try {
+        tip = await timed('fetch', () => target.fetchTip());
+      } catch (error) {
+        return { kind: 'refused', into, final: false, error: `could not read ${into}: ${(error as Error).message}` };
+      }
+      const rewritten = await input.watch.check(tip, dir, [input.base]);
+      if (rewritten) return { kind: 'refused', into, final: true, error: rewritten };
+      const merged = await timed('merge', () => mergeTip(dir, tip, input.taskId, input.identity));
+      if (merged.kind === 'conflict') return { kind: 'conflict', into, files: merged.files, changedBy: merged.changedBy };
+      if (merged.kind === 'failed') return { kind: 'refused', into, final: false, error: `could not merge ${into}: ${merged.error}` };
+      if (merged.kind === 'merged') {
+        const failures = await timed('recheck', input.recheck);
+        if (failures.length > 0) {
+          // The next attempt starts from the tip, where the checks failed.
+          await gitOk(['reset', '--hard', '--quiet', tip], dir);
+          return { kind: 'refused', into, final: false, error: `after merging ${into}: ${failures[0]}` };
+        }
+      }
+      const pushed = await timed('push', () => target.push(dir, input.taskBranch));
+      if (pushed.ok) {
+        input.watch.pushed(await gitOk(['rev-parse', 'HEAD'], dir));
+        return { kind: 'integrated', into, flagged: [], timings: rounded(timings) };
+      }
+      if (!pushed.race) return { kind: 'refused', into, final: pushed.final, error: pushed.error };
+      input.logger.info({ taskId: input.taskId, race: timings.races }, `${into} moved during integration; fetching and merging again`);
+    }
+    return { kind: 'refused', into, final: false, error: `could not push to ${into}: it kept moving (${MAX_PUSH_RACES} races)` };
   } finally {
     await release();
   }
 }
 
-async function integrateHeld(
-  input: IntegrateInput,
-  timed: <T>(step: Exclude<keyof Timings, 'races'>, work: () => Promise<T>) => Promise<T>,
-  timings: Timings,
-): Promise<SiteOutcome> {
-  const { dir, target } = input;
-  const into = target.name;
-  for (; timings.races < MAX_PUSH_RACES; timings.races++) {
-    let tip: string;
-    try {
-      tip = await timed('fetch', () => target.fetchTip());
-    } catch (error) {
-      return { kind: 'refused', into, final: false, error: `could not read ${into}: ${(error as Error).message}` };
-    }
-    const rewritten = await input.watch.check(tip, dir, [input.base]);
-    if (rewritten) return { kind: 'refused', into, final: true, error: rewritten };
-    const merged = await timed('merge', () => mergeTip(dir, tip, input.taskId, input.identity));
-    if (merged.kind === 'conflict') return { kind: 'conflict', into, files: merged.files, changedBy: merged.changedBy };
-    if (merged.kind === 'failed') return { kind: 'refused', into, final: false, error: `could not merge ${into}: ${merged.error}` };
-    if (merged.kind === 'merged') {
-      const failures = await timed('recheck', input.recheck);
-      if (failures.length > 0) {
-        // The next attempt starts from the tip, where the checks failed.
-        await gitOk(['reset', '--hard', '--quiet', tip], dir);
-        return { kind: 'refused', into, final: false, error: `after merging ${into}: ${failures[0]}` };
-      }
-    }
-    const pushed = await timed('push', () => target.push(dir, input.taskBranch));
-    if (pushed.ok) {
-      input.watch.pushed(await gitOk(['rev-parse', 'HEAD'], dir));
-      return { kind: 'integrated', into, flagged: [], timings: rounded(timings) };
-    }
-    if (!pushed.race) return { kind: 'refused', into, final: pushed.final, error: pushed.error };
-    input.logger.info({ taskId: input.taskId, race: timings.races }, `${into} moved during integration; fetching and merging again`);
-  }
-  return { kind: 'refused', into, final: false, error: `could not push to ${into}: it kept moving (${MAX_PUSH_RACES} races)` };
-}
-
 function rounded(timings: Timings): Record<string, number> {
   return Object.fromEntries(Object.entries(timings).map(([k, v]) => [k, Math.round(v)]));
+}
+
+/** Files named in a conflict's authors, at most (the conflict context lists no more). */
+const MAX_CONFLICT_AUTHORS = 5;
+
+/** What merging a branch's tip into a task's commit came to. */
+type MergeResult =
+  | { kind: 'current' }
+  | { kind: 'merged' }
+  | { kind: 'conflict'; files: string[]; changedBy: ConflictAuthor[] }
+  | { kind: 'failed'; error: string };
+
+/**
+ * Merges `tip` into the worktree's HEAD (the task's commit): `current` when the tip brought
+ * nothing new, `merged` when it did (a fast-forward or a merge commit "baton: integrate <task>").
+ * On a conflict the merge is aborted and the worktree reset to the tip, so that the task's next
+ * attempt starts from it; the conflicting files and the newest commit since the task's base that
+ * changed each are returned.
+ */
+async function mergeTip(dir: string, tip: string, taskId: string, identity: Readonly<Record<string, string>>): Promise<MergeResult> {
+  const merge = await git(['merge', '--no-edit', '--no-verify', '-m', `baton: integrate ${taskId}`, tip], dir, { env: identity });
+  // git says so in English (LC_ALL=C).
+  if (merge.code === 0) return /^Already up.to.date/m.test(merge.stdout) ? { kind: 'current' } : { kind: 'merged' };
+  const listed = await git(['diff', '--name-only', '--diff-filter=U'], dir);
+  const files = listed.stdout.split('\n').filter(Boolean);
+  const changedBy = files.length > 0 ? await authorsOf(dir, tip, files) : [];
+  await git(['merge', '--abort'], dir);
+  if (files.length === 0) return { kind: 'failed', error: firstLine(merge.stderr || merge.stdout) || `git merge exited ${merge.code}` };
+  await gitOk(['reset', '--hard', '--quiet', tip], dir);
+  await gitOk(['clean', '-fdq'], dir);
+  return { kind: 'conflict', files, changedBy };
+}
+
+async function authorsOf(dir: string, tip: string, files: readonly string[]): Promise<ConflictAuthor[]> {
+  const base = (await git(['merge-base', 'HEAD', tip], dir)).stdout.trim();
+  const authors: ConflictAuthor[] = [];
+  for (const file of files.slice(0, MAX_CONFLICT_AUTHORS)) {
+    const range = base ? `${base}..${tip}` : tip;
+    const subject = (await git(['log', '-1', '--no-merges', '--format=%s', range, '--', file], dir)).stdout.trim();
+    const task = subject ? taskOfSubject(subject) : undefined;
+    if (task) authors.push({ taskId: task.taskId, attempt: task.attempt });
+    else if (subject) authors.push({ subject: subject.slice(0, 60) });
+  }
+  return authors;
+}
+
+function firstLine(text: string): string {
+  return text.trim().split('\n')[0] ?? '';
 }

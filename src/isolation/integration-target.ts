@@ -10,7 +10,6 @@ export type PushResult = { ok: true } | { ok: false; race: true } | { ok: false;
 export interface IntegrationTarget {
   /** The branch's name in messages: `main`, or `origin/main` for a remote's. */
   readonly name: string;
-  readonly branch: string;
   /** The branch's tip now, as a commit id (a worker fetches it first). */
   fetchTip(): Promise<string>;
   /**
@@ -35,7 +34,6 @@ export function remoteTarget(repo: string, remote: string, branch: string, seria
   const fetch = ['fetch', '--quiet', '--no-tags', '--no-write-fetch-head', remote, `+refs/heads/${branch}:${tracking}`];
   return {
     name: `${remote}/${branch}`,
-    branch,
     fetchTip: () =>
       serialize(async () => {
         await gitOk(fetch, repo, { timeoutMs: REMOTE_GIT_TIMEOUT_MS });
@@ -63,7 +61,6 @@ export function localTarget(repo: string, branch: string): IntegrationTarget {
   const receivePack = 'git -c receive.denyCurrentBranch=updateInstead -c maintenance.auto=false -c gc.auto=0 receive-pack';
   return {
     name: branch,
-    branch,
     fetchTip: () => gitOk(['rev-parse', '--verify', `refs/heads/${branch}^{commit}`], repo),
     readTaskBranch: async (taskBranch) => {
       const read = await git(['rev-parse', '--verify', '--quiet', `refs/heads/${taskBranch}^{commit}`], repo);

@@ -15,15 +15,11 @@ export interface AttemptBudget {
 }
 
 /**
- * Counts only attempts that really ran and failed against the task's limit: an attempt whose
- * runner died (its dispatches `interrupted`) is not a verdict, so it is given back. Without this
- * a resumed task could be blocked with "no attempt ran".
+ * Where a task's attempts continue, from every one of its dispatches. Counts only attempts that
+ * really ran and failed against the task's limit: an attempt whose runner died (its dispatches
+ * `interrupted`) is not a verdict, so it is given back. Without this a resumed task could be
+ * blocked with "no attempt ran".
  */
-export async function attemptBudget(ledger: LedgerCore, taskId: string, maxAttempts: number): Promise<AttemptBudget> {
-  return attemptBudgetOf(await allDispatches(ledger, taskId), maxAttempts);
-}
-
-/** attemptBudget from a task's dispatches already read (every one of them). */
 export function attemptBudgetOf(dispatches: readonly Dispatch[], maxAttempts: number): AttemptBudget {
   let highest = 0;
   const failed = new Set<number>();

@@ -7,7 +7,7 @@ export { loadPlan, parsePlan } from './load-plan.js';
 
 export { runCheck } from './run-check.js';
 export { runPlan } from './run-plan.js';
-export { REFRESH_SESSIONS_WITHIN_MS, sessionRefresher } from './session-refresher.js';
+export { sessionRefresher } from './session-refresher.js';
 
 export { TASK_RUN_RETRIES, TASK_RUN_RETRY_MS } from './task-scheduler.js';
 export { toNewTask } from './to-new-task.js';

@@ -9,7 +9,7 @@ export const criterionObjectFileSchema = z.strictObject({
 
 const criterionFileSchema = z.union([z.string().min(1).describe('What must hold when the task is done'), criterionObjectFileSchema]);
 
-const taskId = z.string().min(1).max(MAX_TASK_ID_LENGTH, `a task id of at most ${MAX_TASK_ID_LENGTH} characters`);
+export const taskIdSchema = z.string().min(1).max(MAX_TASK_ID_LENGTH, `a task id of at most ${MAX_TASK_ID_LENGTH} characters`);
 
 const taskOptionsFileSchema = z.object({ enable_pre_context: z.boolean().optional() }).catchall(z.unknown());
 export const retryPolicyFileSchema = z.strictObject({ max_retries: z.number().int().min(1).max(50) }).partial();
@@ -21,8 +21,8 @@ export const retryPolicyFileSchema = z.strictObject({ max_retries: z.number().in
  */
 export const planTaskFileSchema = z
   .strictObject({
-    id: taskId.optional().describe('Unique task id'),
-    task_id: taskId.optional().describe('Unique task id (seed 000 spelling)'),
+    id: taskIdSchema.optional().describe('Unique task id'),
+    task_id: taskIdSchema.optional().describe('Unique task id (seed 000 spelling)'),
     title: z.string().optional(),
     instructions: z.string().min(1).describe('What the agent must do'),
     intent: z.string().optional().describe('Why the task exists'),

@@ -164,7 +164,7 @@ async function runOne(
     status: 'running' as const,
     injectedContext: prompt.injected || undefined,
     contextType: prompt.injected ? prompt.contextType : undefined,
-    promptDigest: createHash('sha256').update(prompt.prompt).digest('hex').slice(0, 16),
+    promptDigest: promptDigest(prompt.prompt),
     // The whole prompt, masked, so `baton ui` can show exactly what the agent was told.
     promptPreview: maskSecretsSync(prompt.prompt).text,
     claimedBy: options.owner,
@@ -248,6 +248,11 @@ async function runSafely(
     const outcome = { kind: 'config_error' as const, reason: `${provider.name} could not run: ${reason}` };
     return { outcome, output: reason, outputTruncated: false, durationMs: options.now() - started };
   }
+}
+
+/** The 16-hex-digit digest of a prompt, on its dispatch and in its log line. */
+export function promptDigest(prompt: string): string {
+  return createHash('sha256').update(prompt).digest('hex').slice(0, 16);
 }
 
 /** One short, masked line for the dispatch's result field. */

@@ -9,9 +9,6 @@ export interface RunCheckOptions {
   cwd: string;
   /** Wall-clock limit; the check's whole process group is killed when it passes. */
   timeoutMs: number;
-  /** Added over the parent's environment. @default {} */
-  env?: Record<string, string>;
-  signal?: AbortSignal;
   /** @default DEFAULT_CHECK_OUTPUT_CAP_BYTES */
   outputCapBytes?: number;
   /** SIGTERM-to-SIGKILL grace. @default DEFAULT_KILL_GRACE_MS */
@@ -28,7 +25,7 @@ export async function runCheck(command: string, options: RunCheckOptions): Promi
     cwd: options.cwd,
     timeoutMs: options.timeoutMs,
     outputCapBytes: options.outputCapBytes ?? DEFAULT_CHECK_OUTPUT_CAP_BYTES,
-    ...definedFields({ env: options.env, signal: options.signal, killGraceMs: options.killGraceMs }),
+    ...definedFields({ killGraceMs: options.killGraceMs }),
   });
   let output = run.stdout;
   if (run.spawnError !== undefined) output = `could not run check: ${run.spawnError.message}`;

@@ -1,6 +1,6 @@
 import type { Task } from '../ledger/index.js';
 import type { Provider } from '../providers/index.js';
-import { type AttemptBudget, allDispatches, attemptBudget, attemptBudgetOf } from './attempt-budget.js';
+import { type AttemptBudget, allDispatches, attemptBudgetOf } from './attempt-budget.js';
 import { adoptLanded } from './adopt-landed.js';
 import { blockTask } from './block-task.js';
 import { endStaleAgentGroups } from './end-stale-agents.js';
@@ -100,5 +100,5 @@ async function resume(taskId: string, options: RunClaimedOptions): Promise<Attem
   const interrupted = await ledger.markInterrupted({ taskId });
   if (interrupted.length > 0)
     logger.warn({ taskId, dispatches: interrupted.map((d) => d.id) }, 'resumed: marked unfinished dispatches interrupted');
-  return attemptBudget(ledger, taskId, options.maxAttempts);
+  return attemptBudgetOf(await allDispatches(ledger, taskId), options.maxAttempts);
 }

@@ -24,7 +24,6 @@ export interface HelperAgentResult {
   failures: CriterionFailure[];
   /** Checks the helper wrote, to store on the task's criteria. */
   written: { index: number; command: string }[];
-  ran: boolean;
 }
 
 /**
@@ -68,7 +67,6 @@ export async function runHelperAgent(input: HelperAgentInput, chain: ProviderCha
   );
   if (!run.ok) {
     return {
-      ran: false,
       written: [],
       failures: input.unchecked.map((index, i) => ({
         index,
@@ -94,5 +92,5 @@ export async function runHelperAgent(input: HelperAgentInput, chain: ProviderCha
     if (!result.ok) failures.push({ index, error: checkError(description, command, result, 'helper check failed') });
   }
   chain.onEvent({ type: 'helper-checks', taskId: task.id, attempt, checks });
-  return { ran: true, written, failures };
+  return { written, failures };
 }

@@ -3,14 +3,12 @@
 import type { SchemaFor } from '../util/index.js';
 import type { CircuitBreakerOptions } from './circuit-breaker.js';
 import type { RunPlanOptions } from './run-plan.js';
-import type { AcceptanceCriterion } from '../ledger/index.js';
 import type { PreContextInput } from '../precontext/index.js';
 import type { PlanTask } from './plan-types.js';
 import type { BreakerSettings } from './types.js';
 import type {
   breakerOptionsSchema,
   breakerSchema,
-  criterionSchema,
   planTaskSchema,
   preContextLimitsSchema,
   preContextSchema,
@@ -20,7 +18,6 @@ import type {
 export const BREAKER_OPTIONS_MATCH: SchemaFor<CircuitBreakerOptions, typeof breakerOptionsSchema> = true;
 export const RUN_PLAN_OPTIONS_MATCH: SchemaFor<RunPlanOptions, typeof runPlanOptionsSchema> = true;
 export const PLAN_TASK_MATCH: SchemaFor<PlanTask, typeof planTaskSchema> = true;
-export const CRITERION_MATCH: SchemaFor<AcceptanceCriterion, typeof criterionSchema> = true;
 export const BREAKER_SETTINGS_MATCH: SchemaFor<Partial<BreakerSettings>, typeof breakerSchema> = true;
 export const PRE_CONTEXT_INPUT_MATCH: SchemaFor<PreContextInput, typeof preContextSchema> = true;
 export const PRE_CONTEXT_LIMITS_MATCH: SchemaFor<NonNullable<PreContextInput['limits']>, typeof preContextLimitsSchema> = true;

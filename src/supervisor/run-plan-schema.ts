@@ -1,10 +1,11 @@
 import * as z from 'zod';
-import { type Ledger, MAX_TASK_ID_LENGTH } from '../ledger/index.js';
+import type { Ledger } from '../ledger/index.js';
 import type { Logger } from '../observability/index.js';
 import type { Provider } from '../providers/index.js';
 import { abortSignalOption, functionOption, objectWithMethods, parseInput } from '../util/index.js';
 import { describePlanPath } from './describe-plan-path.js';
 import { orderTasks } from './order-tasks.js';
+import { criterionObjectFileSchema, taskIdSchema } from './plan-schema.js';
 import type { Plan } from './plan-types.js';
 import type { TaskSites } from './task-site.js';
 import type { EventSink, WorkspaceOps } from './types.js';
@@ -15,18 +16,13 @@ import type { EventSink, WorkspaceOps } from './types.js';
  * once at module load; runPlan checks both before it writes to the ledger.
  */
 
-export const criterionSchema = z.strictObject({
-  description: z.string().min(1),
-  check: z.string().min(1).optional(),
-});
-
 /** A task as runPlan takes it. Fields a plan file may leave out get the same defaults as there. */
 export const planTaskSchema = z.strictObject({
-  id: z.string().min(1).max(MAX_TASK_ID_LENGTH, `a task id of at most ${MAX_TASK_ID_LENGTH} characters`),
+  id: taskIdSchema,
   title: z.string().optional(),
   instructions: z.string().min(1),
   intent: z.string().default(''),
-  acceptanceCriteria: z.array(criterionSchema).default([]),
+  acceptanceCriteria: z.array(criterionObjectFileSchema).default([]),
   dependsOn: z.array(z.string().min(1)).default([]),
   maxRetries: z.number().int().min(1).max(50).optional(),
   options: z.record(z.string(), z.unknown()).default({}),

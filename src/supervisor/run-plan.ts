@@ -1,13 +1,15 @@
+import { stat } from 'node:fs/promises';
 import { hostname } from 'node:os';
+import path from 'node:path';
 import { setTimeout as delay } from 'node:timers/promises';
 import type { Ledger, Task } from '../ledger/index.js';
 import { newId } from '../ledger/index.js';
+import { BatonError } from '../errors/index.js';
 import { getLogger, type Logger } from '../observability/index.js';
 import { type PreContextInput, resolvePreContextSettings } from '../precontext/index.js';
 import type { Provider } from '../providers/index.js';
 import { DEFAULT_AGENT_TIMEOUT_MS, DEFAULT_CHECK_TIMEOUT_MS, DEFAULT_RECENT_HISTORY_WINDOW } from '../config/index.js';
 import { buildRunReport, type RunReport } from './build-run-report.js';
-import { checkWorkspaceInput } from './check-run-plan-input.js';
 import { checkRunPlanArgs } from './run-plan-schema.js';
 import { CircuitBreaker } from './circuit-breaker.js';
 import { DEFAULT_MAX_WAIT_MS, DEFAULT_TASK_LEASE_MS } from './defaults.js';
@@ -107,7 +109,7 @@ export interface RunPlanOptions {
  */
 export async function runPlan(input: Plan, options: RunPlanOptions): Promise<RunReport> {
   const plan = checkRunPlanArgs(input, options);
-  const workspaceDir = await checkWorkspaceInput(options);
+  const workspaceDir = await checkWorkspace(options);
   const { ledger } = options;
   const now = options.now ?? Date.now;
   const owner = options.owner ?? `${hostname()}:${process.pid}:${newId('r').slice(-6)}`;
@@ -160,4 +162,36 @@ export async function runPlan(input: Plan, options: RunPlanOptions): Promise<Run
   }
   // Tasks that only exist in the plan keep their plan order in the report.
   return buildRunReport(ledger, ids, { owner });
+}
+
+/**
+ * Fails at once, naming the field, for a workspace runPlan cannot run in: a workspaceDir that is
+ * not an existing folder (each task's run would fail on it, again after each backoff), several
+ * tasks at once sharing one folder. Returns workspaceDir, absolute.
+ */
+async function checkWorkspace(options: RunPlanOptions): Promise<string> {
+  const given = options.workspaceDir;
+  if (given.trim() === '')
+    throw invalid('workspaceDir', `runPlan: workspaceDir must be the path of the folder agents work in; got ${given}`);
+  const dir = path.resolve(given);
+  const info = await stat(dir).catch(() => undefined);
+  if (!info?.isDirectory()) {
+    throw new BatonError(
+      'WORKSPACE_NOT_SET',
+      `runPlan: workspaceDir ${dir} ${info ? 'is not a folder' : 'does not exist'}: agents work and checks run in it, so it must be an existing folder`,
+      { details: { field: 'workspaceDir', value: given } },
+    );
+  }
+  const concurrency = options.concurrency ?? 1;
+  if (concurrency > 1 && options.sites === undefined) {
+    throw invalid(
+      'concurrency',
+      `runPlan: concurrency ${concurrency} needs sites (a working copy per task, such as git worktrees); without them tasks would share ${dir}`,
+    );
+  }
+  return dir;
+}
+
+function invalid(field: string, message: string): BatonError {
+  return new BatonError('INPUT_INVALID', message, { details: { field } });
 }

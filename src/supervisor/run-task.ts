@@ -1,4 +1,3 @@
-import { createHash } from 'node:crypto';
 import type { Dispatch, Task } from '../ledger/index.js';
 import { buildTaskPrompt, loadPromptState } from '../prompt/index.js';
 import { maskSecretsSync } from '../redact/index.js';
@@ -7,7 +6,7 @@ import { attemptContext } from './attempt-context.js';
 import { blockAfterAttempts, blockWithoutAgent } from './block-task.js';
 import { describeTaskFailure, type ProviderFailure } from './describe-failures.js';
 import { attemptsPerTask } from './metrics.js';
-import { type ChainResult, type ProviderChainOptions, runProviderChain } from './provider-chain.js';
+import { type ChainResult, type ProviderChainOptions, promptDigest, runProviderChain } from './provider-chain.js';
 import { sessionsWorkspaceOf } from './sessions-workspace.js';
 import { validateTaskAttempt } from './validate-task-attempt.js';
 
@@ -123,7 +122,7 @@ async function basePrompt(task: Task, attempt: number, options: TaskRunOptions):
   const state = await loadPromptState(chain.ledger, { window: options.recentHistoryWindow, workspace });
   const base = buildTaskPrompt(task, state, { workingDirectory: chain.cwd });
   if (chain.logger.isLevelEnabled('info')) {
-    const fields = { event: 'prompt.original', taskId: task.id, attempt, digest: digest(base), prompt: maskSecretsSync(base).text };
+    const fields = { event: 'prompt.original', taskId: task.id, attempt, digest: promptDigest(base), prompt: maskSecretsSync(base).text };
     chain.logger.info(fields, 'task prompt');
   }
   return base;
@@ -161,8 +160,4 @@ async function settleAttempt(
   const done = await chain.ledger.updateTask(task.id, { status: 'completed', resultSummary: summary });
   chain.onEvent({ type: 'task-end', taskId: task.id, status: 'completed' });
   return done;
-}
-
-function digest(text: string): string {
-  return createHash('sha256').update(text).digest('hex').slice(0, 16);
 }
