@@ -3,16 +3,14 @@ import { createHash } from 'node:crypto';
 // `baton status` imports through here.
 import type { AgentSessionData, LedgerRecords } from '../ledger/index.js';
 import type { PlanItem } from '../vocabulary/index.js';
-import { appendSessionData } from './append-session-data.js';
 import { agentSessionId, getAgentSession } from '../ledger/light.js';
 import { discoverSessionFiles, type SessionFileEntry } from './discover-session-files.js';
 import { isUnderRoots, workspaceRoots } from './discover-roots.js';
 import { readHeadCwd } from './read-head-cwd.js';
 import { readSessionFile } from './read-session-file.js';
 import { canAppend, HEAD_HASH_BYTES, headHash, type ImportCarry, nextResume } from './resume-import.js';
-import { sessionPlan } from './session-open-plan.js';
 import { mergeSessionData } from './merge-session-data.js';
-import { sessionRecordData } from './session-record-data.js';
+import { appendSessionData, sessionPlan, sessionRecordData } from './session-record-data.js';
 import { sessionStores } from './session-stores.js';
 import type { AgentSession } from './types.js';
 

@@ -1,9 +1,7 @@
 import type { AgentSessionData, AgentSessionFailure } from '../ledger/index.js';
 // The hooks' light face: `baton status` imports through here and must stay light.
 import { summarizeSession } from '../hooks/light.js';
-
-/** Failures a merged record keeps (the newest; the hooks' and the import's records keep as many). */
-const MAX_FAILURES = 10;
+import { MAX_FAILURES } from './session-record-data.js';
 
 export interface MergeSessionOptions {
   /** When the transcript's newest prompt was sent: a cut-off turn before it is over. */

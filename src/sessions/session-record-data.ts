@@ -2,12 +2,12 @@ import path from 'node:path';
 import type { AgentSessionClient, AgentSessionData, AgentSessionFailure } from '../ledger/index.js';
 // The hooks' light face: `baton status` imports through here and must stay light.
 import { summarizeSession, userPrompt } from '../hooks/light.js';
-import { sessionOpenPlan } from './session-open-plan.js';
-import type { AgentSession } from './types.js';
+import { applyPlan, createdPlanItemId, openPlanItems, type PlanItem } from '../vocabulary/index.js';
+import type { AgentSession, SessionToolCall } from './types.js';
 
 /** Caps of an imported record's lists (the hooks' records keep the same sizes). */
 const MAX_FILES = 50;
-const MAX_FAILURES = 10;
+export const MAX_FAILURES = 10;
 const MAX_TEXT = 500;
 
 /** The ledger's record data of a session read from its client's own file. Pure. */
@@ -59,6 +59,74 @@ export function sessionRecordData(session: AgentSession, workspace: string, now:
   };
   data.summary = summarizeSession(data, 'ended');
   return data;
+}
+
+export interface AppendedSession {
+  data: AgentSessionData;
+  /** The session's whole plan after the appended lines (kept for the next append). */
+  plan: PlanItem[];
+}
+
+/**
+ * The record data of a session file read incrementally: `previous` (what the lines before the
+ * read's start gave) with `appended` (the session the new lines gave, read with `resume`) added.
+ * `resumed` are the ids of the calls read before the start: they were counted then, so they count
+ * no second call and apply no second plan change; their results (a failure) count now. Pure.
+ */
+export function appendSessionData(
+  previous: AgentSessionData,
+  previousPlan: readonly PlanItem[],
+  appended: AgentSession,
+  resumed: ReadonlySet<string>,
+  now: number,
+): AppendedSession {
+  const add = sessionRecordData(appended, previous.workspace, now);
+  const calls = appended.events.flatMap((e) => (e.type === 'tool' && !(e.call.id !== undefined && resumed.has(e.call.id)) ? [e.call] : []));
+  const plan = sessionPlan(calls, previousPlan);
+  const moved = appended.events.length > 0 || appended.ending !== 'unknown';
+  const prior = previous.transcript;
+  const data: AgentSessionData = {
+    ...previous,
+    ...(add.model === undefined ? {} : { model: add.model }),
+    startedAt: appended.startedAt === undefined ? previous.startedAt : Math.min(previous.startedAt, add.startedAt),
+    lastActivityAt: Math.max(previous.lastActivityAt, appended.endedAt ?? 0),
+    endedAt: Math.max(previous.endedAt ?? previous.lastActivityAt, appended.endedAt ?? 0),
+    endReason: moved ? add.endReason : previous.endReason,
+    turns: previous.turns + add.turns,
+    toolCalls: previous.toolCalls + calls.length,
+    compactions: previous.compactions + add.compactions,
+    filesUpdated: [...new Set([...previous.filesUpdated, ...add.filesUpdated])].sort().slice(0, MAX_FILES),
+    failures: [...previous.failures, ...add.failures.map((f) => ({ ...f, turn: f.turn + previous.turns }))].slice(-MAX_FAILURES),
+    ...(add.lastPrompt === undefined ? {} : { lastPrompt: add.lastPrompt }),
+    ...(add.lastReply === undefined ? {} : { lastReply: add.lastReply }),
+    summary: '',
+    origin: 'import',
+    transcript: {
+      ...(prior ?? add.transcript),
+      ...(add.transcript && moved ? { ending: add.transcript.ending } : {}),
+      ...(add.transcript?.endingMessage === undefined ? {} : { endingMessage: add.transcript.endingMessage }),
+      prompts: (prior?.prompts ?? 0) + (add.transcript?.prompts ?? 0),
+      skipped: (prior?.skipped ?? 0) + appended.skipped,
+      ...(prior?.task === undefined && add.transcript?.task !== undefined ? { task: add.transcript.task } : {}),
+      openPlan: openPlanItems(plan).map((i) => i.text),
+      importedAt: now,
+    } as NonNullable<AgentSessionData['transcript']>,
+  };
+  data.summary = summarizeSession(data, 'ended');
+  return { data, plan };
+}
+
+/** A session's whole plan, its plan calls applied in order to `initial` (the vocabulary's applyPlan). Pure. */
+export function sessionPlan(calls: readonly SessionToolCall[], initial: readonly PlanItem[] = []): PlanItem[] {
+  let plan: PlanItem[] = [...initial];
+  for (const c of calls)
+    if (c.plan && c.planMode) plan = applyPlan(plan, { plan: c.plan, planMode: c.planMode }, createdPlanItemId(c.output ?? ''));
+  return plan;
+}
+
+/** The open items of a session's plan, its plan calls applied in order (the vocabulary's applyPlan). Pure. */
+export function sessionOpenPlan(calls: readonly SessionToolCall[]): PlanItem[] {
+  return openPlanItems(sessionPlan(calls));
 }
 
 function failuresOf(session: AgentSession): AgentSessionFailure[] {

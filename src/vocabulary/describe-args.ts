@@ -89,8 +89,7 @@ export function patchCall(args: ToolArgs): Described {
   const text = [args.input, args.patch, args.diff, args.command].find((v): v is string => typeof v === 'string') ?? '';
   const patch = summarizePatch(text);
   if (!patch) return { paths: [] };
-  const kind = patch.added.length === patch.paths.length ? 'write' : 'edit';
-  return { kind, paths: patch.paths, key: clipWords(patch.paths.join(', '), 160), change: patch.change };
+  return { kind: patch.kind, paths: patch.paths, key: clipWords(patch.paths.join(', '), 160), change: patch.change };
 }
 
 export function writeCall(args: ToolArgs, name: string): Described {

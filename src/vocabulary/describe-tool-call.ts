@@ -20,7 +20,7 @@ export function describeToolCall(name: string, args: unknown): ToolDescription {
   const entry = entryFor(name);
   if (entry) {
     const { kind, ...rest } = entry.describe(parsed, name.toLowerCase());
-    return { kind: kind ?? entry.kind, ...rest, paths: unique(rest.paths) };
+    return { kind: kind ?? entry.kind, ...rest, paths: [...new Set(rest.paths.filter((p) => p.length > 0))] };
   }
   const command = shellCommandOf(parsed.command ?? parsed.cmd);
   if (command) return describeShellCommand(command);
@@ -61,8 +61,4 @@ function firstShortString(args: ToolArgs): string | undefined {
     if (typeof value === 'string' && value.trim()) return clipWords(value.trim().split('\n')[0] ?? '', 120);
   }
   return undefined;
-}
-
-function unique(paths: readonly string[]): string[] {
-  return [...new Set(paths.filter((p) => p.length > 0))];
 }

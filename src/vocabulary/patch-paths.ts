@@ -1,8 +1,8 @@
 /** What a patch changes: its files (in order, each once) and its added and removed lines. */
 export interface PatchSummary {
   paths: string[];
-  /** Paths the patch creates (`*** Add File:`, or a diff from /dev/null). */
-  added: string[];
+  /** `write` when the patch creates every file it names (`*** Add File:`, or a diff from /dev/null), else `edit`. */
+  kind: 'edit' | 'write';
   change: { removed: number; added: number };
 }
 
@@ -41,5 +41,5 @@ export function summarizePatch(text: string): PatchSummary | undefined {
     previous = line;
   }
   if (paths.size === 0) return undefined;
-  return { paths: [...paths], added: [...created], change: { removed, added } };
+  return { paths: [...paths], kind: created.size === paths.size ? 'write' : 'edit', change: { removed, added } };
 }

@@ -66,8 +66,7 @@ export function describeShellCommand(command: string): ToolDescription {
   const base: ToolDescription = { kind: 'shell', key: keyOfCommand(command), paths: [], command };
   if (/\*\*\* Begin Patch/.test(command) && /(^|[\s;&|(])apply_patch\b/.test(command)) {
     const patch = summarizePatch(command);
-    if (patch)
-      return { ...base, kind: patchKind(patch), key: `apply_patch ${patch.paths.join(', ')}`, paths: patch.paths, change: patch.change };
+    if (patch) return { ...base, kind: patch.kind, key: `apply_patch ${patch.paths.join(', ')}`, paths: patch.paths, change: patch.change };
   }
   const segments = splitTopLevel(command).filter((s) => !/^(cd|pushd|set-location)\s/i.test(s) && s.length > 0);
   if (segments.length !== 1) return base;
@@ -89,10 +88,6 @@ export function describeShellCommand(command: string): ToolDescription {
   if (SEARCH_VERBS.has(verb) || (verb === 'git' && words[1] === 'grep')) return { ...base, kind: 'search' };
   if (LIST_VERBS.has(verb)) return { ...base, kind: 'search', listing: true, paths: args.filter(isPathLike).map(unquote) };
   return base;
-}
-
-function patchKind(patch: { paths: string[]; added: string[] }): 'edit' | 'write' {
-  return patch.added.length === patch.paths.length ? 'write' : 'edit';
 }
 
 /** The first line of a command, at most 160 characters (cut at a word). */

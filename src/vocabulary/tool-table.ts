@@ -7,116 +7,106 @@ export type { ToolArgs } from './describe-args.js';
 /** One entry of the table: the kind, and how to read the call's arguments. */
 export interface ToolEntry {
   kind: ToolKind;
-  /** Which agents name a tool so (documentation and tests). */
-  clients: readonly string[];
   describe: (args: ToolArgs, name: string) => Described;
 }
 
-const CLAUDE = 'claude';
-const CODEX = 'codex';
-const GEMINI = 'gemini';
-const COPILOT = 'copilot';
-const OPENHANDS = 'openhands';
-const SWE = 'swe-agent';
-const OPENCODE = 'opencode';
-
-/** Baton's one table of agent tools, keyed by the tool's name in lower case. */
+/** Baton's one table of agent tools, keyed by the tool's name in lower case; each line names the agents whose tool it is. */
 export const TOOL_TABLE: Readonly<Record<string, ToolEntry>> = {
   // Reads.
-  read: { kind: 'read', clients: [CLAUDE, OPENHANDS], describe: describers.pathCall },
-  read_file: { kind: 'read', clients: [GEMINI], describe: describers.pathCall },
-  view: { kind: 'read', clients: [COPILOT], describe: describers.pathCall },
-  notebookread: { kind: 'read', clients: [CLAUDE], describe: describers.pathCall },
-  read_many_files: { kind: 'read', clients: [GEMINI], describe: describers.manyPaths },
-  open: { kind: 'read', clients: [SWE], describe: describers.textAction },
-  goto: { kind: 'read', clients: [SWE], describe: describers.textAction },
-  scroll_up: { kind: 'read', clients: [SWE], describe: describers.textAction },
-  scroll_down: { kind: 'read', clients: [SWE], describe: describers.textAction },
+  read: { kind: 'read', describe: describers.pathCall }, // Claude, OpenHands
+  read_file: { kind: 'read', describe: describers.pathCall }, // Gemini
+  view: { kind: 'read', describe: describers.pathCall }, // Copilot
+  notebookread: { kind: 'read', describe: describers.pathCall }, // Claude
+  read_many_files: { kind: 'read', describe: describers.manyPaths }, // Gemini
+  open: { kind: 'read', describe: describers.textAction }, // SWE-agent
+  goto: { kind: 'read', describe: describers.textAction }, // SWE-agent
+  scroll_up: { kind: 'read', describe: describers.textAction }, // SWE-agent
+  scroll_down: { kind: 'read', describe: describers.textAction }, // SWE-agent
   // Edits and writes.
-  edit: { kind: 'edit', clients: [CLAUDE, COPILOT, OPENHANDS, SWE], describe: describers.editCall },
-  multiedit: { kind: 'edit', clients: [CLAUDE], describe: describers.multiEdit },
-  notebookedit: { kind: 'edit', clients: [CLAUDE], describe: describers.notebookEdit },
-  replace: { kind: 'edit', clients: [GEMINI], describe: describers.editCall },
-  smart_edit: { kind: 'edit', clients: [GEMINI], describe: describers.editCall },
-  edit_file: { kind: 'edit', clients: [OPENHANDS], describe: describers.editCall },
-  str_replace: { kind: 'edit', clients: [COPILOT], describe: describers.editCall },
-  insert: { kind: 'edit', clients: [COPILOT, SWE], describe: describers.editCall },
-  str_replace_editor: { kind: 'edit', clients: [COPILOT, OPENHANDS], describe: describers.editorCall },
-  str_replace_based_edit_tool: { kind: 'edit', clients: [CLAUDE], describe: describers.editorCall },
-  apply_patch: { kind: 'edit', clients: [CODEX, COPILOT], describe: describers.patchCall },
-  write: { kind: 'write', clients: [CLAUDE, OPENHANDS], describe: describers.writeCall },
-  write_file: { kind: 'write', clients: [GEMINI], describe: describers.writeCall },
-  create: { kind: 'write', clients: [COPILOT, SWE], describe: describers.writeCall },
+  edit: { kind: 'edit', describe: describers.editCall }, // Claude, Copilot, OpenHands, SWE-agent
+  multiedit: { kind: 'edit', describe: describers.multiEdit }, // Claude
+  notebookedit: { kind: 'edit', describe: describers.notebookEdit }, // Claude
+  replace: { kind: 'edit', describe: describers.editCall }, // Gemini
+  smart_edit: { kind: 'edit', describe: describers.editCall }, // Gemini
+  edit_file: { kind: 'edit', describe: describers.editCall }, // OpenHands
+  str_replace: { kind: 'edit', describe: describers.editCall }, // Copilot
+  insert: { kind: 'edit', describe: describers.editCall }, // Copilot, SWE-agent
+  str_replace_editor: { kind: 'edit', describe: describers.editorCall }, // Copilot, OpenHands
+  str_replace_based_edit_tool: { kind: 'edit', describe: describers.editorCall }, // Claude
+  apply_patch: { kind: 'edit', describe: describers.patchCall }, // Codex, Copilot
+  write: { kind: 'write', describe: describers.writeCall }, // Claude, OpenHands
+  write_file: { kind: 'write', describe: describers.writeCall }, // Gemini
+  create: { kind: 'write', describe: describers.writeCall }, // Copilot, SWE-agent
   // Shells.
-  bash: { kind: 'shell', clients: [CLAUDE, COPILOT, SWE], describe: describers.shellCall },
-  powershell: { kind: 'shell', clients: [CLAUDE, COPILOT], describe: describers.shellCall },
-  shell: { kind: 'shell', clients: [CODEX], describe: describers.shellCall },
-  shell_command: { kind: 'shell', clients: [CODEX], describe: describers.shellCall },
-  exec_command: { kind: 'shell', clients: [CODEX], describe: describers.shellCall },
-  local_shell_call: { kind: 'shell', clients: [CODEX], describe: describers.shellCall },
-  container_exec: { kind: 'shell', clients: [CODEX], describe: describers.shellCall },
-  run_shell_command: { kind: 'shell', clients: [GEMINI], describe: describers.shellCall },
-  execute_bash: { kind: 'shell', clients: [OPENHANDS], describe: describers.shellCall },
-  run: { kind: 'shell', clients: [OPENHANDS], describe: describers.shellCall },
-  execute_ipython_cell: { kind: 'shell', clients: [OPENHANDS], describe: describers.codeCall },
-  run_ipython: { kind: 'shell', clients: [OPENHANDS], describe: describers.codeCall },
-  write_stdin: { kind: 'shell', clients: [CODEX], describe: describers.sessionInput },
-  write_bash: { kind: 'shell', clients: [COPILOT], describe: describers.sessionInput },
-  read_bash: { kind: 'shell', clients: [COPILOT], describe: describers.sessionInput },
-  write_powershell: { kind: 'shell', clients: [COPILOT], describe: describers.sessionInput },
-  read_powershell: { kind: 'shell', clients: [COPILOT], describe: describers.sessionInput },
-  bashoutput: { kind: 'shell', clients: [CLAUDE], describe: describers.sessionInput },
-  killshell: { kind: 'shell', clients: [CLAUDE], describe: describers.sessionInput },
-  killbash: { kind: 'shell', clients: [CLAUDE], describe: describers.sessionInput },
-  stop_bash: { kind: 'shell', clients: [COPILOT], describe: describers.sessionInput },
-  stop_powershell: { kind: 'shell', clients: [COPILOT], describe: describers.sessionInput },
+  bash: { kind: 'shell', describe: describers.shellCall }, // Claude, Copilot, SWE-agent
+  powershell: { kind: 'shell', describe: describers.shellCall }, // Claude, Copilot
+  shell: { kind: 'shell', describe: describers.shellCall }, // Codex
+  shell_command: { kind: 'shell', describe: describers.shellCall }, // Codex
+  exec_command: { kind: 'shell', describe: describers.shellCall }, // Codex
+  local_shell_call: { kind: 'shell', describe: describers.shellCall }, // Codex
+  container_exec: { kind: 'shell', describe: describers.shellCall }, // Codex
+  run_shell_command: { kind: 'shell', describe: describers.shellCall }, // Gemini
+  execute_bash: { kind: 'shell', describe: describers.shellCall }, // OpenHands
+  run: { kind: 'shell', describe: describers.shellCall }, // OpenHands
+  execute_ipython_cell: { kind: 'shell', describe: describers.codeCall }, // OpenHands
+  run_ipython: { kind: 'shell', describe: describers.codeCall }, // OpenHands
+  write_stdin: { kind: 'shell', describe: describers.sessionInput }, // Codex
+  write_bash: { kind: 'shell', describe: describers.sessionInput }, // Copilot
+  read_bash: { kind: 'shell', describe: describers.sessionInput }, // Copilot
+  write_powershell: { kind: 'shell', describe: describers.sessionInput }, // Copilot
+  read_powershell: { kind: 'shell', describe: describers.sessionInput }, // Copilot
+  bashoutput: { kind: 'shell', describe: describers.sessionInput }, // Claude
+  killshell: { kind: 'shell', describe: describers.sessionInput }, // Claude
+  killbash: { kind: 'shell', describe: describers.sessionInput }, // Claude
+  stop_bash: { kind: 'shell', describe: describers.sessionInput }, // Copilot
+  stop_powershell: { kind: 'shell', describe: describers.sessionInput }, // Copilot
   // Searches and listings.
-  glob: { kind: 'search', clients: [CLAUDE, GEMINI, COPILOT], describe: describers.searchCall },
-  grep: { kind: 'search', clients: [CLAUDE, COPILOT], describe: describers.searchCall },
-  search_file_content: { kind: 'search', clients: [GEMINI], describe: describers.searchCall },
-  grep_search: { kind: 'search', clients: [GEMINI], describe: describers.searchCall },
-  codebase_search: { kind: 'search', clients: [], describe: describers.searchCall },
-  search_dir: { kind: 'search', clients: [SWE], describe: describers.textSearch },
-  search_file: { kind: 'search', clients: [SWE], describe: describers.textSearch },
-  find_file: { kind: 'search', clients: [SWE], describe: describers.textSearch },
-  ls: { kind: 'search', clients: [CLAUDE], describe: describers.listCall },
-  list_directory: { kind: 'search', clients: [GEMINI], describe: describers.listCall },
-  list_dir: { kind: 'search', clients: [], describe: describers.listCall },
+  glob: { kind: 'search', describe: describers.searchCall }, // Claude, Gemini, Copilot
+  grep: { kind: 'search', describe: describers.searchCall }, // Claude, Copilot
+  search_file_content: { kind: 'search', describe: describers.searchCall }, // Gemini
+  grep_search: { kind: 'search', describe: describers.searchCall }, // Gemini
+  codebase_search: { kind: 'search', describe: describers.searchCall },
+  search_dir: { kind: 'search', describe: describers.textSearch }, // SWE-agent
+  search_file: { kind: 'search', describe: describers.textSearch }, // SWE-agent
+  find_file: { kind: 'search', describe: describers.textSearch }, // SWE-agent
+  ls: { kind: 'search', describe: describers.listCall }, // Claude
+  list_directory: { kind: 'search', describe: describers.listCall }, // Gemini
+  list_dir: { kind: 'search', describe: describers.listCall },
   // OpenCode's own names (its read, edit, write, bash, glob, grep, todowrite, webfetch, task and skill are above).
-  list: { kind: 'search', clients: [OPENCODE], describe: describers.listCall },
-  codesearch: { kind: 'search', clients: [OPENCODE], describe: describers.searchCall },
+  list: { kind: 'search', describe: describers.listCall }, // OpenCode
+  codesearch: { kind: 'search', describe: describers.searchCall }, // OpenCode
   // Plans.
-  todowrite: { kind: 'plan', clients: [CLAUDE], describe: (a) => describers.planCall(a.todos) },
-  update_plan: { kind: 'plan', clients: [CODEX], describe: (a) => describers.planCall(a.plan) },
-  write_todos: { kind: 'plan', clients: [GEMINI], describe: (a) => describers.planCall(a.todos) },
-  update_todo: { kind: 'plan', clients: [COPILOT], describe: (a) => describers.planCall(a.todos) },
-  taskcreate: { kind: 'plan', clients: [CLAUDE], describe: describers.taskPlanCall },
-  taskupdate: { kind: 'plan', clients: [CLAUDE], describe: describers.taskPlanCall },
-  todoread: { kind: 'plan', clients: [CLAUDE], describe: () => ({ paths: [] }) },
-  tasklist: { kind: 'plan', clients: [CLAUDE], describe: () => ({ paths: [] }) },
-  exitplanmode: { kind: 'plan', clients: [CLAUDE], describe: (a) => keyed(firstLineOf(a.plan)) },
+  todowrite: { kind: 'plan', describe: (a) => describers.planCall(a.todos) }, // Claude
+  update_plan: { kind: 'plan', describe: (a) => describers.planCall(a.plan) }, // Codex
+  write_todos: { kind: 'plan', describe: (a) => describers.planCall(a.todos) }, // Gemini
+  update_todo: { kind: 'plan', describe: (a) => describers.planCall(a.todos) }, // Copilot
+  taskcreate: { kind: 'plan', describe: describers.taskPlanCall }, // Claude
+  taskupdate: { kind: 'plan', describe: describers.taskPlanCall }, // Claude
+  todoread: { kind: 'plan', describe: () => ({ paths: [] }) }, // Claude
+  tasklist: { kind: 'plan', describe: () => ({ paths: [] }) }, // Claude
+  exitplanmode: { kind: 'plan', describe: (a) => keyed(firstLineOf(a.plan)) }, // Claude
   // The web.
-  webfetch: { kind: 'web', clients: [CLAUDE], describe: describers.webCall },
-  websearch: { kind: 'web', clients: [CLAUDE], describe: describers.webCall },
-  web_fetch: { kind: 'web', clients: [GEMINI, COPILOT], describe: describers.webCall },
-  google_web_search: { kind: 'web', clients: [GEMINI], describe: describers.webCall },
-  web_search: { kind: 'web', clients: [CODEX], describe: describers.webCall },
-  browser: { kind: 'web', clients: [OPENHANDS], describe: describers.webCall },
-  browse: { kind: 'web', clients: [OPENHANDS], describe: describers.webCall },
-  web_read: { kind: 'web', clients: [OPENHANDS], describe: describers.webCall },
+  webfetch: { kind: 'web', describe: describers.webCall }, // Claude
+  websearch: { kind: 'web', describe: describers.webCall }, // Claude
+  web_fetch: { kind: 'web', describe: describers.webCall }, // Gemini, Copilot
+  google_web_search: { kind: 'web', describe: describers.webCall }, // Gemini
+  web_search: { kind: 'web', describe: describers.webCall }, // Codex
+  browser: { kind: 'web', describe: describers.webCall }, // OpenHands
+  browse: { kind: 'web', describe: describers.webCall }, // OpenHands
+  web_read: { kind: 'web', describe: describers.webCall }, // OpenHands
   // Sub-agents.
-  task: { kind: 'task', clients: [CLAUDE, COPILOT], describe: describers.subAgent },
-  agent: { kind: 'task', clients: [CLAUDE], describe: describers.subAgent },
-  delegate_to_agent: { kind: 'task', clients: [GEMINI], describe: describers.subAgent },
-  taskoutput: { kind: 'task', clients: [CLAUDE], describe: (a) => keyed(a.task_id === undefined ? undefined : String(a.task_id)) },
+  task: { kind: 'task', describe: describers.subAgent }, // Claude, Copilot
+  agent: { kind: 'task', describe: describers.subAgent }, // Claude
+  delegate_to_agent: { kind: 'task', describe: describers.subAgent }, // Gemini
+  taskoutput: { kind: 'task', describe: (a) => keyed(a.task_id === undefined ? undefined : String(a.task_id)) }, // Claude
   // The rest, named so their key argument reads well.
-  report_intent: { kind: 'other', clients: [COPILOT], describe: (a) => keyed(a.intent) },
-  think: { kind: 'other', clients: [COPILOT, OPENHANDS], describe: (a) => keyed(firstLineOf(a.thought)) },
-  skill: { kind: 'other', clients: [CLAUDE], describe: (a) => keyed(a.skill) },
-  toolsearch: { kind: 'other', clients: [CLAUDE], describe: (a) => keyed(a.query) },
-  ask_user: { kind: 'other', clients: [GEMINI], describe: describers.askUser },
-  askuserquestion: { kind: 'other', clients: [CLAUDE], describe: describers.askUser },
-  question: { kind: 'other', clients: [OPENCODE], describe: describers.askUser },
-  submit: { kind: 'other', clients: [SWE], describe: () => ({ paths: [] }) },
-  finish: { kind: 'other', clients: [OPENHANDS], describe: (a) => keyed(firstLineOf(a.message)) },
+  report_intent: { kind: 'other', describe: (a) => keyed(a.intent) }, // Copilot
+  think: { kind: 'other', describe: (a) => keyed(firstLineOf(a.thought)) }, // Copilot, OpenHands
+  skill: { kind: 'other', describe: (a) => keyed(a.skill) }, // Claude
+  toolsearch: { kind: 'other', describe: (a) => keyed(a.query) }, // Claude
+  ask_user: { kind: 'other', describe: describers.askUser }, // Gemini
+  askuserquestion: { kind: 'other', describe: describers.askUser }, // Claude
+  question: { kind: 'other', describe: describers.askUser }, // OpenCode
+  submit: { kind: 'other', describe: () => ({ paths: [] }) }, // SWE-agent
+  finish: { kind: 'other', describe: (a) => keyed(firstLineOf(a.message)) }, // OpenHands
 };

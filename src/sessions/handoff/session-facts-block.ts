@@ -1,5 +1,5 @@
 import { normalizeWhitespace } from '../../loop/index.js';
-import { sessionOpenPlan } from '../session-open-plan.js';
+import { sessionOpenPlan } from '../session-record-data.js';
 import type { AgentSession, PlanItem, SessionToolCall } from '../types.js';
 
 /** Characters of a request kept in the handoff's header. */
