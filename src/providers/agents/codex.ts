@@ -89,7 +89,10 @@ export function parseCodexOutput(stdout: string, _stderr: string): ParsedAgentOu
       const text = asString(item.text);
       if (text !== undefined) parsed.response = text;
     }
-    if (type === 'turn.completed') readUsage(asRecord(event.usage), usage);
+    if (type === 'turn.completed') {
+      addTokens(usage, 'input', asNumber(asRecord(event.usage)?.input_tokens));
+      addTokens(usage, 'output', asNumber(asRecord(event.usage)?.output_tokens));
+    }
     if (type === 'turn.failed') errors.push(asString(asRecord(event.error)?.message) ?? 'turn failed');
     // "Reconnecting... 2/5" is a notice of codex's own retry, not a failure: the turn may still complete.
     if (type === 'error' && !/^Reconnecting\b/.test(asString(event.message) ?? '')) errors.push(asString(event.message) ?? 'error');
@@ -101,14 +104,6 @@ export function parseCodexOutput(stdout: string, _stderr: string): ParsedAgentOu
     parsed.isError = true;
     parsed.errorText = [...new Set(errors)].join('\n');
   }
-  if (Object.keys(usage).length > 0) parsed.usage = usage;
+  if (Object.keys(usage).length > 0) parsed.usage = { ...usage, total: (usage.input ?? 0) + (usage.output ?? 0) };
   return parsed;
-}
-
-function readUsage(raw: Record<string, unknown> | undefined, usage: TokenUsage): void {
-  const input = asNumber(raw?.input_tokens);
-  const output = asNumber(raw?.output_tokens);
-  addTokens(usage, 'input', input);
-  addTokens(usage, 'output', output);
-  if (input !== undefined || output !== undefined) usage.total = (usage.input ?? 0) + (usage.output ?? 0);
 }
