@@ -64,32 +64,38 @@ export function withJsonOption(command: Command): Command {
   return command.addOption(new Option('--json', 'print machine-readable JSON instead of text'));
 }
 
-/** Adds --json, --ledger and --config to a command. */
-export function withCommonOptions(command: Command): Command {
+/**
+ * Adds --json, --ledger and --config to a command. `configHelp` re-describes --config where it
+ * names another file (the panel file of `baton panel` and `baton serve`).
+ */
+export function withCommonOptions(command: Command, configHelp = 'configuration file (default: .baton/baton.config.json)'): Command {
   return withJsonOption(command)
     .addOption(new Option('--ledger <spec>', 'ledger: sqlite:PATH | redis://HOST:PORT/DB | memory (env BATON_LEDGER)'))
-    .addOption(new Option('--config <file>', 'configuration file (default: .baton/baton.config.json)'));
+    .addOption(new Option('--config <file>', configHelp));
 }
+
+/** --config of `baton panel` and `baton serve`. */
+export const PANEL_CONFIG_HELP = 'the panel file (required), e.g. examples/panel/panel.json';
 
 /**
  * Opens the ledger named by --ledger, else BATON_LEDGER, else the config file's `ledger`, else the
- * default SQLite file; relative paths resolve against the IO's cwd (the project root).
+ * default SQLite file; relative paths resolve against the IO's cwd (the project root). With
+ * `readOnly`, a command that only reads also works on a ledger it may not write (opened read-only).
  */
-export async function openCliLedger(io: CliIO, options: CommonOptions, access: { readOnly?: boolean } = {}): Promise<Ledger> {
+export async function openCliLedger(io: CliIO, options: CommonOptions & { readOnly?: boolean }): Promise<Ledger> {
   // Loaded here, not at the top: `baton --version` and `--help` must not pay for the ledger.
   // open-ledger.js, not the index: the index also exports the JSON-lines parser, which loads zod.
   const [{ openLedger }, spec] = await Promise.all([import('../ledger/open-ledger.js'), resolveLedgerSpec(io, options)]);
-  // A command that only reads also works on a ledger it may not write (opened read-only).
-  return openLedger({ spec, cwd: io.cwd, readOnlyFallback: access.readOnly ?? false });
+  return openLedger({ spec, cwd: io.cwd, readOnlyFallback: options.readOnly ?? false });
 }
 
-/** Runs `use` on the ledger openCliLedger opens (read-only access with `readOnly`), and closes it whatever `use` does. */
+/** Runs `use` on the ledger openCliLedger opens, and closes it whatever `use` does. */
 export async function withCliLedger<T>(
   io: CliIO,
   options: CommonOptions & { readOnly?: boolean },
   use: (ledger: Ledger) => Promise<T>,
 ): Promise<T> {
-  const ledger = await openCliLedger(io, options, { readOnly: options.readOnly ?? false });
+  const ledger = await openCliLedger(io, options);
   try {
     return await use(ledger);
   } finally {

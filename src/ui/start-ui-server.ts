@@ -27,7 +27,13 @@ export const DEFAULT_UI_HOST = '127.0.0.1';
 export async function startUiServer(options: UiServerOptions): Promise<UiServer> {
   const host = options.host ?? DEFAULT_UI_HOST;
   const token = options.token || undefined;
-  refuseExposedWithoutToken(host, token);
+  if (!isLoopbackHost(host) && !token) {
+    throw new BatonError(
+      'INPUT_INVALID',
+      `--host ${host} is reachable from other machines: set a token (--token or BATON_UI_TOKEN) or use 127.0.0.1`,
+      { details: { field: 'host', value: host } },
+    );
+  }
   const log = getLogger();
   const version = await createVersionReader(options.ledger);
   const state: UiState = {
@@ -66,17 +72,6 @@ export async function startUiServer(options: UiServerOptions): Promise<UiServer>
       await new Promise<void>((resolve) => server.close(() => resolve()));
     },
   };
-}
-
-function refuseExposedWithoutToken(host: string, token: string | undefined): void {
-  if (isLoopbackHost(host) || token) return;
-  throw new BatonError(
-    'INPUT_INVALID',
-    `--host ${host} is reachable from other machines: set a token (--token or BATON_UI_TOKEN) or use 127.0.0.1`,
-    {
-      details: { field: 'host', value: host },
-    },
-  );
 }
 
 function watchVersions(options: UiServerOptions, version: VersionReader, log: UiState['log']): LedgerWatcher {

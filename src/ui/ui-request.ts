@@ -81,7 +81,8 @@ export async function handleUiRequest(state: UiState, req: IncomingMessage, res:
   const queue = state.options.queue;
   if (queue?.handle && url.pathname.startsWith('/queue/dashboard')) return queue.handle(req, res);
 
-  const view = (await buildView(state, url)) ?? notFoundView(url);
+  const view =
+    (await buildView(state, url)) ?? notFound('tasks', 'Not found', html`No view at <code>${url.pathname}</code>. <a href="/">Tasks</a>.`);
   const fragment = req.headers['x-baton-fragment'] === '1';
   res.setHeader('cache-control', 'no-store');
   send(res, view.status ?? 200, 'text/html', fragment ? view.body.value : renderPage(view, state.options.ledger.location), {
@@ -114,8 +115,21 @@ function answeredByAccessCheck(state: UiState, req: IncomingMessage, res: Server
 
 /** The view for the path (undefined when none matches), or an error page when building it failed. */
 async function buildView(state: UiState, url: URL): Promise<ViewResult | undefined> {
+  const { options } = state;
+  const ctx: ViewContext = {
+    ledger: options.ledger,
+    url,
+    now: state.now(),
+    workspace: state.workspace,
+    gitCache: state.gitCache,
+    queue: options.queue,
+  };
   try {
-    return await routeView(state, url);
+    const page = PAGE_VIEWS[url.pathname];
+    if (page) return await page(ctx);
+    const item = /^\/(tasks|sessions|handoffs|panels)\/([^/]+)$/.exec(url.pathname);
+    if (item?.[1] && item[2]) return await ITEM_VIEWS[item[1]]?.(ctx, decodeURIComponent(item[2]));
+    return undefined;
   } catch (error) {
     state.log.error({ err: errorMessage(error), path: url.pathname }, 'baton ui: view failed');
     const status = isBatonError(error, 'LEDGER_UNAVAILABLE') ? 503 : isBatonError(error) && error.isUserError ? 400 : 500;
@@ -128,27 +142,6 @@ async function buildView(state: UiState, url: URL): Promise<ViewResult | undefin
         <p><a href="/">Tasks</a></p>`,
     };
   }
-}
-
-async function routeView(state: UiState, url: URL): Promise<ViewResult | undefined> {
-  const { options } = state;
-  const ctx: ViewContext = {
-    ledger: options.ledger,
-    url,
-    now: state.now(),
-    workspace: state.workspace,
-    gitCache: state.gitCache,
-    queue: options.queue,
-  };
-  const page = PAGE_VIEWS[url.pathname];
-  if (page) return page(ctx);
-  const item = /^\/(tasks|sessions|handoffs|panels)\/([^/]+)$/.exec(url.pathname);
-  if (item?.[1] && item[2]) return ITEM_VIEWS[item[1]]?.(ctx, decodeURIComponent(item[2]));
-  return undefined;
-}
-
-function notFoundView(url: URL): ViewResult {
-  return notFound('tasks', 'Not found', html`No view at <code>${url.pathname}</code>. <a href="/">Tasks</a>.`);
 }
 
 /** Server-sent events: a `change` event whenever the ledger (or queue) version moves, and a heartbeat. */

@@ -1,9 +1,8 @@
-import { lazyAction, withCommonOptions, type RegisterCommand } from '../../context.js';
-import { describePanelConfigOption } from './describe-config-option.js';
+import { lazyAction, withCommonOptions, type RegisterCommand, PANEL_CONFIG_HELP } from '../../context.js';
 
 /** `baton panel --config panel.json "QUESTION"`: agents answer in turn, sharing context (seed 003). */
 export const registerPanel: RegisterCommand = (program, io, state) => {
-  describePanelConfigOption(withCommonOptions(program.command('panel')))
+  withCommonOptions(program.command('panel'), PANEL_CONFIG_HELP)
     .description('ask a panel of agents one question; each later agent sees the earlier answers')
     .argument('<question...>', 'the question (quote it, or pass it as several words)')
     .option('--attribution <mode>', 'how earlier answers are passed: assistant | user (overrides the panel file)')

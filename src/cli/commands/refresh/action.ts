@@ -1,7 +1,7 @@
 import { BatonError, isBatonError } from '../../../errors/index.js';
 import { maskSecretsSync } from '../../../redact/index.js';
 import { REFRESH_FORMATS, refreshContext } from '../../../refresh/index.js';
-import { type CliIO, EXIT_OK, openCliLedger, parseChoice, parsePositiveInt, printResult, type CommonOptions } from '../../context.js';
+import { type CliIO, EXIT_OK, parseChoice, parsePositiveInt, printResult, withCliLedger, type CommonOptions } from '../../context.js';
 import { importBeforeReading, waitForHookFolds } from '../sessions/workspace-sessions.js';
 
 export interface RefreshCliOptions extends CommonOptions {
@@ -19,8 +19,7 @@ export async function runRefresh(io: CliIO, taskId: string | undefined, options:
   // Text unless --json, as --help says: a person reads the markdown narrative, a program the JSON.
   const format = parseChoice(options.format ?? (options.json ? 'standard' : 'narrative'), REFRESH_FORMATS, '--format');
   await waitForHookFolds(io);
-  const ledger = await openCliLedger(io, options);
-  try {
+  return withCliLedger(io, options, async (ledger) => {
     await importBeforeReading(io, ledger);
     const result = await refreshContext({
       workspace: io.cwd,
@@ -44,13 +43,11 @@ export async function runRefresh(io: CliIO, taskId: string | undefined, options:
     );
     for (const warning of result.metadata.warnings) if (!options.json) io.stderr(`baton: warning: ${warning}\n`);
     return EXIT_OK;
-  } catch (error) {
+  }).catch((error: unknown) => {
     // Error text leaves the process too: mask it like everything else refresh emits.
     if (isBatonError(error)) {
       throw new BatonError(error.code, maskSecretsSync(error.message).text, { cause: error, details: error.details });
     }
     throw error;
-  } finally {
-    await ledger.close();
-  }
+  });
 }

@@ -1,9 +1,8 @@
-import { withCommonOptions, lazyAction, type RegisterCommand } from '../../context.js';
-import { describePanelConfigOption } from '../panel/describe-config-option.js';
+import { withCommonOptions, lazyAction, type RegisterCommand, PANEL_CONFIG_HELP } from '../../context.js';
 
 /** `baton serve --config panel.json`: the panel over HTTP (POST /panel), loopback by default. */
 export const registerServe: RegisterCommand = (program, io, state) => {
-  describePanelConfigOption(withCommonOptions(program.command('serve')))
+  withCommonOptions(program.command('serve'), PANEL_CONFIG_HELP)
     .description('serve the panel over HTTP: POST /panel {"question"} (JSON, or SSE with Accept: text/event-stream)')
     // Literals, not the panel server's DEFAULT_* constants: importing them here would load the HTTP
     // stack on every `baton --help`.

@@ -17,16 +17,13 @@ export interface StatusReport {
  * Reads what `baton status` shows; breakers still open at `now` count as open. A ledger without
  * the breaker capability has no breakers to show.
  */
-export async function gatherStatus(
-  ledger: LedgerCore,
-  options: { dispatchLimit: number; now: number; sessionLimit?: number },
-): Promise<StatusReport> {
+export async function gatherStatus(ledger: LedgerCore, options: { dispatchLimit: number; now: number }): Promise<StatusReport> {
   const [counts, total, breakers, recent, agentSessions] = await Promise.all([
     ledger.countTasksByStatus(),
     ledger.countDispatches(),
     isBreakerCapable(ledger) ? ledger.listBreakers() : Promise.resolve([] as Breaker[]),
     ledger.recentDispatches(options.dispatchLimit),
-    isRecordCapable(ledger) ? listAgentSessions(ledger, { limit: options.sessionLimit ?? 5 }) : Promise.resolve([] as AgentSessionRecord[]),
+    isRecordCapable(ledger) ? listAgentSessions(ledger, { limit: 5 }) : Promise.resolve([] as AgentSessionRecord[]),
   ]);
   const taskTotal = Object.values(counts).reduce((a, b) => a + b, 0);
   return {
