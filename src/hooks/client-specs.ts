@@ -27,7 +27,7 @@ export interface ClientSpec {
 /*
  * Only the events Baton needs (issue 37): each one is a Node start the client waits for. The
  * session's own transcript holds every prompt, tool call, result, failure, plan and compaction,
- * and the fold at the end of each turn reads it (import-own-transcript.ts), so the per-prompt,
+ * and the fold at the end of each turn reads it (fold-session.ts), so the per-prompt,
  * per-tool-call and pre-compaction events are not registered: SessionStart injects the context,
  * the end of a turn folds it (measuring the workspace, so measured files win), SessionEnd closes
  * the record, Claude's StopFailure marks a usage limit, and Gemini's BeforeAgent (once per prompt)

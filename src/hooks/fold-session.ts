@@ -1,17 +1,19 @@
 import { stat } from 'node:fs/promises';
-import type { Ledger } from '../ledger/index.js';
-import { agentSessionId } from '../ledger/light.js';
+import type { AgentSessionData, Ledger } from '../ledger/index.js';
+import { agentSessionId, getAgentSession } from '../ledger/light.js';
+import type { AgentSession } from '../sessions/index.js';
+import { mergeSessionData, readSessionFile, sessionRecordData } from '../sessions/light.js';
 import type { WorkspaceDiff } from '../workspace/index.js';
-import { readCodexExitCodes } from './codex-exit-codes.js';
 import { acquireFoldLock } from './fold-lock.js';
-import { closeSession } from './close-session.js';
 import { type ToolEntry, writeBatch } from './fold-turn.js';
 import { logHookProblem } from './hook-log.js';
-import { importOwnTranscript } from './import-own-transcript.js';
 import { hookLogFile, type SessionFiles, sessionFiles } from './hook-paths.js';
-import { readHookState, writeHookState } from './hook-state.js';
+import { freshState, readHookState, writeHookState } from './hook-state.js';
 import { finishJournalBatch, type JournalBatch, takeJournalBatch } from './journal.js';
 import { diffDirtyStates, type DirtyState, readDirtyState } from './measure-workspace.js';
+import { readTranscript } from './read-transcript.js';
+import { closeSession, ensureSessionRecord } from './session-record.js';
+import { cutOffEndReason } from './session-summary.js';
 import type { HookInput, HookSessionState, JournalEntry } from './types.js';
 
 /** What a fold did, for the caller. */
@@ -96,8 +98,14 @@ async function foldLocked(
 }
 
 /**
- * The session's own transcript into its record (import-own-transcript.ts); the size it had before
- * the read is kept in the state, so that a SessionEnd finding it unchanged need not read it again.
+ * Reads the session's own transcript (the hook input's `transcript_path`: Claude's JSONL, Codex's
+ * rollout, Gemini's chat file) and merges what it holds into the session's record: every prompt,
+ * tool call, failure with its exit code, plan and compaction. A missing or unreadable transcript
+ * changes nothing (the next session start's import tries again). A transcript with no prompt and
+ * no tool call (a `claude mcp list`) makes no record. The merge is the import's own
+ * (mergeSessionData: measured facts win, otherwise the newest or most complete). The size the
+ * transcript had before the read is kept in the state, so that a SessionEnd finding it unchanged
+ * need not read it again.
  */
 async function importTranscript(
   ledger: Ledger,
@@ -109,13 +117,40 @@ async function importTranscript(
   ended: Extract<JournalEntry, { kind: 'end' }> | undefined,
 ): Promise<void> {
   const file = input.transcriptPath;
+  // A regular file only: a FIFO or a device would block the read.
   const before = file ? await stat(file).catch(() => undefined) : undefined;
-  if ((await importOwnTranscript(ledger, input, workspace, state, now)) === 'created' && ended)
-    // The transcript made the record after the batch's end found none to close.
-    await closeSession(ledger, agentSessionId(input.client, input.sessionId), ended.at, ended.reason);
   if (!file || !before?.isFile()) return;
+  const session = await readSessionFile(file, { client: input.client }).then(
+    (read) => read.session,
+    () => undefined,
+  );
+  const imported = session && session.parentId === undefined ? sessionRecordData(session, workspace, now) : undefined;
+  if (session && imported && (imported.turns > 0 || imported.toolCalls > 0)) {
+    const id = agentSessionId(input.client, input.sessionId);
+    const existed = Boolean(await getAgentSession(ledger, id));
+    const record = await ensureSessionRecord(ledger, id, input, workspace, state, now);
+    const merged = mergeSessionData(record.data, imported, {
+      promptAt: session.events.findLast((e) => e.type === 'user')?.at,
+      hooked: true,
+    });
+    await ledger.updateRecord<AgentSessionData>('agent_sessions', id, { data: withTranscriptCutOff(merged, session, now) });
+    // The transcript made the record after the batch's end found none to close.
+    if (!existed && ended) await closeSession(ledger, id, ended.at, ended.reason);
+  }
   state.transcriptSeen = { file, bytes: before.size };
   writeHookState(files.state, state);
+}
+
+/**
+ * A transcript that ends in a usage limit is the cut-off even when its StopFailure hook has not
+ * folded yet: Claude Code starts StopFailure and SessionEnd at the same moment, and whichever folds
+ * first must record the session as ended by the limit.
+ */
+function withTranscriptCutOff(data: AgentSessionData, session: AgentSession, now: number): AgentSessionData {
+  if (session.ending !== 'usage_limit' || data.cutOff) return data;
+  const next: AgentSessionData = { ...data, cutOff: { error: 'rate_limit', at: session.endedAt ?? now, turn: data.turns } };
+  if (next.endedAt !== undefined) next.endReason = cutOffEndReason('rate_limit');
+  return next;
 }
 
 /** Records that a batch is in the ledger: the state moves past it (and to the new baseline), its file goes. */
@@ -173,7 +208,38 @@ function hintedPaths(workspace: string, tools: ToolEntry[]): string[] {
   return [...out].sort();
 }
 
-/** State for a session whose start Baton did not see (hooks installed mid-session, or a failed start). */
-export function freshState(input: HookInput, now: number): HookSessionState {
-  return { client: input.client, sessionId: input.sessionId, foldedBytes: 0, baseline: {}, startedAt: now, model: input.model };
+/** @default 8 MiB: rollout read at most per fold (the newest part when more was written). */
+const MAX_ROLLOUT_READ = 8 * 1024 * 1024;
+
+/**
+ * Codex's PostToolUse carries no exit code; its rollout (the hook's `transcript_path`) does, in
+ * the completed command item (`"exit_code": N`, keyed by the call id the hook received as
+ * `tool_use_id`). Reads the rollout from `fromByte` and returns the exit codes it finds, with the
+ * offset to start from next time. A rollout that cannot be read gives no codes (the failures then
+ * stay unknown, never invented).
+ */
+async function readCodexExitCodes(file: string, fromByte: number): Promise<{ codes: Map<string, number>; endByte: number }> {
+  const codes = new Map<string, number>();
+  const range = await readTranscript(file, fromByte, MAX_ROLLOUT_READ);
+  if (!range) return { codes, endByte: fromByte };
+  const lastNewline = range.bytes.lastIndexOf(0x0a);
+  if (lastNewline < 0) return { codes, endByte: range.start };
+  for (const line of range.bytes.subarray(0, lastNewline).toString('utf8').split('\n')) {
+    if (line.includes('"exit_code"')) collectExitCode(line, codes);
+  }
+  return { codes, endByte: range.start + lastNewline + 1 };
+}
+
+function collectExitCode(line: string, codes: Map<string, number>): void {
+  try {
+    const record = JSON.parse(line) as { payload?: Record<string, unknown> };
+    const payload = record.payload ?? {};
+    // item_completed { item: { id, exit_code } } (0.171) or exec_command_end { call_id, exit_code }.
+    const item = (payload.item as Record<string, unknown> | undefined) ?? payload;
+    const id = typeof item.id === 'string' ? item.id : typeof item.call_id === 'string' ? item.call_id : undefined;
+    const code = item.exit_code;
+    if (id && typeof code === 'number') codes.set(id, code);
+  } catch {
+    // a line Codex is still writing, or not JSON: skipped
+  }
 }

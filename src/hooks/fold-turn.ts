@@ -5,8 +5,7 @@ import { maskSecretsSync } from '../redact/index.js';
 import { pickFailureLine } from '../vocabulary/index.js';
 import type { WorkspaceDiff } from '../workspace/index.js';
 import { CLIENT_SPECS } from './client-specs.js';
-import { closeSession } from './close-session.js';
-import { ensureSessionRecord, mergeNotes, mergeTurn } from './session-record.js';
+import { closeSession, ensureSessionRecord, mergeNotes, mergeTurn } from './session-record.js';
 import type { HookInput, HookSessionState, JournalEntry } from './types.js';
 
 export type ToolEntry = Extract<JournalEntry, { kind: 'tool' }>;

@@ -1,7 +1,7 @@
 import { statSync } from 'node:fs';
 import { agentSessionId } from '../ledger/light.js';
-import { closeSession } from './close-session.js';
 import { acquireFoldLock } from './fold-lock.js';
+import { closeSession } from './session-record.js';
 import { type SessionFiles, sessionFiles } from './hook-paths.js';
 import { readHookState } from './hook-state.js';
 import { appendJournal, hasUnfolded } from './journal.js';

@@ -1,12 +1,12 @@
 import type { AgentSessionData } from '../ledger/index.js';
 import { agentSessionId, getAgentSession, upsertAgentSession } from '../ledger/light.js';
 import { buildInjection, readRecentCommits } from './build-injection.js';
-import { foldSession, freshState } from './fold-session.js';
+import { foldSession } from './fold-session.js';
 import { geminiPromptTokens } from './gemini-compression.js';
 import { closeAbandonedSessions, foldLeftovers } from './fold-leftovers.js';
 import { waitForHookJobs } from './hook-jobs.js';
 import { sessionFiles } from './hook-paths.js';
-import { readHookState, writeHookState } from './hook-state.js';
+import { freshState, readHookState, writeHookState } from './hook-state.js';
 import { appendJournal, hasUnfolded } from './journal.js';
 import { readDirtyState } from './measure-workspace.js';
 import { importSessionsWithin } from '../sessions/light.js';

@@ -1,6 +1,6 @@
 import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import type { HookSessionState } from './types.js';
+import type { HookInput, HookSessionState } from './types.js';
 
 /** A session's state, or undefined when there is none yet (or it cannot be read: it is rebuilt). */
 export function readHookState(file: string): HookSessionState | undefined {
@@ -18,4 +18,9 @@ export function writeHookState(file: string, state: HookSessionState): void {
   const temporary = `${file}.${process.pid}.tmp`;
   writeFileSync(temporary, `${JSON.stringify(state)}\n`);
   renameSync(temporary, file);
+}
+
+/** State for a session whose start Baton did not see (hooks installed mid-session, or a failed start). */
+export function freshState(input: HookInput, now: number): HookSessionState {
+  return { client: input.client, sessionId: input.sessionId, foldedBytes: 0, baseline: {}, startedAt: now, model: input.model };
 }

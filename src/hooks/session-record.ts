@@ -1,5 +1,5 @@
 import type { AgentSessionData, AgentSessionFailure, AgentSessionRecord, Ledger } from '../ledger/index.js';
-import { getAgentSession, upsertAgentSession } from '../ledger/light.js';
+import { endAgentSession, getAgentSession, upsertAgentSession } from '../ledger/light.js';
 import { maskSecretsSync } from '../redact/index.js';
 import type { WorkspaceDiff } from '../workspace/index.js';
 import { cutOffEndReason, summarizeSession } from './session-summary.js';
@@ -124,4 +124,15 @@ function mergeFiles(current: readonly string[], added: readonly string[], remove
 function cut(text: string): string {
   const masked = maskSecretsSync(text.trim()).text;
   return masked.length <= MAX_SESSION_TEXT ? masked : `${masked.slice(0, MAX_SESSION_TEXT - 1)}…`;
+}
+
+/** Closes the session's record with its summary (idempotent: a second end keeps the first's time). */
+export async function closeSession(ledger: Ledger, id: string, at: number, reason: string | undefined): Promise<void> {
+  const current = await getAgentSession(ledger, id);
+  if (!current) return;
+  // A session whose last turn was cut off (a usage limit) ended because of it, whatever SessionEnd says.
+  const why = current.data.cutOff ? cutOffEndReason(current.data.cutOff.error) : reason;
+  const data: AgentSessionData = { ...current.data, lastActivityAt: at, endedAt: at, ...(why ? { endReason: why } : {}) };
+  data.summary = summarizeSession(data, 'ended');
+  await endAgentSession(ledger, id, data);
 }

@@ -1,5 +1,5 @@
 import { agentSessionId, endAgentSession, upsertAgentSession } from '../ledger/light.js';
-import { freshState } from './fold-session.js';
+import { freshState } from './hook-state.js';
 import { newSessionData } from './session-record.js';
 import type { HookInput } from './types.js';
 import { withHookLedger } from './with-hook-ledger.js';

@@ -6,7 +6,7 @@ export { sessionWorkspace, sessionWorkspaceOf, type SessionWorkspace } from './s
 export { importSessions } from './import-sessions.js';
 export { IMPORT_WITHIN_MS, importSessionsWithin, waitAtMost } from './import-sessions-within.js';
 export type { ImportSessionsResult } from './import-sessions.js';
-// The hooks' fold reads its own session's transcript (src/hooks/import-own-transcript.ts).
+// The hooks' fold reads its own session's transcript (src/hooks/fold-session.ts).
 export { readSessionFile } from './read-session-file.js';
 export { sessionRecordData } from './session-record-data.js';
 // One merge rule for a session both the hooks and a transcript gave (the import and the hooks' fold).
