@@ -187,24 +187,11 @@ function didWork(record: AgentSessionRecord): boolean {
  */
 export async function listAgentSessions(ledger: LedgerRecords, query: AgentSessionQuery = {}): Promise<AgentSessionRecord[]> {
   const limit = query.limit ?? 10;
-  if (limit <= 0) return [];
-  const out: AgentSessionRecord[] = [];
-  for await (const record of scanAgentSessions(ledger, query)) {
-    if (out.length < limit) out.push(record);
-    else if (out.some(didWork)) break;
-    else if (didWork(record)) {
-      out[limit - 1] = record;
-      break;
-    }
-  }
-  return out;
-}
-
-async function* scanAgentSessions(ledger: LedgerRecords, query: AgentSessionQuery): AsyncGenerator<AgentSessionRecord> {
   const scan = query.scan ?? 200;
+  const out: AgentSessionRecord[] = [];
   let cursor: string | undefined;
   let read = 0;
-  do {
+  while (limit > 0 && read < scan) {
     const page = await ledger.listRecords<AgentSessionData>('agent_sessions', {
       status: query.status,
       limit: Math.min(50, scan - read),
@@ -214,8 +201,16 @@ async function* scanAgentSessions(ledger: LedgerRecords, query: AgentSessionQuer
     for (const record of page.items) {
       if (query.workspace !== undefined && record.data.workspace !== query.workspace) continue;
       if (!query.includeSupervised && record.data.supervised !== undefined) continue;
-      if (query.includeEmpty || !isEmptyAgentSession(record)) yield record;
+      if (!query.includeEmpty && isEmptyAgentSession(record)) continue;
+      if (out.length < limit) out.push(record);
+      else if (out.some(didWork)) return out;
+      else if (didWork(record)) {
+        out[limit - 1] = record;
+        return out;
+      }
     }
     cursor = page.nextCursor;
-  } while (cursor !== undefined && read < scan);
+    if (cursor === undefined) break;
+  }
+  return out;
 }

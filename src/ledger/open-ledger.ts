@@ -10,8 +10,6 @@ export const DEFAULT_CONNECT_TIMEOUT_MS = 2_000;
 export const DEFAULT_REDIS_NAMESPACE = 'default';
 import { MAX_TIMEOUT_MS } from './max-timeout.js';
 
-export { MAX_TIMEOUT_MS };
-
 export interface OpenLedgerOptions {
   /**
    * `memory`, `sqlite:PATH` (or a bare path ending in .db), or `redis://[:PASSWORD@]HOST:PORT/DB`

@@ -1,2 +1,1 @@
-export { openRedisLedger } from './open-redis-ledger.js';
-export { redactRedisUrl } from './redact-redis-url.js';
+export { openRedisLedger, redactRedisUrl } from './open-redis-ledger.js';

@@ -3,7 +3,6 @@ import { BatonError } from '../../errors/index.js';
 import { getLogger } from '../../observability/index.js';
 import type { Ledger } from '../ledger.js';
 import { MAX_TIMEOUT_MS } from '../max-timeout.js';
-import { redactRedisUrl } from './redact-redis-url.js';
 import { createRedisKeys } from './redis-keys.js';
 import { createRedisLedger } from './redis-ledger.js';
 import { defineLedgerScripts } from './redis-scripts.js';
@@ -128,6 +127,22 @@ async function connect(url: string, location: string, timeoutMs: number, command
     });
   }
   return redis;
+}
+
+/**
+ * The URL with its password removed, for messages and `location`.
+ * @example redactRedisUrl('redis://:s3cret@cache:6379/2') // 'redis://cache:6379/2'
+ */
+export function redactRedisUrl(url: string): string {
+  try {
+    const parsed = new URL(url);
+    if (parsed.password === '') return url;
+    parsed.password = '';
+    return parsed.toString();
+  } catch {
+    // Unparsable: drop the whole user-info part rather than risk printing a secret.
+    return url.replace(/\/\/[^/]*@/, '//');
+  }
 }
 
 /** Catches URLs ioredis would misread (a database "abc" becomes NaN) before any connection. */

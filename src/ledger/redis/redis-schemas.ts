@@ -15,7 +15,6 @@ const taskSchema = lines.taskSchema
   .loose();
 // A dispatch's seq is kept apart from its JSON (a hash field, or an index entry's score: parseSeq).
 const dispatchSchema = lines.dispatchSchema.omit({ seq: true });
-const breakerSchema = lines.breakerSchema;
 const recordSchema = lines.recordSchema.loose();
 
 const DISPATCH_STATUS_SET: ReadonlySet<unknown> = new Set(dispatchSchema.shape.status.options);
@@ -54,7 +53,7 @@ function isStoredDispatch(value: unknown): boolean {
   );
 }
 
-const SCHEMAS = { task: taskSchema, dispatch: dispatchSchema, breaker: breakerSchema, record: recordSchema };
+const SCHEMAS = { task: taskSchema, dispatch: dispatchSchema, breaker: lines.breakerSchema, record: recordSchema };
 
 interface StoredKinds {
   task: Task;

@@ -1,4 +1,4 @@
-import { applyTaskPatch, emptyStatusCounts, encodeCursor, materializeTask, pageSize } from '../defaults.js';
+import { applyTaskPatch, encodeCursor, materializeTask, pageSize } from '../defaults.js';
 import { conflict, notFound } from '../ledger-errors.js';
 import type { NewTask, Page, Task, TaskPatch, TaskQuery, TaskStatus } from '../types.js';
 import { TASK_STATUSES } from '../types.js';
@@ -86,11 +86,7 @@ export async function countTasksByStatus(ctx: RedisContext): Promise<Record<Task
   const pipeline = ctx.redis.pipeline();
   for (const s of TASK_STATUSES) pipeline.zcard(ctx.keys.tasksByStatus(s));
   const counts = await execAll(pipeline);
-  const out = emptyStatusCounts();
-  TASK_STATUSES.forEach((s, i) => {
-    out[s] = Number(counts[i]);
-  });
-  return out;
+  return Object.fromEntries(TASK_STATUSES.map((s, i) => [s, Number(counts[i])])) as Record<TaskStatus, number>;
 }
 
 /** Newest completion first; ties by id descending, as the zset orders them. */
