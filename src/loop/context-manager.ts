@@ -1,5 +1,5 @@
 import { definedFields, parseInput } from '../util/index.js';
-import { describeToolCall, exitCodeOf, failureOf, type ToolDescription } from '../vocabulary/index.js';
+import { describeToolCall, exitCodeOf, failureOf } from '../vocabulary/index.js';
 import { assembleContext, type ManagerView, type PlanState } from './assemble-context.js';
 import { intentOf, type ToolIntent } from './classify-tool.js';
 import { observeAssembly } from './loop-metrics.js';
@@ -193,7 +193,11 @@ export class ContextManager {
       ...definedFields({ isError: event.isError, exitCode }),
     });
     this.trackFiles(turn, intent, event.text, failure.failed);
-    if (!failure.failed) this.trackVocabularyEdits(turn, described);
+    // Every file an edit or write changed as the vocabulary reads the call (Codex apply_patch paths
+    // from the patch, Gemini absolute_path, MultiEdit, NotebookEdit ...), beyond the first one.
+    if (!failure.failed && (described.kind === 'edit' || described.kind === 'write')) {
+      for (const path of described.paths) if (!this.state.files.isModified(path)) this.state.files.recordEdit(path, turn.index);
+    }
     // Error-looking lines of what ran and of file views (where the code raises or catches: what a
     // view's digest keeps once its listing is gone), never of searches and listings, the failure's own line last.
     const shown = intent.kind !== 'grep' && intent.kind !== 'list_dir';
@@ -235,20 +239,14 @@ export class ContextManager {
       const path = intent.path ?? view?.path;
       if (path) {
         // Edited lines map to the functions of the latest view of that file (the edit's own echo).
-        this.recordLatestOutline(path);
+        const latest = this.latestView.get(path);
+        if (latest && this.extractor) {
+          this.state.files.recordOutline(path, this.extractor.outline(latest.path, latest.lines.join('\n'), latest.startLine));
+        }
         this.state.files.recordEdit(path, turn.index, intent.lines);
       }
     }
     for (const path of diffPaths(output)) this.state.files.recordEdit(path, turn.index);
-  }
-
-  /**
-   * Every file an edit or write changed as the vocabulary reads the call (Codex apply_patch paths
-   * from the patch, Gemini absolute_path, MultiEdit, NotebookEdit ...), beyond the first one.
-   */
-  private trackVocabularyEdits(turn: Turn, d: ToolDescription): void {
-    if (d.kind !== 'edit' && d.kind !== 'write') return;
-    for (const path of d.paths) if (!this.state.files.isModified(path)) this.state.files.recordEdit(path, turn.index);
   }
 
   /** Asks the optional summarizer in the background; a failure leaves the processor summary. */
@@ -274,12 +272,6 @@ export class ContextManager {
       if (seen === undefined) this.mentionOrder.push(term);
       this.mentions.set(term, (seen ?? 0) + 1);
     }
-  }
-
-  private recordLatestOutline(path: string): void {
-    const view = this.latestView.get(path);
-    if (view && this.extractor)
-      this.state.files.recordOutline(path, this.extractor.outline(view.path, view.lines.join('\n'), view.startLine));
   }
 
   /**

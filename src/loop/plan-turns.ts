@@ -62,9 +62,7 @@ export function planTurns(count: number, options: PlanTurnsOptions): PlannedLeve
     else levels.push(age < maskAfterTurns ? 'summary' : 'masked');
   }
   const hard = options.hardAvailable ?? available;
-  let recentStart = count;
-  while (recentStart > 0 && (ages[recentStart - 1] as number) < recentTurns) recentStart -= 1;
-  recentStart = Math.min(recentStart, Math.max(0, count - 1));
+  const recentStart = windowStart(ages, recentTurns);
   // Older turns that cannot fit even masked are dropped without being measured, so a long
   // history costs about one budget of counting, not its whole length.
   let room = hard;
@@ -97,7 +95,15 @@ export function planTurns(count: number, options: PlanTurnsOptions): PlannedLeve
   return levels;
 }
 
-function levelCost(levels: readonly PlannedLevel[], i: number, cost: (i: number, level: TurnLevel) => number): number {
+/** The first turn of the recent window (fewer than `recentTurns` calls after it); the newest turn at least. Pure. */
+export function windowStart(ages: readonly number[], recentTurns: number): number {
+  let start = ages.length;
+  while (start > 0 && (ages[start - 1] as number) < recentTurns) start -= 1;
+  return Math.min(start, Math.max(0, ages.length - 1));
+}
+
+/** Tokens of turn `i` at its planned level; none when dropped or clipped (the shared window counts those). */
+export function levelCost(levels: readonly PlannedLevel[], i: number, cost: (i: number, level: TurnLevel) => number): number {
   const level = levels[i];
   return level === undefined || level === 'dropped' || level === 'clipped' ? 0 : cost(i, level);
 }

@@ -1,5 +1,5 @@
 import { startsTokenPiece, type TokenCounter } from '../tokens/index.js';
-import type { PlannedLevel } from './plan-turns.js';
+import { levelCost, type PlannedLevel, windowStart } from './plan-turns.js';
 import { ERROR_LINE } from './processors/error-lines.js';
 import { messageHeader } from './render-message.js';
 import { shrinkLarge } from './shrink-large.js';
@@ -52,19 +52,13 @@ export interface ShareWindowInput {
 export function shareWindow(input: ShareWindowInput): SharedWindow | undefined {
   const { plan, ages, recentTurns, hard, cost } = input;
   const count = plan.length;
-  let start = count;
-  while (start > 0 && (ages[start - 1] as number) < recentTurns) start -= 1;
-  start = Math.min(start, Math.max(0, count - 1));
-  const levelCost = (i: number) => {
-    const level = plan[i] as PlannedLevel;
-    return level === 'dropped' || level === 'clipped' ? 0 : cost(i, level);
-  };
+  const start = windowStart(ages, recentTurns);
   let total = 0;
-  for (let i = 0; i < count; i += 1) total += levelCost(i);
+  for (let i = 0; i < count; i += 1) total += levelCost(plan, i, cost);
   const whole = plan.slice(start).every((l) => l === 'verbatim' || l === 'compact');
   if (count === 0 || (whole && total <= hard)) return undefined;
   let older = 0;
-  for (let i = 0; i < start; i += 1) older += levelCost(i);
+  for (let i = 0; i < start; i += 1) older += levelCost(plan, i, cost);
   for (let from = start; from < count; from += 1) {
     const window = shareFrom(input, from, hard);
     if (!window) continue;
