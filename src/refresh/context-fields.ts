@@ -63,7 +63,7 @@ function minimalFields(snapshot: ContextSnapshot, now: number): ContextField[] {
   const task = snapshot.task;
   const git = snapshot.git;
   const last = snapshot.dispatches[0];
-  return [
+  const fields: ContextField[] = [
     { id: 'workspace', kind: 'json', value: snapshot.workspace, priority: 100, required: true },
     {
       id: 'current_task',
@@ -86,18 +86,10 @@ function minimalFields(snapshot: ContextSnapshot, now: number): ContextField[] {
     },
     { id: 'blockers', kind: 'json', value: blockers(snapshot).map((b) => clip(b, 200)), priority: 90 },
     { id: 'next_action', kind: 'json', value: nextAction(snapshot), priority: 92, required: true },
-    ...(snapshot.agentSessions?.[0]
-      ? [
-          {
-            id: 'last_session',
-            kind: 'json' as const,
-            value: clip(snapshot.agentSessions[0].data.summary, 300),
-            priority: 85,
-            overflow: 'drop' as const,
-          },
-        ]
-      : []),
   ];
+  const session = snapshot.agentSessions?.[0];
+  if (session) fields.push({ id: 'last_session', kind: 'json', value: clip(session.data.summary, 300), priority: 85, overflow: 'drop' });
+  return fields;
 }
 
 /**
