@@ -21,11 +21,7 @@ const MAX_LISTED_FILES = 20;
  * instructions and the checklist are required. Pure.
  */
 export function buildContinuationPrompt(snapshot: ContextSnapshot, options: ContinuationPromptOptions): string {
-  const sections = continuationSections(snapshot, options.now);
-  return packSections(sections, { budget: options.maxTokens, counter: options.counter }).text;
-}
-
-function continuationSections(snapshot: ContextSnapshot, now: number): Section[] {
+  const { now } = options;
   const task = snapshot.task;
   const last = snapshot.dispatches[0];
   const lastActivity = Math.max(task?.updatedAt ?? 0, last?.finishedAt ?? last?.startedAt ?? 0);
@@ -47,7 +43,8 @@ function continuationSections(snapshot: ContextSnapshot, now: number): Section[]
     }),
   ];
   // Sections with nothing to say are left out rather than packed empty.
-  return sections.filter((s) => s.text.trim() !== '');
+  const said = sections.filter((s) => s.text.trim() !== '');
+  return packSections(said, { budget: options.maxTokens, counter: options.counter }).text;
 }
 
 function section(id: string, text: string, priority: number, extra: Partial<Section> = {}): Section {

@@ -30,7 +30,7 @@ export interface ContextField {
 /** Builds the JSON fields of minimal, standard and detailed (seed 002 §2.1-§2.3, §3.2). Pure. */
 export function buildContextFields(snapshot: ContextSnapshot, format: Exclude<RefreshFormat, 'narrative'>, now: number): ContextField[] {
   if (format === 'minimal') return minimalFields(snapshot, now);
-  const options: FieldOptions = { format, detailed: format === 'detailed', now };
+  const options: FieldOptions = { detailed: format === 'detailed', now };
   // The order is the order of the keys in the rendered JSON.
   return [
     ...taskFields(snapshot, options),
@@ -53,7 +53,6 @@ function listItem(group: string, i: number): Pick<ContextField, 'id' | 'group' |
 
 /** What every field group of standard and detailed needs to know besides the snapshot. */
 interface FieldOptions {
-  format: 'standard' | 'detailed';
   detailed: boolean;
   now: number;
 }
@@ -63,7 +62,7 @@ function minimalFields(snapshot: ContextSnapshot, now: number): ContextField[] {
   const task = snapshot.task;
   const git = snapshot.git;
   const last = snapshot.dispatches[0];
-  return [
+  const fields: ContextField[] = [
     { id: 'workspace', kind: 'json', value: snapshot.workspace, priority: 100, required: true },
     {
       id: 'current_task',
@@ -86,18 +85,10 @@ function minimalFields(snapshot: ContextSnapshot, now: number): ContextField[] {
     },
     { id: 'blockers', kind: 'json', value: blockers(snapshot).map((b) => clip(b, 200)), priority: 90 },
     { id: 'next_action', kind: 'json', value: nextAction(snapshot), priority: 92, required: true },
-    ...(snapshot.agentSessions?.[0]
-      ? [
-          {
-            id: 'last_session',
-            kind: 'json' as const,
-            value: clip(snapshot.agentSessions[0].data.summary, 300),
-            priority: 85,
-            overflow: 'drop' as const,
-          },
-        ]
-      : []),
   ];
+  const session = snapshot.agentSessions?.[0];
+  if (session) fields.push({ id: 'last_session', kind: 'json', value: clip(session.data.summary, 300), priority: 85, overflow: 'drop' });
+  return fields;
 }
 
 /**
@@ -127,7 +118,7 @@ function agentSessionFields(snapshot: ContextSnapshot, { detailed, now }: FieldO
 }
 
 /** The workspace, the current task (with long instructions as trimmable text), its dependencies and blockers. */
-function taskFields(snapshot: ContextSnapshot, { format }: FieldOptions): ContextField[] {
+function taskFields(snapshot: ContextSnapshot, { detailed }: FieldOptions): ContextField[] {
   const task = snapshot.task;
   const git = snapshot.git;
   const fields: ContextField[] = [
@@ -141,12 +132,12 @@ function taskFields(snapshot: ContextSnapshot, { format }: FieldOptions): Contex
     {
       id: 'current_task',
       kind: 'json',
-      value: task ? taskView(task, format) : null,
+      value: task ? taskView(task, detailed) : null,
       priority: 100,
       required: true,
     },
   ];
-  if (task?.instructions && format === 'standard' && countTokens(task.instructions) > 300) {
+  if (task?.instructions && !detailed && countTokens(task.instructions) > 300) {
     // Long instructions would crowd out everything else as a whole JSON field: trim as text.
     fields.push({
       id: 'task_instructions',
@@ -175,9 +166,9 @@ function activeTaskFields(snapshot: ContextSnapshot): ContextField[] {
   }));
 }
 
-function dispatchFields(snapshot: ContextSnapshot, { format, detailed }: FieldOptions): ContextField[] {
+function dispatchFields(snapshot: ContextSnapshot, { detailed }: FieldOptions): ContextField[] {
   return snapshot.dispatches.map((d, i) => {
-    const view = dispatchView(d, format);
+    const view = dispatchView(d, detailed);
     return {
       ...listItem('recent_dispatches', i),
       value: view,
@@ -193,7 +184,7 @@ function dispatchFields(snapshot: ContextSnapshot, { format, detailed }: FieldOp
 }
 
 /** The git status, the changed files (when few, or in detailed) and, in detailed, the diff. */
-function gitFields(snapshot: ContextSnapshot, { format, detailed, now }: FieldOptions): ContextField[] {
+function gitFields(snapshot: ContextSnapshot, { detailed, now }: FieldOptions): ContextField[] {
   const git = snapshot.git;
   if (!git) return [];
   const fields: ContextField[] = [
@@ -212,7 +203,7 @@ function gitFields(snapshot: ContextSnapshot, { format, detailed, now }: FieldOp
       required: true,
     },
   ];
-  const listFiles = git.uncommitted < 20 || format === 'detailed';
+  const listFiles = git.uncommitted < 20 || detailed;
   if (listFiles) {
     for (const [i, f] of git.changedFiles.entries()) {
       fields.push({
@@ -230,25 +221,24 @@ function gitFields(snapshot: ContextSnapshot, { format, detailed, now }: FieldOp
 }
 
 /** Open tech debt: the current task's first, the whole record only in detailed. */
-function debtFields(snapshot: ContextSnapshot, { format, detailed }: FieldOptions): ContextField[] {
+function debtFields(snapshot: ContextSnapshot, { detailed }: FieldOptions): ContextField[] {
   const task = snapshot.task;
   return snapshot.debt.map((item, i) => ({
     ...listItem('open_tech_debt', i),
-    value:
-      format === 'detailed'
-        ? { id: item.id, task_id: item.taskId ?? null, ...(toWireCase(item.data) as Record<string, unknown>) }
-        : { id: item.id, title: item.data.title, category: item.data.category, severity: item.data.severity, impact: item.data.impact },
+    value: detailed
+      ? { id: item.id, task_id: item.taskId ?? null, ...(toWireCase(item.data) as Record<string, unknown>) }
+      : { id: item.id, title: item.data.title, category: item.data.category, severity: item.data.severity, impact: item.data.impact },
     priority: (item.taskId === task?.id && task ? 85 : detailed ? 54 : 70) - i * 0.1,
     overflow: 'drop',
   }));
 }
 
 /** The task folder: its README when short enough (always in detailed), the file list, and in detailed the contents. */
-function artifactFields(snapshot: ContextSnapshot, { format, detailed }: FieldOptions): ContextField[] {
+function artifactFields(snapshot: ContextSnapshot, { detailed }: FieldOptions): ContextField[] {
   const artifacts = snapshot.artifacts;
   if (!artifacts) return [];
   const fields: ContextField[] = [];
-  const readmeFits = artifacts.readme !== undefined && (format === 'detailed' || countTokens(artifacts.readme) < README_INCLUDE_MAX_TOKENS);
+  const readmeFits = artifacts.readme !== undefined && (detailed || countTokens(artifacts.readme) < README_INCLUDE_MAX_TOKENS);
   if (readmeFits)
     fields.push({
       id: 'task_readme',
@@ -308,7 +298,7 @@ function artifactContentFields(artifacts: NonNullable<ContextSnapshot['artifacts
 }
 
 /** The active workflow and phase, and its text when short enough (always in detailed). */
-function workflowFields(snapshot: ContextSnapshot, { format }: FieldOptions): ContextField[] {
+function workflowFields(snapshot: ContextSnapshot, { detailed }: FieldOptions): ContextField[] {
   const workflow = snapshot.workflow;
   if (!workflow) return [];
   const fields: ContextField[] = [
@@ -324,7 +314,7 @@ function workflowFields(snapshot: ContextSnapshot, { format }: FieldOptions): Co
       overflow: 'drop',
     },
   ];
-  const fits = workflow.content && (format === 'detailed' || countTokens(workflow.content) < WORKFLOW_INCLUDE_MAX_TOKENS);
+  const fits = workflow.content && (detailed || countTokens(workflow.content) < WORKFLOW_INCLUDE_MAX_TOKENS);
   if (fits)
     fields.push({
       id: 'workflow_content',
@@ -338,17 +328,17 @@ function workflowFields(snapshot: ContextSnapshot, { format }: FieldOptions): Co
 }
 
 /** Related research and recon records, summarized outside detailed. */
-function researchFields(snapshot: ContextSnapshot, { format }: FieldOptions): ContextField[] {
+function researchFields(snapshot: ContextSnapshot, { detailed }: FieldOptions): ContextField[] {
   const research = snapshot.research.map((r, i): ContextField => ({
     ...listItem('related_research', i),
     // §3.2: never the complete findings outside detailed; summarize and point to the record.
-    value: format === 'detailed' ? { id: r.id, ...r.data } : { id: r.id, topic: r.data.topic, summary: clip(r.data.summary, 400) },
+    value: detailed ? { id: r.id, ...r.data } : { id: r.id, topic: r.data.topic, summary: clip(r.data.summary, 400) },
     priority: 40 - i * 0.1,
     overflow: 'drop',
   }));
   const recon = snapshot.recon.map((r, i): ContextField => ({
     ...listItem('related_recon', i),
-    value: format === 'detailed' ? { id: r.id, ...r.data } : { id: r.id, target: r.data.target, summary: clip(r.data.summary, 300) },
+    value: detailed ? { id: r.id, ...r.data } : { id: r.id, target: r.data.target, summary: clip(r.data.summary, 300) },
     priority: 38 - i * 0.1,
     overflow: 'drop',
   }));

@@ -4,7 +4,7 @@ import type { ContextSnapshot } from './types.js';
 
 // The JSON views of one task and one dispatch, and the text cuts the context fields use.
 
-export function taskView(task: NonNullable<ContextSnapshot['task']>, format: string) {
+export function taskView(task: NonNullable<ContextSnapshot['task']>, detailed: boolean) {
   return {
     id: task.id,
     title: task.title,
@@ -13,7 +13,7 @@ export function taskView(task: NonNullable<ContextSnapshot['task']>, format: str
     difficulty: task.difficulty ?? null,
     mode: task.mode ?? null,
     description: clip(task.intent || task.title, 500),
-    instructions: format === 'detailed' || task.instructions.length < 1200 ? task.instructions : undefined,
+    instructions: detailed || task.instructions.length < 1200 ? task.instructions : undefined,
     acceptance_criteria: task.acceptanceCriteria,
     depends_on: task.dependsOn,
     block_reason: task.blockReason,
@@ -26,8 +26,7 @@ export function taskView(task: NonNullable<ContextSnapshot['task']>, format: str
   };
 }
 
-export function dispatchView(d: ContextSnapshot['dispatches'][number], format: string) {
-  const long = format === 'detailed';
+export function dispatchView(d: ContextSnapshot['dispatches'][number], long: boolean) {
   return {
     id: d.id,
     task_id: d.taskId,

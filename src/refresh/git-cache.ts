@@ -15,12 +15,6 @@ export interface GitCacheOptions {
   maxEntries?: number;
 }
 
-/** A lookup's options: what to read, and whether a valid entry may answer. */
-export interface GitCacheGetOptions extends ReadGitStateOptions {
-  /** Read git now even when a valid entry exists (the new state replaces it). @default false */
-  fresh?: boolean;
-}
-
 export interface GitLookup {
   state: GitState;
   hit: boolean;
@@ -28,11 +22,7 @@ export interface GitLookup {
   key: string;
 }
 
-interface Entry {
-  key: string;
-  state: GitState;
-  storedAt: number;
-}
+type Entry = Omit<GitLookup, 'hit'> & { storedAt: number };
 
 /**
  * Caches `readGitState` per workspace and option set, keyed by HEAD and the index's mtime/size and
@@ -63,10 +53,10 @@ export class GitCache {
   }
 
   /**
-   * Returns cached state when HEAD and index are unchanged and the entry is fresh (and `fresh` is
-   * not asked for); else reads git.
+   * Returns cached state when HEAD and index are unchanged and the entry is fresh, unless `fresh`
+   * asks to read git now (the new state then replaces the entry); else reads git.
    */
-  async get(workspace: string, lookupOptions: GitCacheGetOptions = {}): Promise<GitLookup> {
+  async get(workspace: string, lookupOptions: ReadGitStateOptions & { fresh?: boolean } = {}): Promise<GitLookup> {
     const { fresh = false, ...options } = lookupOptions;
     const location = await this.locate(workspace);
     if (!location) throw new Error('not a git repository (no .git found in the workspace or above it)');
