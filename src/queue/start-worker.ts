@@ -72,7 +72,22 @@ export async function startQueueWorker(options: QueueWorkerOptions): Promise<Que
   });
   // The queue's own rate limit pauses every worker when no provider can run.
   const queue = new Queue(QUEUE_NAME, { connection, prefix });
-  const rotation = leaveRotation(logger, owner, options.repoDir, () => worker.close());
+  // The worker leaves the rotation once (its clone failed a job): logged, closed, outOfRotation resolved with why.
+  let leftWith: (why: string) => void = () => {};
+  const outOfRotation = new Promise<string>((resolve) => {
+    leftWith = resolve;
+  });
+  let left = false;
+  const onCloneFault = (why: string) => {
+    if (left) return;
+    left = true;
+    logger.error(
+      { owner, repoDir: options.repoDir },
+      `this worker's clone failed a job, which goes back to the queue; the worker takes no more jobs: ${why}`,
+    );
+    // Not awaited: close waits for the running jobs, the failing one among them.
+    void worker.close().finally(() => leftWith(why));
+  };
   const processor = taskJobProcessor({
     ledger: options.ledger,
     queue,
@@ -81,7 +96,7 @@ export async function startQueueWorker(options: QueueWorkerOptions): Promise<Que
     owner,
     run: options.run,
     logger,
-    onCloneFault: rotation.leave,
+    onCloneFault,
     ...(options.breakerRecheckMs === undefined ? {} : { breakerRecheckMs: options.breakerRecheckMs }),
   });
   const lockMs = options.lockMs ?? DEFAULT_QUEUE_LOCK_MS;
@@ -101,39 +116,12 @@ export async function startQueueWorker(options: QueueWorkerOptions): Promise<Que
   logger.info({ owner, concurrency: options.concurrency ?? 1 }, 'baton worker ready');
   return {
     owner,
-    outOfRotation: rotation.left,
+    outOfRotation,
     close: async () => {
       await worker.close();
       await queue.close();
       await sites.close();
       lock.close();
-    },
-  };
-}
-
-/** How a worker leaves the rotation once (its clone failed a job): logged, closed, `left` resolved with why. */
-function leaveRotation(
-  logger: Logger,
-  owner: string,
-  repoDir: string,
-  close: () => Promise<void>,
-): { leave: (why: string) => void; left: Promise<string> } {
-  let resolve: (why: string) => void = () => {};
-  const left = new Promise<string>((r) => {
-    resolve = r;
-  });
-  let gone = false;
-  return {
-    left,
-    leave(why) {
-      if (gone) return;
-      gone = true;
-      logger.error(
-        { owner, repoDir },
-        `this worker's clone failed a job, which goes back to the queue; the worker takes no more jobs: ${why}`,
-      );
-      // Not awaited: close waits for the running jobs, the failing one among them.
-      void close().finally(() => resolve(why));
     },
   };
 }
