@@ -5,8 +5,6 @@ import { discoverOpencodeSessions } from './opencode/discover-opencode-sessions.
 import { claudeProjectSlug, geminiProjectNames, type SessionStores } from './session-stores.js';
 import type { SessionFileEntry } from './types.js';
 
-export type { SessionFileEntry };
-
 /**
  * Every session file of every client store that may be this workspace's: Claude Code transcripts
  * of each root's project folder, Gemini CLI chats and checkpoints of each root's project folder,

@@ -4,7 +4,7 @@ import { createHash } from 'node:crypto';
 import type { AgentSessionData, LedgerRecords } from '../ledger/index.js';
 import type { PlanItem } from '../vocabulary/index.js';
 import { agentSessionId, getAgentSession } from '../ledger/light.js';
-import { discoverSessionFiles, type SessionFileEntry } from './discover-session-files.js';
+import { discoverSessionFiles } from './discover-session-files.js';
 import { isUnderRoots, workspaceRoots } from './discover-roots.js';
 import { readHeadCwd } from './read-head-cwd.js';
 import { readSessionFile } from './read-session-file.js';
@@ -12,7 +12,7 @@ import { canAppend, HEAD_HASH_BYTES, headHash, type ImportCarry, nextResume } fr
 import { mergeSessionData } from './merge-session-data.js';
 import { appendSessionData, sessionPlan, sessionRecordData } from './session-record-data.js';
 import { sessionStores } from './session-stores.js';
-import type { AgentSession } from './types.js';
+import type { AgentSession, SessionFileEntry } from './types.js';
 
 /** What the ledger remembers of one session file (collection `session_imports`). */
 export interface SessionImportState {

@@ -2,9 +2,8 @@ import { createHash } from 'node:crypto';
 import { open } from 'node:fs/promises';
 import type { AgentSessionData } from '../ledger/index.js';
 import type { PlanItem } from '../vocabulary/index.js';
-import type { SessionFileEntry } from './discover-session-files.js';
 import { definedFields } from './is-record.js';
-import type { AgentSession, SessionResume } from './types.js';
+import type { AgentSession, SessionFileEntry, SessionResume } from './types.js';
 
 /** Bytes of a file's head whose hash tells an appended file from a rewritten one. */
 export const HEAD_HASH_BYTES = 4096;
@@ -40,8 +39,8 @@ export async function headHash(file: string, bytes: number): Promise<string> {
  * than when read, its head's bytes the same). A file that shrank, kept its size or changed its
  * head was rewritten: it is read whole. A JSON document (Gemini's `.json`) is always read whole.
  */
-export async function canAppend(entry: SessionFileEntry, offset: number, size: number, carry: ImportCarry | undefined): Promise<boolean> {
-  if (!carry || !entry.file.endsWith('.jsonl') || offset <= 0) return false;
+export async function canAppend(entry: SessionFileEntry, offset: number, size: number, carry: ImportCarry): Promise<boolean> {
+  if (!entry.file.endsWith('.jsonl') || offset <= 0) return false;
   if (entry.size <= size || entry.size < offset) return false;
   try {
     return (await headHash(entry.file, carry.headBytes)) === carry.headHash;

@@ -20,8 +20,7 @@ export function sessionRecordData(session: AgentSession, workspace: string, now:
     return own === undefined ? [] : [own];
   });
   const replies = session.events.flatMap((e) => (e.type === 'assistant' ? [e.text] : []));
-  const written = calls.filter((c) => !c.failed && (c.kind === 'edit' || c.kind === 'write'));
-  const files = [...new Set(written.flatMap((c) => c.paths.map((p) => relativeTo(workspace, session.cwd, p))))].sort();
+  const files = [...new Set(editedFiles(calls).map((p) => relativeTo(workspace, session.cwd, p)))].sort();
   const startedAt = session.startedAt ?? session.endedAt ?? now;
   const lastActivityAt = session.endedAt ?? startedAt;
   const data: AgentSessionData = {
@@ -127,6 +126,13 @@ export function sessionPlan(calls: readonly SessionToolCall[], initial: readonly
 /** The open items of a session's plan, its plan calls applied in order (the vocabulary's applyPlan). Pure. */
 export function sessionOpenPlan(calls: readonly SessionToolCall[]): PlanItem[] {
   return openPlanItems(sessionPlan(calls));
+}
+
+/** The files the calls edited or wrote (failed calls left out), each once, oldest first. */
+export function editedFiles(calls: readonly SessionToolCall[]): string[] {
+  const out = new Set<string>();
+  for (const c of calls) if (!c.failed && (c.kind === 'edit' || c.kind === 'write')) for (const p of c.paths) out.add(p);
+  return [...out];
 }
 
 function failuresOf(session: AgentSession): AgentSessionFailure[] {

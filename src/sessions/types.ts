@@ -85,14 +85,6 @@ export interface SessionParser {
   finish(): AgentSession;
 }
 
-/** Bounds a parser keeps to, so a huge file never becomes a huge session. */
-export interface ParseLimits {
-  /** A tool result longer than this keeps its head and tail. @default DEFAULT_MAX_OUTPUT_CHARS */
-  maxOutputChars?: number;
-  /** A user or assistant text longer than this keeps its head and tail. @default DEFAULT_MAX_TEXT_CHARS */
-  maxTextChars?: number;
-}
-
 /**
  * What a read from `start` (an incremental import) needs of the lines before it: the session's
  * head facts (Codex and Copilot name their id and cwd in the first line only) and the calls still
@@ -104,8 +96,12 @@ export interface SessionResume {
   pending: Array<{ call: SessionToolCall; at?: number }>;
 }
 
-/** Options of a reader of one session file. */
-export interface ReadSessionOptions extends ParseLimits {
+/** Options of a reader of one session file (and of its client's parser: the bounds, so a huge file never becomes a huge session). */
+export interface ReadSessionOptions {
+  /** A tool result longer than this keeps its head and tail. @default DEFAULT_MAX_OUTPUT_CHARS */
+  maxOutputChars?: number;
+  /** A user or assistant text longer than this keeps its head and tail. @default DEFAULT_MAX_TEXT_CHARS */
+  maxTextChars?: number;
   /** Byte offset to start at (an incremental import's last end; JSONL files only). @default 0 */
   start?: number;
   /**

@@ -3,10 +3,11 @@ import type { AgentSessionData, AgentSessionRecord, LedgerRecords } from '../../
 import { openPlanItems, type PlanItem } from '../../vocabulary/index.js';
 import { importStateId, type SessionImportState } from '../import-sessions.js';
 import { readSessionFile } from '../read-session-file.js';
+import { editedFiles } from '../session-record-data.js';
 import type { AgentSession, SessionClient } from '../types.js';
 import { readSessionWindow, type SessionWindow } from './read-session-window.js';
 import { TRANSCRIPT_TAIL_EVENTS } from './session-loop-events.js';
-import { editedFiles, failureOf, type HandoffFacts, LAST_ACTIONS } from './session-facts-block.js';
+import { failureOf, type HandoffFacts, LAST_ACTIONS } from './session-facts-block.js';
 
 export interface HandoffSession {
   /** The session (whole), or its first request and newest events (a window). */

@@ -1,5 +1,5 @@
 import { normalizeWhitespace } from '../../loop/index.js';
-import { sessionOpenPlan } from '../session-record-data.js';
+import { editedFiles, sessionOpenPlan } from '../session-record-data.js';
 import type { AgentSession, PlanItem, SessionToolCall } from '../types.js';
 
 /** Characters of a request kept in the handoff's header. */
@@ -106,12 +106,6 @@ function actionLine(call: SessionToolCall): string {
         : ` → ${clip(lines[0] as string, LINE_CHARS)} … ${clip(lines.at(-1) as string, LINE_CHARS)}`;
   const status = call.failed ? ` [failed${call.exitCode === undefined ? '' : `, exit ${call.exitCode}`}]` : '';
   return `- ${call.name}: ${clip(call.key ?? '', LINE_CHARS)}${status}${result}`;
-}
-
-export function editedFiles(calls: readonly SessionToolCall[]): string[] {
-  const out = new Set<string>();
-  for (const c of calls) if (!c.failed && (c.kind === 'edit' || c.kind === 'write')) for (const p of c.paths) out.add(p);
-  return [...out];
 }
 
 function clip(text: string, max: number): string {

@@ -1,6 +1,6 @@
 import { isRecord, parseJson, stringField } from '../is-record.js';
 import { classifyEnding, SessionBuilder } from '../session-builder.js';
-import type { ParseLimits, SessionEnding, SessionParser } from '../types.js';
+import type { ReadSessionOptions, SessionEnding, SessionParser } from '../types.js';
 
 /** One row of OpenCode's database as the reader hands it over (`data` columns parsed or not). */
 export type OpencodeRecord =
@@ -32,7 +32,7 @@ const QUIET_PARTS = new Set([
  * MessageAbortedError: interrupted); a later finished message ends it normally again. A `task`
  * call links the sub-agent session it started (`metadata.sessionId`).
  */
-export function createOpencodeParser(source: string, limits: ParseLimits = {}): SessionParser {
+export function createOpencodeParser(source: string, limits: ReadSessionOptions = {}): SessionParser {
   const b = new SessionBuilder('opencode', source, limits);
   const roles = new Map<string, { role: string; summary: boolean; at: number | undefined }>();
   return {
