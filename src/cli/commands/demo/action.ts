@@ -1,7 +1,9 @@
+import { writeFileSync } from 'node:fs';
 import { mkdir, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { openLedger } from '../../../ledger/index.js';
+import { createWorktreeSites } from '../../../isolation/index.js';
+import { type Ledger, openLedger } from '../../../ledger/index.js';
 import { silentLogger } from '../../../observability/index.js';
 import { createCommandProvider, type Provider } from '../../../providers/index.js';
 import { loadPlan, type RunReport, runPlan, type SupervisorEvent, workspaceOps } from '../../../supervisor/index.js';
@@ -9,7 +11,6 @@ import { PACKAGE_ROOT } from '../../../version/index.js';
 import { gitOk } from '../../../workspace/index.js';
 import { type CliIO, type CommonOptions, EXIT_FAILURE, EXIT_OK, printResult } from '../../context.js';
 import { describeDemoEvent } from './describe-demo-event.js';
-import { runParallelPart } from './parallel-part.js';
 
 export interface DemoOptions extends CommonOptions {
   keep?: boolean;
@@ -39,7 +40,7 @@ export interface DemoResult {
  * no network, no credentials) in a temporary git workspace, on the embedded SQLite ledger. The
  * ledger file sits beside the workspace, not in it, so its own writes are never measured as the
  * agents' changes; with --keep both stay for `baton status --ledger sqlite:PATH`. Then part 2
- * (parallel-part.ts) shows the merge-conflict seam of `--concurrency`.
+ * (runParallelPart) shows the merge-conflict seam of `--concurrency`.
  */
 export async function runDemo(io: CliIO, options: DemoOptions): Promise<number> {
   const examples = path.join(PACKAGE_ROOT, 'examples');
@@ -78,7 +79,7 @@ export async function runDemo(io: CliIO, options: DemoOptions): Promise<number> 
       onEvent,
     });
     print('\nPart 2: two tasks at once (--concurrency 2), each in its own git worktree, both adding a line to MOTTO.md\n');
-    const parallel = await runParallelPart({ root, examples, ledger, builder: agent('builder', 'builder.mjs'), onEvent: narrate(true) });
+    const parallel = await runParallelPart(root, examples, ledger, agent('builder', 'builder.mjs'), narrate(true));
     if (!parallel) print('  skipped: git is not installed');
     await ledger.close();
     const tasks = [...report.tasks, ...(parallel?.report.tasks ?? [])];
@@ -114,4 +115,45 @@ function summary(reported: RunReport['tasks'], injected: readonly InjectedSeam[]
   const seams = new Set(injected.map((i) => i.seam));
   const tasks = reported.map((t) => `${t.id} ${t.status} after ${new Set(t.attempts.map((a) => a.attempt)).size} attempt(s)`);
   return `\nResult: ${tasks.join(', ')}.\nSeams with injected context: ${[...seams].join(', ') || 'none'}.`;
+}
+
+/**
+ * The demo's second part, `baton run --concurrency 2` in small: examples/demo-parallel-plan.yaml
+ * in a new git repository under `root`, each task in its own worktree. Both tasks add a line to
+ * the same new file, so the second to be integrated conflicts and is re-run with the MERGE CONFLICT
+ * CONTEXT. Returns undefined without git (worktrees need it).
+ */
+async function runParallelPart(
+  root: string,
+  examples: string,
+  ledger: Ledger,
+  builder: Provider,
+  onEvent: (event: SupervisorEvent) => void,
+): Promise<{ dir: string; report: RunReport } | undefined> {
+  const dir = path.join(root, 'parallel');
+  await mkdir(dir, { recursive: true });
+  const git = (...args: string[]) => gitOk(['-c', 'user.email=demo@baton.invalid', '-c', 'user.name=Baton demo', ...args], dir);
+  try {
+    await git('init', '-q', '-b', 'main');
+    writeFileSync(path.join(dir, 'README.md'), '# Motto\n');
+    await git('add', '-A');
+    await git('commit', '-qm', 'demo: initial commit');
+  } catch {
+    return undefined;
+  }
+  const plan = await loadPlan(path.join(examples, 'demo-parallel-plan.yaml'));
+  const sites = await createWorktreeSites({ repoDir: dir, logger: silentLogger, onEvent });
+  const report = await runPlan(plan, {
+    ledger,
+    providers: [builder],
+    workspace: workspaceOps(dir),
+    workspaceDir: dir,
+    agentTimeoutMs: 60_000,
+    checkTimeoutMs: 30_000,
+    logger: silentLogger,
+    concurrency: 2,
+    sites,
+    onEvent,
+  });
+  return { dir, report };
 }
