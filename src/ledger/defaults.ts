@@ -8,6 +8,7 @@ import type {
   NewDispatch,
   NewRecord,
   NewTask,
+  RecordCollection,
   RecordPatch,
   Task,
   TaskStatus,
@@ -64,8 +65,9 @@ export function materializeBreaker(provider: string, generation: number, next: B
   return { ...redactForLedger(stripUndefined(next)), provider, generation, updatedAt: now };
 }
 
-/** A new plain record, secrets masked. */
-export function materializeRecord<T>(input: NewRecord<T>, id: string, now: number): LedgerRecord<T> {
+/** A new plain record of `collection`, secrets masked; its id is made when the input has none. */
+export function materializeRecord<T>(input: NewRecord<T>, collection: RecordCollection, now: number): LedgerRecord<T> {
+  const id = input.id ?? newId(collection.slice(0, 2));
   return redactForLedger(stripUndefined({ ...input, id, createdAt: now, updatedAt: now }));
 }
 

@@ -1,6 +1,5 @@
 import { isBatonError } from '../../errors/index.js';
 import { applyDispatchPatch, materializeDispatch, pageSize } from '../defaults.js';
-import { newId } from '../ids.js';
 import { conflict, notFound } from '../ledger-errors.js';
 import {
   type Dispatch,
@@ -101,7 +100,7 @@ function appendKeys(ctx: RedisContext, draft: Dispatch): [6, string, string, str
 
 /** One round trip: the script takes the seq, stores the dispatch and indexes it. */
 export async function appendDispatch(ctx: RedisContext, input: NewDispatch): Promise<Dispatch> {
-  const draft = materializeDispatch({ ...input, id: input.id ?? newId('d') }, 0, ctx.now());
+  const draft = materializeDispatch(input, 0, ctx.now());
   const seq = await ctx.redis.batonAppend(...appendKeys(ctx, draft), stored(draft), draft.taskId, draft.status, draft.id);
   if (seq === -1) throw conflict('dispatch', draft.id);
   draft.seq = Number(seq);
@@ -110,7 +109,7 @@ export async function appendDispatch(ctx: RedisContext, input: NewDispatch): Pro
 
 /** One round trip: the script numbers the attempt, takes the seq, stores and indexes the dispatch. */
 export async function appendNextAttempt(ctx: RedisContext, input: NewAttemptDispatch): Promise<Dispatch> {
-  const draft = materializeDispatch({ ...input, attempt: 0, id: input.id ?? newId('d') }, 0, ctx.now());
+  const draft = materializeDispatch({ ...input, attempt: 0 }, 0, ctx.now());
   const { seq: _seq, attempt: _attempt, ...rest } = draft;
   const [seq, attempt] = (await ctx.redis.batonAppendNextAttempt(
     ...appendKeys(ctx, draft),

@@ -1,5 +1,4 @@
 import { applyRecordPatch, materializeRecord, pageSize, stripUndefined } from '../defaults.js';
-import { newId } from '../ids.js';
 import { checkCollection, conflict, notFound } from '../ledger-errors.js';
 import type { LedgerRecord, NewRecord, Page, RecordCollection, RecordPatch, RecordQuery } from '../types.js';
 import { type RedisContext, readHashes, retryCompareAndSet } from './redis-context.js';
@@ -37,11 +36,9 @@ export function recordWrite(
 
 export async function createRecord<T>(ctx: RedisContext, collection: RecordCollection, input: NewRecord<T>): Promise<LedgerRecord<T>> {
   checkCollection(collection);
-  const id = input.id ?? newId(collection.slice(0, 2));
-  const now = ctx.now();
-  const record = materializeRecord(input, id, now);
+  const record = materializeRecord(input, collection, ctx.now());
   const written = await ctx.redis.batonWrite(...recordWrite(ctx, collection, record as LedgerRecord, 'create'));
-  if (written !== 1) throw conflict(collection, id);
+  if (written !== 1) throw conflict(collection, record.id);
   return record;
 }
 

@@ -99,9 +99,7 @@ async function importChecked(ctx: RedisContext, lines: readonly LedgerLine[]): P
   throw new BatonError(
     'LEDGER_CONFLICT',
     `Redis ledger at ${ctx.location} kept changing during the import (${MAX_IMPORT_ROUNDS} tries); nothing was imported. Stop the runs writing to it and import again.`,
-    {
-      details: { location: ctx.location },
-    },
+    { details: { location: ctx.location } },
   );
 }
 

@@ -13,7 +13,6 @@ import {
   pageSize,
   stripUndefined,
 } from '../defaults.js';
-import { newId } from '../ids.js';
 import { checkCollection, notFound } from '../ledger-errors.js';
 import type { Ledger } from '../ledger.js';
 // The contract's vocabulary (every method's argument and result types), shared by the three backends.
@@ -262,9 +261,8 @@ export class SqliteLedger implements Ledger {
 
   async createRecord<T>(collection: L.RecordCollection, input: L.NewRecord<T>): Promise<L.LedgerRecord<T>> {
     checkCollection(collection);
-    const id = input.id ?? newId(collection.slice(0, 2));
-    const record = materializeRecord(structuredClone(input), id, this.now());
-    insertNew(collection, id, () => this.sql.get(RECORDS.insert).run({ ...RECORDS.toRow(record as L.LedgerRecord), collection }));
+    const record = materializeRecord(structuredClone(input), collection, this.now());
+    insertNew(collection, record.id, () => this.sql.get(RECORDS.insert).run({ ...RECORDS.toRow(record as L.LedgerRecord), collection }));
     return record;
   }
 
