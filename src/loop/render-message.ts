@@ -16,7 +16,8 @@ export function renderMessage(message: ContextMessage): string {
   if (message.role === 'assistant') {
     for (const call of message.toolCalls ?? []) {
       const line = renderToolCall(call);
-      if (!message.content.includes(commandOf(call) ?? line)) text += `\n→ ${line}`;
+      const command = typeof call.args.command === 'string' ? call.args.command.trim() : '';
+      if (!message.content.includes(command || line)) text += `\n→ ${line}`;
     }
   }
   return text;
@@ -32,11 +33,6 @@ export function renderToolCall(call: Pick<ToolCall, 'name' | 'args'>): string {
   const key = describeToolCall(call.name, call.args).key?.replace(/\s+/g, ' ');
   const named = key && !args.includes(key) && !args.includes(JSON.stringify(key).slice(1, -1)) ? `${call.name} ${key}` : call.name;
   return args === '{}' ? named : `${named} ${args}`;
-}
-
-function commandOf(call: ToolCall): string | undefined {
-  const command = call.args.command;
-  return typeof command === 'string' && command.trim().length > 0 ? command.trim() : undefined;
 }
 
 /** Joins rendered messages the way the packer joins sections. */

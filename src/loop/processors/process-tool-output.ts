@@ -5,10 +5,10 @@ import { processGrep } from './grep.js';
 import { processListDir } from './list-dir.js';
 import { firstLines, type Outliner, processReadFile } from './read-file.js';
 import { processTerminal } from './terminal.js';
-import type { ProcessedOutput, ProcessorInput, ToolProcessor } from './types.js';
+import type { ProcessedOutput, ProcessorInput } from './types.js';
 
-/** The built-in processor per tool kind. */
-export const DEFAULT_PROCESSORS: Record<ToolKind, ToolProcessor> = {
+/** The built-in processor per tool kind; each is pure, so a summary never changes once shown. */
+const PROCESSORS: Record<ToolKind, (input: ProcessorInput & { outline?: Outliner }) => ProcessedOutput> = {
   read_file: processReadFile,
   edit_file: processEditFile,
   grep: processGrep,
@@ -23,5 +23,5 @@ export const DEFAULT_PROCESSORS: Record<ToolKind, ToolProcessor> = {
  */
 export function processToolOutput(input: ProcessorInput & { outline?: Outliner }): ProcessedOutput {
   if (input.output.trim().length === 0) return { summary: '(no output)', errors: [] };
-  return DEFAULT_PROCESSORS[input.intent.kind](input);
+  return PROCESSORS[input.intent.kind](input);
 }

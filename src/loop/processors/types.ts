@@ -18,6 +18,3 @@ export interface ProcessedOutput {
   /** Error lines found in the output, normalized. */
   errors: string[];
 }
-
-/** Turns one tool output into its prompt summary; pure, so a summary never changes once shown. */
-export type ToolProcessor = (input: ProcessorInput) => ProcessedOutput;
