@@ -1,6 +1,6 @@
 import * as z from 'zod';
 import type { Ledger } from '../ledger/index.js';
-import type { RefreshOptions } from './types.js';
+import { REFRESH_FORMATS, type RefreshOptions } from './types.js';
 import { envOption, functionOption, objectWithMethods, parseInput, type SchemaFor } from '../util/index.js';
 
 /**
@@ -51,13 +51,13 @@ export const snapshotQuerySchema = z.strictObject({
   cursor: z.string().optional(),
 });
 
+/** A saved snapshot's id: `snap-` and a ledger id. */
+export const SNAPSHOT_ID_PATTERN = /^snap-[A-Za-z0-9_-]+$/;
+
 export const snapshotInfoSchema = z.strictObject({
-  format: z.enum(['minimal', 'standard', 'detailed', 'narrative']),
+  format: z.enum(REFRESH_FORMATS),
   tokens: z.number().int().min(0),
-  id: z
-    .string()
-    .regex(/^snap-[A-Za-z0-9_-]+$/, 'expected a snapshot id (snap-...)')
-    .optional(),
+  id: z.string().regex(SNAPSHOT_ID_PATTERN, 'expected a snapshot id (snap-...)').optional(),
 });
 
 /** listSnapshots' query. @throws BatonError CONFIG_INVALID naming each problem. */

@@ -3,7 +3,7 @@ import path from 'node:path';
 import { BatonError } from '../errors/index.js';
 import { type Ledger, type LedgerRecord, newId } from '../ledger/index.js';
 import type { ContextSnapshot, RefreshFormat } from './types.js';
-import { checkSnapshotInfo, checkSnapshotQuery } from './refresh-options-schema.js';
+import { checkSnapshotInfo, checkSnapshotQuery, SNAPSHOT_ID_PATTERN } from './refresh-options-schema.js';
 
 /** Where snapshots are written, relative to the workspace. @default '.baton/snapshots' */
 export const SNAPSHOT_DIR = path.join('.baton', 'snapshots');
@@ -17,8 +17,6 @@ export interface SnapshotIndexData {
   tokens: number;
   head?: string;
 }
-
-const ID_PATTERN = /^snap-[A-Za-z0-9_-]+$/;
 
 /**
  * Saves an already-redacted snapshot to `.baton/snapshots/{id}.json` and indexes it in the ledger.
@@ -55,7 +53,7 @@ export async function listSnapshots(
 
 /** Loads a saved snapshot by id. Throws INPUT_INVALID for a malformed id, NOT_FOUND for an unknown one. */
 export async function loadSnapshot(workspace: string, ledger: Ledger, id: string): Promise<ContextSnapshot> {
-  if (!ID_PATTERN.test(id)) {
+  if (!SNAPSHOT_ID_PATTERN.test(id)) {
     throw new BatonError('INPUT_INVALID', `"${id}" is not a snapshot id (snap-…) nor a timestamp`, {
       details: { field: 'since', value: id },
     });

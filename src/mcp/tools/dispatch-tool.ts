@@ -55,7 +55,7 @@ export function registerDispatchTool(server: McpServer, state: WorkspaceState, n
       switch (input.action) {
         case 'list': {
           const page = await ledger.listDispatches({ taskId: input.task_id, status: input.status, limit, cursor: input.cursor });
-          return okResult({ dispatches: rows(page.items), next_cursor: page.nextCursor });
+          return okResult({ dispatches: page.items, next_cursor: page.nextCursor });
         }
         case 'status': {
           if (input.dispatch_id) {
@@ -69,7 +69,7 @@ export function registerDispatchTool(server: McpServer, state: WorkspaceState, n
             ledger.countDispatches(),
             input.task_id ? ledger.getClaim(input.task_id) : Promise.resolve(undefined),
           ]);
-          return okResult({ dispatches: rows(dispatches), total, claim: claim ? { ...claim } : undefined });
+          return okResult({ dispatches, total, claim: claim ? { ...claim } : undefined });
         }
         case 'create': {
           const taskId = required(input.task_id, 'task_id', 'create');
@@ -122,10 +122,6 @@ export function registerDispatchTool(server: McpServer, state: WorkspaceState, n
       }
     },
   );
-}
-
-function rows<T extends object>(items: T[]): Array<Record<string, unknown>> {
-  return items.map((item) => ({ ...item }) as Record<string, unknown>);
 }
 
 function notFound(id: string): BatonError {
