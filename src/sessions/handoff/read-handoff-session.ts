@@ -31,8 +31,9 @@ export async function readHandoffSession(ledger: LedgerRecords, record: AgentSes
   const window = await readSessionWindow(file, client, TRANSCRIPT_TAIL_EVENTS, { expectedEvents: expectedEvents(record.data) });
   if (!window) return { session: (await readSessionFile(file, { client })).session, whole: true };
   if (window.whole) return { session: window.session, whole: true };
-  const plan = await importedPlan(ledger, client, file);
-  return { session: window.session, facts: windowFacts(record.data, window, plan), whole: false };
+  // The session's whole plan as the import carried it (a JSONL file's import state), if any.
+  const state = await ledger.getRecord<SessionImportState>('session_imports', importStateId(client, file));
+  return { session: window.session, facts: windowFacts(record.data, window, state?.data.carry?.plan), whole: false };
 }
 
 /**
@@ -43,12 +44,6 @@ export async function readHandoffSession(ledger: LedgerRecords, record: AgentSes
 function expectedEvents(data: AgentSessionData): number | undefined {
   const events = data.turns + data.toolCalls * 1.5;
   return events > 0 ? events : undefined;
-}
-
-/** The session's whole plan as the import carried it (a JSONL file's import state), if any. */
-async function importedPlan(ledger: LedgerRecords, client: string, file: string): Promise<PlanItem[] | undefined> {
-  const state = await ledger.getRecord<SessionImportState>('session_imports', importStateId(client, file));
-  return state?.data.carry?.plan;
 }
 
 /**
