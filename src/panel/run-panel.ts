@@ -120,19 +120,7 @@ export async function runPanel(config: PanelConfig, question: string, options: R
 }
 
 /** The options of one panel run with every default applied once. */
-interface PanelRun {
-  config: PanelConfig;
-  options: RunPanelOptions;
-  ledger: Ledger;
-  now: () => number;
-  counter: TokenCounter;
-  createModel: (spec: PanelHttpModelSpec) => LanguageModel;
-  attribution: Attribution;
-  summarizerFor: (agent: PanelAgent) => Summarizer;
-  providers: Readonly<Record<string, Provider>>;
-}
-
-function resolvePanelRun(config: PanelConfig, options: RunPanelOptions): PanelRun {
+function resolvePanelRun(config: PanelConfig, options: RunPanelOptions) {
   const createModel = options.createModel ?? createLanguageModel;
   return {
     config,
@@ -146,6 +134,8 @@ function resolvePanelRun(config: PanelConfig, options: RunPanelOptions): PanelRu
     providers: options.providers ?? {},
   };
 }
+
+type PanelRun = ReturnType<typeof resolvePanelRun>;
 
 /** Every agent on a Baton provider names one that exists, before anything is recorded. */
 function checkBatonProviders(config: PanelConfig, providers: Readonly<Record<string, Provider>>): void {

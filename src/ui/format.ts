@@ -32,7 +32,6 @@ export const SEAM_LABELS: Record<string, string> = {
   circuit_breaker: 'Provider switch',
   retry: 'Retry',
   helper: 'Helper agent',
-  // The isolation work adds a merge-conflict block; named here so it reads well when it lands.
   merge_conflict: 'Merge conflict',
 };
 

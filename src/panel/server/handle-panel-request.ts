@@ -4,7 +4,6 @@ import { getLogger } from '../../observability/index.js';
 import { runPanel, type RunPanelOptions } from '../run-panel.js';
 import type { PanelConfig } from '../types.js';
 import { panelRequestSchema } from './panel-request-schema.js';
-import { startSse, writeSse } from './write-sse.js';
 
 /** @default 1 MiB: far above any question, small enough to refuse a flood. */
 export const DEFAULT_MAX_BODY_BYTES = 1024 * 1024;
@@ -103,4 +102,21 @@ async function readBody(req: IncomingMessage, maxBytes: number): Promise<string>
     chunks.push(chunk as Buffer);
   }
   return Buffer.concat(chunks).toString('utf8');
+}
+
+/** Starts a server-sent events response. */
+function startSse(res: ServerResponse): void {
+  res.writeHead(200, {
+    'content-type': 'text/event-stream; charset=utf-8',
+    'cache-control': 'no-cache, no-transform',
+    connection: 'keep-alive',
+    // Proxies such as nginx buffer responses unless told not to, which would hold every token back.
+    'x-accel-buffering': 'no',
+  });
+}
+
+/** Writes one event; JSON data never contains a raw newline, so one `data:` line is enough. */
+function writeSse(res: ServerResponse, event: string, data: unknown): void {
+  if (res.writableEnded || res.destroyed) return;
+  res.write(`event: ${event}\ndata: ${JSON.stringify(data)}\n\n`);
 }
