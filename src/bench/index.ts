@@ -5,12 +5,11 @@
  */
 export { appendHistory, buildFull, buildRecency, MASK_KEEP_OUTPUTS, maskOldOutputs, splitHistory } from './replay/baseline-strategies.js';
 export type { SplitHistory } from './replay/baseline-strategies.js';
-export { readSessionReplays, SHARED_SESSIONS_DIR } from './sessions/read-session-replays.js';
+export { readSessionReplays, SHARED_SESSIONS_DIR, STAND_IN_SYSTEM_PROMPT } from './sessions/read-session-replays.js';
 export { DEFAULT_FACT_BUDGETS, FACT_STRATEGIES, runFactBench } from './sessions/run-fact-bench.js';
 export { toAnthropicSession, toModelMessagesSession, toOpenAISession } from './sessions/session-messages.js';
 export { sessionReplay } from './sessions/session-replay.js';
 export { sessionTurns } from './sessions/session-turns.js';
-export { STAND_IN_SYSTEM_PROMPT } from './sessions/stand-in-system-prompt.js';
 export { factEventsOfLoop, trajectoryReplay } from './sessions/trajectory-replay.js';
 export { defaultTrajectoryFiles, expandTrajectoryPaths, parseBudgets, SHARED_TRAJECTORY_DIR } from './replay/default-trajectory-files.js';
 export { extractKeyFacts, FACT_ERROR_LINE, goalFact, scoreFacts } from './replay/key-facts.js';
