@@ -8,4 +8,4 @@ export { refreshTasks } from './refresh-tasks.js';
 export { renderContext, sentTokens } from './render-context.js';
 export { resolveInsideWorkspace } from './safe-path.js';
 
-export type { RenderedContext, RenderOptions } from './render-context.js';
+export type { RenderOptions } from './render-context.js';

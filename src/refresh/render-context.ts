@@ -8,8 +8,6 @@ import { buildNarrativeSections } from './narrative-sections.js';
 import type { ContextDelta } from './snapshot-delta.js';
 import type { ContextSnapshot, RefreshFormat, RefreshMetadata, RenderedContext, RenderJob } from './types.js';
 
-export type { RenderedContext } from './types.js';
-
 /** A render job (format, clock, caps, sent form) with the whole metadata, run in this thread. */
 export interface RenderOptions extends Omit<RenderJob, 'metadata'> {
   /** Metadata to embed; token_estimate, token_budget, dropped and trimmed are filled in here. */
