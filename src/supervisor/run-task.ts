@@ -1,14 +1,17 @@
 import type { Dispatch, Task } from '../ledger/index.js';
+import { buildRetryContext, isPreContextEnabled } from '../precontext/index.js';
 import { buildTaskPrompt, loadPromptState } from '../prompt/index.js';
 import { maskSecretsSync } from '../redact/index.js';
 import type { CompletionGate } from './completion-gate.js';
-import { attemptContext } from './attempt-context.js';
 import { blockAfterAttempts, blockWithoutAgent } from './block-task.js';
 import { describeTaskFailure, type ProviderFailure } from './describe-failures.js';
 import { attemptsPerTask } from './metrics.js';
-import { type ChainResult, type ProviderChainOptions, promptDigest, runProviderChain } from './provider-chain.js';
+import { announceContext, type ChainResult, type ProviderChainOptions, promptDigest, runProviderChain } from './provider-chain.js';
 import { sessionsWorkspaceOf } from './sessions-workspace.js';
 import { validateTaskAttempt } from './validate-task-attempt.js';
+
+/** Dispatches read back to build a retry context. */
+const RETRY_HISTORY = 30;
 
 export interface TaskRunOptions {
   chain: ProviderChainOptions;
@@ -126,6 +129,32 @@ async function basePrompt(task: Task, attempt: number, options: TaskRunOptions):
     chain.logger.info(fields, 'task prompt');
   }
   return base;
+}
+
+/**
+ * The block an attempt's prompt starts with ('' for none), and its seam: what a refused
+ * completion carried (a MERGE CONFLICT CONTEXT explains itself better than the retry context),
+ * else from attempt 2 on the RETRY CONTEXT read from the task's dispatches; either only when the
+ * `retry` seam is enabled. Counts and reports what it injects.
+ */
+async function attemptContext(
+  task: Task,
+  attempt: number,
+  carried: Extract<CompletionGate, { ok: false }> | undefined,
+  chain: ProviderChainOptions,
+): Promise<{ context: string; contextType: Dispatch['contextType'] }> {
+  const enabled = isPreContextEnabled(chain.preContext, 'retry', task.options);
+  if (carried?.context) {
+    const made = { context: enabled ? carried.context : '', contextType: carried.contextType };
+    if (made.context)
+      announceContext({ taskId: task.id, attempt }, made.context, made.contextType ?? 'retry', chain, 'merge conflict context injected');
+    return made;
+  }
+  if (attempt <= 1 || !enabled) return { context: '', contextType: 'retry' };
+  const history = await chain.ledger.lastDispatches(task.id, RETRY_HISTORY);
+  const context = buildRetryContext({ attempt, dispatches: history, limits: chain.preContext.limits, logger: chain.logger });
+  if (context) announceContext({ taskId: task.id, attempt }, context, 'retry', chain, 'retry context injected');
+  return { context, contextType: 'retry' };
 }
 
 /**

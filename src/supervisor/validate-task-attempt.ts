@@ -28,11 +28,8 @@ export async function validateTaskAttempt(
     chain.onEvent({ type: 'validation', taskId: task.id, attempt, passed: true, errors: [] });
     return { errors: [], task };
   }
-  await markFailed(
-    dispatch,
-    failures.map((f) => f.error),
-    chain,
-  );
+  const checkErrors = failures.map((f) => f.error);
+  await markFailed(dispatch, checkErrors, chain);
   let current = task;
   const unchecked = task.acceptanceCriteria.flatMap((c, i) => (c.check ? [] : [i]));
   if (unchecked.length > 0 && options.helperChain.providers.length > 0) {
