@@ -1,4 +1,4 @@
-import { open } from 'node:fs/promises';
+import { type FileHandle, open } from 'node:fs/promises';
 import { createClaudeParser } from '../claude/create-claude-parser.js';
 import { createCodexParser } from '../codex/create-codex-parser.js';
 import { createCopilotParser } from '../copilot/create-copilot-parser.js';
@@ -59,7 +59,7 @@ export async function readSessionWindow(
   const handle = await open(file, 'r');
   try {
     const { size } = await handle.stat();
-    const head = await readHead(handle, create, file, size);
+    const head = await readHead(handle, size, (buffer) => parseLines(create(file, {}), buffer, false));
     // Codex and Copilot name the session's id and cwd in the first line only: the tail resumes with them.
     const resume: SessionResume = { meta: sessionMeta(head.session), pending: [] };
     let bytesRead = head.bytesRead;
@@ -91,17 +91,16 @@ export async function readSessionWindow(
 
 /** The head's first request: reads from the start, growing, up to `limit` (the file's size) or HEAD_MAX_BYTES. */
 async function readHead(
-  handle: Awaited<ReturnType<typeof open>>,
-  create: (file: string, options: ReadSessionOptions) => SessionParser,
-  file: string,
+  handle: FileHandle,
   limit: number,
+  parse: (buffer: Buffer) => AgentSession,
 ): Promise<{ session: AgentSession; first?: SessionEvent; bytesRead: number }> {
   let bytesRead = 0;
   for (let window = FIRST_HEAD_BYTES; ; window *= 4) {
     const end = Math.min(limit, window, HEAD_MAX_BYTES);
     const buffer = await readRange(handle, 0, end);
     bytesRead += buffer.length;
-    const session = parseLines(create(file, {}), buffer, false);
+    const session = parse(buffer);
     const first = session.events.find((e) => e.type === 'user');
     if (first || end >= limit || end >= HEAD_MAX_BYTES) return { session, ...(first ? { first } : {}), bytesRead };
   }
@@ -119,7 +118,7 @@ function nextWindow(window: number, events: number, wanted: number): number {
   return Math.max(window * 2, estimate);
 }
 
-async function readRange(handle: Awaited<ReturnType<typeof open>>, from: number, to: number): Promise<Buffer> {
+async function readRange(handle: FileHandle, from: number, to: number): Promise<Buffer> {
   const buffer = Buffer.alloc(to - from);
   let done = 0;
   while (done < buffer.length) {
