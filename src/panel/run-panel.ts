@@ -1,6 +1,6 @@
 import type { LanguageModel } from 'ai';
 import { BatonError, errorMessage } from '../errors/index.js';
-import { getLogger } from '../observability/index.js';
+import { counter, getLogger } from '../observability/index.js';
 import type { Ledger } from '../ledger/index.js';
 import type { Provider } from '../providers/index.js';
 import {
@@ -20,11 +20,11 @@ import { callBatonProvider } from './call-baton-provider.js';
 import { createLanguageModel, describeModel } from './create-language-model.js';
 import { withDuplicatePrevention } from './duplicate-prevention.js';
 import { endPanelSession, finishAgentDispatch, panelTaskId, startAgentDispatch, startPanelSession } from './panel-ledger.js';
-import { recordAnswer, recordContextDecision } from './panel-metrics.js';
 import { runPanelArgsSchema } from './panel-options-schema.js';
 import { type FitPanelContextInput, type FitPanelContextResult, fitPanelContext } from './fit-panel-context.js';
 import type {
   Attribution,
+  ContextFallbackReason,
   ContextMode,
   PanelAgent,
   PanelAnswer,
@@ -314,4 +314,20 @@ function defaultSummarizers(
     }
     return summarizer;
   };
+}
+
+/** Counts one later agent's context decision (seed 003's metrics). */
+export function recordContextDecision(mode: ContextMode, fallback: ContextFallbackReason | undefined): void {
+  if (mode !== 'none') {
+    counter('baton_panel_contexts_passed_total', 'Later panel agents that received earlier answers, by form', ['mode']).inc({ mode });
+  } else if (fallback) {
+    counter('baton_panel_context_fallbacks_total', 'Later panel agents that got no context although earlier answers existed, by reason', [
+      'reason',
+    ]).inc({ reason: fallback });
+  }
+}
+
+/** Counts one agent answer by outcome kind. */
+export function recordAnswer(outcome: string): void {
+  counter('baton_panel_answers_total', 'Panel agent answers, by outcome kind', ['outcome']).inc({ outcome });
 }
