@@ -11,8 +11,6 @@ export interface ClientHookBinding {
 }
 
 export interface ClientSpec {
-  /** The product's name, for people (clients/CLIENT_LIMITS, with its size limits). */
-  label: string;
   /** The dispatch `provider` of the session's turns. */
   provider: string;
   bindings: readonly ClientHookBinding[];
@@ -41,7 +39,6 @@ export interface ClientSpec {
  */
 export const CLIENT_SPECS: Readonly<Record<AgentClient, ClientSpec>> = {
   claude: {
-    label: CLIENT_LIMITS.claude.label,
     provider: 'claude-code',
     historyKeepsContext: true,
     bindings: [
@@ -53,7 +50,6 @@ export const CLIENT_SPECS: Readonly<Record<AgentClient, ClientSpec>> = {
     ],
   },
   gemini: {
-    label: CLIENT_LIMITS.gemini.label,
     provider: 'gemini-cli',
     historyKeepsContext: false,
     bindings: [
@@ -64,7 +60,6 @@ export const CLIENT_SPECS: Readonly<Record<AgentClient, ClientSpec>> = {
     ],
   },
   codex: {
-    label: CLIENT_LIMITS.codex.label,
     provider: 'codex',
     historyKeepsContext: true,
     bindings: [
@@ -81,5 +76,5 @@ export function isAgentClient(value: unknown): value is AgentClient {
 
 /** A client's product name, for people; a client Baton has no hooks for (an imported Copilot session) as it is named. */
 export function clientLabel(client: string): string {
-  return isAgentClient(client) ? CLIENT_SPECS[client].label : client;
+  return isAgentClient(client) ? CLIENT_LIMITS[client].label : client;
 }

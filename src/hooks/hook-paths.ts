@@ -16,7 +16,7 @@ export function findBatonWorkspace(cwd: string): string | undefined {
   const top = locateGit(cwd)?.root;
   let dir = path.resolve(cwd);
   for (;;) {
-    if (isDirectory(path.join(dir, '.baton'))) return dir;
+    if (statSync(path.join(dir, '.baton'), { throwIfNoEntry: false })?.isDirectory()) return dir;
     const parent = path.dirname(dir);
     if (dir === top || parent === dir) return undefined;
     dir = parent;
@@ -68,8 +68,4 @@ export function safeName(id: string): string {
   const { createHash } = createRequire(import.meta.url)('node:crypto') as typeof import('node:crypto');
   const digest = createHash('sha256').update(id).digest('hex').slice(0, 16);
   return `${id.replace(/[^A-Za-z0-9-]/g, '-').slice(0, 80)}_${digest}`;
-}
-
-function isDirectory(file: string): boolean {
-  return statSync(file, { throwIfNoEntry: false })?.isDirectory() ?? false;
 }

@@ -1,7 +1,7 @@
 export * from './light.js';
 
 export { contextBudget } from './build-injection.js';
-export { CLIENT_SPECS, isAgentClient } from './client-specs.js';
+export { CLIENT_SPECS, clientLabel, isAgentClient } from './client-specs.js';
 
 export { hookMain } from './hook-main.js';
 

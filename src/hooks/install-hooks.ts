@@ -1,16 +1,17 @@
 import { existsSync, readFileSync } from 'node:fs';
-import { mkdir } from 'node:fs/promises';
+import { access, chmod, constants, lstat, mkdir, realpath, rename, rmdir, stat, unlink, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { isDeepStrictEqual } from 'node:util';
 import { BatonError } from '../errors/index.js';
 import { withCodexHooksFeature } from './codex-features.js';
 import { hookCommand, type HookScope, hookTarget } from './hook-targets.js';
-import { lineDiff } from './line-diff.js';
 import { backUp, type InstalledFile, type InstalledRecord, readInstalled, sha256, writeInstalled } from './install-record.js';
 import { batonHookEvents, withBatonHooks, withoutBatonHooks } from './merge-hook-config.js';
-import { assertWritable, removeCreated, writeSettingsFile } from './settings-file.js';
 import type { AgentClient } from './types.js';
 import { describeJsonError } from '../util/index.js';
+
+/** @default 4000: lines compared at most; longer files are shown as replaced whole. */
+const MAX_DIFF_LINES = 4_000;
 
 export interface InstallHooksOptions {
   client: AgentClient;
@@ -251,4 +252,106 @@ function readText(file: string, quiet = false): string | undefined {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT' || quiet) return undefined;
     throw new BatonError('INPUT_INVALID', `Cannot read ${file}: ${(error as Error).message}`, { details: { file } });
   }
+}
+
+/**
+ * Refuses a settings file Baton must not write: read-only (no write bit for anyone, or not
+ * writable by this user). Nothing is written then; the message names the file and the way out.
+ */
+async function assertWritable(file: string): Promise<void> {
+  const info = await stat(file).catch(() => undefined);
+  if (info === undefined) return;
+  const writable =
+    (info.mode & 0o222) !== 0 &&
+    (await access(file, constants.W_OK).then(
+      () => true,
+      () => false,
+    ));
+  if (writable) return;
+  throw new BatonError(
+    'INPUT_INVALID',
+    `${file} is read-only (mode ${(info.mode & 0o777).toString(8)}); nothing was changed. Make it writable (chmod u+w) to let Baton change it, or edit it yourself.`,
+    { details: { file } },
+  );
+}
+
+/**
+ * Replaces a settings file's content atomically, keeping what the user chose for it: its mode
+ * (a mode-600 file holding a key stays 600) and, when it is a symbolic link (dotfiles), the link:
+ * the file it points at is written.
+ */
+async function writeSettingsFile(file: string, text: string): Promise<void> {
+  const target = await realTarget(file);
+  const mode = await stat(target).then(
+    (info) => info.mode & 0o7777,
+    () => undefined,
+  );
+  const temporary = path.join(path.dirname(target), `.${path.basename(target)}.${process.pid}.tmp`);
+  await writeFile(temporary, text, mode === undefined ? {} : { mode });
+  if (mode !== undefined) await chmod(temporary, mode);
+  await rename(temporary, target);
+}
+
+/** Removes a file install created, and its folder when install created that too and it is empty. */
+async function removeCreated(file: string, createdDir: boolean): Promise<void> {
+  await unlink(file).catch(() => undefined);
+  if (createdDir) await rmdir(path.dirname(file)).catch(() => undefined);
+}
+
+async function realTarget(file: string): Promise<string> {
+  const link = await lstat(file).catch(() => undefined);
+  if (!link?.isSymbolicLink()) return file;
+  return realpath(file).catch(() => file);
+}
+
+/**
+ * A unified-style diff of two texts (`-` removed, `+` added, 2 lines of context around changes),
+ * headed by the file name; '' when they are equal. Small files only (settings files): a plain
+ * longest-common-subsequence table.
+ */
+function lineDiff(file: string, before: string, after: string): string {
+  if (before === after) return '';
+  const a = before === '' ? [] : before.replace(/\n$/, '').split('\n');
+  const b = after.replace(/\n$/, '').split('\n');
+  const ops = a.length * b.length > MAX_DIFF_LINES * MAX_DIFF_LINES ? [...a.map((l) => `-${l}`), ...b.map((l) => `+${l}`)] : diffOps(a, b);
+  const keep = new Set<number>();
+  ops.forEach((op, i) => {
+    if (op[0] !== ' ') for (let j = Math.max(0, i - 2); j <= Math.min(ops.length - 1, i + 2); j += 1) keep.add(j);
+  });
+  const lines: string[] = [`--- ${file}${before === '' ? ' (new file)' : ''}`, `+++ ${file}`];
+  let skipped = false;
+  ops.forEach((op, i) => {
+    if (keep.has(i)) {
+      lines.push(op);
+      skipped = false;
+    } else if (!skipped) {
+      lines.push('  …');
+      skipped = true;
+    }
+  });
+  return `${lines.join('\n')}\n`;
+}
+
+function diffOps(a: string[], b: string[]): string[] {
+  const rows = a.length + 1;
+  const cols = b.length + 1;
+  const table = new Uint32Array(rows * cols);
+  for (let i = a.length - 1; i >= 0; i -= 1)
+    for (let j = b.length - 1; j >= 0; j -= 1)
+      table[i * cols + j] =
+        a[i] === b[j] ? (table[(i + 1) * cols + j + 1] ?? 0) + 1 : Math.max(table[(i + 1) * cols + j] ?? 0, table[i * cols + j + 1] ?? 0);
+  const ops: string[] = [];
+  let i = 0;
+  let j = 0;
+  while (i < a.length && j < b.length) {
+    if (a[i] === b[j]) {
+      ops.push(` ${a[i]}`);
+      i += 1;
+      j += 1;
+    } else if ((table[(i + 1) * cols + j] ?? 0) >= (table[i * cols + j + 1] ?? 0)) ops.push(`-${a[i++]}`);
+    else ops.push(`+${b[j++]}`);
+  }
+  while (i < a.length) ops.push(`-${a[i++]}`);
+  while (j < b.length) ops.push(`+${b[j++]}`);
+  return ops;
 }

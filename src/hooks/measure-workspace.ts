@@ -1,8 +1,7 @@
 import { lstat } from 'node:fs/promises';
 import path from 'node:path';
 import { locateGit, mapLimit, parsePorcelain, runGit, type WorkspaceDiff } from '../workspace/index.js';
-// The files, not the module's index: the index also carries the snapshot walkers.
-import { batonOwnFiles } from './baton-own-files.js';
+import { batonOwnFiles } from './install-record.js';
 
 /**
  * Files that differ from HEAD: workspace-relative path -> a signature of the file (size and

@@ -1,5 +1,6 @@
 import { CLIENT_SPECS } from './client-specs.js';
 import { isBatonHookCommand } from './hook-targets.js';
+import { isRecord } from './parse-hook-input.js';
 import { type AgentClient, HOOK_EVENTS, type HookEvent } from './types.js';
 
 type Json = Record<string, unknown>;
@@ -81,7 +82,3 @@ export function unknownBatonEvents(settings: Json): Array<{ clientEvent: string;
 
 /** The event of a `baton hook EVENT` command, in any of the forms Baton writes or a person types. */
 const BATON_HOOK_EVENT = /(?:^|[/\s"'])baton(?:\.js)?["']?\s+hook\s+([^\s"';&|]+)/;
-
-export function isRecord(value: unknown): value is Json {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}

@@ -13,7 +13,11 @@ import { withHookLedger } from './with-hook-ledger.js';
  * abandoned-session sweep closes it.
  */
 export async function linkSupervisedSession(input: HookInput, workspace: string, now: number, env: NodeJS.ProcessEnv): Promise<string> {
-  if (input.event === 'session-end') return endSupervisedSession(input, workspace, now, env);
+  const id = agentSessionId(input.client, input.sessionId);
+  if (input.event === 'session-end') {
+    const end = { endedAt: now, ...(input.reason ? { endReason: input.reason } : {}) };
+    await withHookLedger(workspace, env, 1_000, (ledger) => endAgentSession(ledger, id, end));
+  }
   if (input.event !== 'session-start') return '';
   const attempt = Number(env.BATON_ATTEMPT);
   const supervised = {
@@ -21,14 +25,6 @@ export async function linkSupervisedSession(input: HookInput, workspace: string,
     ...(Number.isSafeInteger(attempt) && attempt > 0 ? { attempt } : {}),
   };
   const data = { ...newSessionData(input, workspace, freshState(input, now), now), supervised };
-  await withHookLedger(workspace, env, 1_000, (ledger) =>
-    upsertAgentSession(ledger, agentSessionId(input.client, input.sessionId), data, () => ({ supervised })),
-  );
-  return '';
-}
-
-async function endSupervisedSession(input: HookInput, workspace: string, now: number, env: NodeJS.ProcessEnv): Promise<string> {
-  const end = { endedAt: now, ...(input.reason ? { endReason: input.reason } : {}) };
-  await withHookLedger(workspace, env, 1_000, (ledger) => endAgentSession(ledger, agentSessionId(input.client, input.sessionId), end));
+  await withHookLedger(workspace, env, 1_000, (ledger) => upsertAgentSession(ledger, id, data, () => ({ supervised })));
   return '';
 }

@@ -3,6 +3,7 @@ import { BatonError } from '../../../errors/index.js';
 import {
   type AgentClient,
   CLIENT_SPECS,
+  clientLabel,
   HOOK_EVENTS,
   HOOK_SCOPES,
   type HookInstallResult,
@@ -60,7 +61,7 @@ function parseClient(value: string | undefined): AgentClient {
 }
 
 function renderChange(result: HookInstallResult, verb: 'install' | 'uninstall'): string {
-  const label = CLIENT_SPECS[result.client].label;
+  const label = clientLabel(result.client);
   const lines: string[] = [];
   const changed = result.files.filter((file) => file.changed);
   const action = verb === 'install' ? 'Installed' : 'Removed';
