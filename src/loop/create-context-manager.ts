@@ -8,6 +8,12 @@ import type { ContextManagerOptions } from './types.js';
 
 let warnedNoSnippets = false;
 
+/** A ContextManager as the retry and the framework adapters take it (its methods, not its class). */
+export const contextManagerSchema = objectWithMethods<ContextManager>(
+  ['record', 'recordAll', 'assemble', 'fetchRaw'],
+  'a ContextManager (from createContextManager)',
+);
+
 const createOptionsSchema = managerOptionsSchema.extend({
   extractor: objectWithMethods<SnippetExtractor>(['outline', 'extract'], 'a SnippetExtractor (from createSnippetExtractor)').optional(),
 });

@@ -1,7 +1,7 @@
 import * as z from 'zod';
 import { parseInput } from '../../util/index.js';
 import type { ContextManager } from '../context-manager.js';
-import { contextManagerSchema } from '../context-manager-schema.js';
+import { contextManagerSchema } from '../create-context-manager.js';
 import { adapterOptionsSchema } from '../loop-option-schemas.js';
 import type { ContextRetryOptions } from '../retry/call-with-context-retry.js';
 

@@ -1,7 +1,7 @@
 import * as z from 'zod';
 import { functionOption, parseInput } from '../../util/index.js';
 import type { ContextManager } from '../context-manager.js';
-import { contextManagerSchema } from '../context-manager-schema.js';
+import { contextManagerSchema } from '../create-context-manager.js';
 import { contextRetryOptionsSchema } from '../loop-option-schemas.js';
 import { observeModelFailure, observeModelRetry } from '../loop-metrics.js';
 import type { AssembledContext, AssembleOptions, AssembleOverrides } from '../types.js';
