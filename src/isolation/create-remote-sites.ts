@@ -1,23 +1,19 @@
-import { getLogger, type Logger } from '../observability/index.js';
+import { getLogger } from '../observability/index.js';
 import type { TaskSites } from '../supervisor/index.js';
 import { git } from '../workspace/index.js';
 import { BatonError } from '../errors/index.js';
 import type { BranchLock } from './branch-lock.js';
 import { cloneSites } from './clone-sites.js';
-import { type CommitPolicy, DEFAULT_COMMIT_POLICY } from './commit-policy.js';
+import { DEFAULT_COMMIT_POLICY } from './commit-policy.js';
+import type { WorktreeSitesOptions } from './create-worktree-sites.js';
 import { remoteTarget } from './integration-target.js';
 import { openClone } from './open-clone.js';
 import { tipWatch } from './tip-watch.js';
 
-export interface RemoteSitesOptions {
-  /** The worker's clone of the repository. */
-  repoDir: string;
+/** `repoDir` is the worker's clone of the repository. */
+export interface RemoteSitesOptions extends Omit<WorktreeSitesOptions, 'onEvent'> {
   /** One integration at a time per run branch, across every worker (a Redis lock). */
   lock: BranchLock;
-  keepWorktrees?: boolean;
-  /** @default DEFAULT_COMMIT_POLICY */
-  commitPolicy?: CommitPolicy;
-  logger?: Logger;
 }
 
 /** A worker's task sites: one set per remote branch its jobs name, sharing the clone's worktrees. */
