@@ -57,7 +57,7 @@ export function startGitListing(dir: string, niceness = 0): Promise<[string, str
  * staged, renamed, untracked), so a file already dirty before a run and changed again still shows
  * a new hash. Keys are relative to dir.
  */
-export async function gitFiles(dir: string, prefix: string, listing = startGitListing(dir)): Promise<Map<string, string>> {
+export async function gitFiles(dir: string, prefix: string, listing: Promise<[string, string]>): Promise<Map<string, string>> {
   const [indexText, statusText] = await listing;
   const files = new Map<string, string>();
   for (const record of indexText.split('\0')) {
