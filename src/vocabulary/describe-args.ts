@@ -158,13 +158,11 @@ export function taskPlanCall(args: ToolArgs, name: string): Described {
 }
 
 export function webCall(args: ToolArgs): Described {
-  const value = [args.url, args.query, args.prompt, args.q].find((v): v is string => typeof v === 'string');
-  return keyed(value ? firstLineOf(value) : undefined);
+  return keyed(firstLineOf([args.url, args.query, args.prompt, args.q].find((v) => typeof v === 'string')));
 }
 
 export function subAgent(args: ToolArgs): Described {
-  const value = [args.description, args.subagent_type, args.prompt, args.agent_name].find((v): v is string => typeof v === 'string');
-  return keyed(value ? firstLineOf(value) : undefined);
+  return keyed(firstLineOf([args.description, args.subagent_type, args.prompt, args.agent_name].find((v) => typeof v === 'string')));
 }
 
 /** SWE-agent text actions (`open foo.py 40`): the key is the action's first line, the path its first argument. */
