@@ -7,17 +7,13 @@ export const IMPORT_WITHIN_MS = 2_000;
 /**
  * Best effort: imports what is new in the agent CLIs' own stores (incremental, so an unchanged file
  * is not opened) before a context is built, so a session whose hooks never ran (an untrusted
- * Codex) reaches the next one. Bounded by `budgetMs`: a failure or a slow store leaves the context
+ * Codex) reaches the next one. Bounded by IMPORT_WITHIN_MS: a failure or a slow store leaves the context
  * as the ledger has it, and the import goes on in the background until the process ends.
  */
-export async function importSessionsWithin(
-  ledger: LedgerRecords,
-  options: ImportSessionsOptions,
-  budgetMs = IMPORT_WITHIN_MS,
-): Promise<void> {
+export async function importSessionsWithin(ledger: LedgerRecords, options: ImportSessionsOptions): Promise<void> {
   await waitAtMost(
     importSessions(ledger, options).catch(() => undefined),
-    budgetMs,
+    IMPORT_WITHIN_MS,
   );
 }
 
