@@ -18,6 +18,16 @@ async function until(condition: () => boolean): Promise<void> {
   while (!condition()) await new Promise((resolve) => setTimeout(resolve, 5));
 }
 
+/** A Claude session whose turn ran a failing `npm test`, then SQLite's write lock taken by the test. */
+async function failedTurnWithLedgerLocked(ws: HookWorkspace, s: { session: string; cwd: string }) {
+  await ws.hook('claude', 'session-start', claude.sessionStart(s));
+  await ws.hook('claude', 'prompt', claude.prompt(s, 'run the tests'));
+  await ws.hook('claude', 'post-tool', claude.bashFailure(s, 'npm test', 1, 'FAIL test/a.test.js'));
+  const holder = openSqliteDatabase(path.join(ws.dir, '.baton/agent.db'));
+  holder.exec('BEGIN IMMEDIATE');
+  return holder;
+}
+
 describe('Stop and SessionEnd hand their fold to a detached child: the client waits one node start', () => {
   let ws: HookWorkspace;
   afterEach(() => ws?.cleanup());
@@ -25,12 +35,8 @@ describe('Stop and SessionEnd hand their fold to a detached child: the client wa
   it('the stop hook exits while the ledger is locked (its fold cannot have run); the child folds the turn once the lock is free, and the next session start sees it', async () => {
     ws = makeHookWorkspace();
     const s = { session: 'handed-off', cwd: ws.dir };
-    await ws.hook('claude', 'session-start', claude.sessionStart(s));
-    await ws.hook('claude', 'prompt', claude.prompt(s, 'run the tests'));
-    await ws.hook('claude', 'post-tool', claude.bashFailure(s, 'npm test', 1, 'FAIL test/a.test.js'));
     // SQLite's write lock held by the test: a fold in the hook's own process could not finish.
-    const holder = openSqliteDatabase(path.join(ws.dir, '.baton/agent.db'));
-    holder.exec('BEGIN IMMEDIATE');
+    const holder = await failedTurnWithLedgerLocked(ws, s);
     let stop;
     try {
       stop = await runHookBin(['hook', 'stop', '--client', 'claude'], JSON.stringify(claude.stop(s)), ws.dir);
@@ -64,12 +70,8 @@ describe('Stop and SessionEnd hand their fold to a detached child: the client wa
     async ({ args, check }) => {
       ws = makeHookWorkspace();
       const s = { session: 'just-ended', cwd: ws.dir };
-      await ws.hook('claude', 'session-start', claude.sessionStart(s));
-      await ws.hook('claude', 'prompt', claude.prompt(s, 'run the tests'));
-      await ws.hook('claude', 'post-tool', claude.bashFailure(s, 'npm test', 1, 'FAIL test/a.test.js'));
       // The write lock held by the test keeps the handed-off fold from finishing while the command starts.
-      const holder = openSqliteDatabase(path.join(ws.dir, '.baton/agent.db'));
-      holder.exec('BEGIN IMMEDIATE');
+      const holder = await failedTurnWithLedgerLocked(ws, s);
       let released = false;
       const release = () => {
         if (released) return;
