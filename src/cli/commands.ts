@@ -23,7 +23,7 @@ import type { CliIO, CliState, RegisterCommand } from './context.js';
 /**
  * The command table. Each command lives in its own folder under commands/, registers its flags
  * here and imports its implementation only when run, so `baton --help` stays fast. Errors thrown
- * by an action reach program.ts, which maps them to exit codes (2 bad input, 1 failure).
+ * by an action reach run-program.ts, which maps them to exit codes (2 bad input, 1 failure).
  */
 const COMMANDS: RegisterCommand[] = [
   registerDemo,

@@ -111,10 +111,6 @@ function describeCycle(graph: Map<string, string[]>, component: string[]): strin
 /**
  * Cycles known and waiting for a fix, as the sorted files of their component. Each entry is a debt,
  * not a licence: a component that grows (a new file joins it) or a new cycle still fails.
- * - `baton mcp` imports VERSION from program.ts and its option type from its own index.ts; both
- *   files are being edited on other branches (mcpclients, perf). Fix after they merge: import
- *   BATON_VERSION from src/version and move McpCliOptions to commands/mcp/options.ts, as the
- *   other commands do.
  */
 const KNOWN_CYCLES: readonly string[][] = [];
 
