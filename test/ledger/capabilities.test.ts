@@ -59,8 +59,8 @@ describe('ledger capabilities', () => {
     const full = new MemoryLedger(() => 1_000);
     await full.createTask({ id: 't1', title: 'one' });
     await full.compareAndSetBreaker('claude', 0, { state: 'open', failureCount: 3, until: 5_000, reason: 'rate limit' });
-    const fromCore = await gatherStatus(coreOnly(full), { dispatchLimit: 5, now: 1_000 });
-    const fromFull = await gatherStatus(full, { dispatchLimit: 5, now: 1_000 });
+    const fromCore = await gatherStatus(coreOnly(full), { dispatchLimit: 5 });
+    const fromFull = await gatherStatus(full, { dispatchLimit: 5 });
     expect(fromCore.tasks.total).toBe(1);
     expect(fromCore.openBreakers).toEqual([]);
     expect(fromFull.openBreakers.map((b) => b.provider)).toEqual(['claude']);

@@ -8,7 +8,7 @@ export async function runStatus(io: CliIO, options: CommonOptions & { dispatches
   await waitForHookFolds(io);
   return withCliLedger(io, { ...options, readOnly: true }, async (ledger) => {
     await importBeforeReading(io, ledger);
-    const base = await gatherStatus(ledger, { dispatchLimit, now: Date.now() });
+    const base = await gatherStatus(ledger, { dispatchLimit });
     const queue = await readQueueSection(
       await resolveLedgerSpec(io, options),
       io.env.BATON_NAMESPACE ?? process.env.BATON_NAMESPACE ?? 'default',

@@ -14,10 +14,10 @@ export interface StatusReport {
 }
 
 /**
- * Reads what `baton status` shows; breakers still open at `now` count as open. A ledger without
- * the breaker capability has no breakers to show.
+ * Reads what `baton status` shows: every breaker not closed, with the time it may move to half-open
+ * (past or not: the next run decides). A ledger without the breaker capability has no breakers to show.
  */
-export async function gatherStatus(ledger: LedgerCore, options: { dispatchLimit: number; now: number }): Promise<StatusReport> {
+export async function gatherStatus(ledger: LedgerCore, options: { dispatchLimit: number }): Promise<StatusReport> {
   const [counts, total, breakers, recent, agentSessions] = await Promise.all([
     ledger.countTasksByStatus(),
     ledger.countDispatches(),
